@@ -1,0 +1,60 @@
+import type { BucketId } from "./buckets.ts";
+import type { QueueId } from "./queues.ts";
+import type { TableId } from "./tables.ts";
+
+/** What a function may touch; the CDK construct turns it into least-privilege grants. */
+export interface FunctionAccess {
+  tablesRead?: TableId[];
+  tablesWrite?: TableId[];
+  bucketsRead?: BucketId[];
+  bucketsWrite?: BucketId[];
+  queuesSend?: QueueId[];
+}
+
+export interface FunctionDefinition {
+  id: string;
+  /** Entry file relative to the repository root; its `handler` export is the Lambda handler. */
+  entry: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Ships @sparticuz/chromium and the fonts; needs memory and /tmp space. */
+  chromium?: boolean;
+  access: FunctionAccess;
+}
+
+const readDesigns: FunctionAccess = { tablesRead: ["workspaces", "designs"], bucketsRead: ["designs"] };
+
+const api = (id: string, access: FunctionAccess = {}): FunctionDefinition => ({
+  id,
+  entry: `functions/api/${id}.ts`,
+  timeoutSeconds: 29,
+  memoryMb: 512,
+  access: { ...access, tablesRead: [...new Set(["workspaces" as const, ...(access.tablesRead ?? [])])] },
+});
+
+const generation: FunctionAccess = {
+  tablesRead: ["workspaces", "designs", "webhooks"],
+  tablesWrite: ["requests", "files", "usage"],
+  bucketsRead: ["designs"],
+  bucketsWrite: ["files"],
+  queuesSend: ["render", "webhook"],
+};
+
+/**
+ * Every Lambda of the service. API functions are named after their route's file.
+ * Async, status, download and queue-consumer functions join this list as their handlers land.
+ */
+export const functions = {
+  "health-check": { ...api("health-check"), access: {} },
+  "list-designs": api("list-designs", { ...readDesigns, tablesWrite: ["usage"] }),
+  "get-design-parameters": api("get-design-parameters", { ...readDesigns, tablesWrite: ["usage"] }),
+  "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),
+  "generate-sync": {
+    ...api("generate-sync", generation),
+    timeoutSeconds: 60,
+    memoryMb: 3008,
+    chromium: true,
+  },
+} as const satisfies Record<string, FunctionDefinition>;
+
+export type FunctionId = keyof typeof functions;

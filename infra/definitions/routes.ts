@@ -1,0 +1,41 @@
+import type { FunctionId } from "./functions.ts";
+
+/** Rate-limit classes of spec 8; `none` bypasses limits (health check). */
+export type RateClass = "sync" | "async" | "retrieval" | "status" | "none";
+
+export interface RouteDefinition {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** API Gateway resource path, below `{base_url}` (which ends in /v1). */
+  path: string;
+  function: FunctionId;
+  rateClass: RateClass;
+  auth: "appkey-or-bearer" | "none";
+  /** Integration time-out; sync generation needs the raised 60 s quota (spec 8). */
+  timeoutSeconds: number;
+  /** Excluded from access logs (spec 4.10). */
+  quiet?: boolean;
+}
+
+const route = (
+  method: RouteDefinition["method"],
+  path: string,
+  fn: FunctionId,
+  rateClass: RateClass,
+  extra: Partial<RouteDefinition> = {},
+): RouteDefinition => ({ method, path, function: fn, rateClass, auth: "appkey-or-bearer", timeoutSeconds: 29, ...extra });
+
+/** The route table of the API, shared by the CDK stack and the local gateway. */
+export const routes: RouteDefinition[] = [
+  route("GET", "/health/check", "health-check", "none", { auth: "none", quiet: true }),
+  route("GET", "/file/designs", "list-designs", "retrieval"),
+  route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
+  route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
+  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60 }),
+  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60 }),
+];
+
+/** Media types API Gateway must pass through as binary. */
+export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];
+
+/** spec 4.14: CORS, owned by the HTTP edge so handlers and the gateway agree. */
+export { cors } from "#shared/http/cors.ts";

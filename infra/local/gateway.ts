@@ -1,0 +1,176 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { APIGatewayProxyResult } from "aws-lambda";
+import { setClockOffset } from "#shared/clock.ts";
+import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
+import { type RouteDefinition, routes } from "../definitions/index.ts";
+import { lambdaContext, loadHandler } from "./load-handler.ts";
+import { toProxyEvent } from "./proxy-event.ts";
+
+/** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
+export const MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  resource: string;
+  pattern: RegExp;
+  names: string[];
+}
+
+const compiled: CompiledRoute[] = routes.map((route) => {
+  const resource = `/v1${route.path}`;
+  const names: string[] = [];
+  const source = resource.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return "([^/]+)";
+  });
+  return { route, resource, pattern: new RegExp(`^${source}$`), names };
+});
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+  testHooks?: boolean;
+  /** Scales every integration time-out (tests of the 60 s sync limit use a smaller one). */
+  timeoutScale?: number;
+}
+
+/**
+ * The local API Gateway: serves the shared route table, turns each request into a REST
+ * proxy event for the real handler, answers CORS preflights, 404/405 for unknown routes,
+ * 413 above 50 MB (without buffering the oversized body) and 504 past the integration time-out.
+ */
+export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    handle(req, res, opts).catch((err) => {
+      console.error(JSON.stringify({ level: "error", msg: "gateway failure", error: String(err?.stack ?? err) }));
+      if (!res.headersSent) send(res, 502, { "Content-Type": "application/json" }, Buffer.from('{"message":"Internal server error"}'));
+    });
+  });
+  server.requestTimeout = 0; // the integration time-out below decides
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOptions): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
+  if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
+  const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
+  const match = candidates.find((c) => c.route.method === req.method);
+  if (!match) {
+    const status = candidates.length ? 405 : 404;
+    const code = candidates.length ? "METHOD_NOT_ALLOWED" : "NOT_FOUND";
+    return sendJson(res, status, { statusCode: status, code, message: candidates.length ? "Method not allowed" : "Not found" });
+  }
+  const body = await readBody(req, res);
+  if (!body) return;
+  const values = match.pattern.exec(url.pathname)!.slice(1);
+  const pathParameters = match.names.length
+    ? Object.fromEntries(match.names.map((n, i) => [n, safeDecode(values[i]!)]))
+    : null;
+  const event = toProxyEvent(req, url, body, { resource: match.resource, pathParameters });
+  const started = Date.now();
+  const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
+  writeResult(res, result);
+  if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeoutMs: number): Promise<APIGatewayProxyResult> {
+  const handler = await loadHandler(route.function);
+  const context = lambdaContext(route.function, route.timeoutSeconds, (event as { requestContext: { requestId: string } }).requestContext.requestId);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<APIGatewayProxyResult>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ statusCode: 504, headers: { "Content-Type": "application/json" }, body: '{"message":"Endpoint request timed out"}' }),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([handler(event, context) as Promise<APIGatewayProxyResult>, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads the body, refusing early (Content-Length) or as soon as the stream passes 50 MB. */
+function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
+  const tooLarge = () => {
+    sendJson(res, 413, { message: "Request Entity Too Large" }, { Connection: "close" });
+    req.unpipe();
+    req.resume(); // drain without keeping anything, then the connection closes
+  };
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    tooLarge();
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off("data", onData);
+        chunks.length = 0;
+        tooLarge();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = { ...corsHeaders };
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+  const body = Buffer.from(result.body ?? "", result.isBase64Encoded ? "base64" : "utf8");
+  send(res, result.statusCode, headers, body);
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: Buffer): void {
+  res.writeHead(status, { ...headers, "Content-Length": String(body.length) });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, json: unknown, extra: Record<string, string> = {}): void {
+  send(res, status, { ...corsHeaders, "Content-Type": "application/json; charset=utf-8", ...extra }, Buffer.from(JSON.stringify(json)));
+}
+
+function accessLog(req: IncomingMessage, url: URL, status: number, ms: number): void {
+  if (process.env.PLATEN_ACCESS_LOG === "0") return;
+  console.log(`${new Date().toISOString()} ${req.method} ${url.pathname} ${status} ${ms}ms`);
+}
+
+/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock. */
+async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const body = await readBody(req, res);
+  if (!body) return;
+  if (url.pathname === "/__local/clock" && req.method === "POST") {
+    const { offsetMs } = JSON.parse(body.toString("utf8") || "{}") as { offsetMs?: number };
+    setClockOffset(Number(offsetMs) || 0);
+    return sendJson(res, 200, { offsetMs: Number(offsetMs) || 0 });
+  }
+  return sendJson(res, 404, { message: "unknown test hook" });
+}

@@ -1,0 +1,69 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Clock } from "#shared/clock.ts";
+import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { type PublishDeps, publishDesign } from "#shared/designs/publish-design.ts";
+import { listDesignHeads } from "#shared/designs/design-store.ts";
+import { createWorkspace, getWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
+import { repoRoot } from "./load-handler.ts";
+
+export const samplesDir = join(repoRoot, "shared/designs/samples");
+
+/** The shape of `$PLATEN_DATA_DIR/local.json` (issue 2). */
+export interface LocalJson {
+  apiBaseUrl: string;
+  authUrl: string;
+  siteUrl: string;
+  workspaces: {
+    id: string;
+    name: string;
+    plan: string;
+    appKey: string;
+    designs: { id: string; label: string; latestVersion: number }[];
+  }[];
+}
+
+const seedWorkspaces: { name: string; plan: Plan }[] = [
+  { name: "Demo", plan: "standard" },
+  { name: "Second", plan: "free" },
+];
+
+/**
+ * First start: two workspaces with keys and the sample designs published to both.
+ * Later starts: keep everything and only refresh URLs and design versions in local.json
+ * (keys are stored hashed, so local.json is where the seeded keys live).
+ */
+export async function seedOrRefresh(
+  localJsonPath: string,
+  urls: Pick<LocalJson, "apiBaseUrl" | "authUrl" | "siteUrl">,
+  deps: PublishDeps & { log(msg: string): void },
+): Promise<LocalJson> {
+  const previous = existsSync(localJsonPath) ? (JSON.parse(readFileSync(localJsonPath, "utf8")) as LocalJson) : undefined;
+  if (previous && (await getWorkspace(previous.workspaces[0]?.id ?? ""))) {
+    const workspaces = [];
+    for (const ws of previous.workspaces) workspaces.push({ ...ws, designs: await designsOf(ws.id) });
+    return { ...urls, workspaces };
+  }
+  const workspaces: LocalJson["workspaces"] = [];
+  for (const def of seedWorkspaces) {
+    const { workspace, appKey } = await createWorkspace(def, deps.clock);
+    deps.log(`seeded workspace ${def.name} (${workspace.id}, plan ${def.plan})`);
+    for (const folder of readdirSync(samplesDir).sort()) {
+      const bundle = await loadBundleFromDir(join(samplesDir, folder));
+      const published = await publishDesign({ workspaceId: workspace.id, bundle }, deps);
+      deps.log(`  published ${published.label} v${published.version} (${published.id})`);
+    }
+    workspaces.push({ id: workspace.id, name: def.name, plan: def.plan, appKey, designs: await designsOf(workspace.id) });
+  }
+  return { ...urls, workspaces };
+}
+
+async function designsOf(workspaceId: string): Promise<LocalJson["workspaces"][number]["designs"]> {
+  const heads = await listDesignHeads(workspaceId);
+  return heads
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.label.localeCompare(b.label))
+    .map((h) => ({ id: h.id, label: h.label, latestVersion: h.latestVersion }));
+}
+
+/** Exposed for the clock type check of callers. */
+export type { Clock };

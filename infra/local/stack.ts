@@ -1,0 +1,98 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { systemClock } from "#shared/clock.ts";
+import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
+import { createLocalResources } from "./create-resources.ts";
+import { startEmulators } from "./emulators.ts";
+import { startGateway } from "./gateway.ts";
+import { lambdaContext, loadHandler } from "./load-handler.ts";
+import { localEnvironment } from "./resource-names.ts";
+import { type LocalJson, seedOrRefresh } from "./seed.ts";
+import { type Poller, startSqsPoller } from "./sqs-poller.ts";
+import { thumbnailRenderer } from "./thumbnails.ts";
+
+export interface LocalStackOptions {
+  port: number;
+  dataDir: string;
+  testHooks?: boolean;
+  timeoutScale?: number;
+  visibilityScale?: number;
+  log?: (msg: string) => void;
+}
+
+export interface LocalStack {
+  localJson: LocalJson;
+  localJsonPath: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up the whole service in this process: emulators, resources from the shared
+ * definitions, the gateway, SQS pollers for every consumer that exists, and seed data.
+ */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const log = opts.log ?? (() => {});
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const emulators = await startEmulators(dataDir);
+  log(`emulators up: dynamodb ${emulators.dynamodbEndpoint}, sqs/s3 ${emulators.awsEndpoint}`);
+  const endpoints = { dynamodb: emulators.dynamodbEndpoint, aws: emulators.awsEndpoint };
+  const queueUrls = await createLocalResources(endpoints, { visibilityScale: opts.visibilityScale });
+  const gateway = await startGateway({ port: opts.port, testHooks: opts.testHooks, timeoutScale: opts.timeoutScale });
+  const origin = `http://localhost:${gateway.port}`;
+  const urls = { apiBaseUrl: `${origin}/v1`, authUrl: origin, siteUrl: origin };
+  Object.assign(
+    process.env,
+    localEnvironment({ ...emulators, queueUrls, baseUrl: urls.apiBaseUrl, siteUrl: urls.siteUrl, authUrl: urls.authUrl }),
+  );
+  const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
+  const localJson = await seedOrRefresh(join(dataDir, "local.json"), urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
+  const localJsonPath = join(dataDir, "local.json");
+  writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
+  const runtimePath = join(dataDir, "runtime.json");
+  writeFileSync(runtimePath, JSON.stringify({ pid: process.pid, endpoints, queueUrls, urls }));
+  return {
+    localJson,
+    localJsonPath,
+    port: gateway.port,
+    stop: async () => {
+      await gateway.close();
+      await Promise.all(pollers.map((p) => p.stop()));
+      await thumbnailRenderer.close();
+      await emulators.stop();
+      rmSync(runtimePath, { force: true });
+    },
+  };
+}
+
+/** One poller per queue (and DLQ) whose consumer function exists in the definitions. */
+async function startPollers(awsEndpoint: string, queueUrls: Record<string, string>): Promise<Poller[]> {
+  const sqs = new SQSClient({ region: "us-east-1", endpoint: awsEndpoint, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const pollers: Poller[] = [];
+  const consumers = (Object.values(queues) as QueueDefinition[]).flatMap((q) => [
+    { id: q.id, consumer: q.consumer as string, batchSize: q.batchSize, maxConcurrency: q.maxConcurrency },
+    ...(q.dlq.consumer ? [{ id: q.dlq.id, consumer: q.dlq.consumer as string, batchSize: 10, maxConcurrency: 1 }] : []),
+  ]);
+  for (const c of consumers) {
+    if (!(c.consumer in functions)) continue;
+    const queueUrl = queueUrls[c.id]!;
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }));
+    const handler = await loadHandler(c.consumer);
+    const timeout = (functions as Record<string, { timeoutSeconds: number }>)[c.consumer]!.timeoutSeconds;
+    pollers.push(
+      startSqsPoller({
+        name: c.consumer,
+        sqs,
+        queueUrl,
+        queueArn: Attributes!.QueueArn!,
+        batchSize: c.batchSize,
+        maxConcurrency: c.maxConcurrency,
+        handler,
+        context: () => lambdaContext(c.consumer, timeout, crypto.randomUUID()),
+      }),
+    );
+  }
+  return pollers;
+}

@@ -1,0 +1,145 @@
+import { join } from "node:path";
+import { Duration, Size, Stack } from "aws-cdk-lib";
+import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+import type { FunctionDefinition } from "../definitions/index.ts";
+import type { PlatenData } from "./data.ts";
+import { RENDER_FONT_DIR, renderFontLayer } from "./font-layer.ts";
+import type { StageSettings } from "./stage.ts";
+
+/** Chromium needs memory for one browser per core and room in /tmp for the inflated binary. */
+export const CHROMIUM_MIN_MEMORY_MB = 2048;
+export const CHROMIUM_EPHEMERAL_STORAGE_MIB = 2048;
+
+/**
+ * ESM bundles still contain CommonJS dependencies that call `require` for Node built-ins;
+ * esbuild's ESM output has no `require`, so the banner provides one.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __platenCreateRequire } from 'node:module'; const require = __platenCreateRequire(import.meta.url);";
+
+export interface PlatenFunctionProps {
+  definition: FunctionDefinition;
+  settings: StageSettings;
+  data: PlatenData;
+  /** Repository root: entry paths of the definitions are relative to it. */
+  projectRoot: string;
+  /** PLATEN_ENV and the public URLs, shared by every function. */
+  environment: Record<string, string>;
+}
+
+/**
+ * One Lambda of the service. Fixes in one place what every function shares: Node 22, x86-64,
+ * ESM bundle with source maps, its own log group, the resource names it needs and
+ * least-privilege grants from the definition's access lists. Chromium functions also get
+ * memory, /tmp space, @sparticuz/chromium as a node module and the font layer.
+ */
+export class PlatenFunction extends Construct {
+  readonly definition: FunctionDefinition;
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: PlatenFunctionProps) {
+    super(scope, id);
+    const { definition: def, settings } = props;
+    this.definition = def;
+    if (def.chromium && def.memoryMb < CHROMIUM_MIN_MEMORY_MB) {
+      throw new Error(`Function ${def.id}: chromium functions need memoryMb ≥ ${CHROMIUM_MIN_MEMORY_MB}.`);
+    }
+    const logGroup = new LogGroup(this, "Logs", {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.fn = new NodejsFunction(this, "Function", {
+      functionName: `${settings.prefix}-${def.id}`,
+      description: `Platen ${def.id} (${def.entry})`,
+      entry: join(props.projectRoot, def.entry),
+      handler: "handler",
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, "package-lock.json"),
+      runtime: Runtime.NODEJS_22_X,
+      // @sparticuz/chromium's npm package ships only the x86-64 Chromium build (arm64 is a
+      // separate download), and the local stack runs that same binary on x86-64 machines.
+      // One architecture for every function keeps bundles and tests alike.
+      architecture: Architecture.X86_64,
+      memorySize: def.memoryMb,
+      timeout: Duration.seconds(def.timeoutSeconds),
+      ephemeralStorageSize: def.chromium ? Size.mebibytes(CHROMIUM_EPHEMERAL_STORAGE_MIB) : undefined,
+      // Fonts come from a layer: the renderer's TTFs only, not whole font packages.
+      layers: def.chromium ? [renderFontLayer(Stack.of(this))] : undefined,
+      logGroup,
+      environment: {
+        ...props.environment,
+        ...resourceEnvironment(def, props.data),
+        ...(def.chromium ? { RENDER_FONT_DIR } : {}),
+        NODE_OPTIONS: "--enable-source-maps",
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: "node22",
+        mainFields: ["module", "main"],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        keepNames: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
+        bundleAwsSDK: true,
+        nodeModules: def.chromium ? CHROMIUM_NODE_MODULES : undefined,
+        // `cdk synth` must work without Docker: esbuild from node_modules.
+        forceDockerBundling: false,
+      },
+    });
+    grantAccess(this.fn, def, props.data);
+  }
+
+  /** Adds an env var after creation (queue consumers learn their own queue URL). */
+  addEnvironment(name: string, value: string): void {
+    this.fn.addEnvironment(name, value);
+  }
+}
+
+/**
+ * Shipped as a node module instead of bundled: @sparticuz/chromium finds its brotli'd
+ * Chromium (and the AL2023 libraries) relative to its own files, which a bundle loses.
+ */
+export const CHROMIUM_NODE_MODULES = ["@sparticuz/chromium"];
+
+/**
+ * Resource names as env vars. shared/aws/config.ts requires every table and bucket name at
+ * load time, so all of them are set (a name grants nothing; IAM below does); queue URLs
+ * only for the queues the function sends to (consumers get theirs when wired).
+ */
+function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { definition, table } of Object.values(data.tables)) env[definition.envVar] = table.tableName;
+  for (const { definition, bucket } of Object.values(data.buckets)) env[definition.envVar] = bucket.bucketName;
+  for (const id of def.access.queuesSend ?? []) {
+    const { definition, queue } = lookup(data.queues, id, def, "queue");
+    env[definition.envVar] = queue.queueUrl;
+  }
+  return env;
+}
+
+/**
+ * Least privilege from the access lists: read-only or item read/write on tables (never
+ * table administration), read and/or put on buckets (never delete), send on queues.
+ */
+function grantAccess(fn: NodejsFunction, def: FunctionDefinition, data: PlatenData): void {
+  const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = def.access;
+  for (const id of tablesRead) {
+    if (!tablesWrite.includes(id)) lookup(data.tables, id, def, "table").table.grantReadData(fn);
+  }
+  for (const id of tablesWrite) lookup(data.tables, id, def, "table").table.grantReadWriteData(fn);
+  for (const id of bucketsRead) lookup(data.buckets, id, def, "bucket").bucket.grantRead(fn);
+  for (const id of bucketsWrite) lookup(data.buckets, id, def, "bucket").bucket.grantPut(fn);
+  for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(fn);
+}
+
+function lookup<T>(resources: Record<string, T>, id: string, def: FunctionDefinition, kind: string): T {
+  const resource = resources[id];
+  if (!resource) throw new Error(`Function ${def.id} needs ${kind} "${id}", which the definitions lack.`);
+  return resource;
+}

@@ -1,0 +1,146 @@
+import { fileURLToPath } from "node:url";
+import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { Construct } from "constructs";
+import { PlatenApi } from "./api.ts";
+import { wireQueueConsumers } from "./consumers.ts";
+import { PlatenDataResources } from "./data.ts";
+import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definitions.ts";
+import { type CustomDomains, PlatenDomains } from "./domains.ts";
+import { AUTH_FUNCTION_ID, ProxyEndpoint, SITE_FUNCTION_ID } from "./frontends.ts";
+import { PlatenMonitoring } from "./monitoring.ts";
+import { PlatenFunction } from "./platen-function.ts";
+import { type StageSettings, stageSettings } from "./stage.ts";
+
+/** Repository root, where the definitions' entry paths start. */
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface PlatenStackProps extends StackProps {
+  /** `dev` (default) or `prod`. */
+  stage?: string;
+  /** Defaults to infra/definitions; tests pass modified copies. */
+  definitions?: PlatenDefinitions;
+  domains?: CustomDomains;
+  /** Alarm notifications go to an SNS topic with this e-mail subscriber. */
+  alarmEmail?: string;
+  /** Defaults to the repository root. */
+  projectRoot?: string;
+}
+
+/** The public URLs the code needs (spec `{base_url}`, `{auth_url}`, `{site}`). */
+interface PublicUrls {
+  baseUrl: string;
+  authUrl: string | undefined;
+  siteUrl: string | undefined;
+}
+
+/**
+ * The whole service in one stack, built purely from the definitions: data resources, one
+ * {@link PlatenFunction} per function definition, the REST API from the route table, queue
+ * consumers for the consumers that exist, and monitoring.
+ */
+export class PlatenStack extends Stack {
+  readonly settings: StageSettings;
+  readonly data: PlatenDataResources;
+  readonly api: PlatenApi;
+  readonly functions: Record<string, PlatenFunction> = {};
+  readonly monitoring: PlatenMonitoring;
+  readonly urls: PublicUrls;
+  private readonly hasBaseDomain: boolean;
+
+  constructor(scope: Construct, id: string, props: PlatenStackProps = {}) {
+    super(scope, id, props);
+    const defs = props.definitions ?? sharedDefinitions;
+    this.settings = stageSettings(props.stage ?? "dev");
+    this.data = new PlatenDataResources(this, "Data", defs, this.settings);
+    this.api = new PlatenApi(this, "Api", { defs, settings: this.settings });
+    const domains = new PlatenDomains(this, "Domains", props.domains ?? {});
+    this.hasBaseDomain = domains.url("base") !== undefined;
+    const auth = this.frontEnd(defs, AUTH_FUNCTION_ID, "auth");
+    const site = this.frontEnd(defs, SITE_FUNCTION_ID, "site");
+    this.urls = {
+      baseUrl: domains.url("base") ? `${domains.url("base")}/v1` : this.api.generatedBaseUrl,
+      authUrl: domains.url("auth") ?? auth?.generatedUrl,
+      siteUrl: domains.url("site") ?? site?.generatedUrl,
+    };
+    this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
+    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])));
+    this.attachFrontEnd(auth, AUTH_FUNCTION_ID);
+    this.attachFrontEnd(site, SITE_FUNCTION_ID);
+    this.mapDomains(domains, auth, site);
+    wireQueueConsumers(this.data, this.functions);
+    this.monitoring = new PlatenMonitoring(this, "Monitoring", {
+      settings: this.settings,
+      api: this.api,
+      data: this.data,
+      functions: this.functions,
+      alarmEmail: props.alarmEmail,
+    });
+    this.addOutputs();
+  }
+
+  /**
+   * Extension point for `{auth_url}` / `{site}`: an endpoint exists only once functions.ts
+   * defines the function. Without it and without a custom domain the env var is left unset,
+   * and shared/aws/config.ts falls back to PLATEN_BASE_URL.
+   */
+  private frontEnd(defs: PlatenDefinitions, functionId: string, name: string): ProxyEndpoint | undefined {
+    if (!defs.functions[functionId]) return undefined;
+    return new ProxyEndpoint(this, `${pascalCase(name)}Endpoint`, { defs, settings: this.settings, name });
+  }
+
+  private attachFrontEnd(endpoint: ProxyEndpoint | undefined, functionId: string): void {
+    const fn = this.functions[functionId];
+    if (endpoint && fn) endpoint.attach(fn.fn);
+  }
+
+  private createFunctions(defs: PlatenDefinitions, projectRoot: string): void {
+    const environment: Record<string, string> = {
+      PLATEN_ENV: this.settings.stage,
+      PLATEN_BASE_URL: this.urls.baseUrl,
+      ...(this.urls.authUrl ? { PLATEN_AUTH_URL: this.urls.authUrl } : {}),
+      ...(this.urls.siteUrl ? { PLATEN_SITE_URL: this.urls.siteUrl } : {}),
+    };
+    const scope = new Construct(this, "Functions");
+    for (const definition of Object.values(defs.functions)) {
+      this.functions[definition.id] = new PlatenFunction(scope, definition.id, {
+        definition,
+        settings: this.settings,
+        data: this.data,
+        projectRoot,
+        environment,
+      });
+    }
+  }
+
+  private mapDomains(domains: PlatenDomains, auth?: ProxyEndpoint, site?: ProxyEndpoint): void {
+    const base = domains.domain("base");
+    if (base) this.api.mapDomain(base);
+    // An auth/site domain without its function stays unmapped (it may be served elsewhere).
+    const authDomain = auth && domains.domain("auth");
+    if (auth && authDomain) auth.mapDomain(authDomain);
+    const siteDomain = site && domains.domain("site");
+    if (site && siteDomain) site.mapDomain(siteDomain);
+  }
+
+  private addOutputs(): void {
+    const fallback = "not deployed: falls back to BaseUrl";
+    new CfnOutput(this, "BaseUrl", { value: this.urls.baseUrl, description: "{base_url}" });
+    new CfnOutput(this, "AuthUrl", { value: this.urls.authUrl ?? this.urls.baseUrl, description: `{auth_url}${this.urls.authUrl ? "" : ` (${fallback})`}` });
+    new CfnOutput(this, "SiteUrl", { value: this.urls.siteUrl ?? this.urls.baseUrl, description: `{site}${this.urls.siteUrl ? "" : ` (${fallback})`}` });
+    for (const { route, url } of this.api.quietRouteUrls()) {
+      // With a base domain the `v1/<segment>` mapping serves the quiet route under {base_url}.
+      const value = this.hasBaseDomain ? `${this.urls.baseUrl}${route.path}` : url;
+      new CfnOutput(this, `Quiet${pascalCase(route.path)}Url`, { value, description: `${route.path} (own API, not access-logged)` });
+    }
+    for (const { definition, table } of Object.values(this.data.tables)) {
+      new CfnOutput(this, `Table${pascalCase(definition.id)}Name`, { value: table.tableName });
+    }
+    for (const { definition, bucket } of Object.values(this.data.buckets)) {
+      new CfnOutput(this, `Bucket${pascalCase(definition.id)}Name`, { value: bucket.bucketName });
+    }
+    for (const { definition, queue, dlq } of Object.values(this.data.queues)) {
+      new CfnOutput(this, `Queue${pascalCase(definition.id)}Url`, { value: queue.queueUrl });
+      new CfnOutput(this, `Queue${pascalCase(definition.dlq.id)}Url`, { value: dlq.queueUrl });
+    }
+  }
+}

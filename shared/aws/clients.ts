@@ -1,0 +1,27 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { config } from "./config.ts";
+
+/** SDK clients, created once per container and reused by warm invocations. */
+export interface AwsClients {
+  ddb: DynamoDBDocumentClient;
+  s3: S3Client;
+  sqs: SQSClient;
+}
+
+let clients: AwsClients | undefined;
+
+/** Endpoints come from configuration: AWS, the local emulators or LocalStack alike. */
+export function awsClients(): AwsClients {
+  if (clients) return clients;
+  const { region, endpoints } = config();
+  const ddb = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 });
+  clients = {
+    ddb: DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } }),
+    s3: new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: Boolean(endpoints.s3) }),
+    sqs: new SQSClient({ region, endpoint: endpoints.sqs }),
+  };
+  return clients;
+}

@@ -1,0 +1,23 @@
+/**
+ * The service clock. Every time rule (24 h job retention, file retention, rate windows)
+ * reads it, so tests move it instead of waiting. The offset only ever changes in the
+ * local stack's test hooks (PLATEN_TEST_HOOKS=1).
+ */
+let offsetMs = Number(process.env.PLATEN_CLOCK_OFFSET_MS ?? 0) || 0;
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(Date.now() + offsetMs),
+};
+
+/** Moves the clock by setting an absolute offset from the real time. */
+export function setClockOffset(ms: number): void {
+  offsetMs = ms;
+}
+
+export function clockOffset(): number {
+  return offsetMs;
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+/** spec 2.8: one parameter of a design's schema; `spec` holds the children of array/collection. */
+export interface ParameterSpec {
+  name: string;
+  type: "text" | "number" | "date" | "array" | "collection" | "boolean";
+  label: string;
+  description?: string;
+  default?: unknown;
+  spec?: ParameterSpec[];
+}
+
+export const parameterTypes = ["text", "number", "date", "array", "collection", "boolean"] as const;
+
+export const parameterSpecSchema: z.ZodType<ParameterSpec> = z.lazy(() =>
+  z
+    .object({
+      name: z.string().min(1).max(128),
+      type: z.enum(parameterTypes),
+      label: z.string().min(1).max(256),
+      description: z.string().max(2000).optional(),
+      /** Only booleans use it (spec 2.1: booleans keep their default when missing). */
+      default: z.union([z.boolean(), z.string(), z.number()]).optional(),
+      spec: z.array(parameterSpecSchema).max(200).optional(),
+    })
+    .strict()
+    .superRefine((p, ctx) => {
+      const nested = p.type === "array" || p.type === "collection";
+      if (nested && (!p.spec || p.spec.length === 0)) {
+        ctx.addIssue({ code: "custom", path: ["spec"], message: `${p.type} parameters need a non-empty spec` });
+      }
+      if (!nested && p.spec) {
+        ctx.addIssue({ code: "custom", path: ["spec"], message: `only array and collection parameters take a spec` });
+      }
+      if (p.spec && new Set(p.spec.map((c) => c.name)).size !== p.spec.length) {
+        ctx.addIssue({ code: "custom", path: ["spec"], message: "parameter names must be unique" });
+      }
+    }),
+);
+
+/** Page sizes Chromium's page.pdf understands by name, or explicit CSS lengths. */
+export const pageSchema = z
+  .object({
+    size: z.enum(["A3", "A4", "A5", "A6", "B4", "B5", "Letter", "Legal"]).default("A4"),
+    width: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).optional(),
+    height: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).optional(),
+    orientation: z.enum(["portrait", "landscape"]).default("portrait"),
+    margin: z
+      .object({
+        top: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
+        right: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
+        bottom: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
+        left: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict()
+  .refine((p) => (p.width === undefined) === (p.height === undefined), {
+    message: "width and height must be given together",
+  });
+
+/** `design.json` of a design bundle folder. */
+export const designManifestSchema = z
+  .object({
+    label: z.string().min(1).max(200),
+    description: z.string().max(2000).optional(),
+    page: pageSchema.default({}),
+    parameters: z.array(parameterSpecSchema).max(500),
+    /** Params used to render the thumbnail at publish time (and by the benchmark). */
+    sampleParams: z.record(z.unknown()).optional(),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    if (new Set(m.parameters.map((p) => p.name)).size !== m.parameters.length) {
+      ctx.addIssue({ code: "custom", path: ["parameters"], message: "parameter names must be unique" });
+    }
+  });
+
+export type DesignManifest = z.infer<typeof designManifestSchema>;
+export type PageSetup = DesignManifest["page"];
+
+/** A whole bundle as stored: manifest + template + css + assets (path → bytes). */
+export interface DesignBundle {
+  manifest: DesignManifest;
+  template: string;
+  css: string;
+  assets: Record<string, { contentType: string; body: Buffer }>;
+}

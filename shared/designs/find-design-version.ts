@@ -1,0 +1,56 @@
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type DesignBundle, type ParameterSpec } from "./bundle-schema.ts";
+import { type DesignVersion, getBundle, getDesignHead, getDesignVersion } from "./design-store.ts";
+
+/**
+ * The optional `version` query. A value that cannot exist (not a positive integer) is
+ * simply not found: spec 4.8 never answers 400 for a wrong id.
+ */
+export function parseVersionQuery(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return Number(raw);
+}
+
+/**
+ * spec 4.8: without `version` a missing design is DESIGN_NOT_FOUND; with a version, a
+ * missing design or version is DESIGN_VERSION_NOT_FOUND. Never 400 for a wrong id.
+ */
+export async function findDesignVersion(workspaceId: string, designId: string, version?: number): Promise<DesignVersion> {
+  if (version === undefined) {
+    const head = await getDesignHead(workspaceId, designId);
+    if (!head) throw new PlatenError("DESIGN_NOT_FOUND");
+    const latest = await getDesignVersion(workspaceId, designId, head.latestVersion);
+    if (!latest) throw new PlatenError("DESIGN_NOT_FOUND");
+    return latest;
+  }
+  const found = await getDesignVersion(workspaceId, designId, version);
+  if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return found;
+}
+
+/** spec 2.8 as served: name, type, label, description only when set, spec children. */
+export function publicParameterSchema(params: ParameterSpec[]): ParameterSpec[] {
+  return params.map((p) => ({
+    name: p.name,
+    type: p.type,
+    label: p.label,
+    ...(p.description !== undefined && { description: p.description }),
+    ...(p.spec && { spec: publicParameterSchema(p.spec) }),
+  }));
+}
+
+const bundleCache = new Map<string, Promise<DesignBundle>>();
+
+/** Versions are immutable, so a warm container keeps their bundles (bounded LRU-ish). */
+export function loadBundle(version: DesignVersion): Promise<DesignBundle> {
+  const key = version.bundleKey;
+  let cached = bundleCache.get(key);
+  if (!cached) {
+    cached = getBundle(key);
+    cached.catch(() => bundleCache.delete(key));
+    bundleCache.set(key, cached);
+    if (bundleCache.size > 200) bundleCache.delete(bundleCache.keys().next().value as string);
+  }
+  return cached;
+}

@@ -1,0 +1,164 @@
+/**
+ * The error catalogue (spec 7.3): every code the API can answer, with its HTTP status
+ * and English/Japanese messages. Codes are never renamed or removed (spec 9).
+ * `{name}` placeholders are filled from the error's `vars`.
+ */
+export interface CatalogueEntry {
+  status: number;
+  en: string;
+  ja: string;
+}
+
+export const catalogue = {
+  AUTH_HEADER_MISSING: {
+    status: 412,
+    en: "Authentication header is missing: send the appkey header or Authorization: Bearer <token>.",
+    ja: "認証ヘッダーがありません。appkey ヘッダーまたは Authorization: Bearer <token> を送信してください。",
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    en: "The credentials are invalid, revoked, lack the required scope, or do not match the workspace.",
+    ja: "認証情報が無効、失効済み、必要なスコープ不足、またはワークスペースと一致しません。",
+  },
+  WORKSPACE_MISMATCH: {
+    status: 403,
+    en: "The workspaceId of the request differs from the credentials' workspace.",
+    ja: "リクエストの workspaceId が認証情報のワークスペースと異なります。",
+  },
+  WORKSPACE_SCOPE_VIOLATION: {
+    status: 403,
+    en: "The output target is outside the authenticated workspace.",
+    ja: "出力先が認証されたワークスペースの外にあります。",
+  },
+  WORKSPACE_ROLE_DENIED: {
+    status: 403,
+    en: "The user lacks permission in this workspace.",
+    ja: "このワークスペースでの権限がありません。",
+  },
+  PLAN_NOT_FOUND: {
+    status: 403,
+    en: "The workspace has no plan information.",
+    ja: "ワークスペースのプラン情報がありません。",
+  },
+  ACCESS_DENIED: { status: 403, en: "Access denied.", ja: "アクセスが拒否されました。" },
+  PLAN_PAGE_LIMIT_EXCEEDED: {
+    status: 403,
+    en: "The monthly page limit of the plan has been reached ({used} of {limit} pages used).",
+    ja: "プランの月間ページ上限に達しました（{limit} ページ中 {used} ページ使用済み）。",
+  },
+  ACTIVE_PLAN_NOT_FOUND: { status: 404, en: "No active plan.", ja: "有効なプランがありません。" },
+  RATE_LIMITED: {
+    status: 429,
+    en: "Rate limit exceeded for this workspace. Retry after {retryAfter} seconds.",
+    ja: "このワークスペースのレート制限を超えました。{retryAfter} 秒後に再試行してください。",
+  },
+  DESIGN_NOT_FOUND: { status: 404, en: "The design was not found.", ja: "デザインが見つかりません。" },
+  DESIGN_VERSION_NOT_FOUND: {
+    status: 404,
+    en: "The design or its version was not found.",
+    ja: "デザインまたはそのバージョンが見つかりません。",
+  },
+  VERSION_NOT_FOUND: { status: 404, en: "The version was not found.", ja: "バージョンが見つかりません。" },
+  VALIDATION_FAILED: {
+    status: 400,
+    en: "The request is invalid.",
+    ja: "リクエストが不正です。",
+  },
+  PARAMS_TYPE_MISMATCH: {
+    status: 400,
+    en: "A params value has the wrong type.",
+    ja: "params の値の型が正しくありません。",
+  },
+  PARAMS_NOT_OBJECT: {
+    status: 400,
+    en: "params and passthrough must be JSON objects.",
+    ja: "params と passthrough は JSON オブジェクトである必要があります。",
+  },
+  PARAMS_CIRCULAR_REFERENCE: {
+    status: 400,
+    en: "params contains a circular reference.",
+    ja: "params に循環参照が含まれています。",
+  },
+  PARAMS_TOO_LARGE: {
+    status: 400,
+    en: "params exceeds 1,000,000 bytes.",
+    ja: "params が 1,000,000 バイトを超えています。",
+  },
+  FILE_NAME_INVALID: {
+    status: 400,
+    en: "fileName contains forbidden characters.",
+    ja: "fileName に使用できない文字が含まれています。",
+  },
+  FILE_NAME_DUPLICATED: {
+    status: 400,
+    en: "fileName values in contents must be unique (case-insensitive).",
+    ja: "contents 内の fileName は重複できません（大文字小文字を区別しません）。",
+  },
+  TOO_MANY_CONTENTS: {
+    status: 400,
+    en: "contents may hold at most 100 items.",
+    ja: "contents は最大 100 件までです。",
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    en: "webhookUrl is not a registered, enabled webhook endpoint of this workspace.",
+    ja: "webhookUrl はこのワークスペースに登録された有効な Webhook エンドポイントではありません。",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 400,
+    en: "This Idempotency-Key was already used with a different request body.",
+    ja: "この Idempotency-Key は異なるリクエスト本文で既に使用されています。",
+  },
+  REQUEST_NOT_FOUND: { status: 404, en: "The request was not found.", ja: "リクエストが見つかりません。" },
+  FILE_NOT_FOUND: { status: 404, en: "The file was not found.", ja: "ファイルが見つかりません。" },
+  FILE_NOT_READY: {
+    status: 409,
+    en: "The file is still being generated. Retry after {retryAfter} seconds.",
+    ja: "ファイルは生成中です。{retryAfter} 秒後に再試行してください。",
+  },
+  FILE_GENERATION_FAILED: {
+    status: 422,
+    en: "File generation failed ({failureCode}). See GET /v1/file/status/{requestId} for the reason.",
+    ja: "ファイル生成に失敗しました（{failureCode}）。理由は GET /v1/file/status/{requestId} で確認してください。",
+  },
+  JOB_NOT_FOUND: { status: 404, en: "The job was not found.", ja: "ジョブが見つかりません。" },
+  RENDER_QUEUE_FULL: {
+    status: 503,
+    en: "The generation queue is full. Retry with backoff.",
+    ja: "生成キューが満杯です。時間をおいて再試行してください。",
+  },
+  CONVERT_QUEUE_FULL: {
+    status: 503,
+    en: "The conversion queue is full. Retry with backoff.",
+    ja: "変換キューが満杯です。時間をおいて再試行してください。",
+  },
+  PARTIAL_FAILURE: {
+    status: 200,
+    en: "Some files of the request failed.",
+    ja: "リクエストの一部のファイルの生成に失敗しました。",
+  },
+  GENERATION_INTERRUPTED: {
+    status: 500,
+    en: "The generation process stopped before the file was finished.",
+    ja: "ファイルの完成前に生成処理が停止しました。",
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    en: "An internal error occurred.",
+    ja: "内部エラーが発生しました。",
+  },
+  BAD_REQUEST: { status: 400, en: "The request is malformed.", ja: "リクエストの形式が正しくありません。" },
+  NOT_FOUND: { status: 404, en: "No such route.", ja: "該当するルートがありません。" },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    en: "The method is not allowed on this route.",
+    ja: "このルートではそのメソッドは使用できません。",
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+/** Fills `{name}` placeholders; unknown names stay visible rather than vanish. */
+export function formatMessage(template: string, vars: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}

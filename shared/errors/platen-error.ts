@@ -1,0 +1,49 @@
+import { type ErrorCode, catalogue } from "./catalogue.ts";
+
+/** One entry of the spec 7.1 `details` array. */
+export interface ErrorDetail {
+  field?: string;
+  expected?: string;
+  code?: string;
+  message: string;
+  messageJa?: string;
+}
+
+export interface PlatenErrorOptions {
+  details?: ErrorDetail[];
+  vars?: Record<string, string | number>;
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/**
+ * The root error of the domain: a catalogue code, its status, and what the HTTP edge
+ * needs to build the spec 7.1 body. `expose` follows node-oidc-provider: internals of
+ * 5xx errors are never shown to clients.
+ */
+export class PlatenError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[];
+  readonly vars: Record<string, string | number>;
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, options: PlatenErrorOptions = {}) {
+    super(code, { cause: options.cause });
+    this.name = "PlatenError";
+    this.code = code;
+    this.status = catalogue[code].status;
+    this.details = options.details ?? [];
+    this.vars = options.vars ?? {};
+    this.retryAfter = options.retryAfter;
+  }
+
+  get expose(): boolean {
+    return this.status < 500;
+  }
+}
+
+/** Type guard that also survives duplicate module instances (bundles, test workers). */
+export function isPlatenError(err: unknown): err is PlatenError {
+  return err instanceof PlatenError || (err instanceof Error && err.name === "PlatenError" && "code" in err);
+}

@@ -1,0 +1,21 @@
+import type { APIGatewayProxyEvent } from "aws-lambda";
+import type { Principal } from "#shared/auth/authenticate.ts";
+import type { Language } from "./language.ts";
+
+/** What a thin API handler returns; the edge turns it into an API Gateway proxy result. */
+export type ApiResult =
+  | { status: number; headers?: Record<string, string>; json: unknown }
+  | { status: number; headers?: Record<string, string>; body: Buffer; contentType: string };
+
+/** The request as handlers see it, filled in by the middleware chain. */
+export interface ApiRequest {
+  event: APIGatewayProxyEvent;
+  lang: Language;
+  header(name: string): string | undefined;
+  query(name: string): string | undefined;
+  path(name: string): string;
+  principal?: Principal;
+}
+
+export type ApiFunction = (req: ApiRequest & { principal: Principal }) => Promise<ApiResult>;
+export type PublicApiFunction = (req: ApiRequest) => Promise<ApiResult>;

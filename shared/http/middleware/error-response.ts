@@ -1,0 +1,41 @@
+import type { MiddlewareObj } from "@middy/core";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { config } from "#shared/aws/config.ts";
+import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
+import { corsHeaders } from "../cors.ts";
+import { buildErrorBody } from "../error-body.ts";
+import { pickLanguage } from "../language.ts";
+import { requestsByEvent } from "./request-context.ts";
+
+/**
+ * The only place errors become HTTP: catalogue errors get the spec 7.1 body, anything
+ * else is logged with its cause and answered as a generic INTERNAL_ERROR (no internals).
+ */
+export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: (handler) => {
+      const err = handler.error;
+      const known = isPlatenError(err) ? err : new PlatenError("INTERNAL_ERROR", { cause: err });
+      if (!isPlatenError(err) || known.status >= 500) {
+        console.error(JSON.stringify({ level: "error", msg: "request failed", error: describe(err) }));
+      }
+      const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(handler.event.headers?.["Accept-Language"]);
+      const body = buildErrorBody(known, lang, config().siteUrl);
+      handler.response = {
+        statusCode: known.status,
+        headers: {
+          ...corsHeaders,
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Language": lang,
+          ...(known.retryAfter !== undefined && { "Retry-After": String(known.retryAfter) }),
+        },
+        body: JSON.stringify(body),
+      };
+    },
+  };
+}
+
+function describe(err: unknown): unknown {
+  if (!(err instanceof Error)) return String(err);
+  return { name: err.name, message: err.message, stack: err.stack, cause: err.cause ? describe(err.cause) : undefined };
+}

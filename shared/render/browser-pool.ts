@@ -1,0 +1,141 @@
+import { BrowserSlot, type LaunchBrowser } from "./browser-slot.ts";
+import { DeadlineExceeded, remainingMs, withDeadline } from "./deadline.ts";
+import type { GuardedPage } from "./page-guard.ts";
+import { RenderError } from "./render-error.ts";
+
+export interface BrowserPoolOptions {
+  /** Browsers, each serving one render at a time (single-process Chromium: one core each). */
+  size: number;
+  /** Renders after which a browser is replaced in the background. */
+  recycleAfter: number;
+  launch: LaunchBrowser;
+}
+
+interface Waiter {
+  resolve(slot: BrowserSlot): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A fixed number of warm browsers with a FIFO queue in front. Browsers start lazily on
+ * first need (or in `warmUp`), are relaunched after a crash with the render retried once,
+ * are killed when a render overruns its deadline, and are recycled in the background.
+ */
+export class BrowserPool {
+  readonly #options: BrowserPoolOptions;
+  readonly #slots: BrowserSlot[] = [];
+  readonly #idle: BrowserSlot[] = [];
+  readonly #waiters: Waiter[] = [];
+  #renders = 0;
+  #closed = false;
+
+  constructor(options: BrowserPoolOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Runs `work` on a leased page before `deadlineAt` (a `performance.now()` time).
+   * @throws RenderError RENDER_TIMEOUT (the browser was killed) or RENDER_FAILED.
+   */
+  async run<T>(work: (page: GuardedPage) => Promise<T>, deadlineAt: number): Promise<T> {
+    const slot = await this.#acquire(deadlineAt);
+    try {
+      const result = await this.#runOnSlot(slot, work, deadlineAt, true);
+      slot.renders += 1;
+      this.#renders += 1;
+      return result;
+    } finally {
+      this.#release(slot);
+    }
+  }
+
+  async #runOnSlot<T>(
+    slot: BrowserSlot,
+    work: (page: GuardedPage) => Promise<T>,
+    deadlineAt: number,
+    mayRetry: boolean,
+  ): Promise<T> {
+    try {
+      // A launch that outlives the deadline is left to finish: the next render uses it.
+      const page = await withDeadline(slot.ready(), deadlineAt, () => {});
+      return await withDeadline(work(page), deadlineAt, () => slot.kill());
+    } catch (error) {
+      if (error instanceof DeadlineExceeded) {
+        throw new RenderError("RENDER_TIMEOUT", "rendering did not finish in time", { cause: error });
+      }
+      if (error instanceof RenderError) throw error;
+      // The browser died under us (crash, OOM, killed): relaunch and try once more.
+      if (mayRetry && !slot.alive && remainingMs(deadlineAt) > 0) {
+        return this.#runOnSlot(slot, work, deadlineAt, false);
+      }
+      throw new RenderError("RENDER_FAILED", "Chromium failed to render the document", { cause: error });
+    }
+  }
+
+  /** Launches every browser now, e.g. during a Lambda init phase. */
+  async warmUp(): Promise<void> {
+    const leased: BrowserSlot[] = [];
+    try {
+      while (leased.length < this.#options.size) leased.push(await this.#acquire(Infinity));
+      await Promise.all(leased.map((slot) => slot.ready()));
+    } finally {
+      for (const slot of leased) this.#release(slot);
+    }
+  }
+
+  /** Closes all browsers; queued renders fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(poolClosed());
+    const slots = this.#slots.splice(0);
+    this.#idle.length = 0;
+    await Promise.all(slots.map((slot) => slot.close()));
+  }
+
+  /** Live browsers and renders completed since the pool started. */
+  stats(): { browsers: number; renders: number } {
+    return { browsers: this.#slots.filter((slot) => slot.alive).length, renders: this.#renders };
+  }
+
+  #acquire(deadlineAt: number): Promise<BrowserSlot> {
+    if (this.#closed) return Promise.reject(poolClosed());
+    const idle = this.#idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.#slots.length < this.#options.size) {
+      const slot = new BrowserSlot(this.#options.launch);
+      this.#slots.push(slot);
+      return Promise.resolve(slot);
+    }
+    return this.#enqueue(deadlineAt);
+  }
+
+  #enqueue(deadlineAt: number): Promise<BrowserSlot> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject };
+      this.#waiters.push(waiter);
+      if (!Number.isFinite(deadlineAt)) return;
+      const timer = setTimeout(() => {
+        const index = this.#waiters.indexOf(waiter);
+        if (index >= 0) this.#waiters.splice(index, 1);
+        reject(new RenderError("RENDER_TIMEOUT", "no browser became free in time"));
+      }, Math.max(0, remainingMs(deadlineAt)));
+      waiter.resolve = (slot) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+    });
+  }
+
+  #release(slot: BrowserSlot): void {
+    if (this.#closed) return;
+    if (slot.renders >= this.#options.recycleAfter) slot.recycle();
+    slot.warm(); // relaunch in the background if a time-out or crash killed it
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter.resolve(slot);
+    else this.#idle.push(slot);
+  }
+}
+
+function poolClosed(): RenderError {
+  return new RenderError("RENDER_FAILED", "the renderer has been closed");
+}

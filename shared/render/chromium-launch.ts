@@ -1,0 +1,60 @@
+import chromium from "@sparticuz/chromium";
+import puppeteer, { type Browser } from "puppeteer-core";
+import { resolveExecutablePath } from "./chromium-binary.ts";
+
+/**
+ * Flags of @sparticuz/chromium we drop: they switch off the same-origin policy and
+ * mixed-content blocking, which only make sense for scraping, not for untrusted templates.
+ */
+const INSECURE_FLAGS = new Set(["--disable-web-security", "--allow-running-insecure-content"]);
+
+/**
+ * Added flags. The dead proxy (discard port, nothing listens) catches any request that
+ * slips past interception; `<-loopback>` removes Chromium's implicit loopback bypass so
+ * 127.0.0.1 and the Lambda Runtime API go to the dead proxy too.
+ */
+const LOCKDOWN_FLAGS = [
+  "--proxy-server=http://127.0.0.1:9",
+  "--proxy-bypass-list=<-loopback>",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-domain-reliability",
+  "--disable-sync",
+  "--no-pings",
+  "--dns-prefetch-disable",
+  "--disable-features=NetworkPrediction,InterestFeedContentSuggestions,MediaRouter,DialMediaRouteProvider",
+];
+
+/** chromium.args minus the insecure flags, plus the network lockdown. */
+export function chromiumArgs(): string[] {
+  // No WebGL: templates run no script, so SwiftShader would only cost start-up time.
+  chromium.setGraphicsMode = false;
+  return [...chromium.args.filter((flag) => !INSECURE_FLAGS.has(flag)), ...LOCKDOWN_FLAGS];
+}
+
+export interface LaunchOptions {
+  chromiumPath?: string;
+  /** FONTCONFIG_FILE / FONTCONFIG_PATH for the browser process only. */
+  fontEnv: Record<string, string>;
+  /** Upper bound of any single DevTools call; per-render deadlines are shorter. */
+  protocolTimeoutMs: number;
+}
+
+/**
+ * Launches one headless-shell Chromium over a pipe (no DevTools port listening on
+ * loopback for anything to find).
+ */
+export async function launchChromium(options: LaunchOptions): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: await resolveExecutablePath(options.chromiumPath),
+    args: chromiumArgs(),
+    headless: "shell",
+    pipe: true,
+    env: { ...process.env, ...options.fontEnv },
+    protocolTimeout: options.protocolTimeoutMs,
+    // The pool owns the browsers' lifetime; puppeteer's signal hooks would race it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}

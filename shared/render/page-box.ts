@@ -1,0 +1,79 @@
+import type { PDFOptions } from "puppeteer-core";
+import type { PageSetup } from "#shared/designs/bundle-schema.ts";
+
+/** The paper of a design resolved to CSS lengths, portrait/landscape already applied. */
+export interface PageBox {
+  width: string;
+  height: string;
+  /** CSS pixels (96 per inch), for the thumbnail viewport. */
+  widthPx: number;
+  heightPx: number;
+  margin: { top: string; right: string; bottom: string; left: string };
+}
+
+/**
+ * Named sizes in mm, portrait. B4/B5 are ISO B as in CSS `@page { size: B5 }` (176×250),
+ * not JIS B (182×257): the manifest names are the CSS ones.
+ */
+const NAMED_SIZES_MM: Record<PageSetup["size"], [number, number]> = {
+  A3: [297, 420],
+  A4: [210, 297],
+  A5: [148, 210],
+  A6: [105, 148],
+  B4: [250, 353],
+  B5: [176, 250],
+  Letter: [215.9, 279.4],
+  Legal: [215.9, 355.6],
+};
+
+const PX_PER_UNIT: Record<string, number> = { mm: 96 / 25.4, cm: 96 / 2.54, in: 96, px: 1 };
+
+/** Converts a schema length ("12.5mm", "1in", "300px") to CSS pixels. */
+export function lengthToPx(length: string): number {
+  const match = /^(\d+(?:\.\d+)?)(mm|cm|in|px)$/.exec(length);
+  if (!match) throw new Error(`unsupported length: ${length}`);
+  return Number(match[1]) * (PX_PER_UNIT[match[2] as string] ?? 1);
+}
+
+/**
+ * Explicit width/height win over the named size and are taken literally; orientation
+ * turns named sizes only (a custom landscape page is given as width > height).
+ */
+export function resolvePageBox(page: PageSetup): PageBox {
+  let width: string;
+  let height: string;
+  if (page.width && page.height) {
+    width = page.width;
+    height = page.height;
+  } else {
+    const [w, h] = NAMED_SIZES_MM[page.size];
+    const landscape = page.orientation === "landscape";
+    width = `${landscape ? h : w}mm`;
+    height = `${landscape ? w : h}mm`;
+  }
+  return { width, height, widthPx: lengthToPx(width), heightPx: lengthToPx(height), margin: { ...page.margin } };
+}
+
+/** The `@page` rule the renderer appends after the design's CSS, so the manifest decides. */
+export function pageCss(box: PageBox): string {
+  const { top, right, bottom, left } = box.margin;
+  return `@page { size: ${box.width} ${box.height}; margin: ${top} ${right} ${bottom} ${left}; }`;
+}
+
+/**
+ * page.pdf options matching the @page rule; `preferCSSPageSize` lets a design's own
+ * `@page :first` or named pages still take effect. Untagged: tagging doubled the render
+ * time and nearly tripled the size of a one-page invoice on this stack.
+ */
+export function pdfOptions(box: PageBox, timeout: number): PDFOptions {
+  return {
+    width: box.width,
+    height: box.height,
+    margin: box.margin,
+    preferCSSPageSize: true,
+    printBackground: true,
+    tagged: false,
+    outline: false,
+    timeout,
+  };
+}

@@ -1,0 +1,71 @@
+import type { HTTPRequest, Page } from "puppeteer-core";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { DESIGN_ORIGIN } from "./template.ts";
+
+type Assets = DesignBundle["assets"];
+
+/** A page locked down for untrusted templates, answering asset requests from memory. */
+export interface GuardedPage {
+  readonly page: Page;
+  /** Assets of the bundle being rendered; the page is reused, so this changes per render. */
+  setAssets(assets: Assets): void;
+}
+
+/**
+ * Locks a page down: no JavaScript in any frame, no service workers, and every request
+ * intercepted. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
+ * http(s) anywhere else, file:, ws:, chrome: and main-frame navigations are aborted.
+ */
+export async function guardPage(page: Page): Promise<GuardedPage> {
+  let assets: Assets = {};
+  await page.setJavaScriptEnabled(false);
+  await page.setBypassServiceWorker(true);
+  await page.setRequestInterception(true);
+  page.on("request", (request) => {
+    // Another listener may have answered already (none today, but it is the contract).
+    if (request.isInterceptResolutionHandled()) return;
+    void answerRequest(page, request, assets).catch(() => {
+      // The request died with its page (time-out kill, crash): nothing left to answer.
+    });
+  });
+  return {
+    page,
+    setAssets(next) {
+      assets = next;
+    },
+  };
+}
+
+async function answerRequest(page: Page, request: HTTPRequest, assets: Assets): Promise<void> {
+  const url = request.url();
+  if (url.startsWith("data:")) return request.continue();
+  // setContent never navigates; a navigation is a meta refresh or link trying to leave the document.
+  const leavesDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+  const asset = leavesDocument ? undefined : findAsset(url, assets);
+  if (!asset) return request.abort("blockedbyclient");
+  return request.respond({
+    status: 200,
+    contentType: asset.contentType,
+    headers: { "cache-control": "no-store" },
+    body: asset.body,
+  });
+}
+
+/** Maps `https://design.platen.invalid/assets/logo.png` to the bundle key `assets/logo.png`. */
+export function findAsset(url: string, assets: Assets): Assets[string] | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.origin !== DESIGN_ORIGIN) return undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname.slice(1));
+  } catch {
+    return undefined;
+  }
+  // Own keys only: a path like "constructor" must not reach Object.prototype.
+  return Object.hasOwn(assets, path) ? assets[path] : undefined;
+}

@@ -1,0 +1,115 @@
+import {
+  decodePDFRawStream,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+} from "pdf-lib";
+import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";
+
+/** Info dictionary key of the search metadata (spec 8). */
+export const SEARCH_METADATA_KEY = "rf:params";
+const MAX_KEYS = 64;
+const MAX_VALUE_CHARS = 256;
+
+/**
+ * spec 8 search metadata from `passthrough`: top-level strings (trimmed, empty ones
+ * skipped, cut to 256 characters) and finite numbers (plain decimal strings), other
+ * types skipped, at most 64 keys in object order. Encoded as `key=value` pairs joined
+ * by `&`, keys and values percent-encoded, so `new URLSearchParams(value)` reads it back.
+ * @returns the encoded pairs, or "" when nothing is indexable.
+ */
+export function buildSearchMetadata(passthrough: Record<string, unknown> | undefined): string {
+  const pairs: string[] = [];
+  for (const [key, raw] of Object.entries(passthrough ?? {})) {
+    if (pairs.length === MAX_KEYS) break;
+    const value = indexableValue(raw);
+    if (value !== undefined) pairs.push(`${percentEncode(key)}=${percentEncode(value)}`);
+  }
+  return pairs.join("&");
+}
+
+function indexableValue(raw: unknown): string | undefined {
+  if (typeof raw === "number") return Number.isFinite(raw) ? toDecimalString(raw) : undefined;
+  if (typeof raw !== "string") return undefined;
+  const trimmed = raw.trim();
+  if (trimmed === "") return undefined;
+  // Count code points, not UTF-16 units, so a cut never splits a surrogate pair.
+  const chars = Array.from(trimmed);
+  return chars.length > MAX_VALUE_CHARS ? chars.slice(0, MAX_VALUE_CHARS).join("") : trimmed;
+}
+
+/** `1e21` → "1000000000000000000000", `1.5e-7` → "0.00000015", `-0` → "0". */
+export function toDecimalString(n: number): string {
+  if (Object.is(n, -0)) return "0";
+  const text = String(n);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign = "", lead = "", fraction = "", exponent = "0"] = match;
+  const digits = lead + fraction;
+  const point = 1 + Number(exponent);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/** encodeURIComponent plus the characters it leaves alone that PDF literal strings dislike. */
+function percentEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+export interface PostprocessOptions {
+  title: string;
+  passthrough?: Record<string, unknown>;
+}
+
+/**
+ * Sets the Title and `rf:params`, repairs Japanese text extraction (see to-unicode-fix.ts)
+ * and counts pages. Chromium's producer and dates are kept.
+ */
+export async function postprocessPdf(
+  pdf: Uint8Array,
+  options: PostprocessOptions,
+): Promise<{ pdf: Buffer; pageCount: number }> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  doc.setTitle(options.title);
+  const metadata = buildSearchMetadata(options.passthrough);
+  if (metadata) infoDict(doc).set(PDFName.of(SEARCH_METADATA_KEY), PDFString.of(metadata));
+  fixToUnicodeMaps(doc);
+  const bytes = await doc.save({ useObjectStreams: true });
+  return { pdf: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), pageCount: doc.getPageCount() };
+}
+
+/** The trailer's Info dictionary, created when missing (pdf-lib keeps its own accessor private). */
+function infoDict(doc: PDFDocument): PDFDict {
+  const existing = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (existing instanceof PDFDict) return existing;
+  const created = doc.context.obj({});
+  doc.context.trailerInfo.Info = doc.context.register(created);
+  return created;
+}
+
+function fixToUnicodeMaps(doc: PDFDocument): void {
+  const seen = new Set<string>();
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict)) continue;
+    const ref = object.get(PDFName.of("ToUnicode"));
+    if (!(ref instanceof PDFRef) || seen.has(ref.toString())) continue;
+    seen.add(ref.toString());
+    const stream = doc.context.lookup(ref);
+    if (!(stream instanceof PDFRawStream)) continue;
+    const cmap = Buffer.from(decodePDFRawStream(stream).decode()).toString("latin1");
+    const fixed = fixRadicalsInToUnicode(cmap);
+    if (fixed !== undefined) doc.context.assign(ref, doc.context.flateStream(Buffer.from(fixed, "latin1")));
+  }
+}
+
+/** Reads `rf:params` back as a plain object (tests, tooling). */
+export async function readSearchMetadata(pdf: Uint8Array): Promise<Record<string, string> | undefined> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const value = infoDict(doc).lookup(PDFName.of(SEARCH_METADATA_KEY));
+  if (!(value instanceof PDFString)) return undefined;
+  return Object.fromEntries(new URLSearchParams(value.decodeText()));
+}

@@ -1,0 +1,46 @@
+import { availableParallelism, totalmem } from "node:os";
+
+/** Tunables of the renderer; `readRenderConfig` fills them from the environment. */
+export interface RendererConfig {
+  /** Warm browsers in the pool (RENDER_BROWSERS). One single-process Chromium uses one core. */
+  browsers: number;
+  /** Renders after which a browser is replaced in the background (RENDER_RECYCLE_AFTER). */
+  recycleAfter: number;
+  /** Default time budget of one render, template to finished PDF (RENDER_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Chromium binary (CHROMIUM_PATH); otherwise the one inflated by @sparticuz/chromium. */
+  chromiumPath?: string;
+  /** A folder holding the font files (RENDER_FONT_DIR), e.g. a Lambda layer; otherwise node_modules. */
+  fontDir?: string;
+}
+
+/**
+ * One browser per core, but never more than one per GiB: a warm single-process Chromium
+ * with a page needs a few hundred MB and spikes on large documents.
+ */
+export function defaultBrowserCount(env: NodeJS.ProcessEnv = process.env): number {
+  const lambdaMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+  const memoryMb = Number.isFinite(lambdaMb) && lambdaMb > 0 ? lambdaMb : totalmem() / 2 ** 20;
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(memoryMb / 1024)));
+}
+
+/** Reads the RENDER_* variables, failing fast with a message that says what to set. */
+export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): RendererConfig {
+  return {
+    browsers: readPositiveInt(env, "RENDER_BROWSERS") ?? defaultBrowserCount(env),
+    recycleAfter: readPositiveInt(env, "RENDER_RECYCLE_AFTER") ?? 500,
+    timeoutMs: readPositiveInt(env, "RENDER_TIMEOUT_MS") ?? 30_000,
+    chromiumPath: env.CHROMIUM_PATH || undefined,
+    fontDir: env.RENDER_FONT_DIR || undefined,
+  };
+}
+
+function readPositiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}

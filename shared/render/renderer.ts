@@ -1,0 +1,148 @@
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { BrowserPool } from "./browser-pool.ts";
+import { openGuardedBrowser } from "./browser-slot.ts";
+import { launchChromium } from "./chromium-launch.ts";
+import { remainingMs } from "./deadline.ts";
+import { prepareFontEnv } from "./font-config.ts";
+import { type PageBox, pdfOptions, resolvePageBox } from "./page-box.ts";
+import type { GuardedPage } from "./page-guard.ts";
+import { postprocessPdf } from "./pdf-postprocess.ts";
+import { type RendererConfig, readRenderConfig } from "./render-config.ts";
+import { toRenderError } from "./render-error.ts";
+import { renderHtml } from "./template.ts";
+
+export type { RendererConfig } from "./render-config.ts";
+export { RenderError, type RenderErrorCode } from "./render-error.ts";
+
+/** One document to render. */
+export interface RenderRequest {
+  bundle: DesignBundle;
+  /** Cache key of the immutable bundle version, e.g. `designId@version`. */
+  bundleKey: string;
+  params: Record<string, unknown>;
+  /** PDF Title (Info dictionary and `<title>`). */
+  title: string;
+  /** spec 8: indexable values go to the PDF's `rf:params`. */
+  passthrough?: Record<string, unknown>;
+  /** Overrides RENDER_TIMEOUT_MS for this render. */
+  timeoutMs?: number;
+}
+
+export interface RenderedPdf {
+  pdf: Buffer;
+  pageCount: number;
+}
+
+export interface Renderer {
+  /** @throws RenderError RENDER_TIMEOUT, TEMPLATE_FAILED or RENDER_FAILED */
+  renderPdf(req: RenderRequest): Promise<RenderedPdf>;
+  /** PNG of the first page, 400 px wide. @throws RenderError */
+  renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
+  /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+  stats(): { browsers: number; renders: number };
+}
+
+const THUMBNAIL_WIDTH_PX = 400;
+/** puppeteer's default viewport, restored after a thumbnail so every PDF starts the same. */
+const DEFAULT_VIEWPORT = { width: 800, height: 600 };
+
+/** A renderer with its own pool; most callers want the process-wide `getRenderer()`. */
+export function createRenderer(overrides: Partial<RendererConfig> = {}): Renderer {
+  const config: RendererConfig = { ...readRenderConfig(), ...overrides };
+  const pool = new BrowserPool({
+    size: config.browsers,
+    recycleAfter: config.recycleAfter,
+    launch: async () => {
+      const fontEnv = await prepareFontEnv(config.fontDir);
+      return openGuardedBrowser(() =>
+        launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs: config.timeoutMs + 10_000 }),
+      );
+    },
+  });
+  return {
+    renderPdf: (req) => renderPdf(pool, config, req),
+    renderThumbnail: (req) => renderThumbnail(pool, config, req),
+    warmUp: () => pool.warmUp(),
+    close: () => pool.close(),
+    stats: () => pool.stats(),
+  };
+}
+
+let shared: Renderer | undefined;
+
+/**
+ * The process-wide renderer, created on first use and kept warm across Lambda
+ * invocations. `config` only counts on the first call.
+ */
+export function getRenderer(config?: Partial<RendererConfig>): Renderer {
+  shared ??= createRenderer(config);
+  return shared;
+}
+
+async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderRequest): Promise<RenderedPdf> {
+  const timeoutMs = req.timeoutMs ?? config.timeoutMs;
+  const deadlineAt = performance.now() + timeoutMs;
+  const html = await renderHtml(req.bundle, req.params, {
+    title: req.title,
+    bundleKey: req.bundleKey,
+    renderLimitMs: timeoutMs,
+  });
+  const box = resolvePageBox(req.bundle.manifest.page);
+  const raw = await pool.run(async (guarded) => {
+    await loadDocument(guarded, req.bundle, html, deadlineAt);
+    return guarded.page.pdf(pdfOptions(box, Math.max(1, remainingMs(deadlineAt))));
+  }, deadlineAt);
+  try {
+    return await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
+  } catch (error) {
+    throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
+  }
+}
+
+async function renderThumbnail(
+  pool: BrowserPool,
+  config: RendererConfig,
+  req: Omit<RenderRequest, "title" | "passthrough">,
+): Promise<Buffer> {
+  const deadlineAt = performance.now() + (req.timeoutMs ?? config.timeoutMs);
+  const box = resolvePageBox(req.bundle.manifest.page);
+  const html = await renderHtml(req.bundle, req.params, {
+    title: req.bundle.manifest.label,
+    bundleKey: req.bundleKey,
+    renderLimitMs: remainingMs(deadlineAt),
+    extraCss: thumbnailCss(box),
+  });
+  return pool.run(async (guarded) => {
+    const { page } = guarded;
+    const width = Math.round(box.widthPx);
+    const height = Math.round(box.heightPx);
+    // A screen-sized screenshot of print layout: page margins become html padding.
+    await page.setViewport({ width, height });
+    await page.emulateMediaType("print");
+    try {
+      await loadDocument(guarded, req.bundle, html, deadlineAt);
+      const scale = THUMBNAIL_WIDTH_PX / width;
+      const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
+      return Buffer.from(png);
+    } finally {
+      await page.setViewport(DEFAULT_VIEWPORT);
+      await page.emulateMediaType(undefined);
+    }
+  }, deadlineAt);
+}
+
+/**
+ * `load` covers images and stylesheets (served from memory); page.pdf itself waits for
+ * `document.fonts.ready`. Never `networkidle`: it adds ~500 ms and there is no network.
+ */
+async function loadDocument(guarded: GuardedPage, bundle: DesignBundle, html: string, deadlineAt: number) {
+  guarded.setAssets(bundle.assets);
+  await guarded.page.setContent(html, { waitUntil: "load", timeout: Math.max(1, remainingMs(deadlineAt)) });
+}
+
+function thumbnailCss(box: PageBox): string {
+  const { top, right, bottom, left } = box.margin;
+  return `html { padding: ${top} ${right} ${bottom} ${left}; background: #fff; }`;
+}

@@ -1,0 +1,149 @@
+import { Liquid, type Template } from "liquidjs";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { pageCss, resolvePageBox } from "./page-box.ts";
+import { RenderError } from "./render-error.ts";
+
+/**
+ * The fake origin design assets are served from (request interception answers it from
+ * memory). `.invalid` can never resolve, so a leak past the interceptor goes nowhere.
+ */
+export const DESIGN_ORIGIN = "https://design.platen.invalid";
+
+/** LiquidJS's DoS limits. They are cooperative; the browser side has a hard time-out. */
+export const TEMPLATE_LIMITS = {
+  /** Template source characters per parse. Real designs are a few KB. */
+  parseLimit: 1_000_000,
+  /** Upper bound of render time in ms; the per-render budget usually cuts it shorter. */
+  renderLimitMs: 10_000,
+  /** Characters/objects allocated by filters per render (params are at most 1 MB). */
+  memoryLimit: 64_000_000,
+} as const;
+
+/** Defence in depth beside request interception: the document itself refuses anything else. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `img-src ${DESIGN_ORIGIN} data:`,
+  `style-src ${DESIGN_ORIGIN} data: 'unsafe-inline'`,
+  `font-src ${DESIGN_ORIGIN} data:`,
+  `media-src ${DESIGN_ORIGIN} data:`,
+  "script-src 'none'",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "connect-src 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/** Injected before the design's CSS so designs can override it. */
+const BASE_CSS = [
+  ":root { font-family: sans-serif; -webkit-print-color-adjust: exact; print-color-adjust: exact; }",
+  // Chromium repeats header/footer groups on every page a table spans.
+  "thead { display: table-header-group; } tfoot { display: table-footer-group; }",
+  "tr, img, svg { break-inside: avoid; }",
+].join("\n");
+
+/**
+ * The shared engine: output escaped unless `| raw`, unknown filters are errors, no
+ * prototype access, and an empty in-memory (null-prototype) template map so
+ * `include`/`render`/`layout` can never read the disk.
+ */
+export function createTemplateEngine(): Liquid {
+  return new Liquid({
+    outputEscape: "escape",
+    strictFilters: true,
+    ownPropertyOnly: true,
+    templates: Object.create(null) as Record<string, string>,
+    parseLimit: TEMPLATE_LIMITS.parseLimit,
+    renderLimit: TEMPLATE_LIMITS.renderLimitMs,
+    memoryLimit: TEMPLATE_LIMITS.memoryLimit,
+  });
+}
+
+interface CompiledBundle {
+  templates: Template[];
+  /** Everything between `<title>` and `<body>`: it only depends on the bundle. */
+  styles: string;
+}
+
+const engine = createTemplateEngine();
+const MAX_CACHED = 64;
+/** Insertion-ordered, so the oldest key is the least recently used one. */
+const compiledByKey = new Map<string, CompiledBundle>();
+const compiledByObject = new WeakMap<DesignBundle, CompiledBundle>();
+
+export interface RenderHtmlOptions {
+  title: string;
+  /** Cache key of an immutable bundle version, e.g. `designId@version`; else cached per object. */
+  bundleKey?: string;
+  /** Render budget in ms (capped by TEMPLATE_LIMITS.renderLimitMs). */
+  renderLimitMs?: number;
+  /** Extra CSS after the @page rule (the thumbnail uses it). */
+  extraCss?: string;
+}
+
+/**
+ * Renders a design to a complete HTML document: escaped title, `<base>` on the design
+ * origin, CSP, base CSS, the design's CSS, the manifest's `@page` rule, Liquid output.
+ * @throws RenderError TEMPLATE_FAILED for Liquid errors, RENDER_TIMEOUT when out of time.
+ */
+export async function renderHtml(
+  bundle: DesignBundle,
+  params: Record<string, unknown>,
+  options: RenderHtmlOptions,
+): Promise<string> {
+  const compiled = compileBundle(bundle, options.bundleKey);
+  const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
+  const started = performance.now();
+  let body: string;
+  try {
+    body = await engine.render(compiled.templates, params, { renderLimit });
+  } catch (cause) {
+    if (performance.now() - started >= renderLimit) {
+      throw new RenderError("RENDER_TIMEOUT", "the template did not finish in time", { cause });
+    }
+    throw new RenderError("TEMPLATE_FAILED", `template error: ${(cause as Error).message}`, { cause });
+  }
+  const extra = options.extraCss ? `<style>${escapeStyle(options.extraCss)}</style>` : "";
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><base href="${DESIGN_ORIGIN}/">` +
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
+    `<title>${escapeHtml(options.title)}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
+  );
+}
+
+function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledBundle {
+  const cached = key === undefined ? compiledByObject.get(bundle) : compiledByKey.get(key);
+  if (cached) {
+    if (key !== undefined) touch(key, cached);
+    return cached;
+  }
+  let templates: Template[];
+  try {
+    templates = engine.parse(bundle.template);
+  } catch (cause) {
+    throw new RenderError("TEMPLATE_FAILED", `template error: ${(cause as Error).message}`, { cause });
+  }
+  const styles =
+    `<style>${BASE_CSS}</style><style>${escapeStyle(bundle.css)}</style>` +
+    `<style>${pageCss(resolvePageBox(bundle.manifest.page))}</style>`;
+  const compiled = { templates, styles };
+  if (key === undefined) compiledByObject.set(bundle, compiled);
+  else touch(key, compiled);
+  return compiled;
+}
+
+function touch(key: string, compiled: CompiledBundle): void {
+  compiledByKey.delete(key);
+  compiledByKey.set(key, compiled);
+  if (compiledByKey.size > MAX_CACHED) compiledByKey.delete(compiledByKey.keys().next().value as string);
+}
+
+/** `</style` inside CSS would end the element early; `<\/style` means the same to CSS. */
+function escapeStyle(css: string): string {
+  return css.replace(/<\/(style)/gi, "<\\/$1");
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

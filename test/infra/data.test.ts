@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buckets, queues, tables } from "../../infra/definitions/index.ts";
+import { resolveResource } from "./iam.ts";
+import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+
+let dev: Synthesized;
+let prod: Synthesized;
+
+beforeAll(() => {
+  dev = synthStack();
+  prod = synthStack({ stage: "prod" });
+}, SYNTH_TIMEOUT_MS);
+
+const props = (s: Synthesized, id: string) => s.json.Resources[id]!.Properties!;
+
+describe("DynamoDB tables of infra/definitions/tables.ts", () => {
+  it("creates exactly one table per definition, mapped by logical id", () => {
+    expect(resourcesOfType(dev.json, "AWS::DynamoDB::Table")).toHaveLength(Object.keys(tables).length);
+    for (const def of Object.values(tables)) {
+      const id = logicalId(dev.stack, dev.stack.data.tables[def.id]!.table);
+      expect(dev.json.Resources[id]!.Type).toBe("AWS::DynamoDB::Table");
+      expect(props(dev, id).TableName).toBe(`platen-dev-${def.id}`);
+    }
+  });
+
+  it("is on-demand with pk/sk string keys, PITR, TTL expiresAt and AWS-managed encryption", () => {
+    for (const [, p] of resourcesOfType(dev.json, "AWS::DynamoDB::Table")) {
+      expect(p.BillingMode).toBe("PAY_PER_REQUEST");
+      expect(p.KeySchema).toEqual([
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ]);
+      expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(p.TimeToLiveSpecification).toEqual({ AttributeName: "expiresAt", Enabled: true });
+      expect(p.SSESpecification).toEqual({ SSEEnabled: true, SSEType: "KMS" });
+    }
+  });
+
+  it("has exactly the GSIs of the definitions", () => {
+    for (const def of Object.values(tables)) {
+      const p = props(dev, logicalId(dev.stack, dev.stack.data.tables[def.id]!.table));
+      const actual = (p.GlobalSecondaryIndexes ?? []).map((g: any) => ({
+        name: g.IndexName,
+        keys: g.KeySchema.map((k: any) => k.AttributeName),
+        projection: g.Projection.ProjectionType,
+      }));
+      const expected = def.indexes.map((i) => ({
+        name: i.name,
+        keys: [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])],
+        projection: "ALL",
+      }));
+      expect(actual, def.id).toEqual(expected);
+    }
+  });
+
+  it("is retained and deletion-protected in prod, destroyed in dev", () => {
+    for (const [id] of resourcesOfType(prod.json, "AWS::DynamoDB::Table")) {
+      expect(prod.json.Resources[id]).toMatchObject({ DeletionPolicy: "Retain" });
+      expect(props(prod, id).DeletionProtectionEnabled).toBe(true);
+    }
+    for (const [id] of resourcesOfType(dev.json, "AWS::DynamoDB::Table")) {
+      expect(dev.json.Resources[id]).toMatchObject({ DeletionPolicy: "Delete" });
+    }
+  });
+});
+
+describe("S3 buckets of infra/definitions/buckets.ts", () => {
+  it("creates one private, encrypted, unversioned bucket per definition with its lifecycle", () => {
+    expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length);
+    for (const def of Object.values(buckets)) {
+      const id = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);
+      const p = props(dev, id);
+      expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe("AES256");
+      expect(p.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(p.VersioningConfiguration).toBeUndefined();
+      const [rule] = p.LifecycleConfiguration.Rules;
+      expect(rule.AbortIncompleteMultipartUpload).toEqual({ DaysAfterInitiation: 1 });
+      expect(rule.ExpirationInDays).toBe("expireAfterDays" in def ? def.expireAfterDays : undefined);
+    }
+  });
+
+  it("denies every request without TLS (aws:SecureTransport false)", () => {
+    for (const def of Object.values(buckets)) {
+      const bucketId = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);
+      const policy = resourcesOfType(dev.json, "AWS::S3::BucketPolicy").find(([, p]) => p.Bucket.Ref === bucketId);
+      const deny = policy![1].PolicyDocument.Statement.find((st: any) => st.Effect === "Deny");
+      expect(deny.Condition).toEqual({ Bool: { "aws:SecureTransport": "false" } });
+      expect(deny.Resource.map((r: unknown) => resolveResource(r).logicalId)).toEqual([bucketId, bucketId]);
+    }
+  });
+
+  it("is retained in prod", () => {
+    for (const [id] of resourcesOfType(prod.json, "AWS::S3::Bucket")) {
+      expect(prod.json.Resources[id]).toMatchObject({ DeletionPolicy: "Retain" });
+    }
+  });
+});
+
+describe("SQS queues of infra/definitions/queues.ts", () => {
+  it("creates a queue and a DLQ per definition (and nothing else)", () => {
+    expect(resourcesOfType(dev.json, "AWS::SQS::Queue")).toHaveLength(2 * Object.keys(queues).length);
+  });
+
+  it("redrives to the DLQ after maxReceiveCount (≥ 5) and keeps the definition's visibility time-out", () => {
+    for (const def of Object.values(queues)) {
+      const { queue, dlq } = dev.stack.data.queues[def.id]!;
+      const p = props(dev, logicalId(dev.stack, queue));
+      expect(p.QueueName).toBe(`platen-dev-${def.id}`);
+      expect(p.VisibilityTimeout).toBe(def.visibilityTimeoutSeconds);
+      expect(p.RedrivePolicy.maxReceiveCount).toBe(def.maxReceiveCount);
+      expect(p.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
+      expect(resolveResource(p.RedrivePolicy.deadLetterTargetArn).logicalId).toBe(logicalId(dev.stack, dlq));
+      const d = props(dev, logicalId(dev.stack, dlq));
+      expect(d.QueueName).toBe(`platen-dev-${def.dlq.id}`);
+      expect(d.MessageRetentionPeriod).toBe(def.dlq.retentionDays * 86_400);
+    }
+  });
+
+  it("encrypts with SQS-managed keys and denies non-TLS access", () => {
+    for (const [id, p] of resourcesOfType(dev.json, "AWS::SQS::Queue")) {
+      expect(p.SqsManagedSseEnabled).toBe(true);
+      const policy = resourcesOfType(dev.json, "AWS::SQS::QueuePolicy").find(([, qp]) => qp.Queues.some((q: any) => q.Ref === id));
+      const deny = policy![1].PolicyDocument.Statement.find((st: any) => st.Effect === "Deny");
+      expect(deny.Condition).toEqual({ Bool: { "aws:SecureTransport": "false" } });
+    }
+  });
+});
+
+describe("logs", () => {
+  it("keeps logs a month in dev and a year in prod", () => {
+    for (const [, p] of resourcesOfType(dev.json, "AWS::Logs::LogGroup")) expect(p.RetentionInDays).toBe(30);
+    for (const [, p] of resourcesOfType(prod.json, "AWS::Logs::LogGroup")) expect(p.RetentionInDays).toBe(365);
+  });
+});

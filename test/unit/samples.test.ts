@@ -1,0 +1,243 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Liquid } from "liquidjs";
+import { afterEach, describe, expect, it } from "vitest";
+import { type DesignManifest, designManifestSchema, type ParameterSpec } from "#shared/designs/bundle-schema.ts";
+
+const samplesDir = fileURLToPath(new URL("../../shared/designs/samples/", import.meta.url));
+const sampleNames = readdirSync(samplesDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+/** Same options the renderer uses. */
+function newEngine(): Liquid {
+  return new Liquid({ outputEscape: "escape", strictFilters: true, ownPropertyOnly: true });
+}
+
+function loadSample(name: string): { manifest: DesignManifest; template: string; css: string; dir: string } {
+  const dir = join(samplesDir, name);
+  const manifest = designManifestSchema.parse(JSON.parse(readFileSync(join(dir, "design.json"), "utf8")));
+  return {
+    manifest,
+    template: readFileSync(join(dir, "template.liquid"), "utf8"),
+    css: readFileSync(join(dir, "style.css"), "utf8"),
+    dir,
+  };
+}
+
+async function render(name: string, params: Record<string, unknown>): Promise<string> {
+  const { template } = loadSample(name);
+  return newEngine().parseAndRender(template, params);
+}
+
+/** Checks a params object against the parameter schema (types, declared names, row/collection shape). */
+function paramProblems(specs: ParameterSpec[], params: Record<string, unknown>, path = ""): string[] {
+  const problems: string[] = [];
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  for (const [key, value] of Object.entries(params)) {
+    const spec = byName.get(key);
+    const where = `${path}${key}`;
+    if (!spec) {
+      problems.push(`${where}: not declared`);
+      continue;
+    }
+    const isRecord = (v: unknown): v is Record<string, unknown> =>
+      typeof v === "object" && v !== null && !Array.isArray(v);
+    switch (spec.type) {
+      case "text":
+        if (typeof value !== "string") problems.push(`${where}: expected text`);
+        break;
+      case "number":
+        if (typeof value !== "number") problems.push(`${where}: expected number`);
+        break;
+      case "boolean":
+        if (typeof value !== "boolean") problems.push(`${where}: expected boolean`);
+        break;
+      case "date":
+        if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(value))
+          problems.push(`${where}: expected ISO date`);
+        break;
+      case "collection":
+        if (!isRecord(value)) problems.push(`${where}: expected object`);
+        else problems.push(...paramProblems(spec.spec ?? [], value, `${where}.`));
+        break;
+      case "array":
+        if (!Array.isArray(value)) problems.push(`${where}: expected array`);
+        else
+          value.forEach((row, i) => {
+            if (!isRecord(row)) problems.push(`${where}[${i}]: expected object`);
+            else problems.push(...paramProblems(spec.spec ?? [], row, `${where}[${i}].`));
+          });
+        break;
+    }
+  }
+  return problems;
+}
+
+describe("sample designs", () => {
+  it("finds the three samples", () => {
+    expect(sampleNames).toEqual(expect.arrayContaining(["certificate-en", "invoice-ja", "shipping-label"]));
+  });
+
+  describe.each(sampleNames)("%s", (name) => {
+    it("has a valid design.json with sampleParams matching its parameters", () => {
+      const { manifest } = loadSample(name);
+      expect(manifest.sampleParams).toBeDefined();
+      expect(paramProblems(manifest.parameters, manifest.sampleParams ?? {})).toEqual([]);
+    });
+
+    it("parses with strict filters", () => {
+      const { template } = loadSample(name);
+      expect(() => newEngine().parse(template)).not.toThrow();
+    });
+
+    it("renders with sampleParams", async () => {
+      const { manifest } = loadSample(name);
+      const html = await render(name, manifest.sampleParams ?? {});
+      expect(html.length).toBeGreaterThan(500);
+    });
+
+    it("renders with empty params", async () => {
+      const html = await render(name, {});
+      expect(html.length).toBeGreaterThan(200);
+      expect(html).not.toMatch(/NaN|undefined|\[object Object\]/);
+    });
+
+    it("uses no file includes, no raw output, no external resources", () => {
+      const { template, css } = loadSample(name);
+      expect(template).not.toMatch(/\{%-?\s*(include|render|layout)\b/);
+      expect(template).not.toMatch(/\|\s*raw\b/);
+      expect(template).not.toMatch(/<script\b/i);
+      expect(`${template}\n${css}`).not.toMatch(/https?:\/\//);
+      expect(css).not.toMatch(/@import|@font-face/);
+    });
+
+    it("only references assets that exist", () => {
+      const { template, css, dir } = loadSample(name);
+      const refs = [...`${template}\n${css}`.matchAll(/assets\/([\w.-]+)/g)].map((m) => m[1] as string);
+      for (const ref of refs) expect(existsSync(join(dir, "assets", ref)), ref).toBe(true);
+    });
+  });
+});
+
+describe("invoice-ja", () => {
+  const sample = () => loadSample("invoice-ja").manifest.sampleParams ?? {};
+  const itemsBody = (html: string): string => {
+    const m = /<table class="items">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html);
+    if (!m?.[1]) throw new Error("items tbody not found");
+    return m[1];
+  };
+
+  it("computes the sample totals (hand-checked)", async () => {
+    // 10%: 50,000 + 12.5×8,000 + 12,800 + 3×2,480 = 170,240 → tax 17,024
+    //  8%: 15×1,080 + 24×98 = 18,552 → tax floor(1,484.16) = 1,484
+    // total: 188,792 + 17,024 + 1,484 = 207,300
+    const html = await render("invoice-ja", sample());
+    expect(html).toContain('<tr class="grand-total"><th scope="row">合計（税込）</th><td>¥207,300</td></tr>');
+    expect(html).toContain("¥207,300<small>-</small>");
+    expect(html).toContain("<td>¥170,240</td><td>¥17,024</td>");
+    expect(html).toContain("<td>¥18,552</td><td>¥1,484</td>");
+    expect(html).toContain("<td>¥188,792</td>");
+    expect(html).toContain("<td>¥18,508</td>");
+    expect(html).toContain('<td class="col-qty">12.5<span class="unit">時間</span></td>');
+    expect(html).toContain("2025年4月30日");
+    expect(html).toContain("2025年5月31日");
+    expect(html).toContain("登録番号 T1234567890123");
+  });
+
+  it("renders 400 line items with repeated-header table markup", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({ 品名: `部品 ${i + 1}`, 数量: 1, 単価: 100, 税率: 10 }));
+    const html = await render("invoice-ja", { ...sample(), 明細: rows });
+    const body = itemsBody(html);
+    expect(body.match(/<tr[\s>]/g)).toHaveLength(400);
+    expect(body).toContain("部品 400");
+    // 400 × 100 = 40,000 + 10% = 44,000
+    expect(html).toContain("<td>¥44,000</td>");
+    const { css } = loadSample("invoice-ja");
+    expect(css).toMatch(/thead\s*\{[^}]*display:\s*table-header-group/);
+    expect(css).toMatch(/tr\s*\{[^}]*break-inside:\s*avoid/);
+  });
+
+  it("escapes parameter values", async () => {
+    const html = await render("invoice-ja", { ...sample(), 請求先: "<script>alert(1)</script>" });
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toContain("<script>");
+  });
+
+  it("formats negative, large and fractional numbers and handles 非課税 rows", async () => {
+    const html = await render("invoice-ja", {
+      明細: [
+        { 品名: "本体", 数量: 2, 単価: 1234567.5, 税率: 10 },
+        { 品名: "値引き", 数量: 1, 単価: -5000, 税率: 10 },
+        { 品名: "印紙代", 数量: 1, 単価: 200, 税率: 0 },
+      ],
+    });
+    expect(html).toContain('<td class="col-price">1,234,567.5</td>');
+    expect(html).toContain('<td class="col-amount">2,469,135</td>');
+    expect(html).toContain('<td class="col-amount">-5,000</td>');
+    // 10%: 2,464,135 → 246,413; 非課税 200; total 2,464,135 + 200 + 246,413 = 2,710,748
+    expect(html).toContain("<td>¥2,464,135</td><td>¥246,413</td>");
+    expect(html).toContain("非課税・不課税</th><td>¥200</td>");
+    expect(html).toContain("<td>¥2,710,748</td>");
+  });
+
+  it("shows the reduced-rate note by default and hides it when 軽減税率注記 is false", async () => {
+    const params = sample();
+    const withDefault = await render("invoice-ja", { ...params, 軽減税率注記: undefined });
+    expect(withDefault).toContain("※は軽減税率（8%）対象品目です。");
+    const off = await render("invoice-ja", { ...params, 軽減税率注記: false });
+    expect(off).not.toContain("軽減税率（8%）対象品目");
+    expect(off).not.toContain("reduced-mark");
+  });
+
+  describe("dates do not shift with the server time zone", () => {
+    const original = process.env.TZ;
+    afterEach(() => {
+      if (original === undefined) delete process.env.TZ;
+      else process.env.TZ = original;
+    });
+
+    it("prints the given day in a UTC-8 zone", async () => {
+      process.env.TZ = "America/Los_Angeles";
+      const html = await render("invoice-ja", sample());
+      expect(html).toContain("2025年4月30日");
+    });
+  });
+});
+
+describe("certificate-en", () => {
+  it("renders the sample", async () => {
+    const html = await render("certificate-en", loadSample("certificate-en").manifest.sampleParams ?? {});
+    expect(html).toContain("Alexandra Whitfield");
+    expect(html).toContain("March 14, 2025");
+    expect(html).toContain("the 36-hour course");
+    expect(html).toContain("Dr. Margaret O&#39;Neill");
+    expect(html).toContain('src="assets/seal.svg"');
+  });
+
+  it("hides the seal when showSeal is false and keeps it when missing", async () => {
+    expect(await render("certificate-en", { showSeal: false })).not.toContain("seal.svg");
+    expect(await render("certificate-en", {})).toContain("seal.svg");
+  });
+});
+
+describe("shipping-label", () => {
+  const sample = () => loadSample("shipping-label").manifest.sampleParams ?? {};
+
+  it("renders the sample with the fragile banner and contents summary", async () => {
+    const html = await render("shipping-label", sample());
+    expect(html).toContain("PX 4829 1036 5517 US");
+    expect(html).toContain('class="fragile"');
+    expect(html).toContain("大阪府大阪市北区梅田3丁目1番1号");
+    expect(html).toContain("+ 1 more item");
+    expect(html).toContain("<strong>9</strong>"); // 4 + 1 + 2 + 1 + 1 pieces
+    expect(html).toContain("2025-06-02");
+  });
+
+  it("omits the fragile banner unless fragile is true", async () => {
+    expect(await render("shipping-label", { ...sample(), fragile: false })).not.toContain('class="fragile"');
+    expect(await render("shipping-label", {})).not.toContain('class="fragile"');
+  });
+});
