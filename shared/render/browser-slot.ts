@@ -107,6 +107,9 @@ export class BrowserSlot {
 /** Opens a browser's first page and locks it down; kills the browser if that fails. */
 export async function openGuardedBrowser(launch: () => Promise<Browser>): Promise<LiveBrowser> {
   const browser = await launch();
+  // A killed or crashed browser resets its DevTools pipe; once puppeteer has detached
+  // its listeners that ECONNRESET would be an uncaught exception taking the process down.
+  for (const stream of browser.process()?.stdio ?? []) stream?.on("error", () => {});
   try {
     const [first] = await browser.pages();
     return { browser, guarded: await guardPage(first ?? (await browser.newPage())) };
@@ -116,9 +119,9 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
   }
 }
 
+/** SIGKILL; puppeteer sees the pipe close and marks the browser disconnected by itself. */
 function killBrowser(browser: Browser): void {
   browser.process()?.kill("SIGKILL");
-  void browser.disconnect().catch(() => {});
 }
 
 async function closeBrowser(browser: Browser): Promise<void> {

@@ -39,9 +39,12 @@ export async function guardPage(page: Page): Promise<GuardedPage> {
 async function answerRequest(page: Page, request: HTTPRequest, assets: Assets): Promise<void> {
   const url = request.url();
   if (url.startsWith("data:")) return request.continue();
-  // setContent never navigates; a navigation is a meta refresh or link trying to leave the document.
-  const leavesDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-  const asset = leavesDocument ? undefined : findAsset(url, assets);
+  // setContent never navigates, so a main-frame navigation is a meta refresh trying to
+  // leave the document. 204 makes Chromium stay put; an abort would commit an error page.
+  if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+    return request.respond({ status: 204, body: "" });
+  }
+  const asset = findAsset(url, assets);
   if (!asset) return request.abort("blockedbyclient");
   return request.respond({
     status: 200,

@@ -32,7 +32,8 @@ describe("DynamoDB tables of infra/definitions/tables.ts", () => {
       ]);
       expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
       expect(p.TimeToLiveSpecification).toEqual({ AttributeName: "expiresAt", Enabled: true });
-      expect(p.SSESpecification).toEqual({ SSEEnabled: true, SSEType: "KMS" });
+      // SSEEnabled without a key: KMS with the AWS-managed key aws/dynamodb.
+      expect(p.SSESpecification).toEqual({ SSEEnabled: true });
     }
   });
 

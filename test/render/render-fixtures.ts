@@ -84,7 +84,7 @@ export function chromiumChildPids(): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const [, state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(ppid) !== process.pid || state === "Z") continue;
       if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("chromium")) pids.push(Number(entry));
     } catch {

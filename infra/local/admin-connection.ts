@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createLocalResources } from "./create-resources.ts";
+import { startEmulators } from "./emulators.ts";
+import { localEnvironment } from "./resource-names.ts";
+
+interface Runtime {
+  pid: number;
+  endpoints: { dynamodb: string; aws: string };
+  queueUrls: Record<string, string>;
+  urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Points the handlers' configuration at the right place for an admin command:
+ * - a deployed stack when PLATEN_ENV is not `local` (TABLE_* etc. from the stack outputs);
+ * - the running `npm start` of the data dir (its emulator endpoints in runtime.json);
+ * - otherwise the data dir itself, with the emulators started just for this command.
+ * Returns a function that releases what was started.
+ */
+export async function connectAdmin(): Promise<() => Promise<void>> {
+  if ((process.env.PLATEN_ENV ?? "local") !== "local") return async () => {};
+  const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
+  const runtimePath = join(dataDir, "runtime.json");
+  const runtime = existsSync(runtimePath) ? (JSON.parse(readFileSync(runtimePath, "utf8")) as Runtime) : undefined;
+  if (runtime && alive(runtime.pid)) {
+    applyEnv(runtime.endpoints, runtime.queueUrls, runtime.urls);
+    return async () => {};
+  }
+  const emulators = await startEmulators(dataDir);
+  const endpoints = { dynamodb: emulators.dynamodbEndpoint, aws: emulators.awsEndpoint };
+  const queueUrls = await createLocalResources(endpoints);
+  const origin = `http://localhost:${process.env.PORT ?? 3000}`;
+  applyEnv(endpoints, queueUrls, { apiBaseUrl: `${origin}/v1`, authUrl: origin, siteUrl: origin });
+  return () => emulators.stop();
+}
+
+function applyEnv(endpoints: Runtime["endpoints"], queueUrls: Record<string, string>, urls: Runtime["urls"]): void {
+  Object.assign(
+    process.env,
+    localEnvironment({
+      dynamodbEndpoint: endpoints.dynamodb,
+      awsEndpoint: endpoints.aws,
+      queueUrls,
+      baseUrl: urls.apiBaseUrl,
+      siteUrl: urls.siteUrl,
+      authUrl: urls.authUrl,
+    }),
+  );
+}

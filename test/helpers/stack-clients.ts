@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { localEnvironment } from "#infra/local/resource-names.ts";
+
+/**
+ * Points this test process's domain code at a running stack's emulators (its
+ * runtime.json), for fixtures that would be slow through the CLI (e.g. 35 designs).
+ */
+export function useStackEmulators(dataDir: string): void {
+  const runtime = JSON.parse(readFileSync(join(dataDir, "runtime.json"), "utf8")) as {
+    endpoints: { dynamodb: string; aws: string };
+    queueUrls: Record<string, string>;
+    urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
+  };
+  Object.assign(
+    process.env,
+    localEnvironment({
+      dynamodbEndpoint: runtime.endpoints.dynamodb,
+      awsEndpoint: runtime.endpoints.aws,
+      queueUrls: runtime.queueUrls,
+      baseUrl: runtime.urls.apiBaseUrl,
+      siteUrl: runtime.urls.siteUrl,
+      authUrl: runtime.urls.authUrl,
+    }),
+  );
+}

@@ -1,0 +1,71 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { functions, queues } from "../../infra/definitions/index.ts";
+import { VISIBILITY_FACTOR } from "../../infra/stack/data.ts";
+import { resolveResource } from "./iam.ts";
+import { definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+
+describe("queue consumers with the shared definitions", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synthStack();
+  }, SYNTH_TIMEOUT_MS);
+
+  it("wires an event-source mapping only for consumers that exist in functions.ts", () => {
+    const consumers = Object.values(queues).flatMap((q) => [q.consumer, ..."consumer" in q.dlq ? [q.dlq.consumer] : []]);
+    const existing = consumers.filter((c) => c in functions);
+    expect(resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping")).toHaveLength(existing.length);
+  });
+});
+
+describe("queue consumers once their functions land (stand-ins)", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synthStack({ definitions: definitionsWithConsumers() });
+  }, SYNTH_TIMEOUT_MS);
+
+  const mappingFor = (queueLogicalId: string) =>
+    resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping").find(
+      ([, p]) => resolveResource(p.EventSourceArn).logicalId === queueLogicalId,
+    )?.[1];
+
+  it("maps each queue to its consumer with batch size, max concurrency and partial batch failures", () => {
+    for (const def of Object.values(queues)) {
+      const mapping = mappingFor(logicalId(s.stack, s.stack.data.queues[def.id]!.queue))!;
+      expect(mapping, def.id).toBeDefined();
+      expect(mapping.FunctionName.Ref).toBe(logicalId(s.stack, s.stack.functions[def.consumer]!.fn));
+      expect(mapping.BatchSize).toBe(def.batchSize);
+      expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: def.maxConcurrency });
+      expect(mapping.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
+    }
+  });
+
+  it("maps DLQs that name a consumer (render-dlq → interrupted) and sizes their visibility", () => {
+    const render = s.stack.data.queues.render!;
+    const mapping = mappingFor(logicalId(s.stack, render.dlq))!;
+    expect(mapping.FunctionName.Ref).toBe(logicalId(s.stack, s.stack.functions.interrupted!.fn));
+    expect(mapping.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
+    const dlq = s.json.Resources[logicalId(s.stack, render.dlq)]!.Properties!;
+    expect(dlq.VisibilityTimeout).toBe(VISIBILITY_FACTOR * 30);
+    expect(mappingFor(logicalId(s.stack, s.stack.data.queues.webhook!.dlq))).toBeUndefined();
+  });
+
+  it("keeps every visibility time-out ≥ 6 × its consumer's time-out (from the template)", () => {
+    const mappings = resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping");
+    expect(mappings).toHaveLength(3);
+    for (const [, m] of mappings) {
+      const queue = s.json.Resources[resolveResource(m.EventSourceArn).logicalId!]!.Properties!;
+      const fn = s.json.Resources[m.FunctionName.Ref]!.Properties!;
+      expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_FACTOR * fn.Timeout);
+    }
+  });
+
+  it("tells each consumer its own queue URL", () => {
+    const env = s.json.Resources[logicalId(s.stack, s.stack.functions.dispatch!.fn)]!.Properties!.Environment.Variables;
+    expect(env.QUEUE_WEBHOOK).toEqual({ Ref: logicalId(s.stack, s.stack.data.queues.webhook!.queue) });
+  });
+
+  it("refuses to synthesize a consumer slower than its queue's visibility allows", () => {
+    const tooSlow = definitionsWithConsumers({ render: { timeoutSeconds: queues.render.visibilityTimeoutSeconds / VISIBILITY_FACTOR + 1 } });
+    expect(() => synthStack({ definitions: tooSlow })).toThrow(/visibility time-out 720 s < 6 × render/);
+  });
+});

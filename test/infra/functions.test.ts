@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buckets, functions, queues, tables } from "../../infra/definitions/index.ts";
+import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
+import { allows, allStatements, asArray, type Statement, statementsByFunction } from "./iam.ts";
+import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+
+let s: Synthesized;
+let byFunction: Map<string, Statement[]>;
+
+beforeAll(() => {
+  s = synthStack();
+  byFunction = statementsByFunction(s.json);
+}, SYNTH_TIMEOUT_MS);
+
+const lambda = (id: string) => s.json.Resources[logicalId(s.stack, s.stack.functions[id]!.fn)]!.Properties!;
+const tableId = (id: string) => logicalId(s.stack, s.stack.data.tables[id]!.table);
+const bucketId = (id: string) => logicalId(s.stack, s.stack.data.buckets[id]!.bucket);
+const queueId = (id: string) => logicalId(s.stack, s.stack.data.queues[id]!.queue);
+
+describe("every function of infra/definitions/functions.ts", () => {
+  it("exists once, on Node 22 and x86-64", () => {
+    const lambdas = resourcesOfType(s.json, "AWS::Lambda::Function");
+    expect(lambdas).toHaveLength(Object.keys(functions).length);
+    for (const [, p] of lambdas) {
+      expect(p.Runtime).toBe("nodejs22.x");
+      expect(p.Architectures).toEqual(["x86_64"]);
+      expect(p.Handler).toBe("index.handler");
+    }
+  });
+
+  it("takes memory and time-out from its definition and logs to its own log group", () => {
+    for (const def of Object.values(functions)) {
+      const p = lambda(def.id);
+      expect(p.MemorySize).toBe(def.memoryMb);
+      expect(p.Timeout).toBe(def.timeoutSeconds);
+      expect(s.json.Resources[p.LoggingConfig.LogGroup.Ref]!.Type).toBe("AWS::Logs::LogGroup");
+      expect(p.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
+    }
+  });
+
+  it("gets the stage, the base URL, every table/bucket name and only the queues it sends to", () => {
+    for (const def of Object.values(functions)) {
+      const env = lambda(def.id).Environment.Variables;
+      expect(env.PLATEN_ENV).toBe("dev");
+      expect(JSON.stringify(env.PLATEN_BASE_URL)).toContain("/dev/v1");
+      for (const t of Object.values(tables)) expect(env[t.envVar]).toEqual({ Ref: tableId(t.id) });
+      for (const b of Object.values(buckets)) expect(env[b.envVar]).toEqual({ Ref: bucketId(b.id) });
+      const sends: readonly string[] = def.access.queuesSend ?? [];
+      for (const q of Object.values(queues)) {
+        expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(sends.includes(q.id) ? { Ref: queueId(q.id) } : undefined);
+      }
+    }
+  });
+
+  it("gives chromium functions ≥ 2048 MB, 2048 MiB of /tmp and the font layer", () => {
+    const chromium = Object.values(functions).filter((f) => "chromium" in f && f.chromium);
+    expect(chromium.length).toBeGreaterThan(0);
+    for (const def of Object.values(functions)) {
+      const p = lambda(def.id);
+      if (chromium.includes(def as (typeof chromium)[number])) {
+        expect(p.MemorySize).toBeGreaterThanOrEqual(2048);
+        expect(p.EphemeralStorage).toEqual({ Size: 2048 });
+        expect(p.Environment.Variables.RENDER_FONT_DIR).toBe(RENDER_FONT_DIR);
+        expect(s.json.Resources[p.Layers[0].Ref]!.Type).toBe("AWS::Lambda::LayerVersion");
+      } else {
+        expect(p.EphemeralStorage).toBeUndefined();
+        expect(p.Layers).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe("least-privilege IAM", () => {
+  it("has no Allow statement with a wildcard action", () => {
+    const allowed = allStatements(s.json).filter((st) => st.Effect === "Allow");
+    expect(allowed.length).toBeGreaterThan(0);
+    for (const st of allowed) {
+      for (const action of asArray(st.Action)) {
+        expect(action).not.toBe("*");
+        expect(action).not.toMatch(/^(dynamodb|s3|sqs|lambda|iam|logs):\*$/);
+      }
+    }
+  });
+
+  it("never lets a function delete objects or administer tables", () => {
+    for (const [name, statements] of byFunction) {
+      for (const b of Object.values(buckets)) {
+        expect(allows(statements, "s3:DeleteObject", bucketId(b.id)), `${name} delete ${b.id}`).toBe(false);
+        expect(allows(statements, "s3:DeleteObjectVersion", bucketId(b.id))).toBe(false);
+      }
+      for (const t of Object.values(tables)) {
+        for (const action of ["dynamodb:DeleteTable", "dynamodb:UpdateTable", "dynamodb:CreateTable", "dynamodb:DeleteBackup"]) {
+          expect(allows(statements, action, tableId(t.id)), `${name} ${action} ${t.id}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("grants exactly the access lists of each definition", () => {
+    for (const def of Object.values(functions)) {
+      const statements = byFunction.get(`platen-dev-${def.id}`)!;
+      const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = def.access as Record<string, readonly string[]>;
+      for (const t of Object.values(tables)) {
+        const where = `${def.id} on table ${t.id}`;
+        expect(allows(statements, "dynamodb:GetItem", tableId(t.id)), where).toBe(tablesRead.includes(t.id) || tablesWrite.includes(t.id));
+        expect(allows(statements, "dynamodb:PutItem", tableId(t.id)), where).toBe(tablesWrite.includes(t.id));
+      }
+      for (const b of Object.values(buckets)) {
+        const where = `${def.id} on bucket ${b.id}`;
+        expect(allows(statements, "s3:GetObject", bucketId(b.id)), where).toBe(bucketsRead.includes(b.id));
+        expect(allows(statements, "s3:PutObject", bucketId(b.id)), where).toBe(bucketsWrite.includes(b.id));
+      }
+      for (const q of Object.values(queues)) {
+        expect(allows(statements, "sqs:SendMessage", queueId(q.id)), `${def.id} on queue ${q.id}`).toBe(queuesSend.includes(q.id));
+      }
+    }
+  });
+
+  it("keeps the files bucket unreadable to functions without bucketsRead: files", () => {
+    const withoutRead = Object.values(functions).filter((f) => !(f.access as { bucketsRead?: string[] }).bucketsRead?.includes("files"));
+    expect(withoutRead.length).toBeGreaterThan(0);
+    for (const def of withoutRead) {
+      expect(allows(byFunction.get(`platen-dev-${def.id}`)!, "s3:GetObject", bucketId("files")), def.id).toBe(false);
+    }
+  });
+});

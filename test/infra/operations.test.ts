@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buckets, queues, tables } from "../../infra/definitions/index.ts";
+import { pascalCase, sharedDefinitions } from "../../infra/stack/definitions.ts";
+import { definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+
+const alarmsNamed = (s: Synthesized) => new Map(resourcesOfType(s.json, "AWS::CloudWatch::Alarm").map(([, p]) => [p.AlarmName as string, p]));
+
+describe("monitoring", () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synthStack({ definitions: definitionsWithConsumers(), alarmEmail: "ops@example.com" });
+  }, SYNTH_TIMEOUT_MS);
+
+  it("alarms on any message in every DLQ", () => {
+    const alarms = alarmsNamed(s);
+    for (const def of Object.values(queues)) {
+      const alarm = alarms.get(`platen-dev-${def.dlq.id}-not-empty`)!;
+      expect(alarm.MetricName).toBe("ApproximateNumberOfMessagesVisible");
+      expect(alarm.Dimensions[0].Value["Fn::GetAtt"][0]).toBe(logicalId(s.stack, s.stack.data.queues[def.id]!.dlq));
+      expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: "GreaterThanThreshold", Statistic: "Maximum" });
+    }
+  });
+
+  it("alarms on the render and webhook-dispatch error rates and the API 5xx rate", () => {
+    const alarms = alarmsNamed(s);
+    for (const name of ["render-error-rate", "dispatch-error-rate", "api-5xx-rate"]) {
+      const alarm = alarms.get(`platen-dev-${name}`)!;
+      expect(alarm, name).toBeDefined();
+      expect(JSON.stringify(alarm.Metrics)).toMatch(name === "api-5xx-rate" ? /5XXError/ : /"Errors"/);
+    }
+  });
+
+  it("sends every alarm to the SNS topic of alarmEmail", () => {
+    expect(resourcesOfType(s.json, "AWS::SNS::Subscription")[0]![1]).toMatchObject({ Protocol: "email", Endpoint: "ops@example.com" });
+    for (const [, alarm] of resourcesOfType(s.json, "AWS::CloudWatch::Alarm")) expect(alarm.AlarmActions).toHaveLength(1);
+  });
+
+  it("has a dashboard with API, queue and function widgets", () => {
+    const [, dashboard] = resourcesOfType(s.json, "AWS::CloudWatch::Dashboard")[0]!;
+    const body = JSON.stringify(dashboard.DashboardBody);
+    for (const metric of ["Latency", "5XXError", "ApproximateAgeOfOldestMessage", "Errors", "Duration"]) expect(body).toContain(metric);
+  });
+
+  it("outputs the URLs and every table, bucket and queue", () => {
+    const outputs = Object.keys(s.json.Outputs ?? {});
+    expect(outputs).toEqual(expect.arrayContaining(["BaseUrl", "AuthUrl", "SiteUrl", "QuietHealthCheckUrl"]));
+    for (const t of Object.values(tables)) expect(outputs).toContain(`Table${pascalCase(t.id)}Name`);
+    for (const b of Object.values(buckets)) expect(outputs).toContain(`Bucket${pascalCase(b.id)}Name`);
+    for (const q of Object.values(queues)) expect(outputs).toEqual(expect.arrayContaining([`Queue${pascalCase(q.id)}Url`, `Queue${pascalCase(q.dlq.id)}Url`]));
+  });
+});
+
+describe("without alarmEmail", () => {
+  it("creates no SNS topic", () => {
+    const s = synthStack();
+    expect(resourcesOfType(s.json, "AWS::SNS::Topic")).toHaveLength(0);
+    // Only the consumers in functions.ts get error-rate alarms; today none is there.
+    expect([...alarmsNamed(s).keys()].filter((n) => n.endsWith("-error-rate"))).toEqual([]);
+  }, SYNTH_TIMEOUT_MS);
+});
+
+describe("custom domains and the auth/site extension points", () => {
+  let s: Synthesized;
+  const certificateArn = "arn:aws:acm:ap-northeast-1:123456789012:certificate/abc";
+  beforeAll(() => {
+    const standIn = { ...sharedDefinitions.functions["health-check"]!, access: {} };
+    const definitions = {
+      ...sharedDefinitions,
+      functions: { ...sharedDefinitions.functions, auth: { ...standIn, id: "auth" }, app: { ...standIn, id: "app" } },
+    };
+    s = synthStack({ definitions, domains: { baseDomain: "api.example.com", authDomain: "auth.example.com", certificateArn } });
+  }, SYNTH_TIMEOUT_MS);
+
+  it("maps the main API at the root and the quiet API at v1/health of the base domain", () => {
+    const domain = resourcesOfType(s.json, "AWS::ApiGateway::DomainName").find(([, p]) => p.DomainName === "api.example.com")!;
+    expect(domain[1]).toMatchObject({ RegionalCertificateArn: certificateArn, SecurityPolicy: "TLS_1_2", EndpointConfiguration: { Types: ["REGIONAL"] } });
+    const mappings = resourcesOfType(s.json, "AWS::ApiGatewayV2::ApiMapping").filter(([, p]) => p.DomainName.Ref === domain[0]);
+    const byKey = new Map(mappings.map(([, p]) => [p.ApiMappingKey ?? "", p.ApiId.Ref]));
+    expect(byKey.get("")).toBe(logicalId(s.stack, s.stack.api.restApi));
+    expect(byKey.get("v1/health")).toBe(logicalId(s.stack, s.stack.api.quietApis[0]!.api));
+  });
+
+  it("uses the custom URLs in outputs and in every function's environment", () => {
+    expect(s.json.Outputs!.BaseUrl!.Value).toBe("https://api.example.com/v1");
+    expect(s.json.Outputs!.QuietHealthCheckUrl!.Value).toBe("https://api.example.com/v1/health/check");
+    for (const [, p] of resourcesOfType(s.json, "AWS::Lambda::Function")) {
+      expect(p.Environment.Variables).toMatchObject({ PLATEN_BASE_URL: "https://api.example.com/v1", PLATEN_AUTH_URL: "https://auth.example.com" });
+    }
+  });
+
+  it("serves auth and app functions through their own proxy APIs once they exist", () => {
+    for (const id of ["auth", "app"]) {
+      const fn = logicalId(s.stack, s.stack.functions[id]!.fn);
+      const proxies = resourcesOfType(s.json, "AWS::ApiGateway::Method").filter(
+        ([, p]) => p.HttpMethod === "ANY" && JSON.stringify(p.Integration.Uri).includes(fn),
+      );
+      expect(proxies, id).toHaveLength(2);
+    }
+    const siteUrl = s.json.Resources[logicalId(s.stack, s.stack.functions.auth!.fn)]!.Properties!.Environment.Variables.PLATEN_SITE_URL;
+    expect(JSON.stringify(siteUrl)).toContain("execute-api");
+  });
+
+  it("refuses a custom domain without a certificate", () => {
+    expect(() => synthStack({ domains: { baseDomain: "api.example.com" } })).toThrow(/certificateArn/);
+  });
+});
