@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DockerImage, Stack } from "aws-cdk-lib";
+import { DockerImage, type Stack } from "aws-cdk-lib";
 import { Architecture, Code, LayerVersion, Runtime } from "aws-cdk-lib/aws-lambda";
 import { resolveFontFiles } from "#shared/render/font-config.ts";
 

@@ -15,6 +15,8 @@ export interface ApiRequest {
   query(name: string): string | undefined;
   path(name: string): string;
   principal?: Principal;
+  /** Time left before the function's (and the gateway's) deadline. */
+  remainingMs(): number;
 }
 
 export type ApiFunction = (req: ApiRequest & { principal: Principal }) => Promise<ApiResult>;

@@ -6,6 +6,7 @@ import {
   PDFRawStream,
   PDFRef,
   PDFString,
+  ParseSpeeds,
 } from "pdf-lib";
 import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";
 
@@ -73,12 +74,13 @@ export async function postprocessPdf(
   pdf: Uint8Array,
   options: PostprocessOptions,
 ): Promise<{ pdf: Buffer; pageCount: number }> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  // Fastest parse, no object streams: 10 ms → 1 ms on a one-page invoice for ~7 % more bytes.
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   doc.setTitle(options.title);
   const metadata = buildSearchMetadata(options.passthrough);
   if (metadata) infoDict(doc).set(PDFName.of(SEARCH_METADATA_KEY), PDFString.of(metadata));
   fixToUnicodeMaps(doc);
-  const bytes = await doc.save({ useObjectStreams: true });
+  const bytes = await doc.save({ useObjectStreams: false, objectsPerTick: Number.POSITIVE_INFINITY });
   return { pdf: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), pageCount: doc.getPageCount() };
 }
 

@@ -1,4 +1,4 @@
-import type { TemplateJson } from "./synth.ts";
+import type { TemplateJson, Cfn } from "./synth.ts";
 
 /** A method of a RestApi with the full resource path it hangs on. */
 export interface ApiMethod {
@@ -6,7 +6,7 @@ export interface ApiMethod {
   restApi: string;
   path: string;
   httpMethod: string;
-  properties: Record<string, any>;
+  properties: Record<string, Cfn>;
 }
 
 /**
@@ -15,7 +15,7 @@ export interface ApiMethod {
  */
 export function apiMethods(json: TemplateJson): ApiMethod[] {
   const resources = json.Resources;
-  const pathOf = (ref: any): string => {
+  const pathOf = (ref: Cfn): string => {
     if (ref["Fn::GetAtt"]) return "";
     const resource = resources[ref.Ref];
     if (!resource?.Properties) throw new Error(`unknown resource ${JSON.stringify(ref)}`);

@@ -5,7 +5,7 @@ import { Template } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
 import { sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { PlatenStack } from "../../infra/stack/platen-stack.ts";
-import { SYNTH_TIMEOUT_MS } from "./synth.ts";
+import { SYNTH_TIMEOUT_MS, type Cfn } from "./synth.ts";
 
 /**
  * One real esbuild run (the health check alone, so it stays fast): proves the bundle is
@@ -20,7 +20,7 @@ describe("bundling", () => {
     };
     const app = new App();
     const stack = new PlatenStack(app, "Platen-dev", { definitions });
-    const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: any }> };
+    const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: Cfn }> };
     const fn = Object.values(json.Resources).find((r) => r.Type === "AWS::Lambda::Function")!;
     const assetDir = join(app.outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, "")}`);
     const code = readFileSync(join(assetDir, "index.mjs"), "utf8");

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, queues, tables } from "../../infra/definitions/index.ts";
 import { resolveResource } from "./iam.ts";
-import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack, type Cfn } from "./synth.ts";
 
 let dev: Synthesized;
 let prod: Synthesized;
@@ -40,9 +40,9 @@ describe("DynamoDB tables of infra/definitions/tables.ts", () => {
   it("has exactly the GSIs of the definitions", () => {
     for (const def of Object.values(tables)) {
       const p = props(dev, logicalId(dev.stack, dev.stack.data.tables[def.id]!.table));
-      const actual = (p.GlobalSecondaryIndexes ?? []).map((g: any) => ({
+      const actual = (p.GlobalSecondaryIndexes ?? []).map((g: Cfn) => ({
         name: g.IndexName,
-        keys: g.KeySchema.map((k: any) => k.AttributeName),
+        keys: g.KeySchema.map((k: Cfn) => k.AttributeName),
         projection: g.Projection.ProjectionType,
       }));
       const expected = def.indexes.map((i) => ({
@@ -89,7 +89,7 @@ describe("S3 buckets of infra/definitions/buckets.ts", () => {
     for (const def of Object.values(buckets)) {
       const bucketId = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);
       const policy = resourcesOfType(dev.json, "AWS::S3::BucketPolicy").find(([, p]) => p.Bucket.Ref === bucketId);
-      const deny = policy![1].PolicyDocument.Statement.find((st: any) => st.Effect === "Deny");
+      const deny = policy![1].PolicyDocument.Statement.find((st: Cfn) => st.Effect === "Deny");
       expect(deny.Condition).toEqual({ Bool: { "aws:SecureTransport": "false" } });
       expect(deny.Resource.map((r: unknown) => resolveResource(r).logicalId)).toEqual([bucketId, bucketId]);
     }
@@ -125,8 +125,8 @@ describe("SQS queues of infra/definitions/queues.ts", () => {
   it("encrypts with SQS-managed keys and denies non-TLS access", () => {
     for (const [id, p] of resourcesOfType(dev.json, "AWS::SQS::Queue")) {
       expect(p.SqsManagedSseEnabled).toBe(true);
-      const policy = resourcesOfType(dev.json, "AWS::SQS::QueuePolicy").find(([, qp]) => qp.Queues.some((q: any) => q.Ref === id));
-      const deny = policy![1].PolicyDocument.Statement.find((st: any) => st.Effect === "Deny");
+      const policy = resourcesOfType(dev.json, "AWS::SQS::QueuePolicy").find(([, qp]) => qp.Queues.some((q: Cfn) => q.Ref === id));
+      const deny = policy![1].PolicyDocument.Statement.find((st: Cfn) => st.Effect === "Deny");
       expect(deny.Condition).toEqual({ Bool: { "aws:SecureTransport": "false" } });
     }
   });

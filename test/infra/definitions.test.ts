@@ -4,7 +4,7 @@ import { tables } from "../../infra/definitions/index.ts";
 import { createTableInputs } from "../../infra/local/create-resources.ts";
 import { localTableName } from "../../infra/local/resource-names.ts";
 import { type PlatenDefinitions, sharedDefinitions } from "../../infra/stack/definitions.ts";
-import { logicalId, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import { logicalId, SYNTH_TIMEOUT_MS, type Synthesized, synthStack, type Cfn } from "./synth.ts";
 
 /** One index name and key list per GSI, in a form both consumers can be reduced to. */
 type IndexShape = { name: string; keys: string[] };
@@ -20,7 +20,7 @@ function definitionsWithExtraIndex(): PlatenDefinitions {
 
 function cdkIndexes(s: Synthesized, tableId: string): IndexShape[] {
   const p = s.json.Resources[logicalId(s.stack, s.stack.data.tables[tableId]!.table)]!.Properties!;
-  return (p.GlobalSecondaryIndexes ?? []).map((g: any) => ({ name: g.IndexName, keys: g.KeySchema.map((k: any) => k.AttributeName) }));
+  return (p.GlobalSecondaryIndexes ?? []).map((g: Cfn) => ({ name: g.IndexName, keys: g.KeySchema.map((k: Cfn) => k.AttributeName) }));
 }
 
 function localIndexes(defs: Record<string, TableDefinition>, tableId: string): IndexShape[] {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { buckets, functions, queues, tables } from "../../infra/definitions/index.ts";
+import { buckets, type FunctionAccess, functions, queues, tables } from "../../infra/definitions/index.ts";
 import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
 import { allows, allStatements, asArray, type Statement, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
@@ -45,7 +45,8 @@ describe("every function of infra/definitions/functions.ts", () => {
       expect(JSON.stringify(env.PLATEN_BASE_URL)).toContain("/dev/v1");
       for (const t of Object.values(tables)) expect(env[t.envVar]).toEqual({ Ref: tableId(t.id) });
       for (const b of Object.values(buckets)) expect(env[b.envVar]).toEqual({ Ref: bucketId(b.id) });
-      const sends: readonly string[] = def.access.queuesSend ?? [];
+      const access: FunctionAccess = def.access;
+      const sends: readonly string[] = access.queuesSend ?? [];
       for (const q of Object.values(queues)) {
         expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(sends.includes(q.id) ? { Ref: queueId(q.id) } : undefined);
       }
@@ -99,7 +100,9 @@ describe("least-privilege IAM", () => {
   it("grants exactly the access lists of each definition", () => {
     for (const def of Object.values(functions)) {
       const statements = byFunction.get(`platen-dev-${def.id}`)!;
-      const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = def.access as Record<string, readonly string[]>;
+      // Widened to string lists: table definition ids are plain strings.
+      const access = def.access as { [K in keyof FunctionAccess]?: readonly string[] };
+      const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = access;
       for (const t of Object.values(tables)) {
         const where = `${def.id} on table ${t.id}`;
         expect(allows(statements, "dynamodb:GetItem", tableId(t.id)), where).toBe(tablesRead.includes(t.id) || tablesWrite.includes(t.id));
@@ -117,7 +120,7 @@ describe("least-privilege IAM", () => {
   });
 
   it("keeps the files bucket unreadable to functions without bucketsRead: files", () => {
-    const withoutRead = Object.values(functions).filter((f) => !(f.access as { bucketsRead?: string[] }).bucketsRead?.includes("files"));
+    const withoutRead = Object.values(functions).filter((f) => !(f.access as FunctionAccess).bucketsRead?.includes("files"));
     expect(withoutRead.length).toBeGreaterThan(0);
     for (const def of withoutRead) {
       expect(allows(byFunction.get(`platen-dev-${def.id}`)!, "s3:GetObject", bucketId("files")), def.id).toBe(false);

@@ -1,4 +1,4 @@
-import type { TemplateJson } from "./synth.ts";
+import type { TemplateJson, Cfn } from "./synth.ts";
 
 /** One IAM policy statement as it appears in the template. */
 export interface Statement {
@@ -52,8 +52,9 @@ export function statementsByFunction(json: TemplateJson): Map<string, Statement[
   const out = new Map<string, Statement[]>();
   for (const r of Object.values(json.Resources)) {
     if (r.Type !== "AWS::Lambda::Function") continue;
-    const role = (r.Properties?.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
-    out.set(String(r.Properties?.FunctionName), byRole.get(role) ?? []);
+    const props = r.Properties ?? {};
+    const role = (props.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+    out.set(String(props.FunctionName), byRole.get(role) ?? []);
   }
   return out;
 }
@@ -61,7 +62,7 @@ export function statementsByFunction(json: TemplateJson): Map<string, Statement[
 /** Resolves `Ref`, `Fn::GetAtt` and `Fn::Join` (ARN + "/*") to the logical id they name. */
 export function resolveResource(value: unknown): ResourceRef {
   if (typeof value === "string") return { logicalId: undefined, suffix: value };
-  const v = value as Record<string, any>;
+  const v = value as Record<string, Cfn>;
   if (v.Ref) return { logicalId: v.Ref, suffix: "" };
   if (v["Fn::GetAtt"]) return { logicalId: v["Fn::GetAtt"][0], suffix: "" };
   if (v["Fn::Join"]) {

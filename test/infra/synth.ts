@@ -14,8 +14,15 @@ export interface Synthesized {
   json: TemplateJson;
 }
 
+/**
+ * A node of the synthesized CloudFormation JSON. The template is untyped data; tests walk
+ * it freely and let assertions catch wrong shapes.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON has no static type.
+export type Cfn = any;
+
 export interface TemplateJson {
-  Resources: Record<string, { Type: string; Properties?: Record<string, any>; DependsOn?: unknown }>;
+  Resources: Record<string, { Type: string; Properties?: Record<string, Cfn>; DependsOn?: unknown }>;
   Outputs?: Record<string, { Value: unknown; Description?: string }>;
 }
 
@@ -25,7 +32,7 @@ export interface TemplateJson {
  */
 export function synthStack(props: PlatenStackProps = {}): Synthesized {
   const app = new App({ context: { "aws:cdk:bundling-stacks": [] } });
-  const stack = new PlatenStack(app, `Platen-${props.stage ?? "dev"}`, { ...props, definitions: TEMP_fix(props.definitions ?? sharedDefinitions) });
+  const stack = new PlatenStack(app, `Platen-${props.stage ?? "dev"}`, props);
   const template = Template.fromStack(stack);
   return { stack, template, json: template.toJSON() as TemplateJson };
 }
@@ -36,7 +43,7 @@ export function logicalId(stack: PlatenStack, construct: IConstruct): string {
 }
 
 /** Resources of one type, as [logicalId, properties]. */
-export function resourcesOfType(json: TemplateJson, type: string): [string, Record<string, any>][] {
+export function resourcesOfType(json: TemplateJson, type: string): [string, Record<string, Cfn>][] {
   return Object.entries(json.Resources)
     .filter(([, r]) => r.Type === type)
     .map(([id, r]) => [id, r.Properties ?? {}]);
@@ -71,7 +78,3 @@ export function definitionsWithConsumers(overrides: Partial<Record<string, Parti
   };
 }
 
-import { existsSync } from "node:fs";
-function TEMP_fix(d: PlatenDefinitions): PlatenDefinitions {
-  return { ...d, functions: Object.fromEntries(Object.entries(d.functions).map(([k, f]) => [k, existsSync(f.entry) ? f : { ...f, entry: STAND_IN_ENTRY }])) };
-}

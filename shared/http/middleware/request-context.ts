@@ -22,6 +22,7 @@ export function requestContext(): MiddlewareObj<APIGatewayProxyEvent, APIGateway
         header,
         query: (name) => event.queryStringParameters?.[name] ?? undefined,
         path: (name) => event.pathParameters?.[name] ?? "",
+        remainingMs: () => handler.context.getRemainingTimeInMillis?.() ?? 29_000,
       };
       requestsByEvent.set(event, request);
     },

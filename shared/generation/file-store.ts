@@ -1,0 +1,77 @@
+import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { ShareType } from "./share.ts";
+
+/** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
+export interface FileRecord {
+  requestId: string;
+  fileId: string;
+  workspaceId: string;
+  designId: string;
+  version: number;
+  fileName: string;
+  status: "queued" | "done" | "failed";
+  source: "sync" | "async";
+  shareType: ShareType;
+  passcodeHash?: string;
+  passthrough?: Record<string, string | number>;
+  pageCount?: number;
+  s3Key?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  createdAt: string;
+  completedAt?: string;
+  /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
+  expiresAt: number;
+}
+
+const fileKey = (requestId: string, fileId: string) => ({ pk: `REQ#${requestId}`, sk: `FILE#${fileId}` });
+
+export const pdfObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
+  `files/${workspaceId}/${requestId}/${fileId}.pdf`;
+
+export async function putPdf(key: string, pdf: Buffer): Promise<void> {
+  await awsClients().s3.send(
+    new PutObjectCommand({ Bucket: config().buckets.files, Key: key, Body: pdf, ContentType: "application/pdf" }),
+  );
+}
+
+export async function getPdf(key: string): Promise<Buffer> {
+  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  return Buffer.from(await out.Body!.transformToByteArray());
+}
+
+/** Writes file records 25 at a time (BatchWrite), retrying what DynamoDB leaves unprocessed. */
+export async function putFileRecords(records: FileRecord[]): Promise<void> {
+  const TableName = config().tables.files;
+  for (let i = 0; i < records.length; i += 25) {
+    let requests = records.slice(i, i + 25).map((r) => ({ PutRequest: { Item: { ...fileKey(r.requestId, r.fileId), ...r } } }));
+    for (let attempt = 0; requests.length; attempt++) {
+      const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
+      requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
+      if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+}
+
+/** Every file record of a request (consistent read: a request's files are read right after writing). */
+export async function listFileRecords(requestId: string): Promise<FileRecord[]> {
+  const out: FileRecord[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: config().tables.files,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "FILE#" },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    out.push(...((page.Items ?? []) as FileRecord[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}

@@ -1,0 +1,102 @@
+import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { newId } from "#shared/ids.ts";
+import type { Renderer } from "#shared/render/renderer.ts";
+import { recordEvent } from "./events.ts";
+import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
+import { prepareGeneration } from "./prepare-generation.ts";
+import type { GenerationRequest } from "./request-schema.ts";
+import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+
+export interface GeneratedFile {
+  fileId: string;
+  fileName: string;
+  passthrough?: Record<string, string | number>;
+  share: Share;
+  pageCount: number;
+  pdf: Buffer;
+}
+
+export interface SyncGeneration {
+  requestId: string;
+  designLabel: string;
+  files: GeneratedFile[];
+}
+
+export interface SyncDeps {
+  clock: Clock;
+  renderer: Renderer;
+  siteUrl: string;
+  retentionDays: number;
+  /** Milliseconds the renders may take before the sync deadline (spec 8: 60 s). */
+  budgetMs: number;
+}
+
+/**
+ * Sync generation (spec 4.1/4.2): validate against the design, render every file, store
+ * the PDFs and file records (sync output is downloadable later, spec 3.1) and record
+ * `file.completed`. Any failed file fails the whole request: no partial ZIP.
+ */
+export async function generateSync(workspaceId: string, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
+  const prepared = await prepareGeneration(workspaceId, request);
+  const requestId = newId();
+  const { design, bundle } = prepared;
+  const renders = await Promise.allSettled(
+    request.contents.map((c, i) =>
+      deps.renderer.renderPdf({
+        bundle,
+        bundleKey: `${design.designId}@${design.version}`,
+        params: prepared.values[i]!,
+        title: c.fileName,
+        passthrough: c.passthrough,
+        timeoutMs: Math.max(1000, deps.budgetMs),
+      }),
+    ),
+  );
+  const failed = renders.find((r) => r.status === "rejected");
+  if (failed) throw new PlatenError("INTERNAL_ERROR", { cause: (failed as PromiseRejectedResult).reason });
+  const now = deps.clock.now();
+  const files: GeneratedFile[] = request.contents.map((c, i) => {
+    const rendered = (renders[i] as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value;
+    const fileId = newId();
+    const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
+    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
+    return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share, ...rendered };
+  });
+  await storeFiles(workspaceId, requestId, design.designId, design.version, files, now, deps.retentionDays);
+  return { requestId, designLabel: design.manifest.label, files };
+}
+
+async function storeFiles(
+  workspaceId: string,
+  requestId: string,
+  designId: string,
+  version: number,
+  files: GeneratedFile[],
+  now: Date,
+  retentionDays: number,
+): Promise<void> {
+  const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
+  await Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
+  const records: FileRecord[] = files.map((f) => ({
+    requestId,
+    fileId: f.fileId,
+    workspaceId,
+    designId,
+    version,
+    fileName: f.fileName,
+    status: "done",
+    source: "sync",
+    shareType: f.share.shareType,
+    ...(f.share.passcode && { passcodeHash: hashPasscode(f.share.passcode) }),
+    ...(f.passthrough && { passthrough: f.passthrough }),
+    pageCount: f.pageCount,
+    s3Key: pdfObjectKey(workspaceId, requestId, f.fileId),
+    createdAt: now.toISOString(),
+    completedAt: now.toISOString(),
+    expiresAt,
+  }));
+  await putFileRecords(records);
+  const timestamp = now.toISOString();
+  await recordEvent({ event: "file.completed", workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), timestamp }, expiresAt);
+}

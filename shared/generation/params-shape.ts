@@ -1,0 +1,48 @@
+import { PlatenError } from "#shared/errors/platen-error.ts";
+
+/** spec 8: params at most 1,000,000 bytes (UTF-8 of its JSON). */
+export const MAX_PARAMS_BYTES = 1_000_000;
+
+/**
+ * Size and circularity of one item's params. JSON text cannot hold a cycle, so a cycle
+ * can only be expressed as a JSON Reference: an object `{"$ref": "#/…"}` whose pointer
+ * names itself or one of its ancestors (resolving it would never end). Such a reference
+ * is PARAMS_CIRCULAR_REFERENCE; references elsewhere are plain data.
+ */
+export function checkParamsShape(params: Record<string, unknown>, field: string): void {
+  const bytes = Buffer.byteLength(JSON.stringify(params), "utf8");
+  if (bytes > MAX_PARAMS_BYTES) {
+    throw new PlatenError("PARAMS_TOO_LARGE", {
+      details: [{ field, code: "PARAMS_TOO_LARGE", message: `is ${bytes} bytes; the limit is ${MAX_PARAMS_BYTES}` }],
+    });
+  }
+  const cycle = findCircularRef(params, []);
+  if (cycle) {
+    throw new PlatenError("PARAMS_CIRCULAR_REFERENCE", {
+      details: [
+        {
+          field: [field, ...cycle].join("."),
+          code: "PARAMS_CIRCULAR_REFERENCE",
+          message: "refers to itself or an enclosing value",
+          messageJa: "自身または親の値を参照しています",
+        },
+      ],
+    });
+  }
+}
+
+function findCircularRef(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === "string" && (ref === "#" || ref.startsWith("#/"))) {
+    const target = ref === "#" ? [] : ref.slice(2).split("/").map(unescapePointer);
+    if (target.length <= path.length && target.every((seg, i) => seg === path[i])) return path;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const found = findCircularRef(child, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const unescapePointer = (segment: string) => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");

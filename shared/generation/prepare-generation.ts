@@ -1,0 +1,36 @@
+import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import type { DesignVersion } from "#shared/designs/design-store.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { checkParams } from "./params-check.ts";
+import type { GenerationRequest } from "./request-schema.ts";
+import { paramsField } from "./validate-request.ts";
+
+export interface PreparedGeneration {
+  design: DesignVersion;
+  bundle: DesignBundle;
+  /** Per content item: the params the template sees (schema keys, defaults applied). */
+  values: Record<string, unknown>[];
+}
+
+/**
+ * Everything that can be refused before any rendering: webhookUrl, design/version,
+ * params types (spec 2.1, 2.2, 2.8). Another workspace's design is simply not found.
+ */
+export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
+  if (request.webhookUrl !== undefined) {
+    // Endpoint registration arrives with the webhooks issue: until then no URL is registered.
+    throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
+      details: [{ field: "webhookUrl", code: "WEBHOOK_URL_NOT_ALLOWED", message: "is not a registered, enabled webhook endpoint" }],
+    });
+  }
+  const design = await findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
+    // spec 7.3: generation always names a version, so a missing design is DESIGN_VERSION_NOT_FOUND.
+    if (err instanceof PlatenError && err.code === "DESIGN_NOT_FOUND") throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+    throw err;
+  });
+  const checked = request.contents.map((c, i) => checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)));
+  const mismatches = checked.flatMap((c) => c.mismatches);
+  if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
+  return { design, bundle: await loadBundle(design), values: checked.map((c) => c.values) };
+}

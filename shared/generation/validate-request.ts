@@ -1,0 +1,84 @@
+import type { ZodError, ZodIssue } from "zod";
+import type { ErrorCode } from "#shared/errors/catalogue.ts";
+import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
+import { checkParamsShape } from "./params-shape.ts";
+import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
+
+const KIND_MESSAGES_JA: Partial<Record<ErrorCode, string>> = {
+  FILE_NAME_INVALID: '/ \\ : * ? " < > | や制御文字は使用できません',
+  PARAMS_NOT_OBJECT: "JSON オブジェクトである必要があります",
+  TOO_MANY_CONTENTS: "最大 100 件までです",
+};
+
+function issueKind(issue: ZodIssue): ErrorCode {
+  const k = issue.code === "custom" ? (issue.params as { kind?: ErrorCode } | undefined)?.kind : undefined;
+  return k ?? "VALIDATION_FAILED";
+}
+
+/** spec 7.1: the kind's own code when every issue is of one kind, else VALIDATION_FAILED. */
+export function pickCode(details: { code?: string }[]): ErrorCode {
+  const kinds = new Set(details.map((d) => d.code ?? "VALIDATION_FAILED"));
+  return kinds.size === 1 ? ([...kinds][0] as ErrorCode) : "VALIDATION_FAILED";
+}
+
+/** Maps zod issues to spec details with dotted field paths (`contents.0.fileName`). */
+export function zodToPlatenError(error: ZodError): PlatenError {
+  const details: ErrorDetail[] = error.issues.map((issue) => {
+    const code = issueKind(issue);
+    const field = fieldPath(issue.path);
+    const messageJa = KIND_MESSAGES_JA[code];
+    return { ...(field && { field }), code, message: issue.message, ...(messageJa && { messageJa }) };
+  });
+  return new PlatenError(pickCode(details), { details });
+}
+
+/**
+ * Dotted path of an issue. In single requests the params live at `content.params`, but
+ * the spec names their fields `params.<key>` (7.1), so that prefix is dropped.
+ */
+function fieldPath(path: (string | number)[]): string {
+  const dotted = path.join(".");
+  return dotted === "content.params" || dotted.startsWith("content.params.") ? dotted.slice("content.".length) : dotted;
+}
+
+/** Where an item's params are reported: `params` (single) or `contents.<i>.params` (multiple). */
+export const paramsField = (mode: "single" | "multiple", index: number) => (mode === "single" ? "params" : `contents.${index}.params`);
+
+/** Parses the raw body of a generation request into the common shape, or throws the spec error. */
+export function validateGenerationBody(rawBody: string | null, mode: "single" | "multiple"): GenerationRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody ?? "");
+  } catch {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", message: "the body must be a JSON object" }] });
+  }
+  const schema = mode === "single" ? singleRequestSchema : multipleRequestSchema;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw zodToPlatenError(parsed.error);
+  const data = parsed.data as Record<string, unknown>;
+  const contents = (mode === "single" ? [data.content] : data.contents) as GenerationRequest["contents"];
+  checkDuplicateNames(contents);
+  contents.forEach((c, i) => checkParamsShape(c.params, paramsField(mode, i)));
+  const webhookUrl = typeof data.webhookUrl === "string" && data.webhookUrl !== "" ? data.webhookUrl : undefined;
+  return { mode, designId: data.designId as string, version: data.version as number, webhookUrl, contents };
+}
+
+/** spec 4.2: fileName unique within contents, compared case-insensitively; field is `contents`. */
+function checkDuplicateNames(contents: GenerationRequest["contents"]): void {
+  const seen = new Map<string, number>();
+  const details: ErrorDetail[] = [];
+  contents.forEach((c, i) => {
+    const key = c.fileName.toLocaleLowerCase("und");
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else {
+      details.push({
+        field: "contents",
+        code: "FILE_NAME_DUPLICATED",
+        message: `fileName "${c.fileName}" of item ${i} duplicates item ${first}`,
+        messageJa: `${i} 番目の fileName「${c.fileName}」が ${first} 番目と重複しています`,
+      });
+    }
+  });
+  if (details.length) throw new PlatenError("FILE_NAME_DUPLICATED", { details });
+}

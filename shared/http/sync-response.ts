@@ -1,0 +1,63 @@
+import type { GeneratedFile, SyncGeneration } from "#shared/generation/generate-sync.ts";
+import { buildZip, zipEntryNames } from "#shared/zip/build-zip.ts";
+import type { ApiResult } from "./api-types.ts";
+import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
+
+/** spec 2.4: the file entry (passthrough only when supplied, passcode only now). */
+export const fileEntry = (f: GeneratedFile) => ({
+  fileId: f.fileId,
+  fileName: f.fileName,
+  ...(f.passthrough && { passthrough: f.passthrough }),
+  share: f.share,
+});
+
+/** Output-history screen of a request (spec 2.5 `url`, 4.1 `File-URL`). */
+export const outputHistoryUrl = (siteUrl: string, requestId: string) => `${siteUrl}/output-history/${encodeURIComponent(requestId)}`;
+
+/** Builds the sync answer: PDF, ZIP, or (`response=json`) the spec 2.6 body. */
+export async function syncResponse(
+  result: SyncGeneration,
+  opts: { mode: "single" | "multiple"; json: boolean; siteUrl: string },
+): Promise<ApiResult> {
+  const headers = {
+    "File-URL": outputHistoryUrl(opts.siteUrl, result.requestId),
+    "Request-Id": result.requestId,
+    "X-File-Mapping": fileMappingHeader(result.files.map(fileEntry)),
+    "X-Page-Count": String(result.files.reduce((n, f) => n + f.pageCount, 0)),
+    "Cache-Control": "no-store",
+  };
+  if (opts.json) return { status: 200, headers, json: jsonBody(result, opts.siteUrl) };
+  if (opts.mode === "single") {
+    const file = result.files[0]!;
+    return {
+      status: 200,
+      contentType: "application/pdf",
+      body: file.pdf,
+      headers: { ...headers, "Content-Disposition": contentDisposition(pdfFileName(file.fileName)) },
+    };
+  }
+  const names = zipEntryNames(result.files.map((f) => f.fileName));
+  const zip = await buildZip(result.files.map((f, i) => ({ name: names[i]!, body: f.pdf })));
+  return {
+    status: 200,
+    contentType: "application/zip",
+    body: zip,
+    headers: { ...headers, "Content-Disposition": zipContentDisposition(result.designLabel, result.requestId) },
+  };
+}
+
+/** spec 2.6 (share carries the whole 2.3 object: shareType as specified, url, passcode once). */
+function jsonBody(result: SyncGeneration, siteUrl: string) {
+  return {
+    requestId: result.requestId,
+    fileUrl: outputHistoryUrl(siteUrl, result.requestId),
+    files: result.files.map((f) => ({
+      fileId: f.fileId,
+      fileName: f.fileName,
+      pageCount: f.pageCount,
+      downloadPath: `/v1/file/download/${result.requestId}/${f.fileId}`,
+      ...(f.passthrough && { passthrough: f.passthrough }),
+      share: f.share,
+    })),
+  };
+}

@@ -1,0 +1,25 @@
+import JSZip from "jszip";
+import { pdfFileName } from "#shared/http/file-headers.ts";
+
+/**
+ * ZIP entry names from fileNames: `.pdf` appended, Unicode NFC, and made unique
+ * case-insensitively (`a` and `a.pdf` would otherwise collide) with ` (2)`, ` (3)`.
+ * spec 2.1 already forbids / \ : so no name can leave the archive's root.
+ */
+export function zipEntryNames(fileNames: string[]): string[] {
+  const used = new Set<string>();
+  return fileNames.map((raw) => {
+    const name = pdfFileName(raw.normalize("NFC"));
+    let candidate = name;
+    for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = name.replace(/\.pdf$/i, ` (${n}).pdf`);
+    used.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+/** PDFs are already compressed: entries are stored, not deflated again. */
+export async function buildZip(files: { name: string; body: Buffer }[]): Promise<Buffer> {
+  const zip = new JSZip();
+  for (const f of files) zip.file(f.name, f.body, { binary: true, date: new Date() });
+  return zip.generateAsync({ type: "nodebuffer", compression: "STORE", platform: "UNIX" });
+}
