@@ -21,14 +21,14 @@ export function toProxyEvent(
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
-    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
-    (multiValueHeaders[name] ??= []).push(value);
+    headers[name] = value; // REST (v1) proxy events keep the last value; all of them in multiValueHeaders
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};
   for (const [k, v] of url.searchParams) {
     query[k] = v; // API Gateway keeps the last value in queryStringParameters
-    (multiQuery[k] ??= []).push(v);
+    multiQuery[k] = [...(multiQuery[k] ?? []), v];
   }
   const binary = isBinary(req.headers["content-type"]);
   const requestId = randomUUID();

@@ -9,6 +9,7 @@ export interface PollerOptions {
   batchSize: number;
   /** Concurrent batches, like the event-source mapping's maximum concurrency. */
   maxConcurrency: number;
+  // biome-ignore lint/suspicious/noConfusingVoidType: Lambda SQS handlers may return nothing at all
   handler: (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | undefined | void>;
   context?: () => unknown;
   /** Long-poll wait; short in tests so stop() is quick. */
@@ -67,6 +68,8 @@ async function invokeBatch(opts: PollerOptions, messages: Message[]): Promise<vo
   try {
     const result = await opts.handler(event, opts.context?.() ?? {});
     failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    // Like Lambda: an identifier that is not in the batch makes the whole batch a failure.
+    if ([...failed].some((id) => !messages.some((m) => m.MessageId === id))) failed = new Set(messages.map((m) => m.MessageId!));
   } catch (err) {
     console.error(`[${opts.name}] batch failed: ${(err as Error).message}`);
     failed = new Set(messages.map((m) => m.MessageId!));

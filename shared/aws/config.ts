@@ -1,7 +1,7 @@
 /**
  * Configuration, read once from the environment. A missing variable fails fast with a
  * message naming it (Gotenberg habit). The names match `envVar` of infra/definitions
- * (test/unit/config.test.ts checks they agree).
+ * (test/unit/definitions.test.ts checks they agree).
  */
 export interface PlatenConfig {
   env: string;

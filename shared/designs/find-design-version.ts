@@ -1,5 +1,5 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { type DesignBundle, type ParameterSpec } from "./bundle-schema.ts";
+import type { DesignBundle, ParameterSpec } from "./bundle-schema.ts";
 import { type DesignVersion, getBundle, getDesignHead, getDesignVersion } from "./design-store.ts";
 
 /**

@@ -33,9 +33,9 @@ export async function loadBundleFromDir(dir: string): Promise<DesignBundle> {
   const manifestText = await readText(join(dir, "design.json"), true);
   let raw: unknown;
   try {
-    raw = JSON.parse(manifestText);
+    raw = JSON.parse(manifestText.replace(/^\uFEFF/, "")); // editors on Windows may save a BOM
   } catch (cause) {
-    throw new BundleError(`design.json is not valid JSON: ${(cause as Error).message}`, { cause });
+    throw new BundleError(`design.json is not valid JSON: ${(cause as Error).message.replace(/\s+/g, " ")}`, { cause });
   }
   const parsed = designManifestSchema.safeParse(raw);
   if (!parsed.success) {

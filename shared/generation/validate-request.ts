@@ -58,7 +58,9 @@ export function validateGenerationBody(rawBody: string | null, mode: "single" | 
   const data = parsed.data as Record<string, unknown>;
   const contents = (mode === "single" ? [data.content] : data.contents) as GenerationRequest["contents"];
   checkDuplicateNames(contents);
-  contents.forEach((c, i) => checkParamsShape(c.params, paramsField(mode, i)));
+  contents.forEach((c, i) => {
+    checkParamsShape(c.params, paramsField(mode, i));
+  });
   const webhookUrl = typeof data.webhookUrl === "string" && data.webhookUrl !== "" ? data.webhookUrl : undefined;
   return { mode, designId: data.designId as string, version: data.version as number, webhookUrl, contents };
 }

@@ -7,7 +7,6 @@ const rfc5987 = (value: string) =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Printable ASCII minus the characters that break a quoted-string. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go
 const asciiFallback = (value: string) => value.replace(/[^\x20-\x7e]|["\\%]/g, "_");
 
 export function contentDisposition(fileName: string): string {

@@ -1,3 +1,4 @@
+import { TimeoutError } from "puppeteer-core";
 import { BrowserSlot, type LaunchBrowser } from "./browser-slot.ts";
 import { DeadlineExceeded, remainingMs, withDeadline } from "./deadline.ts";
 import type { GuardedPage } from "./page-guard.ts";
@@ -60,7 +61,10 @@ export class BrowserPool {
       const page = await withDeadline(slot.ready(), deadlineAt, () => {});
       return await withDeadline(work(page), deadlineAt, () => slot.kill());
     } catch (error) {
-      if (error instanceof DeadlineExceeded) {
+      // puppeteer's own time-outs (setContent, pdf, protocol) mean the same: the browser is
+      // busy with work nobody waits for any more, so it goes.
+      if (error instanceof DeadlineExceeded || error instanceof TimeoutError) {
+        slot.kill();
         throw new RenderError("RENDER_TIMEOUT", "rendering did not finish in time", { cause: error });
       }
       if (error instanceof RenderError) throw error;

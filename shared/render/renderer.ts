@@ -92,7 +92,7 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
   const box = resolvePageBox(req.bundle.manifest.page);
   const raw = await pool.run(async (guarded) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
-    return guarded.page.pdf(pdfOptions(box, Math.max(1, remainingMs(deadlineAt))));
+    return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
   }, deadlineAt);
   try {
     return await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
@@ -139,7 +139,12 @@ async function renderThumbnail(
  */
 async function loadDocument(guarded: GuardedPage, bundle: DesignBundle, html: string, deadlineAt: number) {
   guarded.setAssets(bundle.assets);
-  await guarded.page.setContent(html, { waitUntil: "load", timeout: Math.max(1, remainingMs(deadlineAt)) });
+  await guarded.page.setContent(html, { waitUntil: "load", timeout: pageTimeout(deadlineAt) });
+}
+
+/** puppeteer's own time-out, a little after ours so the pool's deadline (which kills) fires first. */
+function pageTimeout(deadlineAt: number): number {
+  return Math.max(1, remainingMs(deadlineAt)) + 1_000;
 }
 
 function thumbnailCss(box: PageBox): string {

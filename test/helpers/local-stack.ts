@@ -9,6 +9,7 @@ const repoRoot = resolve(import.meta.dirname, "../..");
 export interface RunningStack {
   dataDir: string;
   port: number;
+  pid: number;
   localJson: LocalJson;
   baseUrl: string;
   /** Whatever the stack printed (for assertions on progress output). */
@@ -37,6 +38,7 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
   return {
     dataDir,
     port: ready.port,
+    pid: child.pid!,
     localJson,
     baseUrl: `http://127.0.0.1:${ready.port}/v1`,
     output: () => output,

@@ -135,12 +135,19 @@ describe("createQueues", () => {
   });
 
   it("scales the visibility time-out but never below 1 s", async () => {
-    const a = await createQueues(sqs, { a: { ...baseDefinition, id: "scaled", visibilityTimeoutSeconds: 120, dlq: { ...baseDefinition.dlq, id: "scaled-dlq" } } }, 0.05);
-    const b = await createQueues(sqs, { b: { ...baseDefinition, id: "floored", visibilityTimeoutSeconds: 10, dlq: { ...baseDefinition.dlq, id: "floored-dlq" } } }, 0.001);
-    const va = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: a.scaled, AttributeNames: ["VisibilityTimeout"] }));
-    const vb = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: b.floored, AttributeNames: ["VisibilityTimeout"] }));
-    expect(va.Attributes!.VisibilityTimeout).toBe("6");
-    expect(vb.Attributes!.VisibilityTimeout).toBe("1");
+    const def = (id: string, visibilityTimeoutSeconds: number): QueueDefinition => ({
+      ...baseDefinition,
+      id,
+      visibilityTimeoutSeconds,
+      dlq: { ...baseDefinition.dlq, id: `${id}-dlq` },
+    });
+    const visibility = async (url: string | undefined) =>
+      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["VisibilityTimeout"] }))).Attributes!
+        .VisibilityTimeout;
+    const scaled = await createQueues(sqs, { scaled: def("scaled", 120) }, 0.05);
+    const floored = await createQueues(sqs, { floored: def("floored", 10) }, 0.001);
+    expect(await visibility(scaled.scaled)).toBe("6");
+    expect(await visibility(floored.floored)).toBe("1");
   });
 });
 

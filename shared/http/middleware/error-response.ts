@@ -19,7 +19,7 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
       if (!isPlatenError(err) || known.status >= 500) {
         console.error(JSON.stringify({ level: "error", msg: "request failed", error: describe(err) }));
       }
-      const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(handler.event.headers?.["Accept-Language"]);
+      const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(acceptLanguage(handler.event.headers));
       const body = buildErrorBody(known, lang, config().siteUrl);
       handler.response = {
         statusCode: known.status,
@@ -33,6 +33,11 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
       };
     },
   };
+}
+
+function acceptLanguage(headers: Record<string, string | undefined> | null | undefined): string | undefined {
+  const entry = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "accept-language");
+  return entry?.[1];
 }
 
 function describe(err: unknown): unknown {

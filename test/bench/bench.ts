@@ -1,0 +1,105 @@
+import { request } from "node:http";
+import { cpus, totalmem } from "node:os";
+import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { readRenderConfig } from "#shared/render/render-config.ts";
+import { removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { startFloor } from "./floor.ts";
+import { treeRssMb } from "./process-tree.ts";
+import { fmt, runConcurrent } from "./stats.ts";
+
+/**
+ * `npm run bench`: the sync endpoint of the local stack against the Chromium floor,
+ * measured in the same run on the same machine. BENCH_QUICK=1 shortens every phase.
+ */
+const quick = process.env.BENCH_QUICK === "1";
+const n = (full: number, short: number) => (quick ? short : full);
+const log = (line = "") => console.log(line);
+
+const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
+const sample = bundle.manifest.sampleParams as Record<string, unknown> & { 明細: Record<string, unknown>[] };
+const rows400 = { ...sample, 明細: Array.from({ length: 400 }, (_, i) => ({ ...sample.明細[i % sample.明細.length]!, 品名: `品目 ${i + 1}` })) };
+
+log(`Platen benchmark — ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+log("starting the local stack and the floor browsers…");
+const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
+const browsers = readRenderConfig().browsers;
+const floor = await startFloor(browsers);
+const demo = stack.localJson.workspaces[0]!;
+const designId = demo.designs.find((d) => d.label.includes("請求書"))!.id;
+
+async function syncSingle(params: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${stack.baseUrl}/file/sync/single`, {
+    method: "POST",
+    headers: { appkey: demo.appKey, "content-type": "application/json" },
+    body: JSON.stringify({ designId, version: 1, content: { fileName: "bench", params } }),
+  });
+  if (res.status !== 200) throw new Error(`sync single answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+}
+
+function postLarge(url: string, json: unknown): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", maxHeaderSize: 4 * 1024 * 1024, headers: { appkey: demo.appKey, "content-type": "application/json" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(json));
+  });
+}
+
+const rows: string[][] = [];
+async function compare(label: string, total: number, concurrency: number, params: Record<string, unknown>) {
+  const f = await runConcurrent(total, concurrency, async () => void (await floor.render(bundle, params)));
+  const e = await runConcurrent(total, concurrency, () => syncSingle(params));
+  rows.push([label, String(concurrency), fmt(f.p50), fmt(f.p95), fmt(e.p50), fmt(e.p95), fmt(e.p50 / f.p50, 2), fmt(f.perSecond, 1), fmt(e.perSecond, 1)]);
+  log(`  ${label} c=${concurrency}: floor p50 ${fmt(f.p50)} ms, endpoint p50 ${fmt(e.p50)} ms (×${fmt(e.p50 / f.p50, 2)})`);
+}
+
+log("warming up…");
+await runConcurrent(6, 2, async () => void (await floor.render(bundle, sample)));
+await runConcurrent(6, 2, () => syncSingle(sample));
+
+log("1-page invoice and 400-row invoice, concurrency 1/2/4:");
+for (const c of [1, 2, 4]) await compare("1-page", n(40, 10) * Math.max(1, c / 2), c, sample);
+for (const c of [1, 2]) await compare("400-row", n(6, 2), c, rows400);
+
+log("100-file sync multiple:");
+const contents = Array.from({ length: 100 }, (_, i) => ({ fileName: `invoice-${i}`, params: sample }));
+const multiStart = performance.now();
+// node:http with a large header limit: X-File-Mapping of 100 files outgrows fetch's 16 KB default.
+const multi = await postLarge(`${stack.baseUrl}/file/sync/multiple`, { designId, version: 1, contents });
+const zipBytes = multi.body.length;
+const multiSeconds = (performance.now() - multiStart) / 1000;
+log(`  status ${multi.status}, ${fmt(zipBytes / 1024)} KiB ZIP in ${fmt(multiSeconds, 2)} s`);
+
+const rssRenders = n(1000, 100);
+log(`RSS across ${rssRenders} consecutive renders (stack process tree):`);
+const rssSamples: number[] = [];
+let peak = 0;
+for (let i = 1; i <= rssRenders; i++) {
+  await syncSingle(sample);
+  if (i % 50 === 0) {
+    const mb = treeRssMb(stack.pid);
+    peak = Math.max(peak, mb);
+    rssSamples.push(mb);
+    if (i % 250 === 0) log(`  after ${i}: ${fmt(mb)} MB`);
+  }
+}
+const settled = rssSamples[Math.min(1, rssSamples.length - 1)]!;
+const last = rssSamples.at(-1)!;
+
+await floor.close();
+await stack.stop();
+removeDataDir(stack.dataDir);
+
+log();
+log("| case | concurrency | floor p50 ms | floor p95 ms | endpoint p50 ms | endpoint p95 ms | endpoint/floor p50 | floor files/s | endpoint files/s |");
+log("|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) log(`| ${r.join(" | ")} |`);
+log();
+log(`100-file sync multiple (1-page invoice): ${fmt(multiSeconds, 2)} s (target < 10 s)`);
+log(`stack RSS: ${fmt(settled)} MB after 100 renders, ${fmt(last)} MB after ${rssRenders} (${fmt(((last - settled) / settled) * 100, 1)} %, target within 10 %), peak ${fmt(peak)} MB`);
+log(`renderer browsers: ${browsers}`);
+process.exit(0);

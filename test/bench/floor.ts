@@ -1,0 +1,46 @@
+import type { Browser, Page } from "puppeteer-core";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { launchChromium } from "#shared/render/chromium-launch.ts";
+import { prepareFontEnv } from "#shared/render/font-config.ts";
+import { pdfOptions, resolvePageBox } from "#shared/render/page-box.ts";
+import { renderHtml } from "#shared/render/template.ts";
+
+/**
+ * The Chromium floor of DESIGN.md: the same binary and fonts, warm browsers with one
+ * page each, Liquid templating included, `setContent` + `pdf` and nothing else (no
+ * interception, no post-processing, no storage, no HTTP).
+ */
+export async function startFloor(browsers: number) {
+  const fontEnv = await prepareFontEnv();
+  const slots: { browser: Browser; page: Page; busy: boolean }[] = [];
+  for (let i = 0; i < browsers; i++) {
+    const browser = await launchChromium({ fontEnv, protocolTimeoutMs: 60_000 });
+    slots.push({ browser, page: await browser.newPage(), busy: false });
+  }
+  const waiters: (() => void)[] = [];
+  const acquire = async () => {
+    for (;;) {
+      const free = slots.find((s) => !s.busy);
+      if (free) {
+        free.busy = true;
+        return free;
+      }
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  return {
+    async render(bundle: DesignBundle, params: Record<string, unknown>): Promise<Uint8Array> {
+      const html = await renderHtml(bundle, params, { bundleKey: "floor", title: "floor" });
+      const slot = await acquire();
+      try {
+        await slot.page.setContent(html, { waitUntil: "load" });
+        return await slot.page.pdf(pdfOptions(resolvePageBox(bundle.manifest.page), 60_000));
+      } finally {
+        slot.busy = false;
+        waiters.shift()?.();
+      }
+    },
+    pids: () => slots.map((s) => s.browser.process()?.pid).filter((p): p is number => p !== undefined),
+    close: () => Promise.all(slots.map((s) => s.browser.close())),
+  };
+}

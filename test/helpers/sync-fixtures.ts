@@ -1,0 +1,111 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { systemClock } from "#shared/clock.ts";
+import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
+import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { publishDesign } from "#shared/designs/publish-design.ts";
+import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
+import type { RunningStack } from "./local-stack.ts";
+import { useStackEmulators } from "./stack-clients.ts";
+
+const samplesDir = resolve(import.meta.dirname, "../../shared/designs/samples");
+
+export type SampleName = "invoice-ja" | "certificate-en" | "shipping-label";
+
+export const sampleDir = (name: SampleName) => join(samplesDir, name);
+
+/** A fresh copy of a sample design's `sampleParams`. */
+export function sampleParams(name: SampleName): Record<string, unknown> {
+  const manifest = JSON.parse(readFileSync(join(sampleDir(name), "design.json"), "utf8")) as { sampleParams: Record<string, unknown> };
+  return structuredClone(manifest.sampleParams);
+}
+
+/** The label of a sample design (what the ZIP name of spec 4.2 is built from). */
+export function sampleLabel(name: SampleName): string {
+  return (JSON.parse(readFileSync(join(sampleDir(name), "design.json"), "utf8")) as { label: string }).label;
+}
+
+export interface TestDesignSource {
+  label: string;
+  parameters: { name: string; type: string; label: string; default?: boolean }[];
+  template: string;
+  css?: string;
+}
+
+/** Writes a design bundle folder (design.json checked against the bundle schema first). */
+export function writeDesignFolder(root: string, name: string, source: TestDesignSource): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const manifest = { label: source.label, page: { size: "A4" }, parameters: source.parameters };
+  designManifestSchema.parse(manifest);
+  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest, null, 2));
+  writeFileSync(join(dir, "template.liquid"), source.template);
+  writeFileSync(join(dir, "style.css"), source.css ?? "");
+  return dir;
+}
+
+/** Publishes a bundle folder straight into the running stack's emulators. */
+export async function publishFolder(stack: RunningStack, workspaceId: string, dir: string): Promise<{ id: string; version: number }> {
+  useStackEmulators(stack.dataDir);
+  const published = await publishDesign({ workspaceId, bundle: await loadBundleFromDir(dir) }, { clock: systemClock });
+  return { id: published.id, version: published.version };
+}
+
+export interface Tenant {
+  workspaceId: string;
+  appKey: string;
+  /** The invoice sample, version 1. */
+  invoiceId: string;
+}
+
+/**
+ * A fresh standard-plan workspace with the invoice sample published. Tests that send
+ * many requests spread them over tenants so a per-workspace rate limit (spec 8: 30/min
+ * for sync) cannot turn a validation test into a 429.
+ */
+export async function createTenant(stack: RunningStack, name: string): Promise<Tenant> {
+  useStackEmulators(stack.dataDir);
+  const { workspace, appKey } = await createWorkspace({ name, plan: "standard" }, systemClock);
+  const invoice = await publishFolder(stack, workspace.id, sampleDir("invoice-ja"));
+  return { workspaceId: workspace.id, appKey, invoiceId: invoice.id };
+}
+
+export interface ProbeServer {
+  port: number;
+  /** Paths of every request received so far. */
+  hits: string[];
+  close(): Promise<void>;
+}
+
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/**
+ * An HTTP server on 127.0.0.1 (free port) that records every request: the SSRF canary.
+ * It answers like a real origin (an image, a stylesheet) so a leak would not fail quietly.
+ */
+export async function startProbeServer(): Promise<ProbeServer> {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? "");
+    if ((req.url ?? "").includes("css") || (req.url ?? "").includes("imp")) {
+      res.writeHead(200, { "content-type": "text/css" }).end("body{color:red}");
+    } else {
+      res.writeHead(200, { "content-type": "image/png" }).end(PNG_1X1);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}

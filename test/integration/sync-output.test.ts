@@ -1,0 +1,470 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import JSZip from "jszip";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getPdf, listFileRecords } from "#shared/generation/file-store.ts";
+import { verifyPasscode } from "#shared/generation/share.ts";
+import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { compactPdfText, extractPdfText, inspectPdf } from "../helpers/pdf-inspect.ts";
+import { type ProbeServer, publishFolder, sampleLabel, sampleParams, startProbeServer, writeDesignFolder } from "../helpers/sync-fixtures.ts";
+import {
+  allHeadersText,
+  decodeFileMapping,
+  ID_16,
+  parseContentDisposition,
+  RFC5987_VALUE_CHARS,
+  type ShareJson,
+  syncCaller,
+} from "../helpers/sync-http.ts";
+
+/**
+ * Successful sync generation over HTTP (spec 4.1, 4.2, 2.3–2.6, 8): the PDF and ZIP bodies,
+ * their headers, the JSON variant, stored output, and the renderer's isolation from the
+ * network and from scripts. One local stack (real Chromium) for the whole file.
+ */
+
+type Workspace = RunningStack["localJson"]["workspaces"][number];
+
+let stack: RunningStack;
+let demo: Workspace;
+let sync: ReturnType<typeof syncCaller>;
+let tmp: string;
+let probe: ProbeServer;
+let ssrfDesign: { id: string; version: number };
+let scriptDesign: { id: string; version: number };
+
+const invoiceOf = (ws: Workspace) => ws.designs.find((d) => d.label.includes("請求書"))!;
+const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+/** A value put only into `params`: it must never come back outside the PDF itself. */
+const PARAMS_MARKER = "PRM-MARKER-7f3a9c";
+/** Legal per spec 2.1: spaces, ; ' % , = & # + emoji, Hebrew, Arabic and a right-to-left mark. */
+const HOSTILE_NAME = "Rechnung & Co; 'v2' = 100% + #1, fertig 🎉 שלום مرحبا\u200F end";
+const INVOICE_LABEL = sampleLabel("invoice-ja");
+
+beforeAll(async () => {
+  stack = await startStack();
+  demo = stack.localJson.workspaces[0]!;
+  sync = syncCaller(stack, demo.appKey);
+  tmp = mkdtempSync(join(tmpdir(), "platen-sync-output-"));
+  probe = await startProbeServer();
+  const canary = `http://127.0.0.1:${probe.port}`;
+  ssrfDesign = await publishFolder(
+    stack,
+    demo.id,
+    writeDesignFolder(tmp, "ssrf", {
+      label: "TEST SSRF probe",
+      parameters: [
+        { name: "url_param", type: "text", label: "URL" },
+        { name: "file_param", type: "text", label: "File URL" },
+      ],
+      template: [
+        "<h1>SSRF-PROBE-RENDERED</h1>",
+        `<img src="${canary}/img">`,
+        `<link rel=stylesheet href="${canary}/css">`,
+        `<iframe src="file:///etc/passwd"></iframe>`,
+        `<img src="file:///etc/passwd">`,
+        `<img src="http://169.254.169.254/latest/meta-data/">`,
+        `<div style="background:url(${canary}/inline-bg);width:20px;height:20px"></div>`,
+        `<div class="bg">bg</div>`,
+        `<img src="{{ url_param }}"><img src="{{ file_param }}">`,
+        `<iframe src="{{ url_param }}"></iframe><iframe src="{{ file_param }}"></iframe>`,
+        `<object data="file:///etc/passwd" type="text/plain"></object>`,
+        `<embed src="${canary}/embed">`,
+        `<video poster="${canary}/poster"></video><audio src="${canary}/audio" preload="auto"></audio>`,
+        `<img srcset="${canary}/srcset 1x">`,
+        `<svg width="20" height="20"><image href="${canary}/svg-image" width="20" height="20"/></svg>`,
+        `<link rel="preload" as="image" href="${canary}/preload"><link rel="prefetch" href="${canary}/prefetch">`,
+        `<link rel="icon" href="${canary}/icon">`,
+        `<img src="http://localhost:${probe.port}/localhost-img">`,
+        `<iframe srcdoc="<img src='${canary}/srcdoc'>"></iframe>`,
+        `<script>fetch('${canary}/script')</script><script src="${canary}/script-src"></script>`,
+        `<style>@font-face{font-family:probe;src:url(${canary}/font)} .f{font-family:probe}</style><p class="f">font</p>`,
+        `<meta http-equiv="refresh" content="0;url=${canary}/refresh">`,
+      ].join("\n"),
+      css: `@import url(${canary}/imp);\n.bg { background: url(${canary}/bg); }\n`,
+    }),
+  );
+  scriptDesign = await publishFolder(
+    stack,
+    demo.id,
+    writeDesignFolder(tmp, "script", {
+      label: "TEST script probe",
+      parameters: [{ name: "note", type: "text", label: "Note" }],
+      template: [
+        "<p>SAFE-MARKER</p>",
+        "<script>document.body.innerHTML='PWNED'</script>",
+        `<img src="missing.png" onerror="document.body.innerHTML='PWNED-ONERROR'">`,
+        `<svg onload="document.body.innerHTML='PWNED-SVG'"></svg>`,
+        `<iframe src="javascript:parent.document.body.innerHTML='PWNED-JSURL'"></iframe>`,
+        "<p>{{ note }}</p>",
+      ].join("\n"),
+    }),
+  );
+});
+
+afterAll(async () => {
+  await probe?.close();
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The invoice sample with a marker in a rendered text field. */
+function invoiceParams(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...sampleParams("invoice-ja"), 件名: `2025年4月分 ${PARAMS_MARKER}`, ...overrides };
+}
+
+function expectShare(share: ShareJson, requestId: string, fileId: string, shareType: string, passcodeEnabled: boolean) {
+  expect(share.shareType).toBe(shareType);
+  expect(share.url).toBe(`${stack.localJson.siteUrl}/file/${requestId}/${fileId}`);
+  expect(share.passcodeEnabled).toBe(passcodeEnabled);
+  if (passcodeEnabled) expect(share.passcode).toEqual(expect.any(String));
+  else expect(share).not.toHaveProperty("passcode");
+}
+
+describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
+  const fileName = "請求書 2025年4月 サンプル商事";
+  const passthrough = {
+    orderId: "  ORD-2025-0042  ",
+    empty: "",
+    blank: "   ",
+    long: "あ".repeat(300),
+    amount: 1200.5,
+    huge: 1e21,
+    tiny: 1.5e-7,
+    "顧客 名&=": "山田 & 太郎 = 100%",
+  };
+  let res: Response;
+  let pdf: Uint8Array;
+
+  beforeAll(async () => {
+    res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName, passthrough, params: invoiceParams() } });
+    pdf = await bytesOf(res);
+    if (res.status !== 200) console.log("DEBUG", res.status, Buffer.from(pdf).toString());
+  });
+
+  it("answers 200 with a one-page PDF, X-Page-Count and an exact Content-Length", async () => {
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    const facts = await inspectPdf(pdf);
+    expect(facts.pageCount).toBe(1);
+    expect(res.headers.get("x-page-count")).toBe("1");
+    expect(Number(res.headers.get("content-length"))).toBe(pdf.byteLength);
+  });
+
+  it("titles the PDF with the fileName and stores the passthrough as rf:params (spec 8)", async () => {
+    const facts = await inspectPdf(pdf);
+    expect(facts.title).toBe(fileName);
+    expect(facts.searchMetadata).toEqual({
+      orderId: "ORD-2025-0042",
+      long: "あ".repeat(256),
+      amount: "1200.5",
+      huge: "1000000000000000000000",
+      tiny: "0.00000015",
+      "顧客 名&=": "山田 & 太郎 = 100%",
+    });
+    expect(JSON.stringify(facts.searchMetadata)).not.toContain(PARAMS_MARKER);
+  });
+
+  it("renders Japanese as extractable text (請求書, the 請求先 value)", async () => {
+    const text = await compactPdfText(pdf);
+    expect(text).toContain("請求書");
+    expect(text).toContain("株式会社サンプル商事");
+    expect(text).toContain("株式会社プラテン印刷");
+    expect(text).toContain(PARAMS_MARKER);
+  });
+
+  it("sends Request-Id, File-URL and an X-File-Mapping that round-trips (spec 2.3, 2.4)", () => {
+    const requestId = res.headers.get("request-id")!;
+    expect(requestId).toMatch(ID_16);
+    const fileUrl = new URL(res.headers.get("file-url")!);
+    expect(fileUrl.protocol).toMatch(/^https?:$/);
+    expect(fileUrl.pathname).not.toContain("/file/download");
+    const mapping = decodeFileMapping(res.headers.get("x-file-mapping"));
+    expect(mapping).toHaveLength(1);
+    const [entry] = mapping;
+    expect(Object.keys(entry!).sort()).toEqual(["fileId", "fileName", "passthrough", "share"]);
+    expect(entry!.fileId).toEqual(expect.any(String));
+    expect(entry!.fileName).toBe(fileName);
+    expect(entry!.passthrough).toEqual(passthrough); // echoed as supplied: untrimmed, uncut
+    expectShare(entry!.share, requestId, entry!.fileId, "workspace", false);
+  });
+
+  it("has an attachment Content-Disposition: ASCII fallback plus RFC 5987 filename*", () => {
+    const cd = parseContentDisposition(res.headers.get("content-disposition"));
+    expect(cd.type).toBe("attachment");
+    expect(cd.filename).toMatch(/^[\x20-\x7e]+$/);
+    expect(cd.filenameStarRaw).toMatch(RFC5987_VALUE_CHARS);
+    expect(cd.filenameStar).toBe(`${fileName}.pdf`);
+  });
+
+  it("never echoes params in any header", () => {
+    expect(allHeadersText(res)).not.toContain(PARAMS_MARKER);
+    expect(allHeadersText(res)).not.toContain("サンプル商事");
+  });
+
+  it("keeps the file for later download: one done record, the same bytes in the file store", async () => {
+    const requestId = res.headers.get("request-id")!;
+    const [entry] = decodeFileMapping(res.headers.get("x-file-mapping"));
+    const records = await listFileRecords(requestId);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ requestId, fileId: entry!.fileId, fileName, status: "done", pageCount: 1, shareType: "workspace" });
+    expect(records[0]).not.toHaveProperty("passcodeHash");
+    expect(JSON.stringify(records[0])).not.toContain(PARAMS_MARKER);
+    expect(Buffer.from(await getPdf(records[0]!.s3Key!)).equals(Buffer.from(pdf))).toBe(true);
+  });
+});
+
+describe("page count and headers on other inputs", () => {
+  it("paginates a 400-row 明細 and X-Page-Count equals the PDF's page count", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({ 品名: `品目-${i + 1}`, 数量: 1, 単位: "個", 単価: 100, 税率: 10 }));
+    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "long", params: invoiceParams({ 明細: rows }) } });
+    expect(res.status).toBe(200);
+    const pdf = await bytesOf(res);
+    const { pageCount } = await inspectPdf(pdf);
+    expect(pageCount).toBeGreaterThan(5);
+    expect(res.headers.get("x-page-count")).toBe(String(pageCount));
+    const pages = await extractPdfText(pdf);
+    expect(pages).toHaveLength(pageCount);
+    const all = pages.join("").replace(/\s+/g, "");
+    expect(all).toContain("品目-1");
+    expect(all).toContain("品目-400");
+    expect(pages.at(-1)!.replace(/\s+/g, "")).toContain("品目-400");
+  });
+
+  it("encodes a hostile but legal fileName in Content-Disposition, X-File-Mapping and the PDF Title", async () => {
+    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: HOSTILE_NAME, params: invoiceParams() } });
+    expect(res.status).toBe(200);
+    const cd = parseContentDisposition(res.headers.get("content-disposition"));
+    expect(cd.type).toBe("attachment");
+    expect(cd.filename).toMatch(/^[\x20-\x7e]+$/);
+    expect(cd.filenameStarRaw).toMatch(RFC5987_VALUE_CHARS);
+    expect(cd.filenameStar).toBe(`${HOSTILE_NAME}.pdf`);
+    expect(decodeFileMapping(res.headers.get("x-file-mapping"))[0]!.fileName).toBe(HOSTILE_NAME);
+    expect((await inspectPdf(await bytesOf(res))).title).toBe(HOSTILE_NAME);
+  });
+
+  it("keeps at most 64 rf:params keys but echoes the whole passthrough (spec 8)", async () => {
+    const passthrough = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`k${i}`, `v${i}`]));
+    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "many keys", passthrough, params: {} } });
+    expect(res.status).toBe(200);
+    const meta = (await inspectPdf(await bytesOf(res))).searchMetadata!;
+    expect(Object.keys(meta)).toHaveLength(64);
+    for (const [k, v] of Object.entries(meta)) expect(passthrough[k]).toBe(v);
+    expect(decodeFileMapping(res.headers.get("x-file-mapping"))[0]!.passthrough).toEqual(passthrough);
+  });
+
+  it("ignores Accept: application/json — only ?response=json switches the format", async () => {
+    const res = await sync(
+      "single",
+      { designId: invoiceOf(demo).id, version: 1, content: { fileName: "accept", params: invoiceParams() } },
+      { headers: { accept: "application/json" } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect((await inspectPdf(await bytesOf(res))).pageCount).toBe(1);
+  });
+});
+
+describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
+  const contents = [
+    { fileName: "請求書 A社", params: invoiceParams() },
+    { fileName: "Summary.pdf", shareType: "02", passcodeEnabled: true, params: invoiceParams({ 請求先: "株式会社ビー" }) },
+    { fileName: HOSTILE_NAME, shareType: "03", passthrough: { orderId: "ORD-9" }, params: {} },
+  ];
+  let res: Response;
+  let body: Uint8Array;
+  let zip: JSZip;
+
+  beforeAll(async () => {
+    res = await sync("multiple", { designId: invoiceOf(demo).id, version: 1, contents });
+    body = await bytesOf(res);
+    zip = await JSZip.loadAsync(body);
+  });
+
+  it("answers a ZIP with Request-Id, exact Content-Length and `<label>_<requestId>.zip` URL-encoded", () => {
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(Number(res.headers.get("content-length"))).toBe(body.byteLength);
+    const requestId = res.headers.get("request-id")!;
+    expect(requestId).toMatch(ID_16);
+    const cd = parseContentDisposition(res.headers.get("content-disposition"));
+    expect(cd.type).toBe("attachment");
+    expect(cd.filenameStarRaw).toMatch(RFC5987_VALUE_CHARS);
+    expect(cd.filenameStar).toBe(`${INVOICE_LABEL}_${requestId}.zip`);
+    expect(cd.filename).toMatch(/^[\x20-\x7e]+$/);
+    expect(decodeURIComponent(cd.filename!)).toBe(`${INVOICE_LABEL}_${requestId}.zip`);
+    expect(new URL(res.headers.get("file-url")!).pathname).not.toContain("/file/download");
+  });
+
+  it("holds one valid PDF per item, named fileName + .pdf when missing, non-ASCII intact", async () => {
+    const names = Object.values(zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => f.name);
+    expect(names).toEqual(["請求書 A社.pdf", "Summary.pdf", `${HOSTILE_NAME}.pdf`]);
+    let pages = 0;
+    for (const [i, name] of names.entries()) {
+      const facts = await inspectPdf(await zip.file(name)!.async("uint8array"));
+      expect(facts.title).toBe(contents[i]!.fileName);
+      pages += facts.pageCount;
+    }
+    expect(res.headers.get("x-page-count")).toBe(String(pages));
+    const second = await compactPdfText(await zip.file("Summary.pdf")!.async("uint8array"));
+    expect(second).toContain("株式会社ビー");
+  });
+
+  it("maps every file in X-File-Mapping, in order, with share types 01/02/03 and passcode only when enabled", () => {
+    const requestId = res.headers.get("request-id")!;
+    const mapping = decodeFileMapping(res.headers.get("x-file-mapping"));
+    expect(mapping.map((m) => m.fileName)).toEqual(contents.map((c) => c.fileName));
+    expect(new Set(mapping.map((m) => m.fileId)).size).toBe(3);
+    expectShare(mapping[0]!.share, requestId, mapping[0]!.fileId, "workspace", false);
+    expectShare(mapping[1]!.share, requestId, mapping[1]!.fileId, "invited", true);
+    expectShare(mapping[2]!.share, requestId, mapping[2]!.fileId, "public", false);
+    expect(mapping[0]).not.toHaveProperty("passthrough");
+    expect(mapping[1]).not.toHaveProperty("passthrough");
+    expect(mapping[2]!.passthrough).toEqual({ orderId: "ORD-9" });
+    expect(allHeadersText(res)).not.toContain(PARAMS_MARKER);
+  });
+
+  it("stores one done record per file with pageCount and only a passcode hash", async () => {
+    const requestId = res.headers.get("request-id")!;
+    const mapping = decodeFileMapping(res.headers.get("x-file-mapping"));
+    const records = await listFileRecords(requestId);
+    expect(records).toHaveLength(3);
+    const byId = new Map(records.map((r) => [r.fileId, r]));
+    for (const [i, entry] of mapping.entries()) {
+      const record = byId.get(entry.fileId)!;
+      expect(record).toMatchObject({ requestId, fileName: entry.fileName, status: "done", shareType: entry.share.shareType });
+      expect(record.pageCount).toBeGreaterThanOrEqual(1);
+      expect(record).not.toHaveProperty("passcode");
+      expect(JSON.stringify(record)).not.toContain(PARAMS_MARKER);
+      const stored = await getPdf(record.s3Key!);
+      const zipped = await zip.file(Object.keys(zip.files)[i]!)!.async("nodebuffer");
+      expect(stored.equals(zipped)).toBe(true);
+    }
+    const passcode = mapping[1]!.share.passcode!;
+    const withPasscode = byId.get(mapping[1]!.fileId)!;
+    expect(withPasscode.passcodeHash).toEqual(expect.any(String));
+    expect(JSON.stringify(withPasscode)).not.toContain(passcode);
+    expect(verifyPasscode(passcode, withPasscode.passcodeHash!)).toBe(true);
+    expect(byId.get(mapping[0]!.fileId)).not.toHaveProperty("passcodeHash");
+  });
+
+  it("keeps both entries when `a` and `a.pdf` map to the same archive name", async () => {
+    const res2 = await sync("multiple", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      contents: [
+        { fileName: "a", params: {} },
+        { fileName: "a.pdf", params: {} },
+      ],
+    });
+    expect(res2.status).toBe(200);
+    const zip2 = await JSZip.loadAsync(await bytesOf(res2));
+    const names = Object.keys(zip2.files);
+    expect(names).toHaveLength(2);
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(2);
+    expect(names).toContain("a.pdf");
+  });
+});
+
+describe("?response=json (spec 2.6)", () => {
+  it("answers the identifiers body for a single request, without params", async () => {
+    const res = await sync(
+      "single",
+      { designId: invoiceOf(demo).id, version: 1, content: { fileName: "json single", shareType: "03", params: invoiceParams() } },
+      { query: "?response=json" },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const text = await res.text();
+    expect(text).not.toContain(PARAMS_MARKER);
+    const body = JSON.parse(text);
+    const requestId = res.headers.get("request-id")!;
+    expect(body.requestId).toBe(requestId);
+    expect(body.requestId).toMatch(ID_16);
+    expect(new URL(body.fileUrl).protocol).toMatch(/^https?:$/);
+    expect(body).not.toHaveProperty("params");
+    expect(body.files).toHaveLength(1);
+    const [file] = body.files;
+    expect(file).toMatchObject({ fileName: "json single", pageCount: 1, share: { shareType: "public" } });
+    expect(file.fileId).toBe(decodeFileMapping(res.headers.get("x-file-mapping"))[0]!.fileId);
+    expect(file.downloadPath.startsWith(`/v1/file/download/${requestId}/${file.fileId}`)).toBe(true);
+    expect(file).not.toHaveProperty("params");
+    expect((await listFileRecords(requestId)).map((r) => r.status)).toEqual(["done"]);
+  });
+
+  it("answers one files[] entry per item for a multiple request", async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({ 品名: `行${i}`, 数量: 1, 単価: 10 }));
+    const res = await sync(
+      "multiple",
+      {
+        designId: invoiceOf(demo).id,
+        version: 1,
+        contents: [
+          { fileName: "one", shareType: "02", params: invoiceParams() },
+          { fileName: "two", params: invoiceParams({ 明細: rows }) },
+        ],
+      },
+      { query: "?response=json" },
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const requestId = res.headers.get("request-id")!;
+    expect(body.requestId).toBe(requestId);
+    expect(body.files.map((f: { fileName: string }) => f.fileName)).toEqual(["one", "two"]);
+    expect(body.files.map((f: { share: { shareType: string } }) => f.share.shareType)).toEqual(["invited", "workspace"]);
+    expect(body.files[0].pageCount).toBe(1);
+    expect(body.files[1].pageCount).toBeGreaterThan(1);
+    expect(Number.isInteger(body.files[1].pageCount)).toBe(true);
+    for (const f of body.files) expect(f.downloadPath.startsWith(`/v1/file/download/${requestId}/${f.fileId}`)).toBe(true);
+    expect(res.headers.get("x-page-count")).toBe(String(body.files[0].pageCount + body.files[1].pageCount));
+  });
+});
+
+describe("renderer isolation", () => {
+  it("loads nothing from the network or the disk (SSRF): the canary server sees zero requests", async () => {
+    const canary = `http://127.0.0.1:${probe.port}`;
+    // Control: the canary is reachable from this machine, so silence below means blocked.
+    expect((await fetch(`${canary}/control`)).status).toBe(200);
+    expect(probe.hits).toEqual(["/control"]);
+    probe.hits.length = 0;
+    for (const [url_param, file_param] of [
+      [`${canary}/param`, "file:///etc/passwd"],
+      ["file:///etc/passwd", `http://localhost:${probe.port}/param-localhost`],
+    ]) {
+      const res = await sync("single", { designId: ssrfDesign.id, version: ssrfDesign.version, content: { fileName: "ssrf", params: { url_param, file_param } } });
+      expect(res.status).toBe(200);
+      const text = await compactPdfText(await bytesOf(res));
+      expect(text).toContain("SSRF-PROBE-RENDERED");
+      expect(text).not.toContain("root:x:0:0");
+    }
+    await new Promise((r) => setTimeout(r, 300)); // anything late would still arrive
+    expect(probe.hits).toEqual([]);
+  });
+
+  it("prints a <script> in a param value as text", async () => {
+    const hostile = `<script>document.body.innerHTML='X'</script><b>太字</b>`;
+    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "xss", params: invoiceParams({ 請求先: hostile }) } });
+    expect(res.status).toBe(200);
+    const text = await compactPdfText(await bytesOf(res));
+    expect(text).toContain(hostile.replace(/\s+/g, ""));
+    expect(text).toContain("請求書");
+  });
+
+  it("runs no JavaScript from a template (script, event handlers, javascript: URLs)", async () => {
+    const res = await sync("single", {
+      designId: scriptDesign.id,
+      version: scriptDesign.version,
+      content: { fileName: "script", params: { note: "<script>document.body.innerHTML='PWNED-PARAM'</script>" } },
+    });
+    expect(res.status).toBe(200);
+    const text = await compactPdfText(await bytesOf(res));
+    expect(text).toContain("SAFE-MARKER");
+    expect(text).toContain("<script>document.body.innerHTML='PWNED-PARAM'</script>");
+    expect(text.replace("PWNED-PARAM", "")).not.toContain("PWNED");
+  });
+});
