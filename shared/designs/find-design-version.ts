@@ -24,8 +24,23 @@ export async function findDesignVersion(workspaceId: string, designId: string, v
     if (!latest) throw new PlatenError("DESIGN_NOT_FOUND");
     return latest;
   }
-  const found = await getDesignVersion(workspaceId, designId, version);
+  const found = await cachedVersion(workspaceId, designId, version);
   if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return found;
+}
+
+const versionCache = new Map<string, DesignVersion>();
+
+/** Versions never change once published, so a found one is kept (misses are not cached). */
+async function cachedVersion(workspaceId: string, designId: string, version: number): Promise<DesignVersion | undefined> {
+  const key = `${workspaceId}/${designId}/${version}`;
+  const hit = versionCache.get(key);
+  if (hit) return hit;
+  const found = await getDesignVersion(workspaceId, designId, version);
+  if (found) {
+    versionCache.set(key, found);
+    if (versionCache.size > 1000) versionCache.delete(versionCache.keys().next().value as string);
+  }
   return found;
 }
 

@@ -77,7 +77,7 @@ async function storeFiles(
   retentionDays: number,
 ): Promise<void> {
   const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
-  await Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
+  const stored = Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
   const records: FileRecord[] = files.map((f) => ({
     requestId,
     fileId: f.fileId,
@@ -96,7 +96,8 @@ async function storeFiles(
     completedAt: now.toISOString(),
     expiresAt,
   }));
-  await putFileRecords(records);
+  // PDFs, records and the event are independent writes: run them side by side.
   const timestamp = now.toISOString();
-  await recordEvent({ event: "file.completed", workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), timestamp }, expiresAt);
+  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), timestamp };
+  await Promise.all([stored, putFileRecords(records), recordEvent(event, expiresAt)]);
 }

@@ -49,9 +49,7 @@ export async function createWorkspace(
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   const { ddb } = awsClients();
   const out = await ddb.send(new GetCommand({ TableName: config().tables.workspaces, Key: workspaceKey(id) }));
-  if (!out.Item) return undefined;
-  const { id: wsId, name, plan, appKeyRotatedAt, createdAt } = out.Item as Workspace;
-  return { id: wsId, name, plan, appKeyRotatedAt, createdAt };
+  return out.Item ? toWorkspace(out.Item) : undefined;
 }
 
 /** Resolves an application key to its workspace, or undefined for an unknown/rotated key. */
@@ -68,7 +66,12 @@ export async function findWorkspaceByAppKey(appKey: string): Promise<Workspace |
   );
   // The workspace row names its current key: a key item left behind by a rotation is dead.
   if (!out.Item || out.Item.appKeyHash !== hash) return undefined;
-  return getWorkspace(workspaceId);
+  return toWorkspace(out.Item);
+}
+
+function toWorkspace(item: Record<string, unknown>): Workspace {
+  const { id, name, plan, appKeyRotatedAt, createdAt } = item as unknown as Workspace;
+  return { id, name, plan, appKeyRotatedAt, createdAt };
 }
 
 /** Changes the plan (`workspace update --plan`); fails when the workspace is missing. */
