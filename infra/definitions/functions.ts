@@ -42,7 +42,7 @@ const generation: FunctionAccess = {
 
 /**
  * Every Lambda of the service. API functions are named after their route's file.
- * Async, status, download and queue-consumer functions join this list as their handlers land.
+ * The webhook dispatcher joins this list when its handler lands.
  */
 export const functions = {
   "health-check": { ...api("health-check"), access: {} },
@@ -54,6 +54,34 @@ export const functions = {
     timeoutSeconds: 60,
     memoryMb: 3008,
     chromium: true,
+  },
+  "generate-async": api("generate-async", generation),
+  "get-status": api("get-status", { tablesRead: ["requests", "files"], tablesWrite: ["usage"] }),
+  "download-files": api("download-files", {
+    tablesRead: ["requests", "files", "designs"],
+    tablesWrite: ["usage"],
+    bucketsRead: ["files"],
+  }),
+  render: {
+    id: "render",
+    entry: "functions/render/render-files.ts",
+    timeoutSeconds: 120,
+    memoryMb: 3008,
+    chromium: true,
+    access: {
+      tablesRead: ["workspaces", "designs", "webhooks"],
+      tablesWrite: ["requests", "files", "usage"],
+      bucketsRead: ["designs", "files"],
+      bucketsWrite: ["files"],
+      queuesSend: ["webhook"],
+    },
+  },
+  interrupted: {
+    id: "interrupted",
+    entry: "functions/render/fail-interrupted.ts",
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    access: { tablesRead: ["webhooks"], tablesWrite: ["requests", "files"], queuesSend: ["webhook"] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

@@ -32,6 +32,11 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
   route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60 }),
   route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60 }),
+  route("POST", "/file/async/single", "generate-async", "async"),
+  route("POST", "/file/async/multiple", "generate-async", "async"),
+  route("GET", "/file/status/{requestId}", "get-status", "status"),
+  route("GET", "/file/download/{requestId}", "download-files", "retrieval"),
+  route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval"),
 ];
 
 /** Media types API Gateway must pass through as binary. */

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
+import { requeueUnfinishedFiles } from "#shared/generation/recover-requests.ts";
 import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
@@ -48,6 +49,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     localEnvironment({ ...emulators, queueUrls, baseUrl: urls.apiBaseUrl, siteUrl: urls.siteUrl, authUrl: urls.authUrl }),
   );
   const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
+  // fauxqs lost its messages with the last process: put unfinished files back on the queue.
+  const requeued = await requeueUnfinishedFiles(new Date(Date.now() + 60_000).toISOString());
+  if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
   const localJson = await seedOrRefresh(join(dataDir, "local.json"), urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
   const localJsonPath = join(dataDir, "local.json");
   writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
@@ -66,6 +70,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     },
   };
 }
+
+const LOCAL_MAX_CONCURRENCY = 4;
 
 /** One poller per queue (and DLQ) whose consumer function exists in the definitions. */
 async function startPollers(awsEndpoint: string, queueUrls: Record<string, string>): Promise<Poller[]> {
@@ -88,7 +94,8 @@ async function startPollers(awsEndpoint: string, queueUrls: Record<string, strin
         queueUrl,
         queueArn: Attributes!.QueueArn!,
         batchSize: c.batchSize,
-        maxConcurrency: c.maxConcurrency,
+        // One machine: more concurrent batches than browsers only queues renders behind each other.
+        maxConcurrency: Math.min(c.maxConcurrency, LOCAL_MAX_CONCURRENCY),
         handler,
         context: () => lambdaContext(c.consumer, timeout, crypto.randomUUID()),
       }),

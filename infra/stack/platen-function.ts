@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Duration, Size, Stack } from "aws-cdk-lib";
 import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
-import { NodejsFunction, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
+import { type BundlingOptions, NodejsFunction, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import type { FunctionDefinition } from "../definitions/index.ts";
@@ -75,22 +75,7 @@ export class PlatenFunction extends Construct {
         ...(def.chromium ? { RENDER_FONT_DIR } : {}),
         NODE_OPTIONS: "--enable-source-maps",
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: "node22",
-        mainFields: ["module", "main"],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        keepNames: true,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: false,
-        // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
-        bundleAwsSDK: true,
-        nodeModules: def.chromium ? CHROMIUM_NODE_MODULES : undefined,
-        // `cdk synth` must work without Docker: esbuild from node_modules.
-        forceDockerBundling: false,
-      },
+      bundling: bundlingOptions(def),
     });
     grantAccess(this.fn, def, props.data);
   }
@@ -99,6 +84,29 @@ export class PlatenFunction extends Construct {
   addEnvironment(name: string, value: string): void {
     this.fn.addEnvironment(name, value);
   }
+}
+
+/**
+ * ESM bundle with source maps, built by the local esbuild. Only chromium functions carry
+ * node modules.
+ */
+function bundlingOptions(def: FunctionDefinition): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: "node22",
+    mainFields: ["module", "main"],
+    banner: ESM_REQUIRE_BANNER,
+    minify: true,
+    keepNames: true,
+    sourceMap: true,
+    sourceMapMode: SourceMapMode.DEFAULT,
+    sourcesContent: false,
+    // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
+    bundleAwsSDK: true,
+    nodeModules: def.chromium ? CHROMIUM_NODE_MODULES : undefined,
+    // `cdk synth` must work without Docker: esbuild from node_modules.
+    forceDockerBundling: false,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { ShareType } from "./share.ts";
@@ -12,8 +12,11 @@ export interface FileRecord {
   designId: string;
   version: number;
   fileName: string;
+  /** Position in the request's contents (ZIP and status order). */
+  index: number;
   status: "queued" | "done" | "failed";
   source: "sync" | "async";
+  mode: "single" | "multiple";
   shareType: ShareType;
   passcodeHash?: string;
   passthrough?: Record<string, string | number>;
@@ -56,6 +59,50 @@ export async function putFileRecords(records: FileRecord[]): Promise<void> {
   }
 }
 
+/** One file record, or undefined (consistent: workers read right after acceptance). */
+export async function getFileRecord(requestId: string, fileId: string): Promise<FileRecord | undefined> {
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: config().tables.files, Key: fileKey(requestId, fileId), ConsistentRead: true }),
+  );
+  return out.Item as FileRecord | undefined;
+}
+
+/**
+ * Moves a queued file to done/failed exactly once: the condition makes a duplicate or
+ * replayed message a no-op (returns false) instead of a second transition.
+ */
+export async function settleFileRecord(
+  requestId: string,
+  fileId: string,
+  outcome: Pick<FileRecord, "status" | "pageCount" | "s3Key" | "errorCode" | "errorMessage" | "completedAt">,
+): Promise<boolean> {
+  const names: Record<string, string> = { "#status": "status" };
+  const values: Record<string, unknown> = { ":queued": "queued" };
+  const sets: string[] = [];
+  for (const [key, value] of Object.entries(outcome)) {
+    if (value === undefined) continue;
+    names[`#${key}`] = key;
+    values[`:${key}`] = value;
+    sets.push(`#${key} = :${key}`);
+  }
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.files,
+        Key: fileKey(requestId, fileId),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "#status = :queued",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}
+
 /** Every file record of a request (consistent read: a request's files are read right after writing). */
 export async function listFileRecords(requestId: string): Promise<FileRecord[]> {
   const out: FileRecord[] = [];
@@ -73,5 +120,5 @@ export async function listFileRecords(requestId: string): Promise<FileRecord[]> 
     out.push(...((page.Items ?? []) as FileRecord[]));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  return out;
+  return out.sort((a, b) => a.index - b.index);
 }

@@ -63,13 +63,14 @@ export async function generateSync(workspaceId: string, request: GenerationReque
     const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
     return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share, ...rendered };
   });
-  await storeFiles(workspaceId, requestId, design.designId, design.version, files, now, deps.retentionDays);
+  await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, now, deps.retentionDays);
   return { requestId, designLabel: design.manifest.label, files };
 }
 
 async function storeFiles(
   workspaceId: string,
   requestId: string,
+  mode: GenerationRequest["mode"],
   designId: string,
   version: number,
   files: GeneratedFile[],
@@ -78,15 +79,17 @@ async function storeFiles(
 ): Promise<void> {
   const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
   const stored = Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
-  const records: FileRecord[] = files.map((f) => ({
+  const records: FileRecord[] = files.map((f, index) => ({
     requestId,
     fileId: f.fileId,
     workspaceId,
     designId,
     version,
     fileName: f.fileName,
+    index,
     status: "done",
     source: "sync",
+    mode,
     shareType: f.share.shareType,
     ...(f.share.passcode && { passcodeHash: hashPasscode(f.share.passcode) }),
     ...(f.passthrough && { passthrough: f.passthrough }),

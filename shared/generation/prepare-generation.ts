@@ -1,6 +1,6 @@
-import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
+import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "./params-check.ts";
 import type { GenerationRequest } from "./request-schema.ts";
@@ -14,21 +14,26 @@ export interface PreparedGeneration {
 }
 
 /**
- * Everything that can be refused before any rendering: webhookUrl, design/version,
- * params types (spec 2.1, 2.2, 2.8). Another workspace's design is simply not found.
+ * What both sync and async refuse before acceptance: a webhookUrl that is not an enabled
+ * endpoint (spec 2.2) and a missing design or version. Another workspace's design is
+ * simply not found; generation always names a version, so it is DESIGN_VERSION_NOT_FOUND.
  */
-export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
+export async function resolveDesign(workspaceId: string, request: GenerationRequest): Promise<DesignVersion> {
   if (request.webhookUrl !== undefined) {
     // Endpoint registration arrives with the webhooks issue: until then no URL is registered.
     throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
       details: [{ field: "webhookUrl", code: "WEBHOOK_URL_NOT_ALLOWED", message: "is not a registered, enabled webhook endpoint" }],
     });
   }
-  const design = await findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
-    // spec 7.3: generation always names a version, so a missing design is DESIGN_VERSION_NOT_FOUND.
+  return findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
     if (err instanceof PlatenError && err.code === "DESIGN_NOT_FOUND") throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
     throw err;
   });
+}
+
+/** Sync: every item's params are checked up front; one mismatch refuses the request (spec 2.1). */
+export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
+  const design = await resolveDesign(workspaceId, request);
   const checked = request.contents.map((c, i) => checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)));
   const mismatches = checked.flatMap((c) => c.mismatches);
   if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });

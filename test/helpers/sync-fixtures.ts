@@ -109,3 +109,59 @@ export async function startProbeServer(): Promise<ProbeServer> {
       }),
   };
 }
+
+/**
+ * A template that tries every way a page can reach the network or the disk: elements,
+ * CSS (inline, @import, background, @font-face), srcdoc frames, scripts, a meta refresh,
+ * and two params (`url_param`, `file_param`) rendered into img and iframe sources.
+ * Without request interception each http vector hits the canary on `port`.
+ */
+export function ssrfProbeDesign(port: number): TestDesignSource {
+  const canary = `http://127.0.0.1:${port}`;
+  return {
+    label: "TEST SSRF probe",
+    parameters: [
+      { name: "url_param", type: "text", label: "URL" },
+      { name: "file_param", type: "text", label: "File URL" },
+    ],
+    template: [
+      "<h1>SSRF-PROBE-RENDERED</h1>",
+      `<img src="${canary}/img">`,
+      `<link rel=stylesheet href="${canary}/css">`,
+      `<iframe src="file:///etc/passwd"></iframe>`,
+      `<img src="file:///etc/passwd">`,
+      `<img src="http://169.254.169.254/latest/meta-data/">`,
+      `<div style="background:url(${canary}/inline-bg);width:20px;height:20px"></div>`,
+      `<div class="bg">bg</div>`,
+      `<img src="{{ url_param }}"><img src="{{ file_param }}">`,
+      `<iframe src="{{ url_param }}"></iframe><iframe src="{{ file_param }}"></iframe>`,
+      `<object data="file:///etc/passwd" type="text/plain"></object>`,
+      `<embed src="${canary}/embed">`,
+      `<video poster="${canary}/poster"></video><audio src="${canary}/audio" preload="auto"></audio>`,
+      `<img srcset="${canary}/srcset 1x">`,
+      `<svg width="20" height="20"><image href="${canary}/svg-image" width="20" height="20"/></svg>`,
+      `<link rel="preload" as="image" href="${canary}/preload"><link rel="prefetch" href="${canary}/prefetch">`,
+      `<link rel="icon" href="${canary}/icon">`,
+      `<img src="http://localhost:${port}/localhost-img">`,
+      `<iframe srcdoc="<img src='${canary}/srcdoc'>"></iframe>`,
+      `<script>fetch('${canary}/script')</script><script src="${canary}/script-src"></script>`,
+      `<style>@font-face{font-family:probe;src:url(${canary}/font)} .f{font-family:probe}</style><p class="f">font</p>`,
+      `<meta http-equiv="refresh" content="0;url=${canary}/refresh">`,
+    ].join("\n"),
+    css: `@import url(${canary}/imp);\n.bg { background: url(${canary}/bg); }\n`,
+  };
+}
+
+/** A template whose scripts, event handlers and javascript: URL would print PWNED if they ran. */
+export const scriptProbeDesign: TestDesignSource = {
+  label: "TEST script probe",
+  parameters: [{ name: "note", type: "text", label: "Note" }],
+  template: [
+    "<p>SAFE-MARKER</p>",
+    "<script>document.body.innerHTML='PWNED'</script>",
+    `<img src="missing.png" onerror="document.body.innerHTML='PWNED-ONERROR'">`,
+    `<svg onload="document.body.innerHTML='PWNED-SVG'"></svg>`,
+    `<iframe src="javascript:parent.document.body.innerHTML='PWNED-JSURL'"></iframe>`,
+    "<p>{{ note }}</p>",
+  ].join("\n"),
+};

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { api, type RunningStack } from "./local-stack.ts";
 
 export type SyncMode = "single" | "multiple";
@@ -109,3 +110,26 @@ export function allHeadersText(res: Response): string {
 
 /** A 16-character alphanumeric id (spec 2.5). */
 export const ID_16 = /^[0-9A-Za-z]{16}$/;
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * POST with node:http and a raised response-header limit: for answers whose headers
+ * exceed what fetch accepts by default (16 KiB), to still inspect what the server sent.
+ */
+export function postWithLargeHeaders(url: string, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  return new Promise((resolveResponse, reject) => {
+    const req = request(url, { method: "POST", headers, maxHeaderSize: 4 * 1024 * 1024 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

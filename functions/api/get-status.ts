@@ -1,0 +1,15 @@
+import { systemClock } from "#shared/clock.ts";
+import { RETRY_AFTER_SECONDS } from "#shared/generation/download.ts";
+import { requestStatus } from "#shared/generation/request-status.ts";
+import { apiHandler } from "#shared/http/api-handler.ts";
+
+/** GET /v1/file/status/{requestId} (spec 4.5): Retry-After: 2 while queued or processing. */
+export const handler = apiHandler(async (req) => {
+  const body = await requestStatus(req.path("requestId"), req.principal.workspace.id, systemClock);
+  const pending = body.status === "queued" || body.status === "processing";
+  return {
+    status: 200,
+    headers: { "Cache-Control": "no-store", ...(pending && { "Retry-After": String(RETRY_AFTER_SECONDS) }) },
+    json: body,
+  };
+});

@@ -1,0 +1,29 @@
+import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { systemClock } from "#shared/clock.ts";
+import { catalogue } from "#shared/errors/catalogue.ts";
+import { getFileRecord } from "#shared/generation/file-store.ts";
+import { settleAndMaybeFinalize } from "#shared/generation/render-file.ts";
+import { parseRenderMessage } from "#shared/generation/render-queue.ts";
+
+/**
+ * Render DLQ consumer: a message that exhausted its receives means its file will not be
+ * rendered. The file fails with GENERATION_INTERRUPTED and, if it was the last one, the
+ * request is finalized (spec 3.1 "generation process stopped").
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const results = await Promise.allSettled(
+    event.Records.map(async (r) => {
+      const msg = parseRenderMessage(r.body);
+      const file = await getFileRecord(msg.requestId, msg.fileId);
+      if (!file || file.status !== "queued") return;
+      await settleAndMaybeFinalize(
+        file,
+        { status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en },
+        systemClock,
+      );
+    }),
+  );
+  return {
+    batchItemFailures: results.flatMap((r, i) => (r.status === "rejected" ? [{ itemIdentifier: event.Records[i]!.messageId }] : [])),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Clock } from "#shared/clock.ts";
+import { newId } from "#shared/ids.ts";
+import { type FileRecord, putFileRecords } from "./file-store.ts";
+import { ACTIVE_SHARD, type JobRecord, finalizeJob, putJob } from "./job-store.ts";
+import { paramsObjectKey, putParams } from "./params-store.ts";
+import { resolveDesign } from "./prepare-generation.ts";
+import { sendRenderMessages } from "./render-queue.ts";
+import type { GenerationRequest } from "./request-schema.ts";
+import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+
+export interface AcceptedFile {
+  fileId: string;
+  fileName: string;
+  passthrough?: Record<string, string | number>;
+  share: Share;
+}
+
+export interface AsyncDeps {
+  clock: Clock;
+  siteUrl: string;
+  retentionDays: number;
+}
+
+/**
+ * Async acceptance (spec 4.3/4.4): validated like sync, then the job record, the params
+ * (S3), the file records and one SQS message per file — in that order, so every message
+ * finds what it names. Params types are checked per file by the worker (spec 3.1 partial
+ * failure). Nothing here waits for rendering.
+ */
+export async function acceptAsync(
+  workspaceId: string,
+  request: GenerationRequest,
+  deps: AsyncDeps,
+): Promise<{ requestId: string; files: AcceptedFile[] }> {
+  const design = await resolveDesign(workspaceId, request);
+  const requestId = newId();
+  const now = deps.clock.now();
+  const createdAt = now.toISOString();
+  const files = request.contents.map((c) => acceptedFile(c, requestId, deps.siteUrl));
+  const job: JobRecord = {
+    requestId,
+    workspaceId,
+    designId: design.designId,
+    version: design.version,
+    designLabel: design.manifest.label,
+    mode: request.mode,
+    status: "processing",
+    total: files.length,
+    settled: 0,
+    ...(request.webhookUrl && { webhookUrl: request.webhookUrl }),
+    createdAt,
+    activeShard: ACTIVE_SHARD,
+  };
+  await putJob(job);
+  const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
+  try {
+    await Promise.all(request.contents.map((c, i) => putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)));
+    await putFileRecords(files.map((f, index) => fileRecord(job, f, index, expiresAt)));
+    await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
+  } catch (err) {
+    // Nothing will ever render: end the job now rather than leave it processing forever.
+    await finalizeJob(requestId, {
+      status: "failed",
+      completedAt: deps.clock.now().toISOString(),
+      error: { code: "INTERNAL_ERROR", message: "The request could not be queued." },
+      expiresAt: Math.floor(deps.clock.now().getTime() / 1000) + 86400,
+    }).catch(() => undefined);
+    throw err;
+  }
+  return { requestId, files };
+}
+
+function acceptedFile(c: GenerationRequest["contents"][number], requestId: string, siteUrl: string): AcceptedFile & { passcodeHash?: string } {
+  const fileId = newId();
+  const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
+  return {
+    fileId,
+    fileName: c.fileName,
+    ...(c.passthrough && { passthrough: c.passthrough }),
+    share: { shareType: shareTypes[c.shareType], url: shareUrl(siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) },
+    ...(passcode && { passcodeHash: hashPasscode(passcode) }),
+  };
+}
+
+function fileRecord(job: JobRecord, f: AcceptedFile & { passcodeHash?: string }, index: number, expiresAt: number): FileRecord {
+  return {
+    requestId: job.requestId,
+    fileId: f.fileId,
+    workspaceId: job.workspaceId,
+    designId: job.designId,
+    version: job.version,
+    fileName: f.fileName,
+    index,
+    status: "queued",
+    source: "async",
+    mode: job.mode,
+    shareType: f.share.shareType,
+    ...(f.passcodeHash && { passcodeHash: f.passcodeHash }),
+    ...(f.passthrough && { passthrough: f.passthrough }),
+    createdAt: job.createdAt,
+    expiresAt,
+  };
+}

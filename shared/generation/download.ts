@@ -1,0 +1,52 @@
+import type { Clock } from "#shared/clock.ts";
+import { getDesignVersion } from "#shared/designs/design-store.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type FileRecord, getFileRecord } from "./file-store.ts";
+import { liveFiles, liveJob } from "./request-status.ts";
+
+/** spec 3.1 / 4.6: Retry-After while a request is still generating. */
+export const RETRY_AFTER_SECONDS = 2;
+
+const notReady = () => new PlatenError("FILE_NOT_READY", { retryAfter: RETRY_AFTER_SECONDS });
+const failed = (requestId: string, failureCode: string) =>
+  new PlatenError("FILE_GENERATION_FAILED", { vars: { failureCode, requestId } });
+
+/**
+ * The files of a whole-request download (spec 4.6): 409 while processing, 422 when the
+ * request failed, 404 for unknown/foreign/expired ids; a completed request with partial
+ * failure downloads its successful files.
+ */
+export async function resolveRequestDownload(requestId: string, workspaceId: string, clock: Clock) {
+  const job = await liveJob(requestId, workspaceId, clock);
+  const files = await liveFiles(requestId, workspaceId, clock);
+  if (job?.status === "processing") throw notReady();
+  if (job?.status === "failed") throw failed(requestId, job.error?.code ?? "FILE_GENERATION_FAILED");
+  const done = files.filter((f) => f.status === "done");
+  if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!)), files: done };
+  // After 24 h: an all-failed multiple still answers 422; a failed single, like no files, is 404.
+  if (!job && files.length && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple") {
+    throw failed(requestId, "FILE_GENERATION_FAILED");
+  }
+  throw new PlatenError("FILE_NOT_FOUND");
+}
+
+/** One file (spec 4.7): the same rules applied to the file, 422 naming its own failure code. */
+export async function resolveFileDownload(requestId: string, fileId: string, workspaceId: string, clock: Clock): Promise<FileRecord> {
+  const file = await getFileRecord(requestId, fileId);
+  if (!file || file.workspaceId !== workspaceId || file.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
+    throw new PlatenError("FILE_NOT_FOUND");
+  }
+  if (file.status === "done") return file;
+  const job = await liveJob(requestId, workspaceId, clock);
+  if (file.status === "queued") {
+    if (job?.status === "processing") throw notReady();
+    throw new PlatenError("FILE_NOT_FOUND");
+  }
+  if (job || file.mode === "multiple") throw failed(requestId, file.errorCode ?? "FILE_GENERATION_FAILED");
+  throw new PlatenError("FILE_NOT_FOUND");
+}
+
+async function designLabel(file: FileRecord): Promise<string> {
+  const version = await getDesignVersion(file.workspaceId, file.designId, file.version);
+  return version?.manifest.label ?? "platen";
+}

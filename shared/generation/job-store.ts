@@ -1,0 +1,125 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+
+export interface FailedFile {
+  fileId?: string;
+  fileName: string;
+  code: string;
+  message: string;
+}
+
+/** The job record of an async generation (spec 3.1), kept 24 h after it ends. */
+export interface JobRecord {
+  requestId: string;
+  workspaceId: string;
+  designId: string;
+  version: number;
+  designLabel: string;
+  mode: "single" | "multiple";
+  status: "processing" | "completed" | "failed";
+  total: number;
+  /** Files that reached done/failed; the one that makes it `total` finalizes the job. */
+  settled: number;
+  webhookUrl?: string;
+  createdAt: string;
+  completedAt?: string;
+  failedFiles?: FailedFile[];
+  error?: { code: string; message: string };
+  /** Set only while processing: the sparse `active` index lists unfinished requests. */
+  activeShard?: string;
+  expiresAt?: number;
+}
+
+const jobKey = (requestId: string) => ({ pk: `REQ#${requestId}`, sk: "JOB" });
+const table = () => config().tables.requests;
+
+export async function putJob(job: JobRecord): Promise<void> {
+  await awsClients().ddb.send(
+    new PutCommand({ TableName: table(), Item: { ...jobKey(job.requestId), ...job }, ConditionExpression: "attribute_not_exists(pk)" }),
+  );
+}
+
+export async function getJob(requestId: string): Promise<JobRecord | undefined> {
+  const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }));
+  return out.Item as JobRecord | undefined;
+}
+
+/** Counts one more settled file; returns the new count (atomic ADD). */
+export async function addSettled(requestId: string): Promise<number> {
+  const out = await awsClients().ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: jobKey(requestId),
+      UpdateExpression: "ADD settled :one",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":one": 1 },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return Number(out.Attributes?.settled ?? 0);
+}
+
+/**
+ * Ends a job exactly once: the write only succeeds while the job is still processing,
+ * so concurrent or replayed finalizers cannot both win (returns false for the loser).
+ */
+export async function finalizeJob(
+  requestId: string,
+  outcome: Pick<JobRecord, "status" | "completedAt" | "failedFiles" | "error" | "expiresAt">,
+): Promise<boolean> {
+  const values: Record<string, unknown> = {
+    ":processing": "processing",
+    ":status": outcome.status,
+    ":completedAt": outcome.completedAt,
+    ":expiresAt": outcome.expiresAt,
+  };
+  const sets = ["#status = :status", "completedAt = :completedAt", "expiresAt = :expiresAt"];
+  if (outcome.failedFiles?.length) {
+    values[":failedFiles"] = outcome.failedFiles;
+    sets.push("failedFiles = :failedFiles");
+  }
+  if (outcome.error) {
+    values[":error"] = outcome.error;
+    sets.push("#error = :error");
+  }
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: jobKey(requestId),
+        UpdateExpression: `SET ${sets.join(", ")} REMOVE activeShard`,
+        ConditionExpression: "#status = :processing",
+        ExpressionAttributeNames: { "#status": "status", ...(outcome.error && { "#error": "error" }) },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}
+
+/** Unfinished jobs created before `before` (ISO), from the sparse `active` index. */
+export async function listActiveJobs(before: string): Promise<JobRecord[]> {
+  const jobs: JobRecord[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: "active",
+        KeyConditionExpression: "activeShard = :shard AND createdAt < :before",
+        ExpressionAttributeValues: { ":shard": ACTIVE_SHARD, ":before": before },
+        ExclusiveStartKey,
+      }),
+    );
+    jobs.push(...((out.Items ?? []) as JobRecord[]));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return jobs;
+}
+
+/** One shard is plenty for the number of in-flight requests of this service. */
+export const ACTIVE_SHARD = "active";

@@ -1,0 +1,21 @@
+import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+
+/**
+ * Async params live in S3, one object per file (DESIGN: SQS messages are ≤ 1 MiB and
+ * DynamoDB items ≤ 400 KB, params may be 1,000,000 bytes). They expire with the files bucket.
+ */
+export const paramsObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
+  `params/${workspaceId}/${requestId}/${fileId}.json`;
+
+export async function putParams(key: string, params: Record<string, unknown>): Promise<void> {
+  await awsClients().s3.send(
+    new PutObjectCommand({ Bucket: config().buckets.files, Key: key, Body: JSON.stringify(params), ContentType: "application/json" }),
+  );
+}
+
+export async function getParams(key: string): Promise<Record<string, unknown>> {
+  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  return JSON.parse(await out.Body!.transformToString("utf8")) as Record<string, unknown>;
+}

@@ -1,0 +1,88 @@
+import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type FileRecord, listFileRecords } from "./file-store.ts";
+import { getJob, type JobRecord } from "./job-store.ts";
+
+/** spec 2.7 body. */
+export interface StatusBody {
+  requestId: string;
+  status: "queued" | "processing" | "completed" | "failed";
+  designId: string;
+  version?: number;
+  files: { fileId: string; fileName: string; pageCount?: number; downloadPath: string }[];
+  failedFiles?: { fileId?: string; fileName: string; code: string; message: string }[];
+  error?: { code: string; message: string };
+  createdAt?: string;
+  completedAt?: string;
+}
+
+export const downloadPath = (requestId: string, fileId: string) => `/v1/file/download/${requestId}/${fileId}`;
+
+const nowSeconds = (clock: Clock) => Math.floor(clock.now().getTime() / 1000);
+
+/** A job record counts only while processing or within 24 h of its end (TTL deletes late). */
+export async function liveJob(requestId: string, workspaceId: string, clock: Clock): Promise<JobRecord | undefined> {
+  const job = await getJob(requestId);
+  if (!job || job.workspaceId !== workspaceId) return undefined;
+  if (job.status !== "processing" && job.expiresAt !== undefined && job.expiresAt <= nowSeconds(clock)) return undefined;
+  return job;
+}
+
+/** File records of the workspace that have not passed their retention. */
+export async function liveFiles(requestId: string, workspaceId: string, clock: Clock): Promise<FileRecord[]> {
+  const now = nowSeconds(clock);
+  return (await listFileRecords(requestId)).filter((f) => f.workspaceId === workspaceId && f.expiresAt > now);
+}
+
+/**
+ * spec 4.5 / 3.1: from the job record while it lives; afterwards (and for sync requests)
+ * rebuilt from file records: `completed` with designId and files, `failed` +
+ * FILE_GENERATION_FAILED for an all-failed multiple, 404 for a failed single or no files.
+ */
+export async function requestStatus(requestId: string, workspaceId: string, clock: Clock): Promise<StatusBody> {
+  const job = await liveJob(requestId, workspaceId, clock);
+  const files = await liveFiles(requestId, workspaceId, clock);
+  if (job) return fromJob(job, files);
+  const done = files.filter((f) => f.status === "done");
+  if (done.length) {
+    return {
+      requestId,
+      status: "completed",
+      designId: done[0]!.designId,
+      files: done.map((f) => ({ fileId: f.fileId, fileName: f.fileName, downloadPath: downloadPath(requestId, f.fileId) })),
+    };
+  }
+  const allFailedMultiple = files.length > 0 && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple";
+  if (allFailedMultiple) {
+    return {
+      requestId,
+      status: "failed",
+      designId: files[0]!.designId,
+      files: [],
+      error: { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." },
+    };
+  }
+  // Failed single after 24 h, no files left, unknown id, another workspace, or files without a job record.
+  throw new PlatenError("REQUEST_NOT_FOUND");
+}
+
+function fromJob(job: JobRecord, files: FileRecord[]): StatusBody {
+  const finished = job.status !== "processing";
+  return {
+    requestId: job.requestId,
+    status: job.status,
+    designId: job.designId,
+    version: job.version,
+    // spec 2.7: empty until completed.
+    files:
+      job.status === "completed"
+        ? files
+            .filter((f) => f.status === "done")
+            .map((f) => ({ fileId: f.fileId, fileName: f.fileName, pageCount: f.pageCount, downloadPath: downloadPath(job.requestId, f.fileId) }))
+        : [],
+    ...(job.failedFiles?.length && { failedFiles: job.failedFiles }),
+    ...(job.error && { error: job.error }),
+    createdAt: job.createdAt,
+    ...(finished && job.completedAt && { completedAt: job.completedAt }),
+  };
+}
