@@ -1,22 +1,33 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { acceptAsync } from "#shared/generation/accept-async.ts";
+import { type AcceptedFile, acceptAsync } from "#shared/generation/accept-async.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
+import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { outputHistoryUrl } from "#shared/http/sync-response.ts";
+
+/** A replay answers the same requestId and files; the passcodes were shown once only. */
+const withoutPasscodes = (accepted: { requestId: string; files: AcceptedFile[] }) => ({
+  requestId: accepted.requestId,
+  files: accepted.files.map(({ share: { passcode: _shown, ...share }, ...f }) => ({ ...f, share })),
+});
 
 /** POST /v1/file/async/single and /v1/file/async/multiple (spec 4.3, 4.4): 202 at once. */
 export const handler = apiHandler(async (req) => {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
-  const raw = req.event.isBase64Encoded && req.event.body ? Buffer.from(req.event.body, "base64").toString("utf8") : req.event.body;
-  const request = validateGenerationBody(raw, mode);
   const { siteUrl } = config();
-  const accepted = await acceptAsync(req.principal.workspace.id, request, {
-    clock: systemClock,
-    siteUrl,
-    retentionDays: DEFAULT_FILE_RETENTION_DAYS,
-  });
+  const outcome = await withIdempotencyKey(
+    req,
+    () =>
+      acceptAsync(req.principal.workspace, validateGenerationBody(req.bodyText(), mode), {
+        clock: systemClock,
+        siteUrl,
+        retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+      }),
+    withoutPasscodes,
+  );
+  const accepted = "fresh" in outcome ? outcome.fresh : outcome.replay;
   return {
     status: 202,
     headers: { "Request-Id": accepted.requestId },

@@ -42,7 +42,8 @@ const generation: FunctionAccess = {
 
 /**
  * Every Lambda of the service. API functions are named after their route's file.
- * The webhook dispatcher joins this list when its handler lands.
+ * Whoever records a generation event (sync generation, the render worker, the DLQ handler)
+ * also writes the webhook delivery log and queues deliveries, hence write on `webhooks`.
  */
 export const functions = {
   "health-check": { ...api("health-check"), access: {} },
@@ -50,7 +51,7 @@ export const functions = {
   "get-design-parameters": api("get-design-parameters", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),
   "generate-sync": {
-    ...api("generate-sync", generation),
+    ...api("generate-sync", { ...generation, tablesWrite: [...(generation.tablesWrite ?? []), "webhooks"] }),
     timeoutSeconds: 60,
     memoryMb: 3008,
     chromium: true,
@@ -69,8 +70,8 @@ export const functions = {
     memoryMb: 3008,
     chromium: true,
     access: {
-      tablesRead: ["workspaces", "designs", "webhooks"],
-      tablesWrite: ["requests", "files", "usage"],
+      tablesRead: ["workspaces", "designs"],
+      tablesWrite: ["requests", "files", "usage", "webhooks"],
       bucketsRead: ["designs", "files"],
       bucketsWrite: ["files"],
       queuesSend: ["webhook"],
@@ -81,7 +82,16 @@ export const functions = {
     entry: "functions/render/fail-interrupted.ts",
     timeoutSeconds: 60,
     memoryMb: 512,
-    access: { tablesRead: ["webhooks"], tablesWrite: ["requests", "files"], queuesSend: ["webhook"] },
+    access: { tablesWrite: ["requests", "files", "webhooks"], queuesSend: ["webhook"] },
+  },
+  // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
+  // delivery log and endpoint state (410 disables), re-queues its own back-off messages.
+  dispatch: {
+    id: "dispatch",
+    entry: "functions/dispatch/deliver-webhook.ts",
+    timeoutSeconds: 30,
+    memoryMb: 512,
+    access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

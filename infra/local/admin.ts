@@ -6,6 +6,7 @@ import { publishDesign } from "#shared/designs/publish-design.ts";
 import { config } from "#shared/aws/config.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
+import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
 
 /** A mistake of the operator: printed as one line, exit code 1, never a stack trace. */
@@ -20,7 +21,8 @@ const USAGE = `usage: npm run admin -- <command> [--json]
   workspace create --name NAME [--plan free|personal|standard|premium]
   workspace update ID --plan PLAN
   design publish DIR --workspace ID [--design ID]
-  design list --workspace ID`;
+  design list --workspace ID
+${WEBHOOK_USAGE}`;
 
 type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
 type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
@@ -77,6 +79,7 @@ const commands: Record<string, Command> = {
     }
     return { json: designs, text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)" };
   },
+  ...webhookCommands,
 };
 
 async function main(): Promise<number> {
@@ -89,6 +92,7 @@ async function main(): Promise<number> {
       workspace: { type: "string" },
       design: { type: "string" },
       id: { type: "string" },
+      ...webhookOptions,
     },
   }) as Args;
   const command = commands[args.positionals.slice(0, 2).join(" ")];

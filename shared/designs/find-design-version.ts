@@ -2,6 +2,8 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignBundle, ParameterSpec } from "./bundle-schema.ts";
 import { type DesignVersion, getBundle, getDesignHead, getDesignVersion } from "./design-store.ts";
 
+const MAX_DESIGN_ID_LENGTH = 256;
+
 /**
  * The optional `version` query. A value that cannot exist (not a positive integer) is
  * simply not found: spec 4.8 never answers 400 for a wrong id.
@@ -17,6 +19,8 @@ export function parseVersionQuery(raw: string | undefined): number | undefined {
  * missing design or version is DESIGN_VERSION_NOT_FOUND. Never 400 for a wrong id.
  */
 export async function findDesignVersion(workspaceId: string, designId: string, version?: number): Promise<DesignVersion> {
+  // Ids are 16 characters; a much longer one cannot exist (and would exceed DynamoDB key sizes).
+  if (designId.length > MAX_DESIGN_ID_LENGTH) throw new PlatenError(version === undefined ? "DESIGN_NOT_FOUND" : "DESIGN_VERSION_NOT_FOUND");
   if (version === undefined) {
     const head = await getDesignHead(workspaceId, designId);
     if (!head) throw new PlatenError("DESIGN_NOT_FOUND");

@@ -109,6 +109,11 @@ export const catalogue = {
     en: "This Idempotency-Key was already used with a different request body.",
     ja: "この Idempotency-Key は異なるリクエスト本文で既に使用されています。",
   },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    status: 409,
+    en: "A request with this Idempotency-Key is still being processed. Retry after {retryAfter} seconds.",
+    ja: "この Idempotency-Key のリクエストは処理中です。{retryAfter} 秒後に再試行してください。",
+  },
   REQUEST_NOT_FOUND: { status: 404, en: "The request was not found.", ja: "リクエストが見つかりません。" },
   FILE_NOT_FOUND: { status: 404, en: "The file was not found.", ja: "ファイルが見つかりません。" },
   FILE_NOT_READY: {

@@ -1,5 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
+import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
 import { ACTIVE_SHARD, type JobRecord, finalizeJob, putJob } from "./job-store.ts";
 import { paramsObjectKey, putParams } from "./params-store.ts";
@@ -28,11 +30,14 @@ export interface AsyncDeps {
  * failure). Nothing here waits for rendering.
  */
 export async function acceptAsync(
-  workspaceId: string,
+  workspace: Workspace,
   request: GenerationRequest,
   deps: AsyncDeps,
 ): Promise<{ requestId: string; files: AcceptedFile[] }> {
+  const workspaceId = workspace.id;
   const design = await resolveDesign(workspaceId, request);
+  // spec 8: checked before acceptance, so a quota refusal never shows up in status.
+  const admission = await admitPages(workspace, request.contents.length, deps.clock);
   const requestId = newId();
   const now = deps.clock.now();
   const createdAt = now.toISOString();
@@ -49,9 +54,15 @@ export async function acceptAsync(
     settled: 0,
     ...(request.webhookUrl && { webhookUrl: request.webhookUrl }),
     createdAt,
+    usageMonth: admission.month,
     activeShard: ACTIVE_SHARD,
   };
-  await putJob(job);
+  try {
+    await putJob(job);
+  } catch (err) {
+    await settlePages(workspaceId, admission.month, -admission.reserved);
+    throw err;
+  }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
   try {
     await Promise.all(request.contents.map((c, i) => putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)));
@@ -59,6 +70,7 @@ export async function acceptAsync(
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {
     // Nothing will ever render: end the job now rather than leave it processing forever.
+    await settlePages(workspaceId, admission.month, -admission.reserved).catch(() => undefined);
     await finalizeJob(requestId, {
       status: "failed",
       completedAt: deps.clock.now().toISOString(),

@@ -1,11 +1,13 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
 
 /**
  * A generation event (spec 6) recorded for the webhook dispatcher: which request, which
  * files, and whether it was addressed to one `webhookUrl`. Payloads are built from the
  * file records at delivery time, so no params (and no passcode) are stored here.
+ * `errorCode` (file.failed): PARTIAL_FAILURE, FILE_GENERATION_FAILED or a single file's code.
  */
 export interface GenerationEvent {
   event: "file.completed" | "file.failed";
@@ -19,12 +21,24 @@ export interface GenerationEvent {
   timestamp: string;
 }
 
-/** Idempotent per (request, event): a replayed finalization writes the same item again. */
-export async function recordEvent(e: GenerationEvent, expiresAt: number): Promise<void> {
+/**
+ * Records the event (the durable outbox item; idempotent per (request, event): a replay
+ * writes the same item again), then queues its webhook deliveries (spec 6). Delivery ids
+ * are stable, so a replay does not notify twice. A failure to queue is logged with the
+ * outbox key and not thrown: the files exist and the answer must not turn into an error.
+ *
+ * @param passcodes - Plaintext passcodes by file id, only from a sync generation (they
+ *   go into the first delivery's queue message, never into a table).
+ */
+export async function recordEvent(e: GenerationEvent, expiresAt: number, passcodes?: Record<string, string>): Promise<void> {
   await awsClients().ddb.send(
     new PutCommand({
       TableName: config().tables.requests,
       Item: { pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}`, ...e, expiresAt },
     }),
   );
+  await enqueueWebhookDeliveries(e, passcodes).catch((err: Error) => {
+    const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
+    console.error(JSON.stringify({ level: "error", msg: "webhook deliveries not queued", outbox, error: String(err.stack ?? err) }));
+  });
 }

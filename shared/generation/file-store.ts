@@ -32,6 +32,20 @@ export interface FileRecord {
 
 const fileKey = (requestId: string, fileId: string) => ({ pk: `REQ#${requestId}`, sk: `FILE#${fileId}` });
 
+/**
+ * passthrough numbers may be any finite JSON number (spec 2.1), beyond what DynamoDB's
+ * number type holds (38 digits, 1e-130…1e126), so it is stored as its JSON text.
+ */
+function toItem(r: FileRecord): Record<string, unknown> {
+  const { passthrough, ...rest } = r;
+  return { ...fileKey(r.requestId, r.fileId), ...rest, ...(passthrough && { passthroughJson: JSON.stringify(passthrough) }) };
+}
+
+function fromItem(item: Record<string, unknown>): FileRecord {
+  const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
+  return { ...(rest as unknown as FileRecord), ...(typeof passthroughJson === "string" && { passthrough: JSON.parse(passthroughJson) }) };
+}
+
 export const pdfObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
   `files/${workspaceId}/${requestId}/${fileId}.pdf`;
 
@@ -50,7 +64,7 @@ export async function getPdf(key: string): Promise<Buffer> {
 export async function putFileRecords(records: FileRecord[]): Promise<void> {
   const TableName = config().tables.files;
   for (let i = 0; i < records.length; i += 25) {
-    let requests = records.slice(i, i + 25).map((r) => ({ PutRequest: { Item: { ...fileKey(r.requestId, r.fileId), ...r } } }));
+    let requests = records.slice(i, i + 25).map((r) => ({ PutRequest: { Item: toItem(r) } }));
     for (let attempt = 0; requests.length; attempt++) {
       const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
       requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
@@ -64,7 +78,7 @@ export async function getFileRecord(requestId: string, fileId: string): Promise<
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.files, Key: fileKey(requestId, fileId), ConsistentRead: true }),
   );
-  return out.Item as FileRecord | undefined;
+  return out.Item ? fromItem(out.Item) : undefined;
 }
 
 /**
@@ -117,7 +131,7 @@ export async function listFileRecords(requestId: string): Promise<FileRecord[]> 
         ExclusiveStartKey,
       }),
     );
-    out.push(...((page.Items ?? []) as FileRecord[]));
+    out.push(...(page.Items ?? []).map(fromItem));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out.sort((a, b) => a.index - b.index);

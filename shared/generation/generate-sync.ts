@@ -1,10 +1,12 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
+import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { recordEvent } from "./events.ts";
 import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
-import { prepareGeneration } from "./prepare-generation.ts";
+import { type PreparedGeneration, prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
 
@@ -37,9 +39,27 @@ export interface SyncDeps {
  * the PDFs and file records (sync output is downloadable later, spec 3.1) and record
  * `file.completed`. Any failed file fails the whole request: no partial ZIP.
  */
-export async function generateSync(workspaceId: string, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
+export async function generateSync(workspace: Workspace, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
+  const workspaceId = workspace.id;
   const prepared = await prepareGeneration(workspaceId, request);
-  const requestId = newId();
+  // spec 8: pages are reserved before any rendering and corrected once they are stored.
+  const admission = await admitPages(workspace, request.contents.length, deps.clock);
+  let counted = 0;
+  try {
+    const requestId = newId();
+    const files = await renderAll(request, prepared, requestId, deps);
+    const { design } = prepared;
+    await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, deps.clock.now(), deps.retentionDays, request.webhookUrl);
+    counted = files.reduce((n, f) => n + f.pageCount, 0);
+    return { requestId, designLabel: design.manifest.label, files };
+  } finally {
+    // Pages count only if the files were stored (a failure or abandoned render refunds them).
+    await settlePages(workspaceId, admission.month, counted - admission.reserved);
+  }
+}
+
+/** Renders every item; one failure fails them all (no partial ZIP). */
+async function renderAll(request: GenerationRequest, prepared: PreparedGeneration, requestId: string, deps: SyncDeps): Promise<GeneratedFile[]> {
   const { design, bundle } = prepared;
   const renders = await Promise.allSettled(
     request.contents.map((c, i) =>
@@ -55,16 +75,13 @@ export async function generateSync(workspaceId: string, request: GenerationReque
   );
   const failed = renders.find((r) => r.status === "rejected");
   if (failed) throw new PlatenError("INTERNAL_ERROR", { cause: (failed as PromiseRejectedResult).reason });
-  const now = deps.clock.now();
-  const files: GeneratedFile[] = request.contents.map((c, i) => {
+  return request.contents.map((c, i) => {
     const rendered = (renders[i] as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value;
     const fileId = newId();
     const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
     const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
     return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share, ...rendered };
   });
-  await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, now, deps.retentionDays);
-  return { requestId, designLabel: design.manifest.label, files };
 }
 
 async function storeFiles(
@@ -76,6 +93,7 @@ async function storeFiles(
   files: GeneratedFile[],
   now: Date,
   retentionDays: number,
+  webhookUrl?: string,
 ): Promise<void> {
   const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
   const stored = Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
@@ -99,8 +117,11 @@ async function storeFiles(
     completedAt: now.toISOString(),
     expiresAt,
   }));
-  // PDFs, records and the event are independent writes: run them side by side.
+  await Promise.all([stored, putFileRecords(records)]);
+  // The event (and its webhook deliveries) only once PDFs and records exist: a receiver may
+  // download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
   const timestamp = now.toISOString();
-  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), timestamp };
-  await Promise.all([stored, putFileRecords(records), recordEvent(event, expiresAt)]);
+  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp };
+  const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
+  await recordEvent(event, expiresAt, passcodes);
 }

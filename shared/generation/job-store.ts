@@ -23,6 +23,8 @@ export interface JobRecord {
   settled: number;
   webhookUrl?: string;
   createdAt: string;
+  /** UTC month the request's pages were reserved in (spec 8 counting). */
+  usageMonth?: string;
   completedAt?: string;
   failedFiles?: FailedFile[];
   error?: { code: string; message: string };

@@ -13,7 +13,17 @@ const EXPECTED: Record<ParameterSpec["type"], Expected> = {
 };
 
 /** spec 2.8: an ISO 8601 date, optionally with a time. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/** A real calendar date and clock time: 2025-02-30 or 25:99 are not dates. */
+function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((v) => Number(v ?? 0));
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+  return sameDay && hour! <= 23 && minute! <= 59 && second! <= 59 && offH! <= 23 && offM! <= 59;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -28,7 +38,7 @@ function matches(spec: ParameterSpec, value: unknown): boolean {
     case "boolean":
       return typeof value === "boolean";
     case "date":
-      return typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value.slice(0, 10)));
+      return typeof value === "string" && isIsoDate(value);
     case "collection":
       return isObject(value);
     case "array":

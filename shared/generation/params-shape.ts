@@ -45,4 +45,10 @@ function findCircularRef(value: unknown, path: string[]): string[] | undefined {
   return undefined;
 }
 
-const unescapePointer = (segment: string) => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+function unescapePointer(segment: string): string {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment); // URI fragment form; a stray % is just a character
+  } catch {}
+  return decoded.replace(/~1/g, "/").replace(/~0/g, "~");
+}

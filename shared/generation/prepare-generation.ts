@@ -2,6 +2,7 @@ import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { paramsField } from "./validate-request.ts";
@@ -19,8 +20,8 @@ export interface PreparedGeneration {
  * simply not found; generation always names a version, so it is DESIGN_VERSION_NOT_FOUND.
  */
 export async function resolveDesign(workspaceId: string, request: GenerationRequest): Promise<DesignVersion> {
-  if (request.webhookUrl !== undefined) {
-    // Endpoint registration arrives with the webhooks issue: until then no URL is registered.
+  if (request.webhookUrl !== undefined && !(await findEnabledEndpointByUrl(workspaceId, request.webhookUrl))) {
+    // spec 2.2: it must equal the URL of an enabled endpoint of this workspace, exactly.
     throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
       details: [{ field: "webhookUrl", code: "WEBHOOK_URL_NOT_ALLOWED", message: "is not a registered, enabled webhook endpoint" }],
     });

@@ -1,6 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
+import { settlePages } from "#shared/limits/page-quota.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 import { type FileRecord, getFileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
@@ -40,6 +41,8 @@ export async function settleAndMaybeFinalize(file: Pick<FileRecord, "requestId" 
   const settled = await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
   if (!settled) return;
   const job = await getJob(file.requestId);
+  // One page was reserved per file at acceptance; the real count replaces it exactly once.
+  if (job?.usageMonth) await settlePages(job.workspaceId, job.usageMonth, (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1);
   const count = await addSettled(file.requestId);
   if (job && count >= job.total) await finalizeIfSettled(file.requestId, clock);
 }

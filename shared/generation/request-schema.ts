@@ -22,10 +22,16 @@ const fileName = z
     }
   });
 
+/** passthrough is kept with every file record and webhook: bounded well below DynamoDB's 400 KB items. */
+export const MAX_PASSTHROUGH_BYTES = 16 * 1024;
+
 const passthrough = z.unknown().superRefine((value, ctx) => {
   if (!isPlainObject(value)) {
     ctx.addIssue({ code: "custom", message: "must be a JSON object", ...kind("PARAMS_NOT_OBJECT") });
     return;
+  }
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_PASSTHROUGH_BYTES) {
+    ctx.addIssue({ code: "custom", message: `must be at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON` });
   }
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
@@ -53,8 +59,7 @@ const common = {
   designId: z.string({ required_error: "is required", invalid_type_error: "must be a string" }).min(1, "must not be empty"),
   version: z
     .number({ required_error: "is required", invalid_type_error: "must be an integer" })
-    .int("must be an integer")
-    .positive("must be ≥ 1"),
+    .int("must be an integer"),
   webhookUrl: z
     .string({ invalid_type_error: "must be a string" })
     .max(MAX_WEBHOOK_URL, `must be at most ${MAX_WEBHOOK_URL} characters`)

@@ -23,7 +23,7 @@ export function pickCode(details: { code?: string }[]): ErrorCode {
 
 /** Maps zod issues to spec details with dotted field paths (`contents.0.fileName`). */
 export function zodToPlatenError(error: ZodError): PlatenError {
-  const details: ErrorDetail[] = error.issues.map((issue) => {
+  const details: ErrorDetail[] = error.issues.flatMap(splitUnknownKeys).map((issue) => {
     const code = issueKind(issue);
     const field = fieldPath(issue.path);
     const messageJa = KIND_MESSAGES_JA[code];
@@ -43,6 +43,12 @@ function fieldPath(path: (string | number)[]): string {
 
 /** Where an item's params are reported: `params` (single) or `contents.<i>.params` (multiple). */
 export const paramsField = (mode: "single" | "multiple", index: number) => (mode === "single" ? "params" : `contents.${index}.params`);
+
+/** One issue per unknown property, so each detail names its own field (`content.colour`). */
+function splitUnknownKeys(issue: ZodIssue): ZodIssue[] {
+  if (issue.code !== "unrecognized_keys") return [issue];
+  return issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: "is not an allowed property" }));
+}
 
 /** Parses the raw body of a generation request into the common shape, or throws the spec error. */
 export function validateGenerationBody(rawBody: string | null, mode: "single" | "multiple"): GenerationRequest {

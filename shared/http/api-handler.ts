@@ -4,6 +4,7 @@ import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./ap
 import { corsHeaders } from "./cors.ts";
 import { authentication } from "./middleware/authentication.ts";
 import { errorResponse } from "./middleware/error-response.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -32,12 +33,13 @@ export function toProxyResult(result: ApiResult, lang: string): APIGatewayProxyR
  *   1. errorResponse   – registered first so it sees every error (its onError runs last)
  *   2. requestContext  – headers, query, path params, language
  *   3. authentication  – workspace of the caller (skipped for public routes)
- * Rate limits and plan checks join after authentication (spec 8: after auth, before work).
+ *   4. rateLimit       – spec 8 per-workspace class limits, after auth and before any work
+ * Page quotas are checked by the generation domain, once the number of files is known.
  */
 function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean }): ProxyHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
   handler.use(requestContext());
-  if (opts.auth) handler.use(authentication());
+  if (opts.auth) handler.use(authentication()).use(rateLimit());
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");

@@ -15,6 +15,8 @@ export interface ApiRequest {
   query(name: string): string | undefined;
   path(name: string): string;
   principal?: Principal;
+  /** The body as text (API Gateway base64-encodes bodies of binary media types). */
+  bodyText(): string | null;
   /** Time left before the function's (and the gateway's) deadline. */
   remainingMs(): number;
 }

@@ -1,10 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Lower-case name of the HTTP header carrying the signature. Node lower-cases incoming header
- * names, so receivers can read `req.headers[webhookSignatureHeader]` directly.
+ * Name of the HTTP header carrying the signature (DESIGN: `X-Platen-Signature`). Header names
+ * are case-insensitive and Node lower-cases incoming ones, so receivers on Node read
+ * `req.headers[webhookSignatureHeader.toLowerCase()]`.
  */
-export const webhookSignatureHeader = "platen-signature";
+export const webhookSignatureHeader = "X-Platen-Signature";
 
 /** Default replay window: a signed delivery is accepted for five minutes either side of `t`. */
 const defaultToleranceSeconds = 300;
@@ -113,7 +114,7 @@ function parseSignatureHeader(header: string): ParsedHeader | undefined {
  * of them are compared, so timing reveals neither where a mismatch is nor which entry matched.
  *
  * @param rawBody - The raw request body bytes.
- * @param header - The value of the `platen-signature` header.
+ * @param header - The value of the `X-Platen-Signature` header.
  * @param secret - The receiver's signing secret.
  * @param options - `toleranceSeconds` (default 300) and `now` (unix seconds, default: system clock).
  * @returns `{ ok: true, timestamp }` or `{ ok: false, reason }`; it never throws for bad headers or bodies.

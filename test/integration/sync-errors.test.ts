@@ -13,18 +13,19 @@ import { type ErrorBodyJson, readErrorBody, type SyncMode, syncCaller } from "..
  */
 
 let stack: RunningStack;
-/** body shape and file names */
-let tenantA: Tenant;
-/** multiple-only rules */
-let tenantB: Tenant;
-/** params */
-let tenantC: Tenant;
-/** design lookup, webhookUrl, languages */
-let tenantD: Tenant;
+/** One fresh workspace per group of tests, each sending well under 30 requests. */
+let tBody: Tenant;
+let tNames: Tenant;
+let tContents: Tenant;
+let tShape: Tenant;
+let tTypes: Tenant;
+let tLookup: Tenant;
 
 beforeAll(async () => {
   stack = await startStack();
-  [tenantA, tenantB, tenantC, tenantD] = await Promise.all(["A", "B", "C", "D"].map((n) => createTenant(stack, `Sync errors ${n}`)));
+  [tBody, tNames, tContents, tShape, tTypes, tLookup] = await Promise.all(
+    ["body", "names", "contents", "shape", "types", "lookup"].map((n) => createTenant(stack, `Sync errors ${n}`)),
+  );
 });
 
 afterAll(async () => {
@@ -77,21 +78,21 @@ const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
   it("refuses a body that is not JSON, or JSON that is not an object", async () => {
     for (const raw of ["{", "not json", "", "[]", '"x"', "null"]) {
-      const res = await send(tenantA, "single", raw);
+      const res = await send(tBody, "single", raw);
       const body = await expectError(res, 400, "VALIDATION_FAILED");
       expect(body.details.length, raw).toBeGreaterThan(0);
     }
   });
 
   it("names the field of a missing designId, a missing content and a missing params", async () => {
-    const noDesign = await expectError(await send(tenantA, "single", { version: 1, content: { fileName: "x", params: {} } }), 400, "VALIDATION_FAILED");
+    const noDesign = await expectError(await send(tBody, "single", { version: 1, content: { fileName: "x", params: {} } }), 400, "VALIDATION_FAILED");
     expect(fields(noDesign)).toEqual(["designId"]);
-    const noContent = await expectError(await send(tenantA, "single", { designId: tenantA.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
+    const noContent = await expectError(await send(tBody, "single", { designId: tBody.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
     expect(fields(noContent)).toEqual(["content"]);
-    const noContents = await expectError(await send(tenantA, "multiple", { designId: tenantA.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
+    const noContents = await expectError(await send(tBody, "multiple", { designId: tBody.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
     expect(fields(noContents)).toEqual(["contents"]);
     const noParams = await expectError(
-      await send(tenantA, "single", { designId: tenantA.invoiceId, version: 1, content: { fileName: "x" } }),
+      await send(tBody, "single", { designId: tBody.invoiceId, version: 1, content: { fileName: "x" } }),
       400,
       "VALIDATION_FAILED",
     );
@@ -100,21 +101,21 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
 
   it("refuses a version that is not an integer, with field `version`", async () => {
     for (const version of ["1", 1.5, null, true]) {
-      const body = await expectError(await send(tenantA, "single", single(tenantA, {}, { version })), 400, "VALIDATION_FAILED");
+      const body = await expectError(await send(tBody, "single", single(tBody, {}, { version })), 400, "VALIDATION_FAILED");
       expect([version, fields(body)]).toEqual([version, ["version"]]);
       expect(body.message).toEqual([expect.stringMatching(/^version: /)]);
     }
   });
 
   it("refuses unknown properties and names them in details[].field", async () => {
-    const root = await expectError(await send(tenantA, "single", single(tenantA, {}, { extra: 1 })), 400, "VALIDATION_FAILED");
-    const inContent = await expectError(await send(tenantA, "single", single(tenantA, { colour: "red" })), 400, "VALIDATION_FAILED");
-    const inItem = await expectError(await send(tenantA, "multiple", multiple(tenantA, [{}, { colour: "red" }])), 400, "VALIDATION_FAILED");
+    const root = await expectError(await send(tBody, "single", single(tBody, {}, { extra: 1 })), 400, "VALIDATION_FAILED");
+    const inContent = await expectError(await send(tBody, "single", single(tBody, { colour: "red" })), 400, "VALIDATION_FAILED");
+    const inItem = await expectError(await send(tBody, "multiple", multiple(tBody, [{}, { colour: "red" }])), 400, "VALIDATION_FAILED");
     expect([fields(root), fields(inContent), fields(inItem)]).toEqual([["extra"], ["content.colour"], ["contents.1.colour"]]);
   });
 
   it("answers VALIDATION_FAILED when kinds are mixed (a bad fileName and a missing designId, spec 7.1)", async () => {
-    const res = await send(tenantA, "single", { version: 1, content: { fileName: "a/b", params: {} } });
+    const res = await send(tBody, "single", { version: 1, content: { fileName: "a/b", params: {} } });
     const body = await expectError(res, 400, "VALIDATION_FAILED");
     expect(body.details).toEqual(
       expect.arrayContaining([
@@ -123,7 +124,7 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
       ]),
     );
     expect(body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^content\.fileName: /), expect.stringMatching(/^designId: /)]));
-    const withParams = await expectError(await send(tenantA, "single", single(tenantA, { fileName: "a*b", params: [] })), 400, "VALIDATION_FAILED");
+    const withParams = await expectError(await send(tBody, "single", single(tBody, { fileName: "a*b", params: [] })), 400, "VALIDATION_FAILED");
     expect(withParams.details.map((d) => [d.field, d.code])).toEqual([
       ["content.fileName", "FILE_NAME_INVALID"],
       ["params", "PARAMS_NOT_OBJECT"],
@@ -132,7 +133,7 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
 
   it("keeps the kind's own code when all issues are of one kind", async () => {
     const body = await expectError(
-      await send(tenantA, "multiple", multiple(tenantA, [{ fileName: "a/b" }, { fileName: "ok" }, { fileName: "c:d" }])),
+      await send(tBody, "multiple", multiple(tBody, [{ fileName: "a/b" }, { fileName: "ok" }, { fileName: "c:d" }])),
       400,
       "FILE_NAME_INVALID",
     );
@@ -147,7 +148,7 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
   it("refuses every forbidden character in a single request, field `content.fileName`", async () => {
     const seen: unknown[] = [];
     for (const ch of FORBIDDEN) {
-      const res = await send(tenantA, "single", single(tenantA, { fileName: `report${ch}2025` }));
+      const res = await send(tNames, "single", single(tNames, { fileName: `report${ch}2025` }));
       const body = await readErrorBody(res);
       seen.push([JSON.stringify(ch), res.status, body.code, fields(body), body.details.map((d) => d.code)]);
     }
@@ -157,7 +158,7 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
   it("refuses every forbidden character in a multiple request, field `contents.1.fileName`", async () => {
     const seen: unknown[] = [];
     for (const ch of FORBIDDEN) {
-      const res = await send(tenantB, "multiple", multiple(tenantB, [{ fileName: "fine" }, { fileName: `${ch}x` }]));
+      const res = await send(tContents, "multiple", multiple(tContents, [{ fileName: "fine" }, { fileName: `${ch}x` }]));
       const body = await readErrorBody(res);
       seen.push([JSON.stringify(ch), res.status, body.code, fields(body)]);
     }
@@ -165,7 +166,7 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
   });
 
   it("has the spec 7.1 shape: prefixed message array, docsUrl anchor", async () => {
-    const body = await expectError(await send(tenantA, "single", single(tenantA, { fileName: "a|b" })), 400, "FILE_NAME_INVALID");
+    const body = await expectError(await send(tNames, "single", single(tNames, { fileName: "a|b" })), 400, "FILE_NAME_INVALID");
     expect(body.message).toEqual([expect.stringMatching(/^content\.fileName: /)]);
     expect(body.error).toBe("Bad Request");
   });
@@ -177,7 +178,7 @@ describe("contents of a multiple request (spec 4.2)", () => {
       ["A", "a"],
       ["Rechnung Ärger", "rechnung äRGER"],
     ]) {
-      const res = await send(tenantB, "multiple", multiple(tenantB, pair.map((fileName) => ({ fileName }))));
+      const res = await send(tContents, "multiple", multiple(tContents, pair.map((fileName) => ({ fileName }))));
       const body = await expectError(res, 400, "FILE_NAME_DUPLICATED");
       expect(body.details.length).toBeGreaterThan(0);
       expect(body.details.every((d) => d.field === "contents")).toBe(true);
@@ -186,11 +187,11 @@ describe("contents of a multiple request (spec 4.2)", () => {
 
   it("refuses 101 contents with TOO_MANY_CONTENTS and 0 contents with VALIDATION_FAILED", async () => {
     const tooMany = Array.from({ length: 101 }, (_, i) => ({ fileName: `f${i}` }));
-    const many = await expectError(await send(tenantB, "multiple", multiple(tenantB, tooMany)), 400, "TOO_MANY_CONTENTS");
+    const many = await expectError(await send(tContents, "multiple", multiple(tContents, tooMany)), 400, "TOO_MANY_CONTENTS");
     expect(fields(many)).toEqual(["contents"]);
-    const none = await expectError(await send(tenantB, "multiple", multiple(tenantB, [])), 400, "VALIDATION_FAILED");
+    const none = await expectError(await send(tContents, "multiple", multiple(tContents, [])), 400, "VALIDATION_FAILED");
     expect(fields(none)).toEqual(["contents"]);
-    const notArray = await expectError(await send(tenantB, "multiple", { designId: tenantB.invoiceId, version: 1, contents: {} }), 400, "VALIDATION_FAILED");
+    const notArray = await expectError(await send(tContents, "multiple", { designId: tContents.invoiceId, version: 1, contents: {} }), 400, "VALIDATION_FAILED");
     expect(fields(notArray)).toEqual(["contents"]);
   });
 });
@@ -198,11 +199,11 @@ describe("contents of a multiple request (spec 4.2)", () => {
 describe("params and passthrough shape (spec 2.1, 8)", () => {
   it("refuses params that are not a JSON object with PARAMS_NOT_OBJECT", async () => {
     for (const params of [[], ["a"], "text", null, 42]) {
-      const body = await expectError(await send(tenantC, "single", single(tenantC, { params })), 400, "PARAMS_NOT_OBJECT");
+      const body = await expectError(await send(tShape, "single", single(tShape, { params })), 400, "PARAMS_NOT_OBJECT");
       expect([params, fields(body)]).toEqual([params, ["params"]]);
     }
     const inMultiple = await expectError(
-      await send(tenantC, "multiple", multiple(tenantC, [{}, { params: [] }])),
+      await send(tShape, "multiple", multiple(tShape, [{}, { params: [] }])),
       400,
       "PARAMS_NOT_OBJECT",
     );
@@ -211,7 +212,7 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
 
   it("refuses a passthrough that is not a JSON object with PARAMS_NOT_OBJECT", async () => {
     for (const passthrough of [["a"], "text", 1, null]) {
-      const body = await expectError(await send(tenantC, "single", single(tenantC, { passthrough })), 400, "PARAMS_NOT_OBJECT");
+      const body = await expectError(await send(tShape, "single", single(tShape, { passthrough })), 400, "PARAMS_NOT_OBJECT");
       expect(body.details).toHaveLength(1);
       expect(body.details[0]!.field).toMatch(/(^|\.)passthrough$/);
     }
@@ -219,13 +220,13 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
 
   it("limits params to 1,000,000 UTF-8 bytes (PARAMS_TOO_LARGE), counting bytes not characters", async () => {
     // {"pad":"…"} is 10 bytes plus the value.
-    const ascii = await expectError(await send(tenantC, "single", single(tenantC, { params: { pad: "x".repeat(999_991) } })), 400, "PARAMS_TOO_LARGE");
+    const ascii = await expectError(await send(tShape, "single", single(tShape, { params: { pad: "x".repeat(999_991) } })), 400, "PARAMS_TOO_LARGE");
     expect(fields(ascii)).toEqual(["params"]);
     // 333,331 × 3 bytes + 10 = 1,000,003 bytes but only 333,341 characters.
-    const multibyte = await expectError(await send(tenantC, "single", single(tenantC, { params: { pad: "あ".repeat(333_331) } })), 400, "PARAMS_TOO_LARGE");
+    const multibyte = await expectError(await send(tShape, "single", single(tShape, { params: { pad: "あ".repeat(333_331) } })), 400, "PARAMS_TOO_LARGE");
     expect(fields(multibyte)).toEqual(["params"]);
     const inMultiple = await expectError(
-      await send(tenantC, "multiple", multiple(tenantC, [{}, { params: { pad: "x".repeat(1_000_000) } }])),
+      await send(tShape, "multiple", multiple(tShape, [{}, { params: { pad: "x".repeat(1_000_000) } }])),
       400,
       "PARAMS_TOO_LARGE",
     );
@@ -236,7 +237,7 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
     const base = JSON.stringify({ ...sampleParams("invoice-ja"), pad: "" });
     const params = { ...sampleParams("invoice-ja"), pad: "x".repeat(1_000_000 - Buffer.byteLength(base)) };
     expect(Buffer.byteLength(JSON.stringify(params))).toBe(1_000_000);
-    const exact = await send(tenantC, "single", single(tenantC, { params }));
+    const exact = await send(tShape, "single", single(tShape, { params }));
     expect(exact.status).toBe(200);
   });
 
@@ -249,12 +250,12 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
       { "x/y": { $ref: "#/x~1y" } },
     ];
     for (const params of circular) {
-      const body = await expectError(await send(tenantC, "single", single(tenantC, { params })), 400, "PARAMS_CIRCULAR_REFERENCE");
+      const body = await expectError(await send(tShape, "single", single(tShape, { params })), 400, "PARAMS_CIRCULAR_REFERENCE");
       expect(body.details).toHaveLength(1);
       expect(body.details[0]!.field).toMatch(/^params(\.|$)/);
     }
     const inMultiple = await expectError(
-      await send(tenantC, "multiple", multiple(tenantC, [{}, { params: { a: { $ref: "#/a" } } }])),
+      await send(tShape, "multiple", multiple(tShape, [{}, { params: { a: { $ref: "#/a" } } }])),
       400,
       "PARAMS_CIRCULAR_REFERENCE",
     );
@@ -267,14 +268,14 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
       { a: { $ref: "https://example.com/schema.json#/a" } },
       { a: [{ $ref: "#/b" }], b: 1 },
     ]) {
-      const res = await send(tenantC, "single", single(tenantC, { params: { ...sampleParams("invoice-ja"), ...extra } }));
+      const res = await send(tShape, "single", single(tShape, { params: { ...sampleParams("invoice-ja"), ...extra } }));
       expect([extra, res.status]).toEqual([extra, 200]);
       await res.arrayBuffer();
     }
   });
 
   it("treats a $ref whose pointer is not valid percent-encoding as plain data, not a server error", async () => {
-    const res = await send(tenantC, "single", single(tenantC, { params: { ...sampleParams("invoice-ja"), note: { $ref: "#/100%" } } }));
+    const res = await send(tShape, "single", single(tShape, { params: { ...sampleParams("invoice-ja"), note: { $ref: "#/100%" } } }));
     expect(res.status).toBe(200);
   });
 });
@@ -289,7 +290,7 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
       発行元: "a string",
       軽減税率注記: "yes",
     };
-    const body = await expectError(await send(tenantC, "single", single(tenantC, { params })), 400, "PARAMS_TYPE_MISMATCH");
+    const body = await expectError(await send(tTypes, "single", single(tTypes, { params })), 400, "PARAMS_TYPE_MISMATCH");
     const got = body.details.map((d) => [d.field, d.expected, d.code]);
     expect(got).toEqual(
       expect.arrayContaining([
@@ -305,15 +306,15 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
   });
 
   it("expects `array` for an array parameter given an object, and `object` for a row that is not one", async () => {
-    const body = await expectError(await send(tenantC, "single", single(tenantC, { params: { 明細: { 品名: "x" } } })), 400, "PARAMS_TYPE_MISMATCH");
+    const body = await expectError(await send(tTypes, "single", single(tTypes, { params: { 明細: { 品名: "x" } } })), 400, "PARAMS_TYPE_MISMATCH");
     expect(body.details.map((d) => [d.field, d.expected])).toEqual([["params.明細", "array"]]);
-    const rows = await expectError(await send(tenantC, "single", single(tenantC, { params: { 明細: [{ 品名: "ok" }, "row"] } })), 400, "PARAMS_TYPE_MISMATCH");
+    const rows = await expectError(await send(tTypes, "single", single(tTypes, { params: { 明細: [{ 品名: "ok" }, "row"] } })), 400, "PARAMS_TYPE_MISMATCH");
     expect(rows.details.map((d) => [d.field, d.expected])).toEqual([["params.明細.1", "object"]]);
   });
 
   it("names the item in a multiple request: contents.<i>.params.<key>", async () => {
     const body = await expectError(
-      await send(tenantC, "multiple", multiple(tenantC, [{ params: sampleParams("invoice-ja") }, { params: { 請求先: ["SECRET-PARAM-VALUE"] } }])),
+      await send(tTypes, "multiple", multiple(tTypes, [{ params: sampleParams("invoice-ja") }, { params: { 請求先: ["SECRET-PARAM-VALUE"] } }])),
       400,
       "PARAMS_TYPE_MISMATCH",
     );
@@ -325,7 +326,7 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
     const values = ["2025-13-01", "2025-02-30", "2025-04-31", "2025-04-30T25:99", "2025-04-30T10:61:00Z"];
     const seen: unknown[] = [];
     for (const value of values) {
-      const res = await send(tenantC, "single", single(tenantC, { params: { 発行日: value } }));
+      const res = await send(tTypes, "single", single(tTypes, { params: { 発行日: value } }));
       const body = res.headers.get("content-type")?.startsWith("application/json") ? await readErrorBody(res) : undefined;
       if (!body) await res.arrayBuffer();
       seen.push([value, res.status, body?.details.map((d) => [d.field, d.expected])]);
@@ -335,23 +336,23 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
 
   it("ignores unknown keys and a label used as a key (200)", async () => {
     const params = { ...sampleParams("invoice-ja"), unknownKey: { deep: [1, 2] }, お振込先: 42, "請求先 ": 1 };
-    const res = await send(tenantC, "single", single(tenantC, { params }));
+    const res = await send(tTypes, "single", single(tTypes, { params }));
     expect(res.status).toBe(200);
     await res.arrayBuffer();
   });
 
   it("renders missing keys empty and keeps a missing boolean at its default", async () => {
-    const empty = await send(tenantC, "single", single(tenantC, { params: {} }));
+    const empty = await send(tTypes, "single", single(tTypes, { params: {} }));
     expect(empty.status).toBe(200);
     const emptyText = await compactPdfText(new Uint8Array(await empty.arrayBuffer()));
     expect(emptyText).toContain("請求書");
     expect(emptyText).toContain("明細はありません");
     // 軽減税率注記 defaults to true: the 8 % note is printed although the key is missing.
     const rows = [{ 品名: "弁当", 数量: 1, 単価: 1000, 税率: 8 }];
-    const withDefault = await send(tenantC, "single", single(tenantC, { params: { 明細: rows } }));
+    const withDefault = await send(tTypes, "single", single(tTypes, { params: { 明細: rows } }));
     expect(withDefault.status).toBe(200);
     expect(await compactPdfText(new Uint8Array(await withDefault.arrayBuffer()))).toContain("※は軽減税率");
-    const off = await send(tenantC, "single", single(tenantC, { params: { 明細: rows, 軽減税率注記: false } }));
+    const off = await send(tTypes, "single", single(tTypes, { params: { 明細: rows, 軽減税率注記: false } }));
     expect(off.status).toBe(200);
     expect(await compactPdfText(new Uint8Array(await off.arrayBuffer()))).not.toContain("※は軽減税率");
   });
@@ -359,11 +360,11 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
 
 describe("design lookup, webhookUrl and authentication", () => {
   it("answers 404 DESIGN_VERSION_NOT_FOUND for an unknown designId or version", async () => {
-    const unknownId = await send(tenantD, "single", single(tenantD, {}, { designId: "AAAAAAAAAAAAAAAA" }));
+    const unknownId = await send(tLookup, "single", single(tLookup, {}, { designId: "AAAAAAAAAAAAAAAA" }));
     await expectError(unknownId, 404, "DESIGN_VERSION_NOT_FOUND");
-    const unknownVersion = await send(tenantD, "single", single(tenantD, {}, { version: 99 }));
+    const unknownVersion = await send(tLookup, "single", single(tLookup, {}, { version: 99 }));
     await expectError(unknownVersion, 404, "DESIGN_VERSION_NOT_FOUND");
-    const inMultiple = await send(tenantD, "multiple", multiple(tenantD, [{}], { version: 2 }));
+    const inMultiple = await send(tLookup, "multiple", multiple(tLookup, [{}], { version: 2 }));
     await expectError(inMultiple, 404, "DESIGN_VERSION_NOT_FOUND");
   });
 
@@ -371,38 +372,38 @@ describe("design lookup, webhookUrl and authentication", () => {
     const ids = ["not-an-id", "550e8400-e29b-41d4-a716-446655440000", "../../etc/passwd", "#WS#x", "A".repeat(3000)];
     const seen: unknown[] = [];
     for (const designId of ids) {
-      const res = await send(tenantD, "single", single(tenantD, {}, { designId }));
+      const res = await send(tLookup, "single", single(tLookup, {}, { designId }));
       seen.push([designId.slice(0, 20), res.status, (await readErrorBody(res)).code]);
     }
     expect(seen).toEqual(ids.map((id) => [id.slice(0, 20), 404, "DESIGN_VERSION_NOT_FOUND"]));
   });
 
   it("hides another workspace's design (tenant isolation)", async () => {
-    const res = await send(tenantD, "single", single(tenantD, {}, { designId: tenantA.invoiceId }));
+    const res = await send(tLookup, "single", single(tLookup, {}, { designId: tBody.invoiceId }));
     await expectError(res, 404, "DESIGN_VERSION_NOT_FOUND");
     const second = stack.localJson.workspaces[1]!;
     const seeded = second.designs.find((d) => d.label.includes("請求書"))!;
-    await expectError(await send(tenantD, "multiple", multiple(tenantD, [{}], { designId: seeded.id })), 404, "DESIGN_VERSION_NOT_FOUND");
+    await expectError(await send(tLookup, "multiple", multiple(tLookup, [{}], { designId: seeded.id })), 404, "DESIGN_VERSION_NOT_FOUND");
   });
 
   it("refuses any webhookUrl with WEBHOOK_URL_NOT_ALLOWED while no endpoint is registered", async () => {
     const body = await expectError(
-      await send(tenantD, "single", single(tenantD, {}, { webhookUrl: "https://hooks.example.com/platen" })),
+      await send(tLookup, "single", single(tLookup, {}, { webhookUrl: "https://hooks.example.com/platen" })),
       400,
       "WEBHOOK_URL_NOT_ALLOWED",
     );
     expect(fields(body)).toEqual(["webhookUrl"]);
     await expectError(
-      await send(tenantD, "multiple", multiple(tenantD, [{}], { webhookUrl: "https://hooks.example.com/platen" })),
+      await send(tLookup, "multiple", multiple(tLookup, [{}], { webhookUrl: "https://hooks.example.com/platen" })),
       400,
       "WEBHOOK_URL_NOT_ALLOWED",
     );
   });
 
   it("answers 412 AUTH_HEADER_MISSING without an appkey and 401 for an unknown one", async () => {
-    await expectError(await send(undefined, "single", single(tenantD, {})), 412, "AUTH_HEADER_MISSING");
-    await expectError(await send(undefined, "multiple", multiple(tenantD, [{}])), 412, "AUTH_HEADER_MISSING");
-    const wrongKey = syncCaller(stack, `plt_${"A".repeat(40)}`)("single", single(tenantD, {}));
+    await expectError(await send(undefined, "single", single(tLookup, {})), 412, "AUTH_HEADER_MISSING");
+    await expectError(await send(undefined, "multiple", multiple(tLookup, [{}])), 412, "AUTH_HEADER_MISSING");
+    const wrongKey = syncCaller(stack, `plt_${"A".repeat(40)}`)("single", single(tLookup, {}));
     await expectError(await wrongKey, 401, "INVALID_CREDENTIALS");
   });
 });
@@ -411,7 +412,7 @@ describe("language of error messages (spec 7.1)", () => {
   const ja = { "accept-language": "ja" };
 
   it("answers validation errors in Japanese: message array, details, Content-Language, docsUrl", async () => {
-    const body = await expectError(await send(tenantD, "single", single(tenantD, { fileName: "a:b" }), ja), 400, "FILE_NAME_INVALID", "ja");
+    const body = await expectError(await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), ja), 400, "FILE_NAME_INVALID", "ja");
     expect(body.message).toEqual([expect.stringMatching(/^content\.fileName: /)]);
     expect((body.message as string[])[0]).toMatch(JAPANESE);
     expect(body.details[0]!.message).toMatch(JAPANESE);
@@ -421,7 +422,7 @@ describe("language of error messages (spec 7.1)", () => {
 
   it("translates params mismatch details", async () => {
     const body = await expectError(
-      await send(tenantD, "single", single(tenantD, { params: { 請求先: 1, 明細: [{ 数量: "x" }] } }), ja),
+      await send(tLookup, "single", single(tLookup, { params: { 請求先: 1, 明細: [{ 数量: "x" }] } }), ja),
       400,
       "PARAMS_TYPE_MISMATCH",
       "ja",
@@ -433,7 +434,7 @@ describe("language of error messages (spec 7.1)", () => {
 
   it("translates non-validation errors (a string message)", async () => {
     const body = await expectError(
-      await send(tenantD, "single", single(tenantD, {}, { designId: "AAAAAAAAAAAAAAAA" }), { "accept-language": "ja-JP,en;q=0.5" }),
+      await send(tLookup, "single", single(tLookup, {}, { designId: "AAAAAAAAAAAAAAAA" }), { "accept-language": "ja-JP,en;q=0.5" }),
       404,
       "DESIGN_VERSION_NOT_FOUND",
       "ja",
@@ -443,13 +444,13 @@ describe("language of error messages (spec 7.1)", () => {
 
   it("stays English unless ja is the highest-priority tag", async () => {
     const body = await expectError(
-      await send(tenantD, "single", single(tenantD, { fileName: "a:b" }), { "accept-language": "en-US, ja;q=0.9" }),
+      await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), { "accept-language": "en-US, ja;q=0.9" }),
       400,
       "FILE_NAME_INVALID",
       "en",
     );
     expect(JSON.stringify(body)).not.toMatch(JAPANESE);
-    const weighted = await send(tenantD, "single", single(tenantD, { fileName: "a:b" }), { "accept-language": "en;q=0.4, ja;q=0.8" });
+    const weighted = await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), { "accept-language": "en;q=0.4, ja;q=0.8" });
     await expectError(weighted, 400, "FILE_NAME_INVALID", "ja");
   });
 });

@@ -10,10 +10,10 @@ import { compactPdfText, extractPdfText, inspectPdf } from "../helpers/pdf-inspe
 import { publishFolder, sampleLabel, sampleParams, writeDesignFolder } from "../helpers/sync-fixtures.ts";
 import {
   allHeadersText,
-  postWithLargeHeaders,
   decodeFileMapping,
   ID_16,
   parseContentDisposition,
+  postWithLargeHeaders,
   RFC5987_VALUE_CHARS,
   type ShareJson,
   syncCaller,

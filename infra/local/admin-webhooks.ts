@@ -1,0 +1,143 @@
+import { parseArgs } from "node:util";
+import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
+import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { listWebhookDeliveries, redeliverWebhook } from "#shared/webhooks/delivery-log.ts";
+import type { WebhookEndpointInput } from "#shared/webhooks/endpoint-input.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+  type WebhookEndpointView,
+} from "#shared/webhooks/endpoints.ts";
+import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+
+/** Usage lines of the webhook commands (admin.ts prints them with its own). */
+export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--design ID ...]
+  webhook list --workspace ID
+  webhook update ID --workspace ID [--url URL] [--enabled true|false] [--design ID ... | --filter all]
+  webhook delete ID --workspace ID
+  webhook rotate-secret ID --workspace ID
+  webhook deliveries --endpoint ID [--workspace ID] [--limit N]
+  webhook redeliver DELIVERY_ID`;
+
+/** Options the webhook commands add to admin.ts's parser (`--design` is re-read as a list below). */
+export const webhookOptions = {
+  url: { type: "string" },
+  enabled: { type: "string" },
+  filter: { type: "string" },
+  endpoint: { type: "string" },
+  limit: { type: "string" },
+} as const;
+
+type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
+type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
+
+/** Named like admin.ts's own so its error handler prints the message as one line. */
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const need = (args: Args, name: string): string => {
+  const v = args.values[name];
+  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
+  return v;
+};
+
+const positional = (args: Args, what: string): string => {
+  const v = args.positionals[2];
+  if (!v) throw new UsageError(`${what} missing`);
+  return v;
+};
+
+/** Every `--design` value (repeatable, or comma-separated); admin.ts's parser keeps only the last. */
+function designIds(): string[] | undefined {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { design: { type: "string", multiple: true } }, strict: false, allowPositionals: true });
+  const raw = values.design as unknown;
+  if (!Array.isArray(raw)) return undefined;
+  return raw.flatMap((v) => (typeof v === "string" ? v.split(",") : [])).filter(Boolean);
+}
+
+function parseEnabled(raw: string | boolean | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "true" || raw === "false") return raw === "true";
+  throw new UsageError(`--enabled must be true or false, got "${raw}"`);
+}
+
+/** Domain errors become one readable line: the details, not the bare code. */
+async function domain<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!isPlatenError(err)) throw err;
+    const detail = err.details.map((d) => d.message).join("; ");
+    throw new UsageError(`${err.code}${detail ? `: ${detail}` : ""}`);
+  }
+}
+
+async function workspaceOf(args: Args): Promise<string> {
+  const id = need(args, "workspace");
+  if (!(await getWorkspace(id))) throw new UsageError(`workspace ${id} not found`);
+  return id;
+}
+
+const deps = () => ({ clock: systemClock, env: config().env });
+const describe = (e: WebhookEndpointView) =>
+  `${e.id}  ${e.enabled ? "enabled " : "disabled"}  ${e.designFilterType === "all" ? "all designs" : e.targetDesignIds.join(",")}  ${e.url}`;
+
+function updateInput(args: Args): WebhookEndpointInput {
+  const designs = designIds();
+  const filter = args.values.filter;
+  if (filter !== undefined && filter !== "all" && filter !== "selected") throw new UsageError(`--filter must be all or selected`);
+  return {
+    ...(typeof args.values.url === "string" && { url: args.values.url }),
+    ...(args.values.enabled !== undefined && { enabled: parseEnabled(args.values.enabled) }),
+    ...(filter !== undefined && { designFilterType: filter }),
+    ...(designs !== undefined && { targetDesignIds: designs }),
+  };
+}
+
+/** `webhook …` commands of the admin CLI (spec 4.12 operations, plus the delivery log). */
+export const webhookCommands: Record<string, Command> = {
+  "webhook create": async (args) => {
+    const workspaceId = await workspaceOf(args);
+    const designs = designIds();
+    const input: WebhookEndpointInput = { url: need(args, "url"), ...(designs && { designFilterType: "selected", targetDesignIds: designs }) };
+    const { endpoint, secret } = await domain(() => createWebhookEndpoint(workspaceId, input, deps()));
+    const json = { id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, designFilterType: endpoint.designFilterType, targetDesignIds: endpoint.targetDesignIds, secret };
+    return { json, text: `webhook endpoint ${describe(endpoint)}\nsigning secret: ${secret}  (shown once)` };
+  },
+  "webhook list": async (args) => {
+    const endpoints = await listWebhookEndpoints(await workspaceOf(args));
+    return { json: endpoints, text: endpoints.map(describe).join("\n") || "(no webhook endpoints)" };
+  },
+  "webhook update": async (args) => {
+    const id = positional(args, "endpoint id");
+    const endpoint = await domain(async () => updateWebhookEndpoint(await workspaceOf(args), id, updateInput(args), deps()));
+    return { json: endpoint, text: `updated ${describe(endpoint)}` };
+  },
+  "webhook delete": async (args) => {
+    const id = positional(args, "endpoint id");
+    await domain(async () => deleteWebhookEndpoint(await workspaceOf(args), id));
+    return { json: { id, deleted: true }, text: `deleted webhook endpoint ${id}` };
+  },
+  "webhook rotate-secret": async (args) => {
+    const id = positional(args, "endpoint id");
+    const out = await domain(async () => rotateWebhookSecret(await workspaceOf(args), id, deps()));
+    return { json: out, text: `new signing secret: ${out.secret}  (shown once; the previous one also signs until ${out.previousSecretExpiresAt})` };
+  },
+  "webhook deliveries": async (args) => {
+    const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError("--limit must be a positive integer");
+    const workspaceId = typeof args.values.workspace === "string" ? await workspaceOf(args) : undefined;
+    const list = await listWebhookDeliveries(need(args, "endpoint"), { workspaceId, limit }, systemClock);
+    const text = list.map((d) => `${d.deliveryId}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)  last: ${d.attempts.at(-1)?.statusCode ?? d.attempts.at(-1)?.error ?? "-"}`);
+    return { json: list, text: text.join("\n") || "(no deliveries)" };
+  },
+  "webhook redeliver": async (args) => {
+    const out = await domain(() => redeliverWebhook(positional(args, "delivery id"), systemClock));
+    return { json: out, text: `queued attempt ${out.attempt} of ${out.deliveryId}` };
+  },
+};

@@ -1,0 +1,52 @@
+/**
+ * Limits of spec 8, from configuration so operators can change them without a deploy of
+ * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
+ * objects that override the defaults key by key.
+ */
+export type RateClass = "sync" | "async" | "retrieval" | "status";
+
+export interface PlanLimits {
+  /** Pages a month: the hard limit of stopping plans, the included pages of the others. */
+  monthlyPages: number;
+  /** Stopping plans refuse work at the limit (403); the others count overage. */
+  stops: boolean;
+}
+
+const DEFAULT_RATES: Record<RateClass, number> = { sync: 30, async: 100, retrieval: 100, status: 300 };
+
+/** spec 8: free 30 pages and stops; personal stops at its limit (ours: 500); standard/premium bill overage. */
+const DEFAULT_PLANS: Record<string, PlanLimits> = {
+  free: { monthlyPages: 30, stops: true },
+  personal: { monthlyPages: 500, stops: true },
+  standard: { monthlyPages: 1000, stops: false },
+  premium: { monthlyPages: 10000, stops: false },
+};
+
+function jsonEnv<T>(name: string): Partial<T> {
+  const raw = process.env[name];
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as Partial<T>;
+  } catch {
+    throw new Error(`${name} must be a JSON object, e.g. {"sync":30}`);
+  }
+}
+
+/** Requests per minute per workspace and class. */
+export function rateLimits(): Record<RateClass, number> {
+  return { ...DEFAULT_RATES, ...jsonEnv<Record<RateClass, number>>("PLATEN_RATE_LIMITS") };
+}
+
+export function planLimits(): Record<string, PlanLimits> {
+  return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<string, PlanLimits>;
+}
+
+/** spec 8 defines the classes by path; the route table's `rateClass` is checked against this. */
+export function rateClassOf(path: string): RateClass | undefined {
+  const p = path.replace(/^\/v1/, "");
+  if (p.startsWith("/file/sync/")) return "sync";
+  if (p.startsWith("/file/async/")) return "async";
+  if (p.startsWith("/file/status/")) return "status";
+  if (p.startsWith("/file/download/") || p.startsWith("/file/design/parameter/") || p.startsWith("/file/designs")) return "retrieval";
+  return undefined;
+}

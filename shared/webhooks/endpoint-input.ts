@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import type { ErrorDetail } from "#shared/errors/platen-error.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { DesignFilterType, WebhookEndpoint } from "./endpoint-store.ts";
+import { checkWebhookUrl } from "./target-guard.ts";
+
+/** Fields a caller may set on create or update (spec 2.10, 4.12). */
+export interface WebhookEndpointInput {
+  url?: string;
+  enabled?: boolean;
+  designFilterType?: DesignFilterType;
+  targetDesignIds?: string[];
+}
+
+const MAX_TARGET_DESIGNS = 100;
+const MAX_DESIGN_ID_LENGTH = 64;
+
+const invalid = (details: ErrorDetail[]) => new PlatenError("VALIDATION_FAILED", { details });
+
+/**
+ * A new signing secret: `whsec_` + 32 random bytes (base64url, 43 characters). Shown to
+ * the customer once on creation or rotation.
+ */
+export const generateSigningSecret = (): string => `whsec_${randomBytes(32).toString("base64url")}`;
+
+/**
+ * Checks a target URL when it is saved (target-guard rules: https, no credentials, public
+ * IP literals; in env `local` also http://localhost / 127.0.0.1). The URL is stored as
+ * given, because a request's `webhookUrl` must equal it exactly (spec 2.2).
+ */
+export function checkEndpointUrl(url: unknown, env: string): string {
+  if (typeof url !== "string" || url === "") throw invalid([{ field: "url", message: "url is required" }]);
+  const checked = checkWebhookUrl(url, { env });
+  if (!checked.ok) throw invalid([{ field: "url", message: `url is not allowed: ${checked.reason}` }]);
+  return url;
+}
+
+function checkDesignIds(ids: unknown): string[] {
+  if (!Array.isArray(ids)) throw invalid([{ field: "targetDesignIds", message: "targetDesignIds must be an array" }]);
+  if (ids.length > MAX_TARGET_DESIGNS) {
+    throw invalid([{ field: "targetDesignIds", message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids` }]);
+  }
+  for (const [i, id] of ids.entries()) {
+    if (typeof id !== "string" || id === "" || id.length > MAX_DESIGN_ID_LENGTH) {
+      throw invalid([{ field: `targetDesignIds.${i}`, message: "must be a design id" }]);
+    }
+  }
+  return [...new Set(ids as string[])];
+}
+
+/**
+ * The design filter after applying `input` to `current`: spec 2.10 stores `selected` with
+ * no ids as `all`. Giving ids without a type means `selected`. Deleted designs stay listed.
+ */
+export function resolveDesignFilter(
+  input: Pick<WebhookEndpointInput, "designFilterType" | "targetDesignIds">,
+  current: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> = { designFilterType: "all", targetDesignIds: [] },
+): Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> {
+  const type = input.designFilterType ?? (input.targetDesignIds !== undefined ? "selected" : current.designFilterType);
+  if (type !== "all" && type !== "selected") {
+    throw invalid([{ field: "designFilterType", message: "designFilterType must be all or selected" }]);
+  }
+  const ids = input.targetDesignIds !== undefined ? checkDesignIds(input.targetDesignIds) : current.targetDesignIds;
+  if (type === "selected" && ids.length === 0) return { designFilterType: "all", targetDesignIds: [] };
+  return { designFilterType: type, targetDesignIds: type === "all" ? [] : ids };
+}
+
+/** `enabled` must be a boolean when given. */
+export function checkEnabled(enabled: unknown, fallback: boolean): boolean {
+  if (enabled === undefined) return fallback;
+  if (typeof enabled !== "boolean") throw invalid([{ field: "enabled", message: "enabled must be true or false" }]);
+  return enabled;
+}
+
+/** The secrets to sign with right now: current first, the previous one during the overlap window. */
+export function activeSigningSecrets(endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: Date): string[] {
+  const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now.getTime();
+  return previousValid ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+}

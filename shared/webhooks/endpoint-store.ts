@@ -1,0 +1,130 @@
+import { DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
+
+export type DesignFilterType = "all" | "selected";
+
+/**
+ * A registered webhook endpoint (spec 2.10) as stored in the `webhooks` table. The signing
+ * secret is kept readable because the dispatcher signs with it (an HMAC key cannot be
+ * hashed); `previousSecret` signs too until `previousSecretExpiresAt` (rotation overlap).
+ */
+export interface WebhookEndpoint {
+  endpointId: string;
+  workspaceId: string;
+  url: string;
+  enabled: boolean;
+  designFilterType: DesignFilterType;
+  targetDesignIds: string[];
+  secret: string;
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
+  /** OAuth client that created (or first updated) it; spec 4.12 rule 4. */
+  ownerClientId?: string;
+  /** Why the dispatcher disabled it (e.g. a 410 answer); cleared when re-enabled. */
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * An endpoint item. Each workspace has ten slots (`sk` = `ENDPOINT#00`…`#09`): creating
+ * an endpoint is one conditional put into a free slot, so the spec 8 limit holds exactly
+ * under concurrency without transactions (dynalite has none) or a counter that can drift.
+ */
+export interface StoredEndpoint extends WebhookEndpoint {
+  slot: number;
+  /** Bumped by every replacement: the optimistic-concurrency check of updates. */
+  revision: number;
+}
+
+const pk = (workspaceId: string) => `WS#${workspaceId}`;
+const slotKey = (slot: number) => `ENDPOINT#${String(slot).padStart(2, "0")}`;
+const table = () => config().tables.webhooks;
+
+const isConditionFailure = (err: unknown) => (err as { name?: string }).name === "ConditionalCheckFailedException";
+
+/** Every endpoint of a workspace (at most ten items, one consistent query), oldest first. */
+export async function listEndpointRecords(workspaceId: string): Promise<StoredEndpoint[]> {
+  const out = await awsClients().ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": pk(workspaceId), ":prefix": "ENDPOINT#" },
+      ConsistentRead: true,
+    }),
+  );
+  const items = (out.Items ?? []).map(({ pk: _pk, sk: _sk, ...rest }) => rest as StoredEndpoint);
+  return items.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.slot - b.slot);
+}
+
+/** One endpoint of a workspace, or undefined. */
+export async function getEndpointRecord(workspaceId: string, endpointId: string): Promise<StoredEndpoint | undefined> {
+  return (await listEndpointRecords(workspaceId)).find((e) => e.endpointId === endpointId);
+}
+
+/**
+ * Stores a new endpoint in the first free slot. A racing creation that takes the same
+ * slot makes the conditional put fail; the slots are then read again. Returns false when
+ * all ten slots are taken (the limit).
+ */
+export async function insertEndpointRecord(endpoint: WebhookEndpoint): Promise<boolean> {
+  for (let tries = 0; tries < MAX_ENDPOINTS_PER_WORKSPACE + 2; tries++) {
+    const taken = new Set((await listEndpointRecords(endpoint.workspaceId)).map((e) => e.slot));
+    const slot = [...Array(MAX_ENDPOINTS_PER_WORKSPACE).keys()].find((s) => !taken.has(s));
+    if (slot === undefined) return false;
+    try {
+      await awsClients().ddb.send(
+        new PutCommand({
+          TableName: table(),
+          Item: { pk: pk(endpoint.workspaceId), sk: slotKey(slot), ...endpoint, slot, revision: 0 },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  throw new Error(`could not claim a webhook endpoint slot for workspace ${endpoint.workspaceId}`);
+}
+
+/**
+ * Replaces an endpoint item if nobody changed it since it was read (optimistic: same
+ * `revision`). Returns false on a lost race; callers read again and retry.
+ */
+export async function replaceEndpointRecord(previous: StoredEndpoint, next: WebhookEndpoint): Promise<boolean> {
+  try {
+    await awsClients().ddb.send(
+      new PutCommand({
+        TableName: table(),
+        Item: { pk: pk(previous.workspaceId), sk: slotKey(previous.slot), ...next, slot: previous.slot, revision: previous.revision + 1 },
+        ConditionExpression: "endpointId = :id AND revision = :revision",
+        ExpressionAttributeValues: { ":id": previous.endpointId, ":revision": previous.revision },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Deletes an endpoint item (freeing its slot); false when it was already gone. */
+export async function deleteEndpointRecord(stored: StoredEndpoint): Promise<boolean> {
+  try {
+    await awsClients().ddb.send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: { pk: pk(stored.workspaceId), sk: slotKey(stored.slot) },
+        ConditionExpression: "endpointId = :id",
+        ExpressionAttributeValues: { ":id": stored.endpointId },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,198 @@
+import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { newId } from "#shared/ids.ts";
+import {
+  checkEnabled,
+  checkEndpointUrl,
+  generateSigningSecret,
+  resolveDesignFilter,
+  type WebhookEndpointInput,
+} from "./endpoint-input.ts";
+import {
+  deleteEndpointRecord,
+  getEndpointRecord,
+  insertEndpointRecord,
+  listEndpointRecords,
+  replaceEndpointRecord,
+  type StoredEndpoint,
+  type WebhookEndpoint,
+} from "./endpoint-store.ts";
+import { MAX_ENDPOINTS_PER_WORKSPACE, SECRET_ROTATION_OVERLAP_MS } from "./webhook-settings.ts";
+
+/** What the management operations show: never the secret (only create and rotate return it). */
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  enabled: boolean;
+  designFilterType: WebhookEndpoint["designFilterType"];
+  targetDesignIds: string[];
+  ownerClientId?: string;
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Dependencies of the management operations. */
+export interface EndpointDeps {
+  clock: Clock;
+  /** `config().env`: decides the URL rules (target-guard). */
+  env: string;
+  /** The OAuth client acting (spec 4.12 rule 4); absent for the admin CLI and the app UI. */
+  clientId?: string;
+}
+
+/** The public view of an endpoint. */
+export const endpointView = (e: WebhookEndpoint): WebhookEndpointView => ({
+  id: e.endpointId,
+  url: e.url,
+  enabled: e.enabled,
+  designFilterType: e.designFilterType,
+  targetDesignIds: e.targetDesignIds,
+  ...(e.ownerClientId && { ownerClientId: e.ownerClientId }),
+  ...(e.disabledReason && { disabledReason: e.disabledReason }),
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+const notFound = () =>
+  new PlatenError("NOT_FOUND", { details: [{ field: "endpointId", message: "webhook endpoint not found" }] });
+
+/**
+ * Registers an endpoint (spec 2.10, 4.12 POST): URL checked, filter normalised, a fresh
+ * secret. Refuses an 11th endpoint (spec 8) and a URL the workspace already registered
+ * (a request's `webhookUrl` must name exactly one endpoint).
+ */
+export async function createWebhookEndpoint(
+  workspaceId: string,
+  input: WebhookEndpointInput,
+  deps: EndpointDeps,
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const url = checkEndpointUrl(input.url, deps.env);
+  const existing = await listEndpointRecords(workspaceId);
+  assertUniqueUrl(existing, url);
+  const now = deps.clock.now().toISOString();
+  const endpoint: WebhookEndpoint = {
+    endpointId: newId(),
+    workspaceId,
+    url,
+    enabled: checkEnabled(input.enabled, true),
+    ...resolveDesignFilter(input),
+    secret: generateSigningSecret(),
+    ...(deps.clientId && { ownerClientId: deps.clientId }),
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await insertEndpointRecord(endpoint))) throw limitReached();
+  return { endpoint: endpointView(endpoint), secret: endpoint.secret };
+}
+
+function limitReached(): PlatenError {
+  const message = `a workspace may register at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`;
+  return new PlatenError("VALIDATION_FAILED", { details: [{ code: "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", message }] });
+}
+
+function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: string): void {
+  if (endpoints.some((e) => e.url === url && e.endpointId !== exceptId)) {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "url", message: "an endpoint with this url already exists" }] });
+  }
+}
+
+/** Every endpoint of the workspace, oldest first (spec 4.12 GET). */
+export async function listWebhookEndpoints(workspaceId: string): Promise<WebhookEndpointView[]> {
+  return (await listEndpointRecords(workspaceId)).map(endpointView);
+}
+
+/**
+ * Read-modify-write of one endpoint with an optimistic check, retried on a lost race.
+ * Applies the ownership rule of spec 4.12: another integration's endpoint is not found.
+ */
+async function modifyEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  deps: EndpointDeps,
+  change: (current: StoredEndpoint, all: StoredEndpoint[]) => WebhookEndpoint,
+): Promise<WebhookEndpoint> {
+  for (let tries = 0; tries < 5; tries++) {
+    const all = await listEndpointRecords(workspaceId);
+    const current = all.find((e) => e.endpointId === endpointId);
+    if (!current || !ownedBy(current, deps.clientId)) throw notFound();
+    const next = { ...change(current, all), updatedAt: deps.clock.now().toISOString() };
+    if (await replaceEndpointRecord(current, next)) return next;
+  }
+  throw new PlatenError("INTERNAL_ERROR", { cause: new Error(`endpoint ${endpointId} kept changing during update`) });
+}
+
+const ownedBy = (e: WebhookEndpoint, clientId: string | undefined) => !clientId || !e.ownerClientId || e.ownerClientId === clientId;
+
+/**
+ * Updates url, enabled and the design filter (spec 4.12 PATCH, all optional). Re-enabling
+ * clears a dispatcher's `disabledReason`; an ownerless endpoint becomes the client's.
+ */
+export async function updateWebhookEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  patch: WebhookEndpointInput,
+  deps: EndpointDeps,
+): Promise<WebhookEndpointView> {
+  const url = patch.url === undefined ? undefined : checkEndpointUrl(patch.url, deps.env);
+  const updated = await modifyEndpoint(workspaceId, endpointId, deps, (current, all) => {
+    if (url !== undefined) assertUniqueUrl(all, url, endpointId);
+    const enabled = checkEnabled(patch.enabled, current.enabled);
+    const { disabledReason: _dropped, slot: _slot, revision: _revision, ...rest } = current;
+    return {
+      ...rest,
+      ...(url !== undefined && { url }),
+      enabled,
+      ...resolveDesignFilter(patch, current),
+      ...(!enabled && current.disabledReason && { disabledReason: current.disabledReason }),
+      ...(!current.ownerClientId && deps.clientId && { ownerClientId: deps.clientId }),
+    };
+  });
+  return endpointView(updated);
+}
+
+/** Removes an endpoint (spec 4.12 DELETE); its delivery log stays until it expires. */
+export async function deleteWebhookEndpoint(workspaceId: string, endpointId: string, deps: Pick<EndpointDeps, "clientId"> = {}): Promise<void> {
+  const current = await getEndpointRecord(workspaceId, endpointId);
+  if (!current || !ownedBy(current, deps.clientId)) throw notFound();
+  if (!(await deleteEndpointRecord(current))) throw notFound();
+}
+
+/**
+ * New signing secret (spec 4.12 regenerate). The old one keeps signing alongside it for
+ * 24 h (two `v1=` values), so receivers can switch without dropping deliveries. A second
+ * rotation inside that window replaces the previous secret.
+ */
+export async function rotateWebhookSecret(
+  workspaceId: string,
+  endpointId: string,
+  deps: EndpointDeps,
+): Promise<{ id: string; secret: string; previousSecretExpiresAt: string }> {
+  const expires = new Date(deps.clock.now().getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString();
+  const updated = await modifyEndpoint(workspaceId, endpointId, deps, ({ slot: _s, revision: _r, ...current }) => ({
+    ...current,
+    secret: generateSigningSecret(),
+    previousSecret: current.secret,
+    previousSecretExpiresAt: expires,
+  }));
+  return { id: endpointId, secret: updated.secret, previousSecretExpiresAt: expires };
+}
+
+/**
+ * The enabled endpoint whose URL equals a request's `webhookUrl` (spec 2.2), or undefined.
+ * Equality is exact: the URL as registered.
+ */
+export async function findEnabledEndpointByUrl(workspaceId: string, url: string): Promise<WebhookEndpoint | undefined> {
+  return (await listEndpointRecords(workspaceId)).find((e) => e.enabled && e.url === url);
+}
+
+/** Marks an endpoint disabled on the dispatcher's behalf (410 Gone). */
+export async function disableWebhookEndpoint(workspaceId: string, endpointId: string, reason: string, clock: Clock): Promise<void> {
+  await modifyEndpoint(workspaceId, endpointId, { clock, env: "" }, ({ slot: _s, revision: _r, ...current }) => ({
+    ...current,
+    enabled: false,
+    disabledReason: reason,
+  })).catch((err) => {
+    if (!(err instanceof PlatenError && err.code === "NOT_FOUND")) throw err;
+  });
+}

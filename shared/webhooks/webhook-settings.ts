@@ -1,0 +1,41 @@
+/**
+ * Webhook tunables. The two environment knobs exist for tests and local experiments
+ * (README configuration table); production runs with the defaults.
+ */
+export interface WebhookSettings {
+  /** Multiplies every retry delay (schedule and Retry-After); `0.01` turns 5 s into 50 ms. */
+  delayScale: number;
+  /** Receiver deadline per attempt: 2xx within this many ms is success (DESIGN: 15 s). */
+  timeoutMs: number;
+}
+
+/** spec 8: at most 10 endpoints per workspace. */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
+/** After a secret rotation the previous secret still signs (a second `v1=`) this long. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+/** Delivery-log items are kept 30 days (DynamoDB TTL on `expiresAt`, readers filter too). */
+export const DELIVERY_LOG_DAYS = 30;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+let cached: WebhookSettings | undefined;
+
+/**
+ * Reads `PLATEN_WEBHOOK_DELAY_SCALE` (default 1) and `PLATEN_WEBHOOK_TIMEOUT_MS` (default
+ * 15000) once; a bad value fails fast naming the variable.
+ */
+export function webhookSettings(): WebhookSettings {
+  cached ??= {
+    delayScale: positiveNumber("PLATEN_WEBHOOK_DELAY_SCALE", 1),
+    timeoutMs: positiveNumber("PLATEN_WEBHOOK_TIMEOUT_MS", DEFAULT_TIMEOUT_MS),
+  };
+  return cached;
+}
