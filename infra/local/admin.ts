@@ -68,6 +68,14 @@ const commands: Record<string, Command> = {
     const out = await publishDesign({ workspaceId, bundle, designId }, { clock: systemClock, renderThumbnail: thumbnailRenderer() });
     return { json: out, text: `published ${out.label} as ${out.id} v${out.version}` };
   },
+  usage: async (args) => {
+    const workspace = await requireWorkspace(need(args, "workspace"));
+    const month = typeof args.values.month === "string" ? args.values.month : monthOf(systemClock.now());
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
+    const report = await usageReport(workspace, month);
+    const limit = report.limit === null ? "no plan" : `${report.limit}${report.stops ? " (stops)" : " included"}`;
+    return { json: report, text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}` };
+  },
   "design list": async (args) => {
     const workspaceId = need(args, "workspace");
     await requireWorkspace(workspaceId);

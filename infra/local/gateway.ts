@@ -95,7 +95,8 @@ function safeDecode(value: string): string {
 
 async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeoutMs: number): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler(route.function);
-  const context = lambdaContext(route.function, route.timeoutSeconds, (event as { requestContext: { requestId: string } }).requestContext.requestId);
+  const requestId = (event as { requestContext: { requestId: string } }).requestContext.requestId;
+  const context = lambdaContext(route.function, timeoutMs / 1000, requestId);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<APIGatewayProxyResult>((resolve) => {
     timer = setTimeout(
@@ -163,10 +164,14 @@ function accessLog(req: IncomingMessage, url: URL, status: number, ms: number): 
   console.log(`${new Date().toISOString()} ${req.method} ${url.pathname} ${status} ${ms}ms`);
 }
 
-/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock. */
+/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool. */
 async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
+  if (url.pathname === "/__local/renderer" && req.method === "GET") {
+    const { sharedRendererStats } = await import("#shared/render/renderer.ts");
+    return sendJson(res, 200, sharedRendererStats() ?? { browsers: 0, busy: 0, queued: 0, renders: 0 });
+  }
   if (url.pathname === "/__local/clock" && req.method === "POST") {
     const { offsetMs } = JSON.parse(body.toString("utf8") || "{}") as { offsetMs?: number };
     setClockOffset(Number(offsetMs) || 0);

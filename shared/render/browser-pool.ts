@@ -4,6 +4,13 @@ import { DeadlineExceeded, remainingMs, withDeadline } from "./deadline.ts";
 import type { GuardedPage } from "./page-guard.ts";
 import { RenderError } from "./render-error.ts";
 
+export interface PoolStats {
+  browsers: number;
+  busy: number;
+  queued: number;
+  renders: number;
+}
+
 export interface BrowserPoolOptions {
   /** Browsers, each serving one render at a time (single-process Chromium: one core each). */
   size: number;
@@ -96,9 +103,14 @@ export class BrowserPool {
     await Promise.all(slots.map((slot) => slot.close()));
   }
 
-  /** Live browsers and renders completed since the pool started. */
-  stats(): { browsers: number; renders: number } {
-    return { browsers: this.#slots.filter((slot) => slot.alive).length, renders: this.#renders };
+  /** Live browsers, pages leased right now, renders waiting, renders completed since the pool started. */
+  stats(): PoolStats {
+    return {
+      browsers: this.#slots.filter((slot) => slot.alive).length,
+      busy: this.#slots.length - this.#idle.length,
+      queued: this.#waiters.length,
+      renders: this.#renders,
+    };
   }
 
   #acquire(deadlineAt: number): Promise<BrowserSlot> {

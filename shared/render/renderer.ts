@@ -1,5 +1,5 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { BrowserPool } from "./browser-pool.ts";
+import { BrowserPool, type PoolStats } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
@@ -41,7 +41,7 @@ export interface Renderer {
   /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
   warmUp(): Promise<void>;
   close(): Promise<void>;
-  stats(): { browsers: number; renders: number };
+  stats(): PoolStats;
 }
 
 const THUMBNAIL_WIDTH_PX = 400;
@@ -80,6 +80,9 @@ export function getRenderer(config?: Partial<RendererConfig>): Renderer {
   shared ??= createRenderer(config);
   return shared;
 }
+
+/** Stats of the process-wide renderer, if one was created (local test hooks). */
+export const sharedRendererStats = (): PoolStats | undefined => shared?.stats();
 
 async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderRequest): Promise<RenderedPdf> {
   const timeoutMs = req.timeoutMs ?? config.timeoutMs;

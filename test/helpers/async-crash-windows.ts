@@ -1,0 +1,75 @@
+import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/file-store.ts";
+import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/job-store.ts";
+import { paramsObjectKey, putParams } from "#shared/generation/params-store.ts";
+import { newId } from "#shared/ids.ts";
+
+/**
+ * The state a render worker leaves behind when the process dies at a precise point of
+ * `settleAndMaybeFinalize` (settle the file record → count it on the job → finalize),
+ * written straight into the stack's tables (call `useStackEmulators` first). After a
+ * restart nothing of the dead process's SQS messages is left; only the stores remain.
+ */
+export type CrashWindow =
+  /** Every file settled and counted, the process died before `finalizeJob`. */
+  | "after-last-count"
+  /** One file settled, the process died before `addSettled`; the other file was still queued. */
+  | "between-settle-and-count";
+
+export interface CrashWindowRequest {
+  requestId: string;
+  fileIds: string[];
+}
+
+export interface CrashWindowInput {
+  workspaceId: string;
+  design: { designId: string; version: number; label: string };
+  params: Record<string, unknown>;
+  /** A real PDF to store for the settled files (so their downloads work). */
+  pdf: Buffer;
+}
+
+/** Writes a two-file multiple request frozen in `window`. */
+export async function writeCrashWindow(window: CrashWindow, input: CrashWindowInput): Promise<CrashWindowRequest> {
+  const requestId = newId();
+  const createdAt = new Date().toISOString();
+  const expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400;
+  const fileIds = [newId(), newId()];
+  const settledFiles = window === "after-last-count" ? 2 : 1;
+  const job: JobRecord = {
+    requestId,
+    workspaceId: input.workspaceId,
+    designId: input.design.designId,
+    version: input.design.version,
+    designLabel: input.design.label,
+    mode: "multiple",
+    status: "processing",
+    total: 2,
+    settled: window === "after-last-count" ? 2 : 0,
+    createdAt,
+    activeShard: ACTIVE_SHARD,
+  };
+  await putJob(job);
+  const records: FileRecord[] = fileIds.map((fileId, index) => {
+    const base: FileRecord = {
+      requestId,
+      fileId,
+      workspaceId: input.workspaceId,
+      designId: input.design.designId,
+      version: input.design.version,
+      fileName: `${window}-${index}`,
+      index,
+      status: "queued",
+      source: "async",
+      mode: "multiple",
+      shareType: "workspace",
+      createdAt,
+      expiresAt,
+    };
+    if (index >= settledFiles) return base;
+    return { ...base, status: "done", pageCount: 1, s3Key: pdfObjectKey(input.workspaceId, requestId, fileId), completedAt: createdAt };
+  });
+  await Promise.all(fileIds.map((fileId) => putParams(paramsObjectKey(input.workspaceId, requestId, fileId), input.params)));
+  await Promise.all(records.filter((r) => r.s3Key).map((r) => putPdf(r.s3Key!, input.pdf)));
+  await putFileRecords(records);
+  return { requestId, fileIds };
+}

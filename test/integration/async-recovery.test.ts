@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listFileRecords } from "#shared/generation/file-store.ts";
+import { type CrashWindow, type CrashWindowRequest, writeCrashWindow } from "../helpers/async-crash-windows.ts";
+import { foreverDesign, INVOICE, INVOICE_LABEL, invoiceItem, invoiceItems, invoiceOf } from "../helpers/async-fixtures.ts";
+import { type AcceptedJson, acceptOrFail, download, errorOf, pollStatus, type StatusAnswer } from "../helpers/async-http.ts";
+import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { publishFolder, sampleParams, writeDesignFolder } from "../helpers/sync-fixtures.ts";
+import { syncCaller } from "../helpers/sync-http.ts";
+
+/**
+ * Requests whose generation process stopped (spec 3.1 "generation process stopped"):
+ * a stack SIGKILLed mid-batch and restarted on the same data dir, requests frozen at
+ * the precise crash points of the worker, and a render that always times out until
+ * its message is dead-lettered. None may stay `processing`.
+ *
+ * The first stack is killed; the restarted one runs with a 1.5 s render budget and
+ * visibility 720 s × 0.005 ≈ 3.6 s, so a failing render is retried 5 times, then
+ * dead-lettered, within ~30 s. This process's domain clients point at the first stack's
+ * emulators, so everything written through them happens before the kill.
+ */
+
+type Workspace = RunningStack["localJson"]["workspaces"][number];
+
+const FAST_RETRIES = { PLATEN_VISIBILITY_SCALE: "0.005" };
+const RESTART_ENV = { ...FAST_RETRIES, RENDER_TIMEOUT_MS: "1500" };
+
+let stack: RunningStack | undefined;
+let dataDir: string;
+let demo: Workspace;
+let invoice: { designId: string; version: number };
+let forever: { id: string; version: number };
+let tmp: string;
+const frozen = new Map<CrashWindow, CrashWindowRequest>();
+let restarted = false;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  stack = await startStack({ env: FAST_RETRIES });
+  dataDir = stack.dataDir;
+  demo = stack.localJson.workspaces[0]!;
+  const design = invoiceOf(demo);
+  invoice = { designId: design.id, version: design.latestVersion };
+  tmp = mkdtempSync(join(tmpdir(), "platen-async-recovery-"));
+  forever = await publishFolder(stack, demo.id, writeDesignFolder(tmp, "forever", foreverDesign));
+  useStackEmulators(dataDir);
+  const sync = await syncCaller(stack, demo.appKey)("single", { ...invoice, content: invoiceItem("seed") });
+  expect(sync.status).toBe(200);
+  const pdf = Buffer.from(await sync.arrayBuffer());
+  const input = { workspaceId: demo.id, design: { ...invoice, label: INVOICE_LABEL }, params: sampleParams(INVOICE), pdf };
+  for (const window of ["after-last-count", "between-settle-and-count"] as const) frozen.set(window, await writeCrashWindow(window, input));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dataDir) removeDataDir(dataDir);
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The restarted stack (the crash test makes it). */
+function current(): RunningStack {
+  if (!stack || !restarted) throw new Error("the stack was not restarted (see the crash test)");
+  return stack;
+}
+
+/** A request that ended: `completed` (every file accounted for) or `failed` with GENERATION_INTERRUPTED. */
+function expectEnded(answer: StatusAnswer, accepted: AcceptedJson): void {
+  const { body } = answer;
+  if (body.status === "failed") {
+    expect(body.error?.code).toBe("GENERATION_INTERRUPTED");
+    return;
+  }
+  expect(body.status).toBe("completed");
+  const failed = body.failedFiles ?? [];
+  for (const f of failed) expect(f.code).toBe("GENERATION_INTERRUPTED");
+  expect([...body.files.map((f) => f.fileId), ...failed.map((f) => f.fileId)].sort()).toEqual(accepted.files.map((f) => f.fileId).sort());
+}
+
+describe("a generation process that stops", () => {
+  it("SIGKILL mid-batch, restart on the same data dir: the request ends (completed or GENERATION_INTERRUPTED), never stuck in processing", async () => {
+    const first = stack!;
+    const accepted = await acceptOrFail(first, demo.appKey, "multiple", { ...invoice, contents: invoiceItems(30, "crash") });
+    // Kill as soon as a file has settled (progress), or after 300 ms at the latest.
+    const started = Date.now();
+    let settledAtKill = 0;
+    while (Date.now() - started < 300) {
+      settledAtKill = (await listFileRecords(accepted.requestId)).filter((r) => r.status !== "queued").length;
+      if (settledAtKill > 0) break;
+      await sleep(20);
+    }
+    await first.kill();
+    expect(settledAtKill, "the kill must land mid-batch").toBeLessThan(30);
+
+    stack = await startStack({ dataDir, env: RESTART_ENV });
+    restarted = true;
+    expect(stack.output()).toMatch(/re-queued \d+ unfinished file\(s\)/);
+    const ended = await pollStatus(stack, demo.appKey, accepted.requestId, { timeoutMs: 60_000 });
+    expectEnded(ended, accepted);
+    if (ended.body.status === "completed") {
+      const zip = await download(stack, demo.appKey, accepted.requestId);
+      expect(zip.status).toBe(200);
+    }
+  }, 150_000);
+
+  it.each([
+    ["after-last-count", "every file settled and counted, finalization not written"],
+    ["between-settle-and-count", "one file settled but not counted, the other still queued"],
+  ] as const)("a request frozen %s (%s) is finished after the restart", async (window) => {
+    const s = current();
+    const request = frozen.get(window)!;
+    const ended = await pollStatus(s, demo.appKey, request.requestId, { timeoutMs: 20_000 });
+    expect(ended.body.status).toBe("completed");
+    expect(ended.body.files.map((f) => f.fileId)).toEqual(request.fileIds);
+  }, 30_000);
+
+  it("a render that always times out is retried, dead-lettered and the single ends `failed` with GENERATION_INTERRUPTED", async () => {
+    const s = current();
+    const accepted = await acceptOrFail(s, demo.appKey, "single", {
+      designId: forever.id,
+      version: forever.version,
+      content: { fileName: "never", params: { n: "x" } },
+    });
+    const ended = await pollStatus(s, demo.appKey, accepted.requestId, { timeoutMs: 60_000 });
+    expect(ended.body.status).toBe("failed");
+    expect(ended.body.error).toEqual({ code: "GENERATION_INTERRUPTED", message: expect.any(String) });
+    expect(ended.body.failedFiles).toEqual([
+      { fileId: accepted.files[0]!.fileId, fileName: "never", code: "GENERATION_INTERRUPTED", message: expect.any(String) },
+    ]);
+    expect(ended.body.files).toEqual([]);
+    for (const fileId of [undefined, accepted.files[0]!.fileId]) {
+      const answer = await errorOf(await download(s, demo.appKey, accepted.requestId, fileId));
+      expect([answer.status, answer.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
+      expect(answer.body.message).toContain("GENERATION_INTERRUPTED");
+    }
+  }, 90_000);
+});
