@@ -4,6 +4,7 @@ import { listDesigns } from "#shared/designs/list-designs.ts";
 import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { config } from "#shared/aws/config.ts";
+import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
@@ -22,6 +23,7 @@ const USAGE = `usage: npm run admin -- <command> [--json]
   workspace update ID --plan PLAN
   design publish DIR --workspace ID [--design ID]
   design list --workspace ID
+  usage --workspace ID [--month YYYY-MM]
 ${WEBHOOK_USAGE}`;
 
 type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
@@ -100,10 +102,11 @@ async function main(): Promise<number> {
       workspace: { type: "string" },
       design: { type: "string" },
       id: { type: "string" },
+      month: { type: "string" },
       ...webhookOptions,
     },
   }) as Args;
-  const command = commands[args.positionals.slice(0, 2).join(" ")];
+  const command = commands[args.positionals.slice(0, 2).join(" ")] ?? commands[args.positionals[0] ?? ""];
   if (!command) throw new UsageError(USAGE);
   const release = await connectAdmin();
   try {
