@@ -14,6 +14,8 @@ export interface RouteDefinition {
   timeoutSeconds: number;
   /** Excluded from access logs (spec 4.10). */
   quiet?: boolean;
+  /** The handler streams its body (Lambda response streaming; API Gateway STREAM transfer mode). */
+  streaming?: boolean;
 }
 
 const route = (
@@ -35,8 +37,8 @@ export const routes: RouteDefinition[] = [
   route("POST", "/file/async/single", "generate-async", "async"),
   route("POST", "/file/async/multiple", "generate-async", "async"),
   route("GET", "/file/status/{requestId}", "get-status", "status"),
-  route("GET", "/file/download/{requestId}", "download-files", "retrieval"),
-  route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval"),
+  route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
+  route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
 ];
 
 /** Media types API Gateway must pass through as binary. */

@@ -4,7 +4,8 @@ import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
 import { type RouteDefinition, routes } from "../definitions/index.ts";
-import { lambdaContext, loadHandler } from "./load-handler.ts";
+import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
+import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { toProxyEvent } from "./proxy-event.ts";
 
 /** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
@@ -41,6 +42,7 @@ export interface GatewayOptions {
  * 413 above 50 MB (without buffering the oversized body) and 504 past the integration time-out.
  */
 export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  installLambdaStreamingRuntime(); // before any handler module loads, as in the Lambda runtime
   const server = createServer((req, res) => {
     handle(req, res, opts).catch((err) => {
       console.error(JSON.stringify({ level: "error", msg: "gateway failure", error: String(err?.stack ?? err) }));
@@ -80,9 +82,27 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
     : null;
   const event = toProxyEvent(req, url, body, { resource: match.resource, pathParameters });
   const started = Date.now();
+  const handler = await loadHandler(match.route.function);
+  if (STREAMING in handler) {
+    await invokeStreaming(handler, match.route, event, res);
+    if (!match.route.quiet) accessLog(req, url, res.statusCode, Date.now() - started);
+    return;
+  }
   const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
   writeResult(res, result);
   if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
+}
+
+/** A response-streaming handler writes straight into the HTTP response (no time-out race). */
+async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, event: { requestContext: { requestId: string } }, res: ServerResponse) {
+  const stream = new LocalResponseStream(res);
+  const context = lambdaContext(route.function, route.timeoutSeconds, event.requestContext.requestId);
+  try {
+    await (handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>)(event, stream, context);
+  } catch (err) {
+    if (!res.headersSent) sendJson(res, 502, { message: "Internal server error" });
+    else res.destroy(err as Error); // mid-body failure: the client sees a truncated transfer, never a wrong file
+  }
 }
 
 function safeDecode(value: string): string {

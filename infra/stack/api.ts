@@ -5,6 +5,7 @@ import {
   type DomainName,
   EndpointType,
   LambdaIntegration,
+  ResponseTransferMode,
   LogGroupLogDestination,
   ResponseType,
   RestApi,
@@ -204,6 +205,8 @@ function addRouteMethod(
   // permission, so each method adds exactly one Lambda permission.
   const integration = new LambdaIntegration(fn, {
     timeout: Duration.seconds(route.timeoutSeconds),
+    // Downloads stream their ZIP/PDF (Lambda response streaming): no 6 MB/10 MB buffering.
+    ...(route.streaming && { responseTransferMode: ResponseTransferMode.STREAM }),
     allowTestInvoke: false,
   });
   api.root.resourceForPath(path).addMethod(route.method, integration);

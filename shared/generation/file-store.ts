@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
@@ -21,6 +21,8 @@ export interface FileRecord {
   passcodeHash?: string;
   passthrough?: Record<string, string | number>;
   pageCount?: number;
+  /** Size of the stored PDF (Content-Length and ZIP layout without another S3 call). */
+  bytes?: number;
   s3Key?: string;
   errorCode?: string;
   errorMessage?: string;
@@ -53,6 +55,18 @@ export async function putPdf(key: string, pdf: Buffer): Promise<void> {
   await awsClients().s3.send(
     new PutObjectCommand({ Bucket: config().buckets.files, Key: key, Body: pdf, ContentType: "application/pdf" }),
   );
+}
+
+/** The stored PDF as a stream and its size, so downloads never hold a whole file set in memory. */
+export async function openPdf(key: string): Promise<{ stream: AsyncIterable<Uint8Array>; bytes: number }> {
+  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  return { stream: out.Body as unknown as AsyncIterable<Uint8Array>, bytes: Number(out.ContentLength ?? 0) };
+}
+
+/** Size of a stored PDF (for records written before `bytes` was kept). */
+export async function pdfSize(key: string): Promise<number> {
+  const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  return Number(out.ContentLength ?? 0);
 }
 
 export async function getPdf(key: string): Promise<Buffer> {
@@ -88,7 +102,7 @@ export async function getFileRecord(requestId: string, fileId: string): Promise<
 export async function settleFileRecord(
   requestId: string,
   fileId: string,
-  outcome: Pick<FileRecord, "status" | "pageCount" | "s3Key" | "errorCode" | "errorMessage" | "completedAt">,
+  outcome: Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt">,
 ): Promise<boolean> {
   const names: Record<string, string> = { "#status": "status" };
   const values: Record<string, unknown> = { ":queued": "queued" };

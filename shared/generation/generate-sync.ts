@@ -112,6 +112,7 @@ async function storeFiles(
     ...(f.share.passcode && { passcodeHash: hashPasscode(f.share.passcode) }),
     ...(f.passthrough && { passthrough: f.passthrough }),
     pageCount: f.pageCount,
+    bytes: f.pdf.length,
     s3Key: pdfObjectKey(workspaceId, requestId, f.fileId),
     createdAt: now.toISOString(),
     completedAt: now.toISOString(),

@@ -16,7 +16,7 @@ export interface WorkerDeps {
   renderer: Renderer;
 }
 
-type Outcome = Pick<FileRecord, "status" | "pageCount" | "s3Key" | "errorCode" | "errorMessage">;
+type Outcome = Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage">;
 
 /**
  * Renders one file of an async request, idempotently: a file that is no longer queued
@@ -66,7 +66,7 @@ async function produce(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
     });
     const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
     await putPdf(s3Key, rendered.pdf);
-    return { status: "done", pageCount: rendered.pageCount, s3Key };
+    return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
   } catch (err) {
     // A template that cannot render will never render: fail the file. Time-outs and crashes retry.
     if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {

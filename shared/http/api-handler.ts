@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
@@ -9,9 +10,22 @@ import { requestContext, requestsByEvent } from "./middleware/request-context.ts
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
+/** A streamed body rides along the proxy result for the streaming wrapper (never serialized). */
+export const BODY_STREAM = Symbol("platen.bodyStream");
+export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable };
+
 /** Turns a handler's result into the API Gateway proxy shape (binary as base64). */
-export function toProxyResult(result: ApiResult, lang: string): APIGatewayProxyResult {
+export function toProxyResult(result: ApiResult, lang: string): StreamingProxyResult {
   const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
+  if ("stream" in result) {
+    return {
+      statusCode: result.status,
+      headers: { "Content-Type": result.contentType, "Content-Length": String(result.contentLength), ...headers },
+      body: "",
+      isBase64Encoded: true,
+      [BODY_STREAM]: result.stream,
+    };
+  }
   if ("json" in result) {
     return {
       statusCode: result.status,

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { Principal } from "#shared/auth/authenticate.ts";
 import type { Language } from "./language.ts";
@@ -5,7 +6,8 @@ import type { Language } from "./language.ts";
 /** What a thin API handler returns; the edge turns it into an API Gateway proxy result. */
 export type ApiResult =
   | { status: number; headers?: Record<string, string>; json: unknown }
-  | { status: number; headers?: Record<string, string>; body: Buffer; contentType: string };
+  | { status: number; headers?: Record<string, string>; body: Buffer; contentType: string }
+  | { status: number; headers?: Record<string, string>; stream: Readable; contentLength: number; contentType: string };
 
 /** The request as handlers see it, filled in by the middleware chain. */
 export interface ApiRequest {

@@ -1,0 +1,44 @@
+import type { ServerResponse } from "node:http";
+import { Writable } from "node:stream";
+import { corsHeaders } from "#shared/http/cors.ts";
+
+/** The marker the Lambda Node.js runtime puts on a `streamifyResponse` handler. */
+export const STREAMING = Symbol.for("aws.lambda.runtime.handler.streaming");
+
+/** A response stream whose first act (HttpResponseStream.from) sends status and headers. */
+export class LocalResponseStream extends Writable {
+  readonly #res: ServerResponse;
+  constructor(res: ServerResponse) {
+    super();
+    this.#res = res;
+  }
+  sendHead(metadata: { statusCode?: number; headers?: Record<string, string> }): void {
+    if (!this.#res.headersSent) this.#res.writeHead(metadata.statusCode ?? 200, { ...corsHeaders, ...metadata.headers });
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.sendHead({});
+    this.#res.write(chunk, done);
+  }
+  override _final(done: (err?: Error | null) => void): void {
+    this.sendHead({});
+    this.#res.end(done);
+  }
+}
+
+/**
+ * Installs the `awslambda` global the Lambda runtime provides, so handlers written for
+ * response streaming stream through the local gateway exactly as through API Gateway.
+ */
+export function installLambdaStreamingRuntime(): void {
+  const g = globalThis as { awslambda?: unknown };
+  if (g.awslambda) return;
+  g.awslambda = {
+    streamifyResponse: <T extends object>(fn: T): T => Object.assign(fn, { [STREAMING]: "response" }),
+    HttpResponseStream: {
+      from: (stream: LocalResponseStream, metadata: { statusCode?: number; headers?: Record<string, string> }) => {
+        stream.sendHead(metadata);
+        return stream;
+      },
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { APIGatewayProxyEvent, Context } from "aws-lambda";
+import { apiHandler, BODY_STREAM, type ProxyHandler, type StreamingProxyResult } from "./api-handler.ts";
+import type { ApiFunction } from "./api-types.ts";
+
+/** The parts of the Lambda runtime's global `awslambda` used here. */
+interface LambdaStreamingRuntime {
+  streamifyResponse(fn: (event: unknown, stream: NodeJS.WritableStream, context: Context) => Promise<void>): unknown;
+  HttpResponseStream: { from(stream: NodeJS.WritableStream, metadata: Record<string, unknown>): NodeJS.WritableStream };
+}
+
+/**
+ * An authenticated route whose body may be streamed (downloads: spec 4.6 ZIPs of up to 100
+ * PDFs). With Lambda response streaming (API Gateway `responseTransferMode: STREAM`) the
+ * body is piped chunk by chunk, so memory stays at one chunk; the local gateway provides
+ * the same `awslambda` runtime global. Where it is absent (plain invoke, SAM) the stream is
+ * collected into an ordinary base64 proxy response.
+ */
+export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
+  const inner = apiHandler(fn);
+  const runtime = (globalThis as { awslambda?: LambdaStreamingRuntime }).awslambda;
+  if (!runtime?.streamifyResponse) return buffered(inner);
+  return runtime.streamifyResponse(async (event, responseStream, context) => {
+    const result = (await inner(event as APIGatewayProxyEvent, context)) as StreamingProxyResult;
+    const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers: result.headers });
+    const body = result[BODY_STREAM] ?? Readable.from([Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8")]);
+    await pipeline(body, http);
+  }) as ProxyHandler;
+}
+
+function buffered(inner: ProxyHandler): ProxyHandler {
+  return async (event, context) => {
+    const result = (await inner(event, context)) as StreamingProxyResult;
+    const stream = result[BODY_STREAM];
+    if (!stream) return result;
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+    return { statusCode: result.statusCode, headers: result.headers, body: Buffer.concat(chunks).toString("base64"), isBase64Encoded: true };
+  };
+}
