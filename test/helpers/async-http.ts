@@ -77,13 +77,22 @@ export async function pollStatus(stack: RunningStack, appKey: string, requestId:
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
   let last: StatusAnswer | undefined;
+  let networkError: unknown;
   while (Date.now() < deadline) {
-    last = await getStatus(stack, appKey, requestId);
+    try {
+      last = await getStatus(stack, appKey, requestId);
+    } catch (err) {
+      // A connection reset (e.g. a pooled keep-alive socket closing) is retried like any poll.
+      networkError = err;
+      await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
+      continue;
+    }
     if (until(last)) return last;
     const wait = last.status === 429 ? Number(last.headers.get("retry-after") ?? 1) * 1000 : (opts.intervalMs ?? 250);
     await new Promise((r) => setTimeout(r, wait));
   }
-  throw new Error(`request ${requestId} not finished after ${timeoutMs} ms; last answer ${last?.status}: ${JSON.stringify(last?.body)}`);
+  const lastError = networkError ? `; last network error: ${String((networkError as Error).cause ?? networkError)}` : "";
+  throw new Error(`request ${requestId} not finished after ${timeoutMs} ms; last answer ${last?.status}: ${JSON.stringify(last?.body)}${lastError}`);
 }
 
 /** GET /file/download/{requestId}[/{fileId}]. */

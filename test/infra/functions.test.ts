@@ -38,7 +38,7 @@ describe("every function of infra/definitions/functions.ts", () => {
     }
   });
 
-  it("gets the stage, the base URL, every table/bucket name and only the queues it sends to", () => {
+  it("gets the stage, the base URL, every table/bucket name and only the queues it sends to or consumes", () => {
     for (const def of Object.values(functions)) {
       const env = lambda(def.id).Environment.Variables;
       expect(env.PLATEN_ENV).toBe("dev");
@@ -46,9 +46,12 @@ describe("every function of infra/definitions/functions.ts", () => {
       for (const t of Object.values(tables)) expect(env[t.envVar]).toEqual({ Ref: tableId(t.id) });
       for (const b of Object.values(buckets)) expect(env[b.envVar]).toEqual({ Ref: bucketId(b.id) });
       const access: FunctionAccess = def.access;
-      const sends: readonly string[] = access.queuesSend ?? [];
+      const consumes = Object.values(queues)
+        .filter((q) => q.consumer === def.id)
+        .map((q) => q.id as string);
+      const known: readonly string[] = [...(access.queuesSend ?? []), ...consumes];
       for (const q of Object.values(queues)) {
-        expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(sends.includes(q.id) ? { Ref: queueId(q.id) } : undefined);
+        expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(known.includes(q.id) ? { Ref: queueId(q.id) } : undefined);
       }
     }
   });

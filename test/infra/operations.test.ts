@@ -54,8 +54,12 @@ describe("without alarmEmail", () => {
   it("creates no SNS topic", () => {
     const s = synthStack();
     expect(resourcesOfType(s.json, "AWS::SNS::Topic")).toHaveLength(0);
-    // Only the consumers in functions.ts get error-rate alarms; today none is there.
-    expect([...alarmsNamed(s).keys()].filter((n) => n.endsWith("-error-rate"))).toEqual([]);
+    // Error-rate alarms exist exactly for the queue consumers present in functions.ts.
+    const consumers = Object.values(queues)
+      .map((q) => q.consumer as string)
+      .filter((c) => c in sharedDefinitions.functions);
+    const errorRate = [...alarmsNamed(s).keys()].filter((n) => n.endsWith("-error-rate"));
+    expect(errorRate.sort()).toEqual(consumers.map((c) => `platen-dev-${c}-error-rate`).sort());
   }, SYNTH_TIMEOUT_MS);
 });
 
