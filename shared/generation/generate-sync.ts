@@ -41,9 +41,9 @@ export interface SyncDeps {
  */
 export async function generateSync(workspace: Workspace, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
   const workspaceId = workspace.id;
-  const prepared = await prepareGeneration(workspaceId, request);
-  // spec 8: pages are reserved before any rendering and corrected once they are stored.
-  const admission = await admitPages(workspace, request.contents.length, deps.clock);
+  // spec 8: pages are reserved before any rendering (side by side with the design lookup)
+  // and corrected once they are stored.
+  const { prepared, admission } = await prepareAndAdmit(workspace, request, deps.clock);
   let counted = 0;
   try {
     const requestId = newId();
@@ -56,6 +56,20 @@ export async function generateSync(workspace: Workspace, request: GenerationRequ
     // Pages count only if the files were stored (a failure or abandoned render refunds them).
     await settlePages(workspaceId, admission.month, counted - admission.reserved);
   }
+}
+
+/** Design/params checks and the page reservation run together; a refused request is refunded. */
+async function prepareAndAdmit(workspace: Workspace, request: GenerationRequest, clock: SyncDeps["clock"]) {
+  const [prepared, admission] = await Promise.allSettled([
+    prepareGeneration(workspace.id, request),
+    admitPages(workspace, request.contents.length, clock),
+  ]);
+  if (prepared.status === "rejected") {
+    if (admission.status === "fulfilled") await settlePages(workspace.id, admission.value.month, -admission.value.reserved);
+    throw prepared.reason; // a 400/404 of the request itself wins over a quota refusal
+  }
+  if (admission.status === "rejected") throw admission.reason;
+  return { prepared: prepared.value, admission: admission.value };
 }
 
 /** Renders every item; one failure fails them all (no partial ZIP). */

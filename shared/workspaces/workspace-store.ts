@@ -22,8 +22,9 @@ const appKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: "KEY" });
 
 /**
  * Creates a workspace and its application key. dynalite has no transactions, so the
- * key item is written first: if the workspace write then fails, the orphan key points
- * at no workspace and authenticates nothing (never a half-usable record).
+ * workspace row is written first: if the key write then fails, the workspace simply has
+ * no usable key (never a key that authenticates a missing workspace). The key item carries
+ * a copy of the workspace, so authentication is one read on the request path.
  */
 export async function createWorkspace(
   input: { name: string; plan?: Plan },
@@ -35,7 +36,6 @@ export async function createWorkspace(
   const workspace: Workspace = { id: newId(), name: input.name, plan: input.plan, appKeyRotatedAt: now, createdAt: now };
   const appKey = generateAppKey();
   const hash = hashAppKey(appKey);
-  await ddb.send(new PutCommand({ TableName, Item: { ...appKeyKey(hash), workspaceId: workspace.id } }));
   await ddb.send(
     new PutCommand({
       TableName,
@@ -43,6 +43,7 @@ export async function createWorkspace(
       ConditionExpression: "attribute_not_exists(pk)",
     }),
   );
+  await ddb.send(new PutCommand({ TableName, Item: { ...appKeyKey(hash), workspaceId: workspace.id, workspace } }));
   return { workspace, appKey };
 }
 
@@ -52,13 +53,19 @@ export async function getWorkspace(id: string): Promise<Workspace | undefined> {
   return out.Item ? toWorkspace(out.Item) : undefined;
 }
 
-/** Resolves an application key to its workspace, or undefined for an unknown/rotated key. */
+/**
+ * Resolves an application key to its workspace, or undefined for an unknown key. One
+ * consistent read: the key item carries the workspace. (Key rotation must delete the old
+ * key item — it is the only thing that makes a key valid.)
+ */
 export async function findWorkspaceByAppKey(appKey: string): Promise<Workspace | undefined> {
   const { ddb } = awsClients();
   const hash = hashAppKey(appKey);
   const key = await ddb.send(
     new GetCommand({ TableName: config().tables.workspaces, Key: appKeyKey(hash), ConsistentRead: true }),
   );
+  if (key.Item?.workspace) return toWorkspace(key.Item.workspace as Record<string, unknown>);
+  // Key items written before the copy existed: resolve through the workspace row.
   const workspaceId = key.Item?.workspaceId as string | undefined;
   if (!workspaceId) return undefined;
   const out = await ddb.send(
@@ -74,17 +81,34 @@ function toWorkspace(item: Record<string, unknown>): Workspace {
   return { id, name, plan, appKeyRotatedAt, createdAt };
 }
 
-/** Changes the plan (`workspace update --plan`); fails when the workspace is missing. */
+/**
+ * Changes the plan (`workspace update --plan`); fails when the workspace is missing. The
+ * row is the source of truth; the copy on the key item follows (re-running the command
+ * repairs it if the second write failed).
+ */
 export async function updateWorkspacePlan(id: string, plan: Plan): Promise<void> {
   const { ddb } = awsClients();
-  await ddb.send(
+  const TableName = config().tables.workspaces;
+  const out = await ddb.send(
     new UpdateCommand({
-      TableName: config().tables.workspaces,
+      TableName,
       Key: workspaceKey(id),
       UpdateExpression: "SET #plan = :plan",
       ConditionExpression: "attribute_exists(pk)",
       ExpressionAttributeNames: { "#plan": "plan" },
       ExpressionAttributeValues: { ":plan": plan },
+      ReturnValues: "ALL_NEW",
+    }),
+  );
+  const row = out.Attributes as Record<string, unknown> & { appKeyHash?: string };
+  if (!row.appKeyHash) return;
+  await ddb.send(
+    new UpdateCommand({
+      TableName,
+      Key: appKeyKey(row.appKeyHash),
+      UpdateExpression: "SET workspace = :ws",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":ws": toWorkspace(row) },
     }),
   );
 }

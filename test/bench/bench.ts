@@ -5,7 +5,7 @@ import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { startFloor } from "./floor.ts";
 import { treeRssMb } from "./process-tree.ts";
-import { fmt, runConcurrent } from "./stats.ts";
+import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**
  * `npm run bench`: the sync endpoint of the local stack against the Chromium floor,
@@ -26,6 +26,15 @@ const browsers = readRenderConfig().browsers;
 const floor = await startFloor(browsers);
 const demo = stack.localJson.workspaces[0]!;
 const designId = demo.designs.find((d) => d.label.includes("請求書"))!.id;
+
+async function waitCompleted(requestId: string): Promise<void> {
+  for (;;) {
+    const res = await fetch(`${stack.baseUrl}/file/status/${requestId}`, { headers: { appkey: demo.appKey } });
+    const status = ((await res.json()) as { status: string }).status;
+    if (status === "completed" || status === "failed") return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 async function syncSingle(params: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${stack.baseUrl}/file/sync/single`, {
@@ -74,6 +83,38 @@ const zipBytes = multi.body.length;
 const multiSeconds = (performance.now() - multiStart) / 1000;
 log(`  status ${multi.status}, ${fmt(zipBytes / 1024)} KiB ZIP in ${fmt(multiSeconds, 2)} s`);
 
+log("100-file async multiple:");
+const acceptTimes: number[] = [];
+let lastRequestId = "";
+for (let i = 0; i < n(5, 2); i++) {
+  const t = performance.now();
+  const res = await fetch(`${stack.baseUrl}/file/async/multiple`, {
+    method: "POST",
+    headers: { appkey: demo.appKey, "content-type": "application/json" },
+    body: JSON.stringify({ designId, version: 1, contents }),
+  });
+  acceptTimes.push(performance.now() - t);
+  lastRequestId = ((await res.json()) as { requestId: string }).requestId;
+  await waitCompleted(lastRequestId); // one request at a time: the next 202 is not queued behind renders
+}
+const asyncStart = performance.now();
+const acceptedRes = await fetch(`${stack.baseUrl}/file/async/multiple`, {
+  method: "POST",
+  headers: { appkey: demo.appKey, "content-type": "application/json" },
+  body: JSON.stringify({ designId, version: 1, contents }),
+});
+const asyncId = ((await acceptedRes.json()) as { requestId: string }).requestId;
+await waitCompleted(asyncId);
+const asyncSeconds = (performance.now() - asyncStart) / 1000;
+const floor100 = await runConcurrent(100, browsers, async () => void (await floor.render(bundle, sample)));
+const zipStart = performance.now();
+const zipRes = await fetch(`${stack.baseUrl}/file/download/${asyncId}`, { headers: { appkey: demo.appKey } });
+const asyncZipBytes = (await zipRes.arrayBuffer()).byteLength;
+const zipSeconds = (performance.now() - zipStart) / 1000;
+const rssAfterAsync = treeRssMb(stack.pid);
+log(`  202 p50 ${fmt(percentile(acceptTimes, 50))} ms; completed in ${fmt(asyncSeconds, 2)} s vs ${fmt(floor100.seconds, 2)} s for 100 floor renders (×${fmt(asyncSeconds / floor100.seconds, 2)})`);
+log(`  ZIP ${fmt(asyncZipBytes / 1024)} KiB downloaded in ${fmt(zipSeconds, 2)} s; stack RSS ${fmt(rssAfterAsync)} MB`);
+
 const rssRenders = n(1000, 100);
 log(`RSS across ${rssRenders} consecutive renders (stack process tree):`);
 const rssSamples: number[] = [];
@@ -100,6 +141,7 @@ log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) log(`| ${r.join(" | ")} |`);
 log();
 log(`100-file sync multiple (1-page invoice): ${fmt(multiSeconds, 2)} s (target < 10 s)`);
+log(`100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`);
 log(`stack RSS: ${fmt(settled)} MB after 100 renders, ${fmt(last)} MB after ${rssRenders} (${fmt(((last - settled) / settled) * 100, 1)} %, target within 10 %), peak ${fmt(peak)} MB`);
 log(`renderer browsers: ${browsers}`);
 process.exit(0);

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { systemClock } from "#shared/clock.ts";
 import { monthOf, pagesUsed } from "#shared/limits/page-quota.ts";
@@ -7,7 +9,7 @@ import { createWorkspace, type Plan } from "#shared/workspaces/workspace-store.t
 import { hostOf, moveClock } from "./async-http.ts";
 import type { RunningStack } from "./local-stack.ts";
 import { useStackEmulators } from "./stack-clients.ts";
-import { publishFolder, sampleDir, type TestDesignSource } from "./sync-fixtures.ts";
+import { publishFolder, sampleDir, type TestDesignSource, writeDesignFolder } from "./sync-fixtures.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -137,6 +139,16 @@ export const slowDesign: TestDesignSource = {
   template: '{% for i in (1..n) %}<p class="pg">{{ i }} {{ filler }}</p>{% endfor %}',
   css: ".pg { break-after: page; font-size: 9pt; }",
 };
+
+/** Publishes `slowDesign` into a workspace of the stack. */
+export async function publishSlowDesign(stack: RunningStack, workspaceId: string): Promise<{ id: string; version: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "platen-limits-"));
+  try {
+    return await publishFolder(stack, workspaceId, writeDesignFolder(dir, "slow", slowDesign));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Params of `slowDesign` for `pages` pages. */
 export const slowParams = (pages: number) => ({ n: pages, filler: "lorem ipsum dolor sit amet ".repeat(120) });
