@@ -1,4 +1,5 @@
 import { Liquid, type Template } from "liquidjs";
+import { registerPlatenFilters } from "./filters.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { pageCss, resolvePageBox } from "./page-box.ts";
 import { RenderError } from "./render-error.ts";
@@ -49,7 +50,7 @@ const BASE_CSS = [
  * `include`/`render`/`layout` can never read the disk.
  */
 export function createTemplateEngine(): Liquid {
-  return new Liquid({
+  return registerPlatenFilters(new Liquid({
     outputEscape: "escape",
     strictFilters: true,
     ownPropertyOnly: true,
@@ -57,7 +58,7 @@ export function createTemplateEngine(): Liquid {
     parseLimit: TEMPLATE_LIMITS.parseLimit,
     renderLimit: TEMPLATE_LIMITS.renderLimitMs,
     memoryLimit: TEMPLATE_LIMITS.memoryLimit,
-  });
+  }));
 }
 
 interface CompiledBundle {

@@ -42,7 +42,11 @@ async function statusOf(res: Promise<Response>): Promise<number> {
 }
 
 /** How many answers had each status, e.g. `{ 400: 30, 429: 10 }`. */
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
 
 const get = (appKey: string, path: string) => api(stack, appKey)(path);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "#shared/clock.ts";
+import { createDelivery } from "#shared/webhooks/delivery-store.ts";
 import { deleteWebhookEndpoint } from "#shared/webhooks/endpoints.ts";
 import { deliveryIdOf, enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
 import { verifyWebhookSignature } from "#shared/webhooks/signature.ts";
@@ -134,6 +135,26 @@ describe("at most one POST per delivery attempt", () => {
     expect(receiver.at("/dup")).toHaveLength(1);
     const log = await waitForDelivery(endpoint.id, (d) => d.status === "delivered");
     expect(log.attempts).toHaveLength(1);
+  });
+});
+
+describe("waits longer than SQS can delay", () => {
+  it("re-queues a message that arrives before it is due and POSTs only once it is due", async () => {
+    const tenant = await createTenant(stack, "chained delay");
+    const res = await generate(tenant);
+    const requestId = res.headers.get("request-id")!;
+    const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/later") });
+    const createdAt = new Date().toISOString();
+    const deliveryId = deliveryIdOf(requestId, "file.completed", endpoint.id);
+    const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
+    const event = { event: "file.completed" as const, timestamp: createdAt, workspaceId: tenant.workspaceId, requestId, designId: tenant.invoiceId, version: 1, fileIds };
+    await createDelivery({ ...event, deliveryId, endpointId: endpoint.id, status: "pending", attemptsDone: 0, attempts: [], createdAt, updatedAt: createdAt, expiresAt: 2e9 });
+    const notBefore = Date.now() + 2600;
+    // Sent without a delay on purpose: the dispatcher must notice it is early and chain it.
+    await sendDispatchMessages([{ deliveryId, endpointId: endpoint.id, createdAt, attempt: 1, notBefore }], notBefore);
+    const [hit] = await receiver.waitFor("/later", 1);
+    expect(hit!.at).toBeGreaterThanOrEqual(notBefore - 50);
+    expect(hit!.body.deliveryId).toBe(deliveryId);
   });
 });
 

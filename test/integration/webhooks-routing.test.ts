@@ -149,8 +149,7 @@ describe("endpoint registry", () => {
     const fresh = await createTenant(stack, "webhook limit");
     const racing = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => registerEndpoint(fresh.workspaceId, { url: receiver.url(`/limit/${i}`) })));
     expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(10);
-    const refusal = admin(stack, "webhook", "create", "--workspace", fresh.workspaceId, "--url", receiver.url("/limit/x"), "--json");
-    const out = await refusal;
+    const out = await admin(stack, "webhook", "create", "--workspace", fresh.workspaceId, "--url", receiver.url("/limit/x"), "--json");
     expect(out.code).toBe(1);
     expect(out.stderr.trim().split("\n")).toEqual([expect.stringMatching(/at most 10 webhook endpoints/)]);
     const list = JSON.parse((await admin(stack, "webhook", "list", "--workspace", fresh.workspaceId, "--json")).stdout) as { id: string }[];

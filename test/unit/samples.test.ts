@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Liquid } from "liquidjs";
+import type { Liquid } from "liquidjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DesignManifest, designManifestSchema, type ParameterSpec } from "#shared/designs/bundle-schema.ts";
+import { createTemplateEngine } from "#shared/render/template.ts";
 
 const samplesDir = fileURLToPath(new URL("../../shared/designs/samples/", import.meta.url));
 const sampleNames = readdirSync(samplesDir, { withFileTypes: true })
@@ -13,7 +14,8 @@ const sampleNames = readdirSync(samplesDir, { withFileTypes: true })
 
 /** Same options the renderer uses. */
 function newEngine(): Liquid {
-  return new Liquid({ outputEscape: "escape", strictFilters: true, ownPropertyOnly: true });
+  // The renderer's own engine: escaped output, strict filters, Platen's filters (delimit).
+  return createTemplateEngine();
 }
 
 function loadSample(name: string): { manifest: DesignManifest; template: string; css: string; dir: string } {
@@ -239,5 +241,21 @@ describe("shipping-label", () => {
   it("omits the fragile banner unless fragile is true", async () => {
     expect(await render("shipping-label", { ...sample(), fragile: false })).not.toContain('class="fragile"');
     expect(await render("shipping-label", {})).not.toContain('class="fragile"');
+  });
+});
+
+describe("delimit filter", () => {
+  it("groups thousands and keeps signs, fractions and non-numbers", async () => {
+    const { delimit } = await import("#shared/render/filters.ts");
+    expect([delimit(0), delimit(999), delimit(1000), delimit(-3000), delimit(1234567.5), delimit("12345"), delimit("abc"), delimit(null)]).toEqual([
+      "0",
+      "999",
+      "1,000",
+      "-3,000",
+      "1,234,567.5",
+      "12,345",
+      "abc",
+      null,
+    ]);
   });
 });
