@@ -9,6 +9,8 @@ export interface FunctionAccess {
   bucketsRead?: BucketId[];
   bucketsWrite?: BucketId[];
   queuesSend?: QueueId[];
+  /** Sends to the dead-letter queue of these queues itself (the dispatcher dead-letters deliveries). */
+  deadLettersSend?: QueueId[];
 }
 
 export interface FunctionDefinition {
@@ -91,7 +93,7 @@ export const functions = {
     entry: "functions/dispatch/deliver-webhook.ts",
     timeoutSeconds: 30,
     memoryMb: 512,
-    access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"] },
+    access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"], deadLettersSend: ["webhook"] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

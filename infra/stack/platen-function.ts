@@ -128,6 +128,10 @@ function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<
     const { definition, queue } = lookup(data.queues, id, def, "queue");
     env[definition.envVar] = queue.queueUrl;
   }
+  for (const id of def.access.deadLettersSend ?? []) {
+    const { definition, dlq } = lookup(data.queues, id, def, "queue");
+    env[definition.dlq.envVar] = dlq.queueUrl;
+  }
   return env;
 }
 
@@ -144,6 +148,7 @@ function grantAccess(fn: NodejsFunction, def: FunctionDefinition, data: PlatenDa
   for (const id of bucketsRead) lookup(data.buckets, id, def, "bucket").bucket.grantRead(fn);
   for (const id of bucketsWrite) lookup(data.buckets, id, def, "bucket").bucket.grantPut(fn);
   for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(fn);
+  for (const id of def.access.deadLettersSend ?? []) lookup(data.queues, id, def, "queue").dlq.grantSendMessages(fn);
 }
 
 function lookup<T>(resources: Record<string, T>, id: string, def: FunctionDefinition, kind: string): T {

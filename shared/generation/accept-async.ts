@@ -65,8 +65,11 @@ export async function acceptAsync(
   }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
   try {
-    await Promise.all(request.contents.map((c, i) => putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)));
-    await putFileRecords(files.map((f, index) => fileRecord(job, f, index, expiresAt)));
+    // Params and file records are independent; both exist before any message names them.
+    await Promise.all([
+      ...request.contents.map((c, i) => putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)),
+      putFileRecords(files.map((f, index) => fileRecord(job, f, index, expiresAt))),
+    ]);
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {
     // Nothing will ever render: end the job now rather than leave it processing forever.
@@ -79,7 +82,8 @@ export async function acceptAsync(
     }).catch(() => undefined);
     throw err;
   }
-  return { requestId, files };
+  // The hash stays in the file records; the answer carries the passcode itself, once.
+  return { requestId, files: files.map(({ passcodeHash: _stored, ...f }) => f) };
 }
 
 function acceptedFile(c: GenerationRequest["contents"][number], requestId: string, siteUrl: string): AcceptedFile & { passcodeHash?: string } {

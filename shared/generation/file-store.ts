@@ -74,16 +74,20 @@ export async function getPdf(key: string): Promise<Buffer> {
   return Buffer.from(await out.Body!.transformToByteArray());
 }
 
-/** Writes file records 25 at a time (BatchWrite), retrying what DynamoDB leaves unprocessed. */
+/** Writes file records 25 at a time (BatchWrite, batches in parallel), retrying what DynamoDB leaves unprocessed. */
 export async function putFileRecords(records: FileRecord[]): Promise<void> {
+  const batches: FileRecord[][] = [];
+  for (let i = 0; i < records.length; i += 25) batches.push(records.slice(i, i + 25));
+  await Promise.all(batches.map(writeBatch));
+}
+
+async function writeBatch(batch: FileRecord[]): Promise<void> {
   const TableName = config().tables.files;
-  for (let i = 0; i < records.length; i += 25) {
-    let requests = records.slice(i, i + 25).map((r) => ({ PutRequest: { Item: toItem(r) } }));
-    for (let attempt = 0; requests.length; attempt++) {
-      const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
-      requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
-      if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
-    }
+  let requests = batch.map((r) => ({ PutRequest: { Item: toItem(r) } }));
+  for (let attempt = 0; requests.length; attempt++) {
+    const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
+    requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
+    if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
   }
 }
 

@@ -26,6 +26,7 @@ export interface DispatchDeps {
 /** `done`: the message can go; `deferred`: re-queued for later; `busy`: another copy is mid-attempt, retry the message later. */
 export type DispatchOutcome = "done" | "deferred" | "busy";
 
+/** `User-Agent` of every delivery, so receivers and their firewalls can recognise Platen. */
 export const WEBHOOK_USER_AGENT = "Platen-Webhooks/1.0";
 /** Claims outlive the receiver deadline by this much (file read, signing, log write). */
 const LEASE_MARGIN_MS = 20_000;

@@ -3,6 +3,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
+/** spec 2.10: every design, or only `targetDesignIds`. */
 export type DesignFilterType = "all" | "selected";
 
 /**

@@ -59,6 +59,7 @@ export interface FileFailedPayload extends PayloadBase {
   files: WebhookFailedFileEntry[];
 }
 
+/** The JSON body of one delivery. */
 export type WebhookPayload = FileCompletedPayload | FileFailedPayload;
 
 /** Plaintext passcodes by file id; only the first delivery of a sync request has them. */

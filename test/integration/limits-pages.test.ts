@@ -28,6 +28,9 @@ import { decodeFileMapping } from "../helpers/sync-http.ts";
  * The stack is restarted twice at the end: a clean stop, then a crash.
  */
 
+/** Pages of the slow design: a few seconds of Chromium, long enough to act while it renders. */
+const SLOW_PAGES = 1_000;
+
 const ENV = { PLATEN_PLAN_PAGES: JSON.stringify({ standard: { monthlyPages: 3, stops: false } }) };
 
 type SeededWorkspace = RunningStack["localJson"]["workspaces"][number];
@@ -80,7 +83,8 @@ describe("monthly page quotas (spec 8)", () => {
     const bulk = await postJson(stack, second.appKey, "/file/sync/multiple", invoiceMultiple(invoiceId, 28));
     expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "28"]);
     await bulk.arrayBuffer();
-    const one = await sync(second.appKey, invoiceSingle(invoiceId, "29th"));
+    const key = randomUUID();
+    const one = await sync(second.appKey, invoiceSingle(invoiceId, "29th"), { "Idempotency-Key": key });
     expect(one.status).toBe(200);
     await one.arrayBuffer();
     expect(await pagesUsedNow(stack, second.id)).toBe(29);
@@ -97,6 +101,10 @@ describe("monthly page quotas (spec 8)", () => {
     await expectQuotaRefusal(await sync(second.appKey, invoiceSingle(invoiceId), {}, "?response=json"));
     const ja = await expectQuotaRefusal(await sync(second.appKey, invoiceSingle(invoiceId), { "Accept-Language": "ja" }), "ja");
     expect(ja.message).toBe("プランの月間ページ上限に達しました（30 ページ中 30 ページ使用済み）。");
+    // A replay is no new work: it still answers at the limit, and counts nothing.
+    const replayed = await sync(second.appKey, invoiceSingle(invoiceId, "29th"), { "Idempotency-Key": key });
+    expect([replayed.status, replayed.headers.get("request-id")]).toEqual([200, one.headers.get("request-id")]);
+    await replayed.arrayBuffer();
 
     expect(await usage(second.id)).toMatchObject({ plan: "free", pagesUsed: 30, limit: 30, stops: true, overage: 0 });
   });
@@ -126,6 +134,21 @@ describe("monthly page quotas (spec 8)", () => {
     const report = await usage(created.id);
     expect(report.pagesUsed).toBe(29 + pages);
     expect(report.pagesUsed).toBeLessThanOrEqual(30 + pages);
+  });
+
+  it("free plan: of 5 concurrent async acceptances at the edge exactly one is accepted and completes; the others are 403, never a failed status", async () => {
+    const tenant = await createPlanTenant(stack, "Free async edge", "free");
+    const bulk = await postJson(stack, tenant.appKey, "/file/sync/multiple", invoiceMultiple(tenant.invoiceId, 29));
+    expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "29"]);
+    await bulk.arrayBuffer();
+    const edge = await Promise.all(Array.from({ length: 5 }, (_, i) => postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId, `edge-${i}`))));
+    expect(edge.map((r) => r.status).sort()).toEqual([202, 403, 403, 403, 403]);
+    for (const res of edge) {
+      if (res.status !== 202) await expectQuotaRefusal(res);
+      else expect((await pollStatus(stack, tenant.appKey, ((await res.json()) as AcceptedJson).requestId)).body.status).toBe("completed");
+    }
+    await drainRenders();
+    expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(30);
   });
 
   it("standard plan: counts overage beyond the included pages and never stops", async () => {
@@ -240,6 +263,9 @@ describe("Idempotency-Key (spec 4.14)", () => {
     expect((await rendererStats(stack)).renders).toBe(rendered.renders);
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(pages);
 
+    const tooLong = await errorOf(await sync(tenant.appKey, body, { "Idempotency-Key": "k".repeat(256) }));
+    expect([tooLong.status, tooLong.body.code, tooLong.body.details.map((d) => d.field)]).toEqual([400, "VALIDATION_FAILED", ["Idempotency-Key"]]);
+
     const reused = await errorOf(await sync(tenant.appKey, { ...body, content: { ...body.content, fileName: "another name" } }, { "Idempotency-Key": key }));
     expect([reused.status, reused.body.code]).toEqual([400, "IDEMPOTENCY_KEY_REUSED"]);
     expect(reused.body.message).toBe("This Idempotency-Key was already used with a different request body.");
@@ -277,7 +303,7 @@ describe("Idempotency-Key (spec 4.14)", () => {
     const tenant = await standardTenant("Idempotent in progress");
     slow = { tenant, design: await publishSlowDesign(stack, tenant.workspaceId) };
     const key = randomUUID();
-    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "slow", params: slowParams(400) } };
+    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "slow", params: slowParams(SLOW_PAGES) } };
     await drainRenders();
     let firstDone = false;
     const first = sync(tenant.appKey, body, { "Idempotency-Key": key }).finally(() => {
@@ -292,12 +318,12 @@ describe("Idempotency-Key (spec 4.14)", () => {
     expect(during.body.retryAfter).toBe(2);
 
     const done = await first;
-    expect([done.status, done.headers.get("x-page-count")]).toEqual([200, "400"]);
+    expect([done.status, done.headers.get("x-page-count")]).toEqual([200, String(SLOW_PAGES)]);
     await done.arrayBuffer();
     const replayed = await sync(tenant.appKey, body, { "Idempotency-Key": key });
     expect(replayed.headers.get("request-id")).toBe(done.headers.get("request-id"));
     await replayed.arrayBuffer();
-    expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(400);
+    expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(SLOW_PAGES);
   });
 });
 
@@ -317,7 +343,7 @@ describe("after a restart", () => {
 
   it("a key whose request died with the process does not stay IDEMPOTENCY_KEY_IN_PROGRESS once the sync time-out has long passed", async () => {
     const key = randomUUID();
-    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "crash", params: slowParams(400) } };
+    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "crash", params: slowParams(SLOW_PAGES) } };
     const inFlight = sync(slow.tenant.appKey, body, { "Idempotency-Key": key }).catch((err: Error) => err);
     expect((await waitForRenderer(stack, (s) => s.busy > 0, 10_000)).busy).toBeGreaterThan(0);
     await stack.kill(); // the process dies mid-render, like a Lambda killed at its time-out
