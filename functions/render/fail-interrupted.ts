@@ -15,7 +15,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     event.Records.map(async (r) => {
       const msg = parseRenderMessage(r.body);
       const file = await getFileRecord(msg.requestId, msg.fileId);
-      if (!file || file.status !== "queued") return;
+      if (file?.status !== "queued") return;
       await settleAndMaybeFinalize(
         file,
         { status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en },

@@ -31,7 +31,7 @@ export function outcomeOf(job: Pick<JobRecord, "mode">, files: FileRecord[]): Pi
  */
 export async function finalizeIfSettled(requestId: string, clock: Clock): Promise<boolean> {
   const job = await getJob(requestId);
-  if (!job || job.status !== "processing") return false;
+  if (job?.status !== "processing") return false;
   const files = await listFileRecords(requestId);
   if (files.length < job.total || files.some((f) => f.status === "queued")) return false;
   const now = clock.now();
