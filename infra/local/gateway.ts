@@ -10,6 +10,7 @@ import { toProxyEvent } from "./proxy-event.ts";
 
 /** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
+const DRAIN_AFTER_413_MS = 10_000;
 
 interface CompiledRoute {
   route: RouteDefinition;
@@ -134,9 +135,13 @@ async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeout
 /** Reads the body, refusing early (Content-Length) or as soon as the stream passes 50 MB. */
 function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
   const tooLarge = () => {
-    sendJson(res, 413, { message: "Request Entity Too Large" }, { Connection: "close" });
-    req.unpipe();
-    req.resume(); // drain without keeping anything, then the connection closes
+    // Answer at once, then discard what the client is still sending so it can read the 413
+    // (closing right away makes many clients fail with EPIPE and never see it, RFC 9112 §9.6);
+    // the discarding is bounded in time so nobody can keep the socket busy for ever.
+    sendJson(res, 413, { message: "Request Entity Too Large" });
+    req.resume();
+    const cutoff = setTimeout(() => req.socket.destroy(), DRAIN_AFTER_413_MS);
+    req.once("end", () => clearTimeout(cutoff));
   };
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
     tooLarge();

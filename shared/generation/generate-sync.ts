@@ -1,14 +1,25 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
-import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
-import type { Renderer } from "#shared/render/renderer.ts";
+import { admitPages, planOf, settlePages } from "#shared/limits/page-quota.ts";
+import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { recordEvent } from "./events.ts";
 import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PreparedGeneration, prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+
+/**
+ * The renders did not finish within the sync budget (spec 8: 60 s). The edge answers 504
+ * like the gateway in front would; the page was killed at the deadline and no page counts.
+ */
+export class SyncDeadlineExceeded extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("sync generation ran out of time", options);
+    this.name = "SyncDeadlineExceeded";
+  }
+}
 
 export interface GeneratedFile {
   fileId: string;
@@ -58,8 +69,16 @@ export async function generateSync(workspace: Workspace, request: GenerationRequ
   }
 }
 
-/** Design/params checks and the page reservation run together; a refused request is refunded. */
+/**
+ * Design/params checks and the page reservation. For plans that never stop they run side
+ * by side (a refused request is refunded); for stopping plans the reservation waits for a
+ * valid request, so an invalid one can never hold the last pages of a valid one.
+ */
 async function prepareAndAdmit(workspace: Workspace, request: GenerationRequest, clock: SyncDeps["clock"]) {
+  if (planOf(workspace).stops) {
+    const prepared = await prepareGeneration(workspace.id, request);
+    return { prepared, admission: await admitPages(workspace, request.contents.length, clock) };
+  }
   const [prepared, admission] = await Promise.allSettled([
     prepareGeneration(workspace.id, request),
     admitPages(workspace, request.contents.length, clock),
@@ -88,7 +107,11 @@ async function renderAll(request: GenerationRequest, prepared: PreparedGeneratio
     ),
   );
   const failed = renders.find((r) => r.status === "rejected");
-  if (failed) throw new PlatenError("INTERNAL_ERROR", { cause: (failed as PromiseRejectedResult).reason });
+  if (failed) {
+    const reason = (failed as PromiseRejectedResult).reason;
+    if (reason instanceof RenderError && reason.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause: reason });
+    throw new PlatenError("INTERNAL_ERROR", { cause: reason });
+  }
   return request.contents.map((c, i) => {
     const rendered = (renders[i] as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value;
     const fileId = newId();

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
@@ -7,6 +7,11 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 
 /** A key is honoured for 24 hours after its first use. */
 const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a claim may stay pending: past the 60 s sync deadline plus slack. A request
+ * that died (crash, killed Lambda) frees its key after this lease instead of 24 h.
+ */
+const PENDING_LEASE_SECONDS = 90;
 const MAX_KEY_LENGTH = 255;
 
 export type IdempotencyClaim<T> = { replay: T } | { commit(result: T): Promise<void>; abandon(): Promise<void> };
@@ -30,11 +35,13 @@ export async function claimIdempotencyKey<T>(workspaceId: string, key: string, f
   const TableName = config().tables.usage;
   const now = Math.floor(clock.now().getTime() / 1000);
   const bodyHash = sha256(fingerprint);
+  const claimId = randomUUID();
   try {
+    // A done record lives 24 h; a pending one only its lease, after which a retry takes over.
     await awsClients().ddb.send(
       new PutCommand({
         TableName,
-        Item: { ...Key, bodyHash, state: "pending", expiresAt: now + IDEMPOTENCY_TTL_SECONDS },
+        Item: { ...Key, bodyHash, claimId, state: "pending", expiresAt: now + PENDING_LEASE_SECONDS },
         ConditionExpression: "attribute_not_exists(pk) OR expiresAt <= :now",
         ExpressionAttributeValues: { ":now": now },
       }),
@@ -44,21 +51,34 @@ export async function claimIdempotencyKey<T>(workspaceId: string, key: string, f
     return existingClaim<T>(TableName, Key, bodyHash);
   }
   return {
+    // Only the claim's owner may commit or free it (a taken-over claim belongs to the retry).
     commit: async (result) => {
       await awsClients().ddb.send(
         new UpdateCommand({
           TableName,
           Key,
-          UpdateExpression: "SET #state = :done, #result = :result",
+          UpdateExpression: "SET #state = :done, #result = :result, expiresAt = :expires",
+          ConditionExpression: "claimId = :mine",
           ExpressionAttributeNames: { "#state": "state", "#result": "result" },
-          ExpressionAttributeValues: { ":done": "done", ":result": JSON.stringify(result) },
+          ExpressionAttributeValues: {
+            ":done": "done",
+            ":result": JSON.stringify(result),
+            ":expires": Math.floor(clock.now().getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+            ":mine": claimId,
+          },
         }),
-      );
+      ).catch(ignoreLostClaim);
     },
     abandon: async () => {
-      await awsClients().ddb.send(new DeleteCommand({ TableName, Key }));
+      await awsClients()
+        .ddb.send(new DeleteCommand({ TableName, Key, ConditionExpression: "claimId = :mine", ExpressionAttributeValues: { ":mine": claimId } }))
+        .catch(ignoreLostClaim);
     },
   };
+}
+
+function ignoreLostClaim(err: { name?: string }): void {
+  if (err.name !== "ConditionalCheckFailedException") throw err;
 }
 
 async function existingClaim<T>(TableName: string, Key: Record<string, string>, bodyHash: string): Promise<IdempotencyClaim<T>> {

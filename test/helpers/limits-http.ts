@@ -45,7 +45,10 @@ export function postJson(stack: RunningStack, appKey: string, path: string, body
 }
 
 export interface OversizedAnswer {
+  /** 0 when no answer was read (see `error`). */
   status: number;
+  /** The client-side error when the connection failed before an answer could be read. */
+  error?: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
   /** From the first byte written to the response head. */
@@ -62,12 +65,13 @@ export interface OversizedAnswer {
  * or chunked. After `holdAfterBytes` it stops writing and waits up to `waitMs` for an
  * answer: a server that refuses without reading the whole body answers in that pause. If
  * none comes the rest is sent, so a server that only answers at the end is still observed.
+ * Never rejects: a connection error is an answer with `status` 0 and `error`.
  */
 export function postOversizedBody(
   url: string,
   opts: { chunked: boolean; totalBytes: number; holdAfterBytes: number; waitMs: number; headers?: Record<string, string> },
 ): Promise<OversizedAnswer> {
-  return new Promise((resolveAnswer, reject) => {
+  return new Promise((resolveAnswer) => {
     const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
     if (!opts.chunked) headers["content-length"] = String(opts.totalBytes);
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
@@ -95,7 +99,10 @@ export function postOversizedBody(
       });
     });
     req.on("error", (err) => {
-      if (!answered) reject(err);
+      // e.g. EPIPE/ECONNRESET: the server dropped the connection before its answer was read.
+      if (answered) return;
+      answered = true; // stops the writer too
+      resolveAnswer({ status: 0, error: err.message, headers: {}, body: "", elapsedMs: Date.now() - started, bytesWritten: written, totalBytes: opts.totalBytes, answeredBeforeBodyEnd: false });
     });
     const write = (limit: number, then: () => void) => {
       while (!answered && written < limit) {

@@ -13,6 +13,7 @@ import {
   rendererStats,
   serviceClock,
   slowParams,
+  type UsageJson,
   waitForRenderer,
 } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
@@ -31,15 +32,18 @@ import { decodeFileMapping } from "../helpers/sync-http.ts";
 /** Pages of the slow design: a few seconds of Chromium, long enough to act while it renders. */
 const SLOW_PAGES = 1_000;
 
-const ENV = { PLATEN_PLAN_PAGES: JSON.stringify({ standard: { monthlyPages: 3, stops: false } }) };
+/** Standard: 3 pages included (overage after a few renders); `tiny`: a stopping plan of 1 page. */
+const ENV = { PLATEN_PLAN_PAGES: JSON.stringify({ standard: { monthlyPages: 3, stops: false }, tiny: { monthlyPages: 1, stops: true } }) };
 
 type SeededWorkspace = RunningStack["localJson"]["workspaces"][number];
 let stack: RunningStack;
 let demo: SeededWorkspace;
 let second: SeededWorkspace;
-/** Workspaces whose usage the restart test compares, with the key of a committed sync replay. */
+/** Workspaces with counted pages, compared across the restart. */
 const counted: string[] = [];
+/** A committed sync Idempotency-Key, replayed after the restart. */
 let replay: { tenant: PlanTenant; key: string; body: unknown; requestId: string };
+/** The workspace with the slow design (published once, used again after the restart). */
 let slow: { tenant: PlanTenant; design: { id: string; version: number } };
 
 beforeAll(async () => {
@@ -149,6 +153,39 @@ describe("monthly page quotas (spec 8)", () => {
     }
     await drainRenders();
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(30);
+  });
+
+  it("a request refused for its own content (400) never takes the last page from a valid request sent with it", async () => {
+    // A fresh 1-page stopping plan per round: the valid request is always below the limit.
+    const rounds: { statuses: number[]; used: number }[] = [];
+    for (let round = 0; round < 6; round++) {
+      const tenant = await createPlanTenant(stack, `Tiny ${round}`, "tiny");
+      const invalid = Array.from({ length: 12 }, (_, i) => sync(tenant.appKey, { designId: tenant.invoiceId, version: 1, content: mismatchedItem(`bad-${i}`) }));
+      const answers = await Promise.all([...invalid, sync(tenant.appKey, invoiceSingle(tenant.invoiceId, "valid"))]);
+      for (const res of answers) await res.arrayBuffer();
+      rounds.push({ statuses: [...new Set(answers.slice(0, -1).map((r) => r.status))].concat(answers.at(-1)!.status), used: await pagesUsedNow(stack, tenant.workspaceId) });
+    }
+    // Per round: every invalid one 400, the valid one 200 and its page counted.
+    expect(rounds).toEqual(Array(6).fill({ statuses: [400, 200], used: 1 }));
+  });
+
+  it("pages are counted per calendar month (UTC): next month the exhausted free plan renders again; `usage --month` reports each month", async () => {
+    const clock = serviceClock(stack);
+    const now = new Date();
+    const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 1);
+    await clock.setOffset(nextMonth - Date.now());
+    try {
+      const res = await sync(second.appKey, invoiceSingle(invoiceOf(second).id, "next month"));
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    } finally {
+      await clock.setOffset(0);
+    }
+    const month = (t: number) => new Date(t).toISOString().slice(0, 7);
+    const report = (m: string) => adminJson<UsageJson>(stack, ["usage", "--workspace", second.id, "--month", m], ENV);
+    expect(await report(month(nextMonth))).toMatchObject({ month: month(nextMonth), pagesUsed: 1, limit: 30 });
+    expect(await report(month(now.getTime()))).toMatchObject({ month: month(now.getTime()), pagesUsed: 30 });
+    await expectQuotaRefusal(await sync(second.appKey, invoiceSingle(invoiceOf(second).id)));
   });
 
   it("standard plan: counts overage beyond the included pages and never stops", async () => {
@@ -292,6 +329,17 @@ describe("Idempotency-Key (spec 4.14)", () => {
     expect(((await late.json()) as AcceptedJson).requestId).toBe(accepted.requestId);
     await drainRenders();
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(1);
+
+    // A key is honoured for 24 hours: a day later the same key and body are a new request.
+    const clock = serviceClock(stack);
+    await clock.setOffset(24 * 3600_000 + 60_000);
+    try {
+      const dayLater = await postJson(stack, tenant.appKey, "/file/async/single", body, { "Idempotency-Key": key });
+      expect(dayLater.status).toBe(202);
+      expect(((await dayLater.json()) as AcceptedJson).requestId).not.toBe(accepted.requestId);
+    } finally {
+      await clock.setOffset(0);
+    }
 
     // The same key in another workspace is another request.
     const elsewhere = await postJson(stack, other.appKey, "/file/async/single", invoiceSingle(other.invoiceId, "idempotent async"), { "Idempotency-Key": key });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invoiceOf } from "../helpers/async-fixtures.ts";
 import { errorOf, renderQueue } from "../helpers/async-http.ts";
-import { invoiceParamsOfBytes, invoiceSingle, postJson, postOversizedBody } from "../helpers/limits-http.ts";
+import { invoiceParamsOfBytes, invoiceSingle, type OversizedAnswer, postJson, postOversizedBody } from "../helpers/limits-http.ts";
 import { burst, pagesUsedNow, rendererStats, type ServiceClock, serviceClock } from "../helpers/limits-stack.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
@@ -187,24 +187,30 @@ describe("rate limits per workspace and class (spec 8)", () => {
 });
 
 describe("request size limits (spec 8)", () => {
-  it("413 for a 51 MB body, with Content-Length or chunked, answered before the body is complete; the stack keeps serving", async () => {
+  it("413 for a 51 MB body, with Content-Length or chunked, read by the client before the body is complete; the stack keeps serving", async () => {
     const tenant = await createTenant(stack, "Size 413");
     const headers = { appkey: tenant.appKey };
     const totalBytes = 51 * MiB;
+    /** What a client saw: the status, or its connection error; and whether it came before the body ended. */
+    const seen = (a: OversizedAnswer) => ({ answer: a.error ?? a.status, early: a.answeredBeforeBodyEnd, quick: a.elapsedMs < 5_000 });
+    const expected = { answer: 413, early: true, quick: true };
 
-    // Announced: refused from the header, long before 50 MB were sent.
-    const announced = await postOversizedBody(`${stack.baseUrl}/file/sync/single`, { chunked: false, totalBytes, holdAfterBytes: 2 * MiB, waitMs: 5_000, headers });
-    expect(announced.status).toBe(413);
-    expect(announced.answeredBeforeBodyEnd).toBe(true);
-    expect(announced.bytesWritten).toBeLessThan(50 * MiB);
-    expect(announced.elapsedMs).toBeLessThan(5_000);
+    // Announced: refused from the header, long before 50 MB were sent. Repeated, because a
+    // client that loses the answer to a dropped connection does so only some of the time.
+    const announced: OversizedAnswer[] = [];
+    for (let i = 0; i < 10; i++) {
+      announced.push(await postOversizedBody(`${stack.baseUrl}/file/sync/single`, { chunked: false, totalBytes, holdAfterBytes: 2 * MiB, waitMs: 5_000, headers }));
+    }
+    // Soft, so the chunked case and the recovery below are still checked when this fails.
+    expect.soft(announced.map(seen)).toEqual(Array(10).fill(expected));
+    expect(Math.max(...announced.map((a) => a.bytesWritten))).toBeLessThan(50 * MiB);
 
     // Chunked: refused once the stream passes 50 MB, without waiting for its end.
-    const chunked = await postOversizedBody(`${stack.baseUrl}/file/async/multiple`, { chunked: true, totalBytes, holdAfterBytes: 50 * MiB + 512 * 1024, waitMs: 5_000, headers });
-    expect(chunked.status).toBe(413);
-    expect(chunked.answeredBeforeBodyEnd).toBe(true);
-    expect(chunked.bytesWritten).toBeLessThan(totalBytes);
-    expect(chunked.elapsedMs).toBeLessThan(10_000);
+    const chunked: OversizedAnswer[] = [];
+    for (const path of ["/file/sync/multiple", "/file/async/single"]) {
+      chunked.push(await postOversizedBody(`${stack.baseUrl}${path}`, { chunked: true, totalBytes, holdAfterBytes: 50 * MiB + 512 * 1024, waitMs: 5_000, headers }));
+    }
+    expect.soft(chunked.map(seen)).toEqual(Array(2).fill(expected));
 
     expect(await statusOf(fetch(`${stack.baseUrl}/health/check`))).toBe(200);
     const res = await postJson(stack, tenant.appKey, "/file/sync/single", invoiceSingle(tenant.invoiceId));
