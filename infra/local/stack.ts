@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
-import { requeueUnfinishedFiles } from "#shared/generation/recover-requests.ts";
+import { recoverUnfinishedRequests } from "#shared/generation/recover-requests.ts";
 import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
@@ -50,7 +50,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   );
   const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
   // fauxqs lost its messages with the last process: put unfinished files back on the queue.
-  const requeued = await requeueUnfinishedFiles(new Date(Date.now() + 60_000).toISOString());
+  const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock);
   if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
   const localJson = await seedOrRefresh(join(dataDir, "local.json"), urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
   const localJsonPath = join(dataDir, "local.json");

@@ -19,7 +19,7 @@ export interface JobRecord {
   mode: "single" | "multiple";
   status: "processing" | "completed" | "failed";
   total: number;
-  /** Files that reached done/failed; the one that makes it `total` finalizes the job. */
+  /** How many files reached done/failed (the size of `settledFiles`, see `markSettled`). */
   settled: number;
   webhookUrl?: string;
   createdAt: string;
@@ -44,22 +44,30 @@ export async function putJob(job: JobRecord): Promise<void> {
 
 export async function getJob(requestId: string): Promise<JobRecord | undefined> {
   const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }));
-  return out.Item as JobRecord | undefined;
+  if (!out.Item) return undefined;
+  const { settledFiles, ...job } = out.Item as JobRecord & { settledFiles?: Set<string> };
+  return { ...job, settled: settledFiles?.size ?? job.settled ?? 0 };
 }
 
-/** Counts one more settled file; returns the new count (atomic ADD). */
-export async function addSettled(requestId: string): Promise<number> {
+/**
+ * Records files as settled and returns how many are. The job keeps the set of settled
+ * file ids (a DynamoDB string set), so adding the same file again — a replayed message,
+ * a retry after a crash between settling and counting, the recovery sweep — changes
+ * nothing: the count is exact however often it is repeated.
+ */
+export async function markSettled(requestId: string, fileIds: string[]): Promise<number> {
+  if (!fileIds.length) return (await getJob(requestId))?.settled ?? 0;
   const out = await awsClients().ddb.send(
     new UpdateCommand({
       TableName: table(),
       Key: jobKey(requestId),
-      UpdateExpression: "ADD settled :one",
+      UpdateExpression: "ADD settledFiles :ids",
       ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":one": 1 },
+      ExpressionAttributeValues: { ":ids": new Set(fileIds) },
       ReturnValues: "UPDATED_NEW",
     }),
   );
-  return Number(out.Attributes?.settled ?? 0);
+  return (out.Attributes?.settledFiles as Set<string> | undefined)?.size ?? 0;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 import { type FileRecord, getFileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
-import { addSettled, getJob } from "./job-store.ts";
+import { getJob, markSettled } from "./job-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
 import type { RenderMessage } from "./render-queue.ts";
@@ -29,7 +29,8 @@ export async function renderQueuedFile(msg: RenderMessage, deps: WorkerDeps): Pr
   const file = await getFileRecord(msg.requestId, msg.fileId);
   if (!file || file.workspaceId !== msg.workspaceId) return; // nothing to do for an unknown file
   if (file.status !== "queued") {
-    await finalizeIfSettled(msg.requestId, deps.clock); // a replay after a crash between settle and finalize
+    // A replay: the first attempt may have died between settling, counting and finalizing.
+    await countAndMaybeFinalize(file.requestId, file.fileId, deps.clock);
     return;
   }
   const outcome = await produce(file, deps);
@@ -43,8 +44,15 @@ export async function settleAndMaybeFinalize(file: Pick<FileRecord, "requestId" 
   const job = await getJob(file.requestId);
   // One page was reserved per file at acceptance; the real count replaces it exactly once.
   if (job?.usageMonth) await settlePages(job.workspaceId, job.usageMonth, (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1);
-  const count = await addSettled(file.requestId);
-  if (job && count >= job.total) await finalizeIfSettled(file.requestId, clock);
+  await countAndMaybeFinalize(file.requestId, file.fileId, clock);
+}
+
+/** Counts a settled file (idempotently) and finalizes the request once every file is counted. */
+async function countAndMaybeFinalize(requestId: string, fileId: string, clock: Clock): Promise<void> {
+  const job = await getJob(requestId);
+  if (job?.status !== "processing") return;
+  const count = await markSettled(requestId, [fileId]);
+  if (count >= job.total) await finalizeIfSettled(requestId, clock);
 }
 
 async function produce(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {

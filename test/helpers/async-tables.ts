@@ -36,8 +36,8 @@ export async function readRequestRecords(stack: RunningStack, requestId: string)
     );
     const counts: Record<string, number> = {};
     for (const f of files.Items ?? []) counts[String(f.status)] = (counts[String(f.status)] ?? 0) + 1;
-    const item = job.Item as RequestRecords["job"];
-    return { job: item && { status: item.status, settled: item.settled, total: item.total }, files: counts };
+    const item = job.Item as (RequestRecords["job"] & { settledFiles?: Set<string> }) | undefined;
+    return { job: item && { status: item.status, settled: item.settledFiles?.size ?? item.settled, total: item.total }, files: counts };
   } finally {
     ddb.destroy();
   }
