@@ -31,12 +31,22 @@ export interface GenerationEvent {
  *   go into the first delivery's queue message, never into a table).
  */
 export async function recordEvent(e: GenerationEvent, expiresAt: number, passcodes?: Record<string, string>): Promise<void> {
+  await writeEventRecord(e, expiresAt);
+  await deliverEvent(e, passcodes);
+}
+
+/** The durable outbox item of an event (idempotent per request and event kind). */
+export async function writeEventRecord(e: GenerationEvent, expiresAt: number): Promise<void> {
   await awsClients().ddb.send(
     new PutCommand({
       TableName: config().tables.requests,
       Item: { pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}`, ...e, expiresAt },
     }),
   );
+}
+
+/** Queues the event's webhook deliveries; a failure is logged with the outbox key, never thrown. */
+export async function deliverEvent(e: GenerationEvent, passcodes?: Record<string, string>): Promise<void> {
   await enqueueWebhookDeliveries(e, passcodes).catch((err: Error) => {
     const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
     console.error(JSON.stringify({ level: "error", msg: "webhook deliveries not queued", outbox, error: String(err.stack ?? err) }));

@@ -1,10 +1,10 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
-import { admitPages, planOf, settlePages } from "#shared/limits/page-quota.ts";
+import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
-import { recordEvent } from "./events.ts";
+import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
 import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PreparedGeneration, prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
@@ -52,43 +52,29 @@ export interface SyncDeps {
  */
 export async function generateSync(workspace: Workspace, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
   const workspaceId = workspace.id;
-  // spec 8: pages are reserved before any rendering (side by side with the design lookup)
-  // and corrected once they are stored.
-  const { prepared, admission } = await prepareAndAdmit(workspace, request, deps.clock);
-  let counted = 0;
+  const prepared = await prepareGeneration(workspaceId, request);
+  // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
+  // plans that never stop simply count what was stored.
+  const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps.clock) : undefined;
+  let stored = false;
   try {
     const requestId = newId();
     const files = await renderAll(request, prepared, requestId, deps);
     const { design } = prepared;
-    await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, deps.clock.now(), deps.retentionDays, request.webhookUrl);
-    counted = files.reduce((n, f) => n + f.pageCount, 0);
+    const now = deps.clock.now();
+    const delivery = await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, now, deps.retentionDays, request.webhookUrl);
+    stored = true;
+    const pages = files.reduce((n, f) => n + f.pageCount, 0);
+    await Promise.all([
+      deliverEvent(delivery.event, delivery.passcodes),
+      admission ? settlePages(workspaceId, admission.month, pages - admission.reserved) : settlePages(workspaceId, monthOf(now), pages),
+    ]);
     return { requestId, designLabel: design.manifest.label, files };
-  } finally {
-    // Pages count only if the files were stored (a failure or abandoned render refunds them).
-    await settlePages(workspaceId, admission.month, counted - admission.reserved);
+  } catch (err) {
+    // Pages count only if the files were stored: a failed or abandoned render refunds them.
+    if (admission && !stored) await settlePages(workspaceId, admission.month, -admission.reserved);
+    throw err;
   }
-}
-
-/**
- * Design/params checks and the page reservation. For plans that never stop they run side
- * by side (a refused request is refunded); for stopping plans the reservation waits for a
- * valid request, so an invalid one can never hold the last pages of a valid one.
- */
-async function prepareAndAdmit(workspace: Workspace, request: GenerationRequest, clock: SyncDeps["clock"]) {
-  if (planOf(workspace).stops) {
-    const prepared = await prepareGeneration(workspace.id, request);
-    return { prepared, admission: await admitPages(workspace, request.contents.length, clock) };
-  }
-  const [prepared, admission] = await Promise.allSettled([
-    prepareGeneration(workspace.id, request),
-    admitPages(workspace, request.contents.length, clock),
-  ]);
-  if (prepared.status === "rejected") {
-    if (admission.status === "fulfilled") await settlePages(workspace.id, admission.value.month, -admission.value.reserved);
-    throw prepared.reason; // a 400/404 of the request itself wins over a quota refusal
-  }
-  if (admission.status === "rejected") throw admission.reason;
-  return { prepared: prepared.value, admission: admission.value };
 }
 
 /** Renders every item; one failure fails them all (no partial ZIP). */
@@ -131,7 +117,7 @@ async function storeFiles(
   now: Date,
   retentionDays: number,
   webhookUrl?: string,
-): Promise<void> {
+): Promise<{ event: GenerationEvent; passcodes: Record<string, string> }> {
   const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
   const stored = Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
   const records: FileRecord[] = files.map((f, index) => ({
@@ -155,11 +141,11 @@ async function storeFiles(
     completedAt: now.toISOString(),
     expiresAt,
   }));
-  await Promise.all([stored, putFileRecords(records)]);
-  // The event (and its webhook deliveries) only once PDFs and records exist: a receiver may
-  // download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
   const timestamp = now.toISOString();
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp };
+  await Promise.all([stored, putFileRecords(records), writeEventRecord(event, expiresAt)]);
+  // Webhook deliveries go out (caller) only once PDFs and records exist: a receiver may
+  // download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
-  await recordEvent(event, expiresAt, passcodes);
+  return { event, passcodes };
 }
