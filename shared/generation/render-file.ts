@@ -6,7 +6,7 @@ import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 import { type FileRecord, getFileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
-import { getJob, markSettled } from "./job-store.ts";
+import { markSettled } from "./job-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
 import type { RenderMessage } from "./render-queue.ts";
@@ -41,18 +41,20 @@ export async function renderQueuedFile(msg: RenderMessage, deps: WorkerDeps): Pr
 export async function settleAndMaybeFinalize(file: Pick<FileRecord, "requestId" | "fileId">, outcome: Outcome, clock: Clock): Promise<void> {
   const settled = await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
   if (!settled) return;
-  const job = await getJob(file.requestId);
+  const job = await markSettled(file.requestId, [file.fileId]);
+  if (!job) return;
   // One page was reserved per file at acceptance; the real count replaces it exactly once.
-  if (job?.usageMonth) await settlePages(job.workspaceId, job.usageMonth, (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1);
-  await countAndMaybeFinalize(file.requestId, file.fileId, clock);
+  const delta = (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1;
+  await Promise.all([
+    job.usageMonth ? settlePages(job.workspaceId, job.usageMonth, delta) : undefined,
+    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(file.requestId, clock) : undefined,
+  ]);
 }
 
 /** Counts a settled file (idempotently) and finalizes the request once every file is counted. */
 async function countAndMaybeFinalize(requestId: string, fileId: string, clock: Clock): Promise<void> {
-  const job = await getJob(requestId);
-  if (job?.status !== "processing") return;
-  const count = await markSettled(requestId, [fileId]);
-  if (count >= job.total) await finalizeIfSettled(requestId, clock);
+  const job = await markSettled(requestId, [fileId]);
+  if (job?.status === "processing" && job.settled >= job.total) await finalizeIfSettled(requestId, clock);
 }
 
 async function produce(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
