@@ -1,6 +1,7 @@
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
 import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
 
@@ -44,21 +45,12 @@ export async function getDesignVersion(ws: string, id: string, version: number):
 
 /** All heads of a workspace (paging through DynamoDB); workspaces hold few designs. */
 export async function listDesignHeads(ws: string): Promise<DesignHead[]> {
-  const heads: DesignHead[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await awsClients().ddb.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": `WS#${ws}`, ":prefix": "DESIGN#" },
-        ExclusiveStartKey,
-      }),
-    );
-    heads.push(...(out.Items ?? []).map(pickHead));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return heads;
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": `WS#${ws}`, ":prefix": "DESIGN#" },
+  });
+  return items.map(pickHead);
 }
 
 /** Claims a version number: fails (ConditionalCheckFailed) if another publish took it. */

@@ -1,6 +1,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
 import type { ShareType } from "./share.ts";
 
@@ -137,20 +138,11 @@ export async function settleFileRecord(
 
 /** Every file record of a request (consistent read: a request's files are read right after writing). */
 export async function listFileRecords(requestId: string): Promise<FileRecord[]> {
-  const out: FileRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await awsClients().ddb.send(
-      new QueryCommand({
-        TableName: config().tables.files,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "FILE#" },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(fromItem));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out.sort((a, b) => a.index - b.index);
+  const items = await queryAll({
+    TableName: config().tables.files,
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "FILE#" },
+    ConsistentRead: true,
+  });
+  return items.map(fromItem).sort((a, b) => a.index - b.index);
 }

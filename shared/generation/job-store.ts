@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
 
 export interface FailedFile {
@@ -115,22 +116,13 @@ export async function finalizeJob(
 
 /** Unfinished jobs created before `before` (ISO), from the sparse `active` index. */
 export async function listActiveJobs(before: string): Promise<JobRecord[]> {
-  const jobs: JobRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await awsClients().ddb.send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: "active",
-        KeyConditionExpression: "activeShard = :shard AND createdAt < :before",
-        ExpressionAttributeValues: { ":shard": ACTIVE_SHARD, ":before": before },
-        ExclusiveStartKey,
-      }),
-    );
-    jobs.push(...((out.Items ?? []) as JobRecord[]));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return jobs;
+  const items = await queryAll({
+    TableName: table(),
+    IndexName: "active",
+    KeyConditionExpression: "activeShard = :shard AND createdAt < :before",
+    ExpressionAttributeValues: { ":shard": ACTIVE_SHARD, ":before": before },
+  });
+  return items as unknown as JobRecord[];
 }
 
 /** One shard is plenty for the number of in-flight requests of this service. */
