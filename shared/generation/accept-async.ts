@@ -4,7 +4,7 @@ import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
 import { ACTIVE_SHARD, type JobRecord, finalizeJob, putJob } from "./job-store.ts";
-import { paramsObjectKey, putParams } from "./params-store.ts";
+import { INLINE_PARAMS_BYTES, paramsObjectKey, putParams } from "./params-store.ts";
 import { resolveDesign } from "./prepare-generation.ts";
 import { sendRenderMessages } from "./render-queue.ts";
 import type { GenerationRequest } from "./request-schema.ts";
@@ -65,10 +65,12 @@ export async function acceptAsync(
   }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
   try {
-    // Params and file records are independent; both exist before any message names them.
+    // Params (inline when small, else S3) and file records exist before any message names them.
+    const paramsJson = request.contents.map((c) => JSON.stringify(c.params));
+    const inline = paramsJson.map((json) => Buffer.byteLength(json, "utf8") <= INLINE_PARAMS_BYTES);
     await Promise.all([
-      ...request.contents.map((c, i) => putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)),
-      putFileRecords(files.map((f, index) => fileRecord(job, f, index, expiresAt))),
+      ...request.contents.flatMap((c, i) => (inline[i] ? [] : [putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)])),
+      putFileRecords(files.map((f, index) => ({ ...fileRecord(job, f, index, expiresAt), ...(inline[index] && { paramsJson: paramsJson[index] }) }))),
     ]);
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {

@@ -2,6 +2,7 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
+import type { WebhookEndpoint } from "#shared/webhooks/endpoint-store.ts";
 
 /**
  * A generation event (spec 6) recorded for the webhook dispatcher: which request, which
@@ -46,8 +47,12 @@ export async function writeEventRecord(e: GenerationEvent, expiresAt: number): P
 }
 
 /** Queues the event's webhook deliveries; a failure is logged with the outbox key, never thrown. */
-export async function deliverEvent(e: GenerationEvent, passcodes?: Record<string, string>): Promise<void> {
-  await enqueueWebhookDeliveries(e, passcodes).catch((err: Error) => {
+export async function deliverEvent(
+  e: GenerationEvent,
+  passcodes?: Record<string, string>,
+  endpoints?: Promise<WebhookEndpoint[]>,
+): Promise<void> {
+  await enqueueWebhookDeliveries(e, passcodes, endpoints).catch((err: Error) => {
     const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
     console.error(JSON.stringify({ level: "error", msg: "webhook deliveries not queued", outbox, error: String(err.stack ?? err) }));
   });

@@ -21,6 +21,8 @@ export interface FileRecord {
   shareType: ShareType;
   passcodeHash?: string;
   passthrough?: Record<string, string | number>;
+  /** Params of an async file when small (≤ INLINE_PARAMS_BYTES); larger ones live in S3. */
+  paramsJson?: string;
   pageCount?: number;
   /** Size of the stored PDF (Content-Length and ZIP layout without another S3 call). */
   bytes?: number;
@@ -123,7 +125,8 @@ export async function settleFileRecord(
       new UpdateCommand({
         TableName: config().tables.files,
         Key: fileKey(requestId, fileId),
-        UpdateExpression: `SET ${sets.join(", ")}`,
+        // The params are not needed once the file is settled: keep the record lean.
+        UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson`,
         ConditionExpression: "#status = :queued",
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

@@ -4,6 +4,7 @@ import { newId } from "#shared/ids.ts";
 import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
 import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PreparedGeneration, prepareGeneration } from "./prepare-generation.ts";
@@ -56,23 +57,28 @@ export async function generateSync(workspace: Workspace, request: GenerationRequ
   // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
   // plans that never stop simply count what was stored.
   const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps.clock) : undefined;
-  let stored = false;
+  // Who gets the webhooks is looked up while the files render, not after.
+  const endpoints = listEndpointRecords(workspaceId);
+  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
+  let reserved = admission?.reserved ?? 0;
+  const month = admission?.month ?? monthOf(deps.clock.now());
   try {
     const requestId = newId();
     const files = await renderAll(request, prepared, requestId, deps);
     const { design } = prepared;
-    const now = deps.clock.now();
-    const delivery = await storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, now, deps.retentionDays, request.webhookUrl);
-    stored = true;
     const pages = files.reduce((n, f) => n + f.pageCount, 0);
-    await Promise.all([
-      deliverEvent(delivery.event, delivery.passcodes),
-      admission ? settlePages(workspaceId, admission.month, pages - admission.reserved) : settlePages(workspaceId, monthOf(now), pages),
+    // The page count moves to the real pages beside the storage writes; a failed store undoes it.
+    const [delivery] = await Promise.all([
+      storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, deps.clock.now(), deps.retentionDays, request.webhookUrl),
+      settlePages(workspaceId, month, pages - reserved).then(() => {
+        reserved = pages;
+      }),
     ]);
+    await deliverEvent(delivery.event, delivery.passcodes, endpoints);
     return { requestId, designLabel: design.manifest.label, files };
   } catch (err) {
     // Pages count only if the files were stored: a failed or abandoned render refunds them.
-    if (admission && !stored) await settlePages(workspaceId, admission.month, -admission.reserved);
+    await settlePages(workspaceId, month, -reserved);
     throw err;
   }
 }

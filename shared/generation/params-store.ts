@@ -6,6 +6,12 @@ import { config } from "#shared/aws/config.ts";
  * Async params live in S3, one object per file (DESIGN: SQS messages are ≤ 1 MiB and
  * DynamoDB items ≤ 400 KB, params may be 1,000,000 bytes). They expire with the files bucket.
  */
+/**
+ * Small params (the usual invoice is 2–3 KB) ride inside the file record: one write at
+ * acceptance and no S3 round trip per file in the worker. Larger ones go to S3.
+ */
+export const INLINE_PARAMS_BYTES = 8 * 1024;
+
 export const paramsObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
   `params/${workspaceId}/${requestId}/${fileId}.json`;
 

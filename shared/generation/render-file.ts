@@ -59,7 +59,10 @@ async function countAndMaybeFinalize(requestId: string, fileId: string, clock: C
 
 async function produce(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
   const design = await findDesignVersion(file.workspaceId, file.designId, file.version);
-  const params = await getParams(paramsObjectKey(file.workspaceId, file.requestId, file.fileId));
+  const params =
+    file.paramsJson !== undefined
+      ? (JSON.parse(file.paramsJson) as Record<string, unknown>)
+      : await getParams(paramsObjectKey(file.workspaceId, file.requestId, file.fileId));
   // spec 3.1: params types are checked per file, so one bad file fails alone.
   const { values, mismatches } = checkParams(design.manifest.parameters, params, "params");
   if (mismatches.length) {

@@ -58,10 +58,16 @@ async function prepareDelivery(record: DeliveryRecord): Promise<boolean> {
  *
  * @param passcodes - Plaintext passcodes by file id, known only during a sync generation;
  *   they travel in the first delivery's messages, never in a table.
+ * @param known - The workspace's endpoints when the caller looked them up already (a sync
+ *   generation does so while it renders).
  * @returns The number of deliveries queued.
  */
-export async function enqueueWebhookDeliveries(e: GenerationEvent, passcodes?: Passcodes): Promise<number> {
-  const endpoints = routeEvent(e, await listEndpointRecords(e.workspaceId));
+export async function enqueueWebhookDeliveries(
+  e: GenerationEvent,
+  passcodes?: Passcodes,
+  known?: Promise<WebhookEndpoint[]>,
+): Promise<number> {
+  const endpoints = routeEvent(e, await (known ?? listEndpointRecords(e.workspaceId)));
   if (!endpoints.length) return 0;
   const records = endpoints.map((endpoint) => newDelivery(e, endpoint));
   const due = await Promise.all(records.map(prepareDelivery));
