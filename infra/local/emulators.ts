@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import dynalite from "dynalite";
 import { buildApp } from "fauxqs";
 import { createPersistentS3Store } from "./persistent-s3-store.ts";
@@ -13,9 +14,10 @@ export interface Emulators {
 
 /**
  * DynamoDB (dynalite on LevelDB under `<dataDir>/dynamodb`) and SQS + S3 (fauxqs, S3
- * persisted under `<dataDir>/s3`), both on 127.0.0.1 and free ports.
+ * persisted under `<dataDir>/s3`), both on 127.0.0.1 and free ports, in this thread.
+ * `startEmulators` runs them on a worker thread instead.
  */
-export async function startEmulators(dataDir: string): Promise<Emulators> {
+export async function startEmulatorsHere(dataDir: string): Promise<Emulators> {
   mkdirSync(join(dataDir, "dynamodb"), { recursive: true });
   const dynamo = dynalite({ path: join(dataDir, "dynamodb"), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
@@ -32,6 +34,33 @@ export async function startEmulators(dataDir: string): Promise<Emulators> {
     stop: async () => {
       await fauxqs.close();
       await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The emulators on their own worker thread: their work (LevelDB, S3 bodies, SQS) runs
+ * beside the handlers' event loop instead of queueing behind it, as separate services
+ * would in AWS. The thread dies with the process, so a crash takes nothing half-written
+ * beyond what a crash of the services would.
+ */
+export async function startEmulators(dataDir: string): Promise<Emulators> {
+  // A worker does not inherit the tsx loader of `node --import tsx`: register it first.
+  const entry = new URL("./emulator-thread.ts", import.meta.url).href;
+  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir } });
+  const ready = await new Promise<{ dynamodbEndpoint: string; awsEndpoint: string }>((resolve, reject) => {
+    worker.once("message", (m: { ready?: { dynamodbEndpoint: string; awsEndpoint: string }; error?: string }) =>
+      m.ready ? resolve(m.ready) : reject(new Error(m.error ?? "emulators failed to start")),
+    );
+    worker.once("error", reject);
+  });
+  return {
+    ...ready,
+    stop: async () => {
+      const stopped = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      worker.postMessage("stop");
+      await stopped;
     },
   };
 }

@@ -20,7 +20,15 @@ export function awsClients(): AwsClients {
   const ddb = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 });
   clients = {
     ddb: DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } }),
-    s3: new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: Boolean(endpoints.s3) }),
+    s3: new S3Client({
+      region,
+      endpoint: endpoints.s3,
+      forcePathStyle: Boolean(endpoints.s3),
+      // No CRC trailers on every PDF (aws-chunked bodies cost time on both ends); TLS and
+      // S3's own checks cover integrity.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    }),
     sqs: new SQSClient({ region, endpoint: endpoints.sqs }),
   };
   return clients;
