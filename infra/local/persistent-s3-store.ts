@@ -30,7 +30,7 @@ export async function createPersistentS3Store(dir: string): Promise<S3StoreLike>
   store.putObject = (bucket, key, body, contentType, metadata) => {
     const obj = put(bucket, key, body, contentType, metadata);
     persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {});
-    return obj;
+    return readFromDisk(obj, objectPath(dir, bucket, key));
   };
   store.deleteObject = (bucket, key) => {
     const out = del(bucket, key);
@@ -51,6 +51,15 @@ export async function createPersistentS3Store(dir: string): Promise<S3StoreLike>
 
 const objectPath = (dir: string, bucket: string, key: string) => join(dir, bucket, encodeURIComponent(key));
 
+/**
+ * The object's bytes are served from its file instead of being kept in memory: a long-running
+ * `npm start` would otherwise hold every PDF it ever generated in RAM.
+ */
+function readFromDisk<T>(obj: T, path: string): T {
+  Object.defineProperty(obj, "body", { get: () => readFileSync(path), enumerable: true, configurable: true });
+  return obj;
+}
+
 function persist(dir: string, bucket: string, key: string, body: Buffer, contentType: string, metadata: Record<string, string>) {
   mkdirSync(join(dir, bucket), { recursive: true });
   const path = objectPath(dir, bucket, key);
@@ -68,7 +77,7 @@ function load(store: S3StoreLike, dir: string) {
       if (file.endsWith(".meta.json") || file.endsWith(".tmp")) continue;
       const path = join(dir, bucket, file);
       const meta = readMeta(`${path}.meta.json`);
-      store.putObject(bucket, decodeURIComponent(file), readFileSync(path), meta.contentType, meta.metadata);
+      readFromDisk(store.putObject(bucket, decodeURIComponent(file), readFileSync(path), meta.contentType, meta.metadata), path);
     }
   }
 }
