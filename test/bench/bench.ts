@@ -4,7 +4,7 @@ import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { startFloor } from "./floor.ts";
-import { treeRssMb } from "./process-tree.ts";
+import { processRssMb, treeRssMb } from "./process-tree.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**
@@ -125,7 +125,7 @@ for (let i = 1; i <= rssRenders; i++) {
     const mb = treeRssMb(stack.pid);
     peak = Math.max(peak, mb);
     rssSamples.push(mb);
-    if (i % 250 === 0) log(`  after ${i}: ${fmt(mb)} MB`);
+    if (i % 250 === 0) log(`  after ${i}: ${fmt(mb)} MB (Node process ${fmt(processRssMb(stack.pid))} MB, Chromium ${fmt(mb - processRssMb(stack.pid))} MB)`);
   }
 }
 const settled = rssSamples[Math.min(1, rssSamples.length - 1)]!;

@@ -1,5 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 
+/** Resident memory (MB) of one process, from /proc. */
+export function processRssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident memory (MB) of a process and all its descendants (the stack plus its Chromiums), from /proc. */
 export function treeRssMb(rootPid: number): number {
   const children = new Map<number, number[]>();
