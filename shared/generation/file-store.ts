@@ -1,7 +1,8 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { BatchWriteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
+import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { ShareType } from "./share.ts";
 
@@ -120,23 +121,15 @@ export async function settleFileRecord(
     values[`:${key}`] = value;
     sets.push(`#${key} = :${key}`);
   }
-  try {
-    await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: config().tables.files,
-        Key: fileKey(requestId, fileId),
-        // The params are not needed once the file is settled: keep the record lean.
-        UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson`,
-        ConditionExpression: "#status = :queued",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
-    throw err;
-  }
+  return updateIf({
+    TableName: config().tables.files,
+    Key: fileKey(requestId, fileId),
+    // The params are not needed once the file is settled: keep the record lean.
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson`,
+    ConditionExpression: "#status = :queued",
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 /** Every file record of a request (consistent read: a request's files are read right after writing). */

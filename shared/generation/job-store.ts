@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
+import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 
 export interface FailedFile {
@@ -96,22 +97,14 @@ export async function finalizeJob(
     values[":error"] = outcome.error;
     sets.push("#error = :error");
   }
-  try {
-    await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: jobKey(requestId),
-        UpdateExpression: `SET ${sets.join(", ")} REMOVE activeShard`,
-        ConditionExpression: "#status = :processing",
-        ExpressionAttributeNames: { "#status": "status", ...(outcome.error && { "#error": "error" }) },
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
-    throw err;
-  }
+  return updateIf({
+    TableName: table(),
+    Key: jobKey(requestId),
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE activeShard`,
+    ConditionExpression: "#status = :processing",
+    ExpressionAttributeNames: { "#status": "status", ...(outcome.error && { "#error": "error" }) },
+    ExpressionAttributeValues: values,
+  });
 }
 
 /** Unfinished jobs created before `before` (ISO), from the sparse `active` index. */

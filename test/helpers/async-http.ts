@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { api, type RunningStack } from "./local-stack.ts";
 import { type ErrorBodyJson, type FileEntryJson, readErrorBody } from "./sync-http.ts";
+import type { StatusBody } from "#shared/generation/request-status.ts";
 
 export type AsyncMode = "single" | "multiple";
 
@@ -13,18 +14,8 @@ export interface AcceptedJson {
   files: FileEntryJson[];
 }
 
-/** spec 2.7 */
-export interface StatusJson {
-  requestId: string;
-  status: "queued" | "processing" | "completed" | "failed";
-  designId: string;
-  version?: number;
-  files: { fileId: string; fileName: string; pageCount?: number; downloadPath: string }[];
-  failedFiles?: { fileId?: string; fileName: string; code: string; message: string }[];
-  error?: { code: string; message: string };
-  createdAt?: string;
-  completedAt?: string;
-}
+/** spec 2.7 (the shape the status endpoint declares; the tests check its values). */
+export type StatusJson = StatusBody;
 
 /** A status answer as the client saw it. */
 export interface StatusAnswer {

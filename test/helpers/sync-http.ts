@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { api, type RunningStack } from "./local-stack.ts";
+import type { ErrorBody } from "#shared/http/error-body.ts";
 
 export type SyncMode = "single" | "multiple";
 
@@ -73,16 +74,8 @@ export function parseContentDisposition(value: string | null): ParsedDisposition
   };
 }
 
-/** spec 7.1 */
-export interface ErrorBodyJson {
-  statusCode: number;
-  code: string;
-  message: string | string[];
-  error: string;
-  details: { field?: string; expected?: string; code?: string; message: string }[];
-  docsUrl: string;
-  retryAfter?: number;
-}
+/** spec 7.1 (the shape the edge declares; the tests check its values). */
+export type ErrorBodyJson = ErrorBody;
 
 /** Reads a JSON error body (fails loudly with the raw text when it is not JSON). */
 export async function readErrorBody(res: Response): Promise<ErrorBodyJson> {
