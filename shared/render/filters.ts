@@ -1,4 +1,4 @@
-import type { Liquid } from "liquidjs";
+import { type Liquid, toValue } from "liquidjs";
 
 /**
  * `delimit`: thousands separators for numbers (1234567.5 → "1,234,567.5", -3000 →
@@ -13,8 +13,50 @@ export function delimit(value: unknown, separator = ","): unknown {
   return `${n < 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Minutes to add to local time in `zone` to get UTC at `at` (the sign of
+ * Date#getTimezoneOffset, which LiquidJS takes as a numeric time zone), or undefined when
+ * the zone or the instant is not valid. One cached Intl formatter per zone.
+ */
+export function zoneOffsetMinutes(zone: string, at: number): number | undefined {
+  if (!Number.isFinite(at)) return undefined;
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    } catch {
+      return undefined; // an unknown zone: LiquidJS reports it as it always did
+    }
+    if (zoneFormats.size < 64) zoneFormats.set(zone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
+  const localAsUtc = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  return (Math.floor(at / 1000) * 1000 - localAsUtc) / 60_000;
+}
+
+/** The instant LiquidJS's `date` filter reads from its input (see its parseDate). */
+function instantOf(value: unknown): number {
+  if (value === "now" || value === "today") return Date.now();
+  if (typeof value === "number") return value * 1000;
+  if (typeof value === "string" && /^\d+$/.test(value)) return Number(value) * 1000;
+  return new Date(value as string).getTime();
+}
+
 /** Filters Platen adds to LiquidJS's built-ins, for every design. */
 export function registerPlatenFilters(engine: Liquid): Liquid {
   engine.registerFilter("delimit", delimit);
+  // `date: "…", "Asia/Tokyo"`: LiquidJS resolves a zone name with two toLocaleString
+  // calls (a new Intl formatter each) per date; the same offset from a cached formatter
+  // costs a fraction. `%Z` prints the zone's name, so it keeps the name.
+  const builtin = engine.filters.date;
+  const builtinDate = (typeof builtin === "function" ? builtin : builtin?.handler) as ((...args: unknown[]) => unknown) | undefined;
+  if (!builtinDate) throw new Error("LiquidJS has no date filter to wrap");
+  engine.registerFilter("date", function (this: unknown, value: unknown, format?: unknown, zone?: unknown) {
+    const fmt = toValue(format);
+    const offset = typeof zone === "string" && !(typeof fmt === "string" && fmt.includes("%Z")) ? zoneOffsetMinutes(zone, instantOf(toValue(value))) : undefined;
+    return builtinDate.call(this, value, format, offset ?? zone);
+  });
   return engine;
 }

@@ -1,7 +1,9 @@
+import { Liquid } from "liquidjs";
 import { describe, expect, it } from "vitest";
 import { chromiumArgs } from "#shared/render/chromium-launch.ts";
 import { buildFontsConf, resolveFontFiles } from "#shared/render/font-config.ts";
 import { lengthToPx, pageCss, resolvePageBox } from "#shared/render/page-box.ts";
+import { zoneOffsetMinutes } from "#shared/render/filters.ts";
 import { findAsset } from "#shared/render/page-guard.ts";
 import { DESIGN_ORIGIN, renderHtml } from "#shared/render/template.ts";
 import { makeBundle } from "./render-fixtures.ts";
@@ -102,5 +104,33 @@ describe("chromium flags and fonts", () => {
     for (const generic of ["sans-serif", "serif", "monospace"]) {
       expect(conf).toContain(`<family>${generic}</family><prefer><family>Noto Sans JP</family>`);
     }
+  });
+});
+
+describe("date filter with a zone name", () => {
+  const plain = new Liquid();
+  const dates = ["2026-03-08T09:59:59Z", "2026-03-08T10:00:00Z", "2026-11-01T05:30:00Z", "2024-02-29T15:00:00Z", "1700000000", 1735689600, "2026-06-30"];
+  const zones = ["UTC", "Asia/Tokyo", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Etc/GMT+12"];
+
+  it("prints what LiquidJS prints, across zones and DST changes", async () => {
+    for (const zone of zones) {
+      for (const d of dates) {
+        const tpl = `{{ d | date: "%Y-%m-%d %H:%M:%S %z", z }}`;
+        const expected = await plain.parseAndRender(tpl, { d, z: zone });
+        expect(await render(tpl, { d, z: zone }), `${d} in ${zone}`).toContain(`<body>${expected}</body>`);
+      }
+    }
+  });
+
+  it("keeps the zone's name for %Z and LiquidJS's own error for an unknown zone", async () => {
+    expect(await render(`{{ "2026-01-01T00:00:00Z" | date: "%Z", "Asia/Tokyo" }}`)).toContain("<body>Asia/Tokyo</body>");
+    await expect(render(`{{ "2026-01-01T00:00:00Z" | date: "%Y", "Mars/Olympus" }}`)).rejects.toMatchObject({ code: "TEMPLATE_FAILED" });
+  });
+
+  it("computes offsets with the sign LiquidJS uses", () => {
+    expect(zoneOffsetMinutes("Asia/Tokyo", Date.UTC(2026, 0, 1))).toBe(-540);
+    expect(zoneOffsetMinutes("America/New_York", Date.UTC(2026, 6, 1))).toBe(240);
+    expect(zoneOffsetMinutes("Nowhere/Land", Date.UTC(2026, 0, 1))).toBeUndefined();
+    expect(zoneOffsetMinutes("UTC", Number.NaN)).toBeUndefined();
   });
 });
