@@ -1,12 +1,12 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { generateSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";
+import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";
 import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
-import { apiHandler } from "#shared/http/api-handler.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { withIdempotencyKey } from "#shared/http/idempotent.ts";
+import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
 import { getRenderer } from "#shared/render/renderer.ts";
 
@@ -16,28 +16,45 @@ const storeMarginMs = (remaining: number) => Math.min(5_000, remaining * 0.1);
 /** What API Gateway answers past its integration time-out (spec 7.1: 504 from the layer in front). */
 const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed out" } };
 
-/** POST /v1/file/sync/single and /v1/file/sync/multiple (spec 4.1, 4.2). */
-export const handler = apiHandler(async (req): Promise<ApiResult> => {
+/**
+ * POST /v1/file/sync/single and /v1/file/sync/multiple (spec 4.1, 4.2). The answer goes out
+ * as soon as the PDFs exist; storing them is the response's after-work (generate-sync.ts).
+ * With an Idempotency-Key the files are stored first, so a replay can serve them.
+ */
+export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> => {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
-  const workspace = req.principal.workspace;
+  const idempotent = req.header("idempotency-key") !== undefined;
+  const prepare = async (workspaceId: string) => prepareSync(workspaceId, validateGenerationBody(req.bodyText(), mode));
+  // A key this container has admitted before: parse, check and template while admission
+  // runs. Its errors still come first (401, 429 before 400).
+  const known = idempotent ? undefined : req.admission.knownWorkspaceId;
+  const early: Promise<PreparedSync> | undefined = known ? prepare(known) : undefined;
+  early?.catch(() => undefined);
+  const principal = await req.admission.principal;
+  const workspace = principal.workspace;
   const outcome = await withIdempotencyKey(
-    req,
-    () =>
-      generateSync(workspace, validateGenerationBody(req.bodyText(), mode), {
+    { ...req, principal },
+    async () => {
+      const generation = await generateSync(workspace, await (early ?? prepare(workspace.id)), {
         clock: systemClock,
         renderer: getRenderer(),
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
         budgetMs: req.remainingMs() - storeMarginMs(req.remainingMs()),
-      }),
+      });
+      if (idempotent) await generation.store();
+      return generation;
+    },
     toStoredSync,
   ).catch((err) => {
     if (err instanceof SyncDeadlineExceeded) return undefined;
     throw err;
   });
   if (!outcome) return GATEWAY_TIMEOUT;
-  const result = "fresh" in outcome ? outcome.fresh : await replaySync(outcome.replay, workspace.id);
   // spec 4.1: only the `response=json` query switches the format, never Accept.
-  return syncResponse(result, { mode, json: req.query("response") === "json", siteUrl });
+  const format = { mode, json: req.query("response") === "json", siteUrl } as const;
+  if ("replay" in outcome) return syncResponse(await replaySync(outcome.replay, workspace.id), format);
+  const response = await syncResponse(outcome.fresh, format);
+  return idempotent ? response : { ...response, after: outcome.fresh.store };
 });

@@ -14,7 +14,10 @@ export interface RouteDefinition {
   timeoutSeconds: number;
   /** Excluded from access logs (spec 4.10). */
   quiet?: boolean;
-  /** The handler streams its body (Lambda response streaming; API Gateway STREAM transfer mode). */
+  /**
+   * The handler streams its body (Lambda response streaming; API Gateway STREAM transfer
+   * mode): downloads without buffering, sync generation with work after the answer.
+   */
   streaming?: boolean;
 }
 
@@ -32,8 +35,9 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/designs", "list-designs", "retrieval"),
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
-  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60 }),
-  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60 }),
+  // Streamed so the files can be stored after the answer (generate-sync.ts).
+  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
+  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
   route("POST", "/file/async/single", "generate-async", "async"),
   route("POST", "/file/async/multiple", "generate-async", "async"),
   route("GET", "/file/status/{requestId}", "get-status", "status"),

@@ -85,7 +85,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const started = Date.now();
   const handler = await loadHandler(match.route.function);
   if (STREAMING in handler) {
-    await invokeStreaming(handler, match.route, event, res);
+    await invokeStreaming(handler, match.route, event, res, opts.timeoutScale ?? 1);
     if (!match.route.quiet) accessLog(req, url, res.statusCode, Date.now() - started);
     return;
   }
@@ -94,10 +94,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
 }
 
-/** A response-streaming handler writes straight into the HTTP response (no time-out race). */
-async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, event: { requestContext: { requestId: string } }, res: ServerResponse) {
+/** A response-streaming handler writes straight into the HTTP response; its deadline is its own (as sync generation keeps). */
+async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, event: { requestContext: { requestId: string } }, res: ServerResponse, timeoutScale: number) {
   const stream = new LocalResponseStream(res);
-  const context = lambdaContext(route.function, route.timeoutSeconds, event.requestContext.requestId);
+  const context = lambdaContext(route.function, timeoutScale * route.timeoutSeconds, event.requestContext.requestId);
   try {
     await (handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>)(event, stream, context);
   } catch (err) {

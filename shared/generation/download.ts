@@ -3,6 +3,7 @@ import { getDesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type FileRecord, getFileRecord } from "./file-store.ts";
 import { liveFiles, liveJob } from "./request-status.ts";
+import { whenStored } from "./stored-files.ts";
 
 /** spec 3.1 / 4.6: Retry-After while a request is still generating. */
 export const RETRY_AFTER_SECONDS = 2;
@@ -19,7 +20,7 @@ const failed = (requestId: string, failureCode: string) =>
 export async function resolveRequestDownload(requestId: string, workspaceId: string, clock: Clock) {
   const job = await liveJob(requestId, workspaceId, clock);
   const files = await liveFiles(requestId, workspaceId, clock);
-  if (job?.status === "processing") throw notReady();
+  if (job?.status === "processing" || files.some((f) => f.status === "storing")) throw notReady();
   if (job?.status === "failed") throw failed(requestId, job.error?.code ?? "FILE_GENERATION_FAILED");
   const done = files.filter((f) => f.status === "done");
   if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!)), files: done };
@@ -32,11 +33,13 @@ export async function resolveRequestDownload(requestId: string, workspaceId: str
 
 /** One file (spec 4.7): the same rules applied to the file, 422 naming its own failure code. */
 export async function resolveFileDownload(requestId: string, fileId: string, workspaceId: string, clock: Clock): Promise<FileRecord> {
-  const file = await getFileRecord(requestId, fileId);
-  if (!file || file.workspaceId !== workspaceId || file.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
-    throw new PlatenError("FILE_NOT_FOUND");
-  }
+  const [file] = await whenStored(async () => {
+    const record = await getFileRecord(requestId, fileId);
+    return record?.workspaceId === workspaceId ? [record] : [];
+  }, clock);
+  if (!file || file.expiresAt <= Math.floor(clock.now().getTime() / 1000)) throw new PlatenError("FILE_NOT_FOUND");
   if (file.status === "done") return file;
+  if (file.status === "storing") throw notReady();
   const job = await liveJob(requestId, workspaceId, clock);
   if (file.status === "queued") {
     if (job?.status === "processing") throw notReady();

@@ -16,7 +16,8 @@ export interface FileRecord {
   fileName: string;
   /** Position in the request's contents (ZIP and status order). */
   index: number;
-  status: "queued" | "done" | "failed";
+  /** `storing`: a sync file already answered whose PDF is being stored (generate-sync.ts). */
+  status: "queued" | "storing" | "done" | "failed";
   source: "sync" | "async";
   mode: "single" | "multiple";
   shareType: ShareType;
@@ -32,6 +33,8 @@ export interface FileRecord {
   errorMessage?: string;
   createdAt: string;
   completedAt?: string;
+  /** Epoch seconds: a file still `storing` after this was interrupted (see stored-files.ts). */
+  storeBy?: number;
   /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
   expiresAt: number;
 }
@@ -80,14 +83,25 @@ export async function getPdf(key: string): Promise<Buffer> {
 
 /** Writes file records 25 at a time (BatchWrite, batches in parallel), retrying what DynamoDB leaves unprocessed. */
 export async function putFileRecords(records: FileRecord[]): Promise<void> {
-  const batches: FileRecord[][] = [];
-  for (let i = 0; i < records.length; i += 25) batches.push(records.slice(i, i + 25));
+  await writeInBatches(records.map((r) => ({ PutRequest: { Item: toItem(r) } })));
+}
+
+/** Removes file records (a sync request that failed after writing them ahead). */
+export async function deleteFileRecords(records: Pick<FileRecord, "requestId" | "fileId">[]): Promise<void> {
+  await writeInBatches(records.map((r) => ({ DeleteRequest: { Key: fileKey(r.requestId, r.fileId) } })));
+}
+
+type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+
+async function writeInBatches(requests: WriteRequest[]): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
   await Promise.all(batches.map(writeBatch));
 }
 
-async function writeBatch(batch: FileRecord[]): Promise<void> {
+async function writeBatch(batch: WriteRequest[]): Promise<void> {
   const TableName = config().tables.files;
-  let requests = batch.map((r) => ({ PutRequest: { Item: toItem(r) } }));
+  let requests = batch;
   for (let attempt = 0; requests.length; attempt++) {
     const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
     requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;

@@ -1,13 +1,16 @@
 import type { Clock } from "#shared/clock.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
-import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
-import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
-import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
-import { type PreparedGeneration, prepareGeneration } from "./prepare-generation.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { deliverEvent, writeEventRecord } from "./events.ts";
+import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
+import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
 
@@ -21,6 +24,9 @@ export class SyncDeadlineExceeded extends Error {
     this.name = "SyncDeadlineExceeded";
   }
 }
+
+/** A file still `storing` this long after its answer was interrupted (the function's time-out is 60 s). */
+export const STORE_DEADLINE_SECONDS = 120;
 
 export interface GeneratedFile {
   fileId: string;
@@ -37,6 +43,11 @@ export interface SyncGeneration {
   files: GeneratedFile[];
 }
 
+/** A generated request whose PDFs are not stored yet: `store` does it (after the answer). */
+export interface UnstoredSyncGeneration extends SyncGeneration {
+  store(): Promise<void>;
+}
+
 export interface SyncDeps {
   clock: Clock;
   renderer: Renderer;
@@ -46,112 +57,154 @@ export interface SyncDeps {
   budgetMs: number;
 }
 
+/** A sync request checked and templated: everything before the first effect. */
+export interface PreparedSync {
+  request: GenerationRequest;
+  design: DesignVersion;
+  bundle: DesignBundle;
+  /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
+  html(i: number): Promise<string>;
+}
+
 /**
- * Sync generation (spec 4.1/4.2): validate against the design, render every file, store
- * the PDFs and file records (sync output is downloadable later, spec 3.1) and record
- * `file.completed`. Any failed file fails the whole request: no partial ZIP.
+ * Design, version and params (spec 2.1, 2.8) and, for a single, the HTML: no writes, so it
+ * may run while the caller's admission is still being checked.
  */
-export async function generateSync(workspace: Workspace, request: GenerationRequest, deps: SyncDeps): Promise<SyncGeneration> {
+export async function prepareSync(workspaceId: string, request: GenerationRequest): Promise<PreparedSync> {
+  const { design, bundle, values } = await prepareGeneration(workspaceId, request);
+  const template = (i: number) =>
+    renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: `${design.designId}@${design.version}` }).catch((cause) => {
+      throw new PlatenError("INTERNAL_ERROR", { cause });
+    });
+  const ahead = request.mode === "single" ? template(0) : undefined;
+  ahead?.catch(() => undefined); // reported when awaited
+  return { request, design, bundle, html: (i) => (i === 0 && ahead ? ahead : template(i)) };
+}
+
+/**
+ * Sync generation (spec 4.1/4.2). The file records are written ahead as `storing` while
+ * Chromium renders, so the answer needs no write after the last render: the PDFs, the
+ * records' `done`, the page count and `file.completed` follow in `store()`, which the
+ * handler runs once the response is sent. A reader that meets a `storing` file waits for
+ * it (stored-files.ts). Any failed render fails the whole request: no partial ZIP, and
+ * the records written ahead are removed.
+ */
+export async function generateSync(workspace: Workspace, prepared: PreparedSync, deps: SyncDeps): Promise<UnstoredSyncGeneration> {
+  const { request, design } = prepared;
   const workspaceId = workspace.id;
-  const prepared = await prepareGeneration(workspaceId, request);
   // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
   // plans that never stop simply count what was stored.
   const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps.clock) : undefined;
-  // Who gets the webhooks is looked up while the files render, not after.
-  const endpoints = listEndpointRecords(workspaceId);
-  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
-  let reserved = admission?.reserved ?? 0;
+  const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
+  const requestId = newId();
+  const now = deps.clock.now();
+  const planned = request.contents.map((c) => {
+    const fileId = newId();
+    const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
+    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
+    return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share };
+  });
+  const records = planned.map((f, index) => fileRecord(workspaceId, requestId, request, design, f, index, now, deps.retentionDays));
+  const writtenAhead = putFileRecords(records);
+  let files: GeneratedFile[];
   try {
-    const requestId = newId();
-    const files = await renderAll(request, prepared, requestId, deps);
-    const { design } = prepared;
-    const pages = files.reduce((n, f) => n + f.pageCount, 0);
-    // The page count moves to the real pages beside the storage writes; a failed store undoes it.
-    const [delivery] = await Promise.all([
-      storeFiles(workspaceId, requestId, request.mode, design.designId, design.version, files, deps.clock.now(), deps.retentionDays, request.webhookUrl),
-      settlePages(workspaceId, month, pages - reserved).then(() => {
-        reserved = pages;
-      }),
-    ]);
-    await deliverEvent(delivery.event, delivery.passcodes, endpoints);
-    return { requestId, designLabel: design.manifest.label, files };
+    const rendered = await renderAll(prepared, deps);
+    await writtenAhead;
+    files = planned.map((f, i) => ({ ...f, ...rendered[i]! }));
   } catch (err) {
-    // Pages count only if the files were stored: a failed or abandoned render refunds them.
-    await settlePages(workspaceId, month, -reserved);
+    // Nothing was answered: no page counts and no record stays behind.
+    await Promise.all([
+      reserved ? settlePages(workspaceId, month, -reserved) : undefined,
+      writtenAhead.then(() => deleteFileRecords(records)).catch(() => undefined),
+    ]);
     throw err;
   }
+  return {
+    requestId,
+    designLabel: design.manifest.label,
+    files,
+    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }),
+  };
 }
 
 /** Renders every item; one failure fails them all (no partial ZIP). */
-async function renderAll(request: GenerationRequest, prepared: PreparedGeneration, requestId: string, deps: SyncDeps): Promise<GeneratedFile[]> {
-  const { design, bundle } = prepared;
+async function renderAll(prepared: PreparedSync, deps: SyncDeps): Promise<{ pdf: Buffer; pageCount: number }[]> {
+  const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
-    request.contents.map((c, i) =>
-      deps.renderer.renderPdf({
-        bundle,
-        bundleKey: `${design.designId}@${design.version}`,
-        params: prepared.values[i]!,
-        title: c.fileName,
-        passthrough: c.passthrough,
-        timeoutMs: Math.max(1000, deps.budgetMs),
-      }),
+    request.contents.map(async (c, i) =>
+      deps.renderer.printPdf({ bundle, html: await prepared.html(i), title: c.fileName, passthrough: c.passthrough, timeoutMs: Math.max(1000, deps.budgetMs) }),
     ),
   );
   const failed = renders.find((r) => r.status === "rejected");
   if (failed) {
     const reason = (failed as PromiseRejectedResult).reason;
     if (reason instanceof RenderError && reason.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause: reason });
+    if (reason instanceof PlatenError) throw reason;
     throw new PlatenError("INTERNAL_ERROR", { cause: reason });
   }
-  return request.contents.map((c, i) => {
-    const rendered = (renders[i] as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value;
-    const fileId = newId();
-    const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
-    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
-    return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share, ...rendered };
-  });
+  return renders.map((r) => (r as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value);
 }
 
-async function storeFiles(
+function fileRecord(
   workspaceId: string,
   requestId: string,
-  mode: GenerationRequest["mode"],
-  designId: string,
-  version: number,
-  files: GeneratedFile[],
+  request: GenerationRequest,
+  design: DesignVersion,
+  f: Pick<GeneratedFile, "fileId" | "fileName" | "passthrough" | "share">,
+  index: number,
   now: Date,
   retentionDays: number,
-  webhookUrl?: string,
-): Promise<{ event: GenerationEvent; passcodes: Record<string, string> }> {
-  const expiresAt = Math.floor(now.getTime() / 1000) + retentionDays * 86400;
-  const stored = Promise.all(files.map((f) => putPdf(pdfObjectKey(workspaceId, requestId, f.fileId), f.pdf)));
-  const records: FileRecord[] = files.map((f, index) => ({
+): FileRecord {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  return {
     requestId,
     fileId: f.fileId,
     workspaceId,
-    designId,
-    version,
+    designId: design.designId,
+    version: design.version,
     fileName: f.fileName,
     index,
-    status: "done",
+    status: "storing",
     source: "sync",
-    mode,
+    mode: request.mode,
     shareType: f.share.shareType,
     ...(f.share.passcode && { passcodeHash: hashPasscode(f.share.passcode) }),
     ...(f.passthrough && { passthrough: f.passthrough }),
-    pageCount: f.pageCount,
-    bytes: f.pdf.length,
     s3Key: pdfObjectKey(workspaceId, requestId, f.fileId),
     createdAt: now.toISOString(),
-    completedAt: now.toISOString(),
-    expiresAt,
-  }));
-  const timestamp = now.toISOString();
-  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp };
-  await Promise.all([stored, putFileRecords(records), writeEventRecord(event, expiresAt)]);
-  // Webhook deliveries go out (caller) only once PDFs and records exist: a receiver may
-  // download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
+    storeBy: nowSeconds + STORE_DEADLINE_SECONDS,
+    expiresAt: nowSeconds + retentionDays * 86400,
+  };
+}
+
+/**
+ * PDFs first, then the records turn `done` (a reader never sees `done` without its PDF),
+ * with the page count and the outbox item; webhook deliveries go out last, so a receiver
+ * may download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
+ */
+async function storeFiles(
+  workspaceId: string,
+  requestId: string,
+  webhookUrl: string | undefined,
+  records: FileRecord[],
+  files: GeneratedFile[],
+  pages: { month: string; reserved: number },
+): Promise<void> {
+  const endpoints = listEndpointRecords(workspaceId);
+  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
+  const completedAt = new Date().toISOString();
+  const { designId, version, expiresAt } = records[0]!;
+  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
+  try {
+    await Promise.all(files.map((f, i) => putPdf(records[i]!.s3Key!, f.pdf)));
+  } catch (err) {
+    if (pages.reserved) await settlePages(workspaceId, pages.month, -pages.reserved);
+    throw err;
+  }
+  const stored = records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }));
+  const pageCount = files.reduce((n, f) => n + f.pageCount, 0);
+  await Promise.all([putFileRecords(stored), writeEventRecord(event, expiresAt), settlePages(workspaceId, pages.month, pageCount - pages.reserved)]);
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
-  return { event, passcodes };
+  await deliverEvent(event, passcodes, endpoints);
 }

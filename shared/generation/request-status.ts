@@ -2,6 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type FileRecord, listFileRecords } from "./file-store.ts";
 import { getJob, type JobRecord } from "./job-store.ts";
+import { whenStored } from "./stored-files.ts";
 
 /** spec 2.7 body. */
 export interface StatusBody {
@@ -28,10 +29,11 @@ export async function liveJob(requestId: string, workspaceId: string, clock: Clo
   return job;
 }
 
-/** File records of the workspace that have not passed their retention. */
+/** File records of the workspace that have not passed their retention (sync files read once stored). */
 export async function liveFiles(requestId: string, workspaceId: string, clock: Clock): Promise<FileRecord[]> {
+  const files = await whenStored(async () => (await listFileRecords(requestId)).filter((f) => f.workspaceId === workspaceId), clock);
   const now = nowSeconds(clock);
-  return (await listFileRecords(requestId)).filter((f) => f.workspaceId === workspaceId && f.expiresAt > now);
+  return files.filter((f) => f.expiresAt > now);
 }
 
 /**
@@ -43,6 +45,7 @@ export async function requestStatus(requestId: string, workspaceId: string, cloc
   const job = await liveJob(requestId, workspaceId, clock);
   const files = await liveFiles(requestId, workspaceId, clock);
   if (job) return fromJob(job, files);
+  if (files.some((f) => f.status === "storing")) return { requestId, status: "processing", designId: files[0]!.designId, files: [] };
   const done = files.filter((f) => f.status === "done");
   if (done.length) {
     return {

@@ -1,22 +1,34 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
-import { authentication } from "./middleware/authentication.ts";
+import { admission } from "./middleware/admission.ts";
 import { errorResponse } from "./middleware/error-response.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** A streamed body rides along the proxy result for the streaming wrapper (never serialized). */
+/** A streamed body and the after-response work ride along the proxy result for the streaming wrapper (never serialized). */
 export const BODY_STREAM = Symbol("platen.bodyStream");
-export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable };
+export const AFTER_RESPONSE = Symbol("platen.afterResponse");
+export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable; [AFTER_RESPONSE]?: () => Promise<void> };
 
-/** Turns a handler's result into the API Gateway proxy shape (binary as base64). */
-export function toProxyResult(result: ApiResult, lang: string): StreamingProxyResult {
+/**
+ * Turns a handler's result into the API Gateway proxy shape: binary as base64, or for a
+ * streaming route as the body stream itself (no base64 round trip).
+ */
+export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
   const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
+  if ("body" in result && streaming) {
+    return {
+      statusCode: result.status,
+      headers: { "Content-Type": result.contentType, "Content-Length": String(result.body.length), ...headers },
+      body: "",
+      isBase64Encoded: true,
+      [BODY_STREAM]: Readable.from([result.body]),
+    };
+  }
   if ("stream" in result) {
     return {
       statusCode: result.status,
@@ -46,19 +58,33 @@ export function toProxyResult(result: ApiResult, lang: string): StreamingProxyRe
  * `onError` bottom to top:
  *   1. errorResponse   – registered first so it sees every error (its onError runs last)
  *   2. requestContext  – headers, query, path params, language
- *   3. authentication  – workspace of the caller (skipped for public routes)
- *   4. rateLimit       – spec 8 per-workspace class limits, after auth and before any work
+ *   3. admission       – the caller's workspace and spec 8's per-workspace class limit,
+ *                        before any work (skipped for public routes)
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
-function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean }): ProxyHandler {
+export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean; early?: boolean; streaming?: boolean }): ProxyHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
   handler.use(requestContext());
-  if (opts.auth) handler.use(authentication()).use(rateLimit());
+  if (opts.auth) handler.use(admission({ early: opts.early ?? false }));
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");
-    return toProxyResult(await fn(request), request.lang);
+    const result = await fn(request);
+    const proxy = toProxyResult(result, request.lang, opts.streaming);
+    if (!result.after) return proxy;
+    if (opts.streaming) return Object.assign(proxy, { [AFTER_RESPONSE]: result.after });
+    await runAfterResponse(result.after);
+    return proxy;
   }) as unknown as ProxyHandler;
+}
+
+/** Runs a handler's after-response work; the answer is (being) sent, so failures are logged, not thrown. */
+export async function runAfterResponse(after: (() => Promise<void>) | undefined): Promise<void> {
+  try {
+    await after?.();
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "work after the response failed", error: String((err as Error)?.stack ?? err) }));
+  }
 }
 
 /** An authenticated API route: the handler receives the caller's principal. */

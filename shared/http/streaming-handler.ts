@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
-import { apiHandler, BODY_STREAM, type ProxyHandler, type StreamingProxyResult } from "./api-handler.ts";
-import type { ApiFunction } from "./api-types.ts";
+import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult } from "./api-handler.ts";
+import type { ApiFunction, EarlyApiFunction } from "./api-types.ts";
 
 /** The parts of the Lambda runtime's global `awslambda` used here. */
 interface LambdaStreamingRuntime {
@@ -18,20 +18,39 @@ interface LambdaStreamingRuntime {
  * collected into an ordinary base64 proxy response.
  */
 export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
-  const inner = apiHandler(fn);
+  return streamed(chain((req) => fn(req as Parameters<ApiFunction>[0]), { auth: true, streaming: true }));
+}
+
+/**
+ * A streaming route that starts side-effect-free work during admission (earlyApiHandler)
+ * and may leave work for after its response: sync generation answers with the PDF, then
+ * stores it. Lambda keeps the invocation until that work ends.
+ */
+export function earlyStreamingApiHandler(fn: EarlyApiFunction): ProxyHandler {
+  return streamed(chain((req) => fn(req as Parameters<EarlyApiFunction>[0]), { auth: true, early: true, streaming: true }));
+}
+
+function streamed(inner: ProxyHandler): ProxyHandler {
   const runtime = (globalThis as { awslambda?: LambdaStreamingRuntime }).awslambda;
   if (!runtime?.streamifyResponse) return buffered(inner);
   return runtime.streamifyResponse(async (event, responseStream, context) => {
     const result = (await inner(event as APIGatewayProxyEvent, context)) as StreamingProxyResult;
-    const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers: result.headers });
-    const body = result[BODY_STREAM] ?? Readable.from([Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8")]);
-    await pipeline(body, http);
+    try {
+      const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers: result.headers });
+      const body = result[BODY_STREAM] ?? Readable.from([Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8")]);
+      await pipeline(body, http);
+    } finally {
+      // Also when the client went away mid-body: what was promised (storage) still happens.
+      await runAfterResponse(result[AFTER_RESPONSE]);
+    }
   }) as ProxyHandler;
 }
 
+/** Without the streaming runtime: the body collected into a base64 proxy result, the after-work done first. */
 function buffered(inner: ProxyHandler): ProxyHandler {
   return async (event, context) => {
     const result = (await inner(event, context)) as StreamingProxyResult;
+    await runAfterResponse(result[AFTER_RESPONSE]);
     const stream = result[BODY_STREAM];
     if (!stream) return result;
     const chunks: Buffer[] = [];

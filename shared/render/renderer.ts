@@ -28,6 +28,11 @@ export interface RenderRequest {
   timeoutMs?: number;
 }
 
+/** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
+export interface PrintRequest extends Omit<RenderRequest, "params" | "bundleKey"> {
+  html: string;
+}
+
 export interface RenderedPdf {
   pdf: Buffer;
   pageCount: number;
@@ -36,6 +41,8 @@ export interface RenderedPdf {
 export interface Renderer {
   /** @throws RenderError RENDER_TIMEOUT, TEMPLATE_FAILED or RENDER_FAILED */
   renderPdf(req: RenderRequest): Promise<RenderedPdf>;
+  /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError RENDER_TIMEOUT or RENDER_FAILED */
+  printPdf(req: PrintRequest): Promise<RenderedPdf>;
   /** PNG of the first page, 400 px wide. @throws RenderError */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
   /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
@@ -63,6 +70,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
   });
   return {
     renderPdf: (req) => renderPdf(pool, config, req),
+    printPdf: (req) => printPdf(pool, req, performance.now() + (req.timeoutMs ?? config.timeoutMs)),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
     warmUp: () => pool.warmUp(),
     close: () => pool.close(),
@@ -92,6 +100,11 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
   });
+  return printPdf(pool, { ...req, html }, deadlineAt);
+}
+
+async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number): Promise<RenderedPdf> {
+  const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
   const raw = await pool.run(async (guarded) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { localEnvironment } from "#infra/local/resource-names.ts";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
 
 /**
  * Points this test process's domain code at a running stack's emulators (its
@@ -23,4 +26,12 @@ export function useStackEmulators(dataDir: string): void {
       authUrl: runtime.urls.authUrl,
     }),
   );
+}
+
+/** Every file record of a workspace, whatever its request (after useStackEmulators). */
+export async function fileRecordsOfWorkspace(workspaceId: string): Promise<Record<string, unknown>[]> {
+  const out = await awsClients().ddb.send(
+    new ScanCommand({ TableName: config().tables.files, FilterExpression: "workspaceId = :w", ExpressionAttributeValues: { ":w": workspaceId }, ConsistentRead: true }),
+  );
+  return out.Items ?? [];
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { invoiceSingle, postJson } from "../helpers/limits-http.ts";
 import { adminUsage, createPlanTenant, type PlanTenant, pagesUsedNow, publishSlowDesign, rendererStats, slowParams, waitForRenderer } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
  * The sync time-out of spec 8 (60 s, 504 from the gateway, 7.2) without waiting a minute:
@@ -19,6 +20,7 @@ beforeAll(async () => {
   stack = await startStack({ env: { PLATEN_TIMEOUT_SCALE: "0.05" } });
   tenant = await createPlanTenant(stack, "Time-out", "standard");
   slow = await publishSlowDesign(stack, tenant.workspaceId);
+  useStackEmulators(stack.dataDir);
 });
 
 afterAll(async () => {
@@ -33,6 +35,7 @@ it("a sync request past the time-out gets 504 quickly; the abandoned render free
   const res = await postJson(stack, tenant.appKey, "/file/sync/single", { designId: slow.id, version: slow.version, content: { fileName: "too slow", params: slowParams(2_000) } });
   const elapsed = Date.now() - started;
   const text = await res.text();
+  if (res.status !== 504) console.error(stack.output().slice(-4000)); // what the service logged, for the failure
   // Soft, so the checks after it still run when the status is wrong.
   expect.soft(res.status, `answered after ${elapsed} ms with ${text.slice(0, 300)}`).toBe(504);
   expect(elapsed).toBeLessThan(SYNC_TIMEOUT_MS + 3_000);
@@ -43,6 +46,8 @@ it("a sync request past the time-out gets 504 quickly; the abandoned render free
   // Whatever still ran after the answer has settled by now: nothing was stored, nothing counted.
   await new Promise((r) => setTimeout(r, Math.max(0, started + SYNC_TIMEOUT_MS + 1_000 - Date.now())));
   expect((await adminUsage(stack, tenant.workspaceId)).pagesUsed).toBe(0);
+  // The file records written ahead of the render are gone again (generate-sync.ts).
+  expect(await fileRecordsOfWorkspace(tenant.workspaceId)).toEqual([]);
 
   // The renderer recovers and the service keeps answering within the time-out.
   expect((await waitForRenderer(stack, (s) => s.browsers > 0 && s.busy === 0, 10_000)).browsers).toBeGreaterThan(0);

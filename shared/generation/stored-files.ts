@@ -1,0 +1,29 @@
+import type { Clock } from "#shared/clock.ts";
+import { catalogue } from "#shared/errors/catalogue.ts";
+import type { FileRecord } from "./file-store.ts";
+
+/** How long a reader waits for sync files being stored (normally milliseconds) before answering "not ready". */
+const STORE_WAIT_MS = 3_000;
+const POLL_MS = 20;
+
+/**
+ * Sync files are answered before they are stored (generate-sync.ts), so a client may ask
+ * for one while it is still `storing`. Readers load through this: while a file is being
+ * stored the records are read again (up to STORE_WAIT_MS), and a file still `storing`
+ * after its `storeBy` — the function died before storing it — reads as failed with
+ * GENERATION_INTERRUPTED. A file still being stored after the wait stays `storing`.
+ */
+export async function whenStored(load: () => Promise<FileRecord[]>, clock: Clock): Promise<FileRecord[]> {
+  const waitUntil = performance.now() + STORE_WAIT_MS;
+  for (;;) {
+    const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+    const files = (await load()).map((f) => settledView(f, nowSeconds));
+    if (!files.some((f) => f.status === "storing") || performance.now() >= waitUntil) return files;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function settledView(f: FileRecord, nowSeconds: number): FileRecord {
+  if (f.status !== "storing" || (f.storeBy ?? 0) > nowSeconds) return f;
+  return { ...f, status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en };
+}

@@ -1,0 +1,80 @@
+import { hashAppKey, isWellFormedAppKey } from "#shared/auth/app-key.ts";
+import { authenticate, type HeaderReader, type Principal } from "#shared/auth/authenticate.ts";
+import type { Clock } from "#shared/clock.ts";
+import { isPlatenError } from "#shared/errors/platen-error.ts";
+import type { RateClass } from "#shared/limits/limits-config.ts";
+import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+
+/** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
+export interface Admission {
+  /** The caller, once authenticated and within the rate limit; otherwise the first error in that order. */
+  principal: Promise<Principal>;
+  /**
+   * The caller's workspace id when this container has admitted the same key before and the
+   * workspace is not known to be over its limit: side-effect-free work (parsing, templating)
+   * may start before `principal` settles. Undefined means: wait for `principal` first.
+   */
+  knownWorkspaceId?: string;
+}
+
+/**
+ * A key belongs to one workspace for ever (rotation makes a new key), so the key hash →
+ * workspace id mapping can be remembered; whether the key is still valid is read every time.
+ */
+const workspaceOfKey = new Map<string, string>();
+const MAX_REMEMBERED_KEYS = 10_000;
+/** `workspaceId#class` → epoch seconds until which the last check said "over the limit". */
+const limitedUntil = new Map<string, number>();
+
+/**
+ * Starts admitting a request. With a remembered key the key read and the rate-limit write
+ * run side by side (one round trip instead of two); otherwise they run in order. The
+ * counter stays the only judge of the limit either way. The one imprecision: the first
+ * request with a key revoked since it was remembered counts toward its workspace's window
+ * before it is refused; the mapping is dropped at once, so it happens once per container.
+ */
+export function admit(header: HeaderReader, rateClass: RateClass | undefined, clock: Clock): Admission {
+  const appKey = header("appkey")?.trim();
+  const keyHash = appKey !== undefined && isWellFormedAppKey(appKey) ? hashAppKey(appKey) : undefined;
+  const known = keyHash ? workspaceOfKey.get(keyHash) : undefined;
+  const limited = known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
+  if (known && rateClass && !limited) {
+    return { principal: admitTogether(header, keyHash!, known, rateClass, clock), knownWorkspaceId: known };
+  }
+  return { principal: admitInOrder(header, keyHash, rateClass, clock) };
+}
+
+async function admitInOrder(header: HeaderReader, keyHash: string | undefined, rateClass: RateClass | undefined, clock: Clock): Promise<Principal> {
+  const principal = await authenticate(header);
+  if (keyHash && principal.method === "appkey") remember(keyHash, principal.workspace.id);
+  if (rateClass) await limitRate(principal.workspace.id, rateClass, clock);
+  return principal;
+}
+
+async function admitTogether(header: HeaderReader, keyHash: string, workspaceId: string, rateClass: RateClass, clock: Clock): Promise<Principal> {
+  const [auth, rate] = await Promise.allSettled([authenticate(header), limitRate(workspaceId, rateClass, clock)]);
+  if (auth.status === "rejected") {
+    workspaceOfKey.delete(keyHash);
+    throw auth.reason;
+  }
+  if (rate.status === "rejected") throw rate.reason;
+  return auth.value;
+}
+
+async function limitRate(workspaceId: string, rateClass: RateClass, clock: Clock): Promise<void> {
+  try {
+    await checkRateLimit(workspaceId, rateClass, clock);
+    limitedUntil.delete(`${workspaceId}#${rateClass}`);
+  } catch (err) {
+    if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {
+      if (limitedUntil.size >= MAX_REMEMBERED_KEYS) limitedUntil.clear();
+      limitedUntil.set(`${workspaceId}#${rateClass}`, clock.now().getTime() / 1000 + err.retryAfter);
+    }
+    throw err;
+  }
+}
+
+function remember(keyHash: string, workspaceId: string): void {
+  if (workspaceOfKey.size >= MAX_REMEMBERED_KEYS) workspaceOfKey.clear();
+  workspaceOfKey.set(keyHash, workspaceId);
+}

@@ -1,0 +1,153 @@
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashAppKey } from "#shared/auth/app-key.ts";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
+import { STORE_DEADLINE_SECONDS } from "#shared/generation/generate-sync.ts";
+import { type FileRecord, getPdf, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/file-store.ts";
+import { newId } from "#shared/ids.ts";
+import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { download, errorOf, getStatus, moveClock } from "../helpers/async-http.ts";
+import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
+import { sampleParams } from "../helpers/sync-fixtures.ts";
+import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
+
+/**
+ * Sync generation answers as soon as the PDFs exist and stores them afterwards
+ * (generate-sync.ts): records are written ahead as `storing`, readers wait for them, and a
+ * file whose storing never finished reads as interrupted. Admission runs the key read and
+ * the rate-limit write side by side for a key seen before, without changing which error wins.
+ */
+
+let stack: RunningStack;
+let demo: RunningStack["localJson"]["workspaces"][number];
+let invoiceId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  demo = stack.localJson.workspaces[0]!;
+  invoiceId = demo.designs.find((d) => d.label.includes("請求書"))!.id;
+  useStackEmulators(stack.dataDir);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+const invoice = (fileName: string) => ({ fileName, params: sampleParams("invoice-ja") });
+
+/** A sync file as generate-sync writes it ahead, for the store that has not happened yet. */
+function storingRecord(requestId: string, index: number, mode: "single" | "multiple"): FileRecord {
+  const now = Math.floor(Date.now() / 1000);
+  const fileId = newId();
+  return {
+    requestId,
+    fileId,
+    workspaceId: demo.id,
+    designId: invoiceId,
+    version: 1,
+    fileName: `storing-${index}`,
+    index,
+    status: "storing",
+    source: "sync",
+    mode,
+    shareType: "workspace",
+    s3Key: pdfObjectKey(demo.id, requestId, fileId),
+    createdAt: new Date().toISOString(),
+    storeBy: now + STORE_DEADLINE_SECONDS,
+    expiresAt: now + 30 * 86400,
+  };
+}
+
+describe("sync files are stored after the answer", () => {
+  it("a download and a status read right after the answer get the stored file", async () => {
+    const sync = syncCaller(stack, demo.appKey);
+    for (let round = 0; round < 5; round++) {
+      const res = await sync("single", { designId: invoiceId, version: 1, content: invoice(`at-once-${round}`) });
+      expect(res.status).toBe(200);
+      const pdf = Buffer.from(await res.arrayBuffer());
+      const requestId = res.headers.get("request-id")!;
+      const [file] = decodeFileMapping(res.headers.get("x-file-mapping"));
+      // No pause: the store may still be running.
+      const [got, status] = await Promise.all([download(stack, demo.appKey, requestId, file!.fileId), getStatus(stack, demo.appKey, requestId)]);
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(pdf)).toBe(true);
+      expect([status.status, status.body.status, status.body.files.map((f) => f.fileId)]).toEqual([200, "completed", [file!.fileId]]);
+    }
+  });
+
+  it("a reader waits while a file is storing and serves it once stored", async () => {
+    const requestId = newId();
+    const record = storingRecord(requestId, 0, "single");
+    await putFileRecords([record]);
+    const pdf = await getPdf(await anyStoredPdfKey());
+    const reading = download(stack, demo.appKey, requestId, record.fileId);
+    await new Promise((r) => setTimeout(r, 300));
+    await putPdf(record.s3Key!, pdf);
+    await putFileRecords([{ ...record, status: "done", pageCount: 1, bytes: pdf.length, completedAt: new Date().toISOString() }]);
+    const res = await reading;
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it("a file still storing after the wait is 409 FILE_NOT_READY; past its deadline it reads as interrupted", async () => {
+    const requestId = newId();
+    const [storing, stored] = [storingRecord(requestId, 0, "multiple"), storingRecord(requestId, 1, "multiple")];
+    const pdf = await getPdf(await anyStoredPdfKey());
+    await putPdf(stored.s3Key!, pdf);
+    await putFileRecords([storing, { ...stored, status: "done", pageCount: 1, bytes: pdf.length }]);
+
+    const notReady = await errorOf(await download(stack, demo.appKey, requestId, storing.fileId));
+    expect([notReady.status, notReady.body.code, notReady.headers.get("retry-after")]).toEqual([409, "FILE_NOT_READY", "2"]);
+    expect((await getStatus(stack, demo.appKey, requestId)).body.status).toBe("processing");
+
+    await moveClock(stack, (STORE_DEADLINE_SECONDS + 1) * 1000);
+    try {
+      const interrupted = await errorOf(await download(stack, demo.appKey, requestId, storing.fileId));
+      expect([interrupted.status, interrupted.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
+      expect(interrupted.body.message).toContain("GENERATION_INTERRUPTED");
+      const status = await getStatus(stack, demo.appKey, requestId);
+      expect([status.body.status, status.body.files.map((f) => f.fileId)]).toEqual(["completed", [stored.fileId]]);
+      const zip = await download(stack, demo.appKey, requestId);
+      expect(zip.status).toBe(200);
+    } finally {
+      await moveClock(stack, 0);
+    }
+  });
+});
+
+describe("admission of a key seen before", () => {
+  it("a key revoked after it was remembered is 401, before validation, even with a bad body", async () => {
+    const { appKey } = await createWorkspace({ name: "Revoked", plan: "standard" }, systemClock);
+    const sync = syncCaller(stack, appKey);
+    // Admitted once (the design is Demo's, so: not found here), which remembers the key.
+    expect((await sync("single", { designId: invoiceId, version: 1, content: invoice("first") })).status).toBe(404);
+    await awsClients().ddb.send(new DeleteCommand({ TableName: config().tables.workspaces, Key: { pk: `KEY#${hashAppKey(appKey)}`, sk: "KEY" } }));
+    for (const body of [{ designId: invoiceId, version: 1, content: { fileName: "", params: [] } }, "not json"]) {
+      const refused = await errorOf(await sync("single", body));
+      expect([refused.status, refused.body.code]).toEqual([401, "INVALID_CREDENTIALS"]);
+    }
+  });
+
+  it("a key used again is answered like the first time: same PDF headers, same errors", async () => {
+    const sync = syncCaller(stack, demo.appKey);
+    const bad = await errorOf(await sync("single", { designId: invoiceId, version: 1, content: { fileName: "a/b", params: {} } }));
+    expect([bad.status, bad.body.code]).toEqual([400, "FILE_NAME_INVALID"]);
+    const missing = await errorOf(await sync("single", { designId: invoiceId, version: 99, content: invoice("v99") }));
+    expect([missing.status, missing.body.code]).toEqual([404, "DESIGN_VERSION_NOT_FOUND"]);
+    const ok = await sync("single", { designId: invoiceId, version: 1, content: invoice("again") });
+    expect([ok.status, ok.headers.get("x-page-count"), ok.headers.get("content-type")]).toEqual([200, "1", "application/pdf"]);
+    await ok.arrayBuffer();
+  });
+});
+
+/** Some PDF the stack stored earlier in this file (the first test's), to stand in for a fresh render. */
+async function anyStoredPdfKey(): Promise<string> {
+  const records = await fileRecordsOfWorkspace(demo.id);
+  const done = records.find((r) => r.status === "done" && typeof r.s3Key === "string");
+  if (!done) throw new Error("no stored PDF yet");
+  return done.s3Key as string;
+}
