@@ -30,9 +30,12 @@ export class LocalResponseStream extends Writable {
  * response streaming stream through the local gateway exactly as through API Gateway.
  */
 export function installLambdaStreamingRuntime(): void {
-  const g = globalThis as { awslambda?: unknown };
-  if (g.awslambda) return;
-  g.awslambda = {
+  // The AWS SDK (its invoke store) creates an empty `awslambda` object when it loads, so
+  // the members are added to whatever is there, not only to a missing global.
+  const g = globalThis as { awslambda?: Record<string, unknown> };
+  g.awslambda ??= {};
+  if (typeof g.awslambda.streamifyResponse === "function") return;
+  Object.assign(g.awslambda, {
     streamifyResponse: <T extends object>(fn: T): T => Object.assign(fn, { [STREAMING]: "response" }),
     HttpResponseStream: {
       from: (stream: LocalResponseStream, metadata: { statusCode?: number; headers?: Record<string, string> }) => {
@@ -40,5 +43,5 @@ export function installLambdaStreamingRuntime(): void {
         return stream;
       },
     },
-  };
+  });
 }
