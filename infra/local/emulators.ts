@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import dynalite from "dynalite";
 import { buildApp } from "fauxqs";
+import { cacheDynaliteTableDescriptions } from "./dynalite-table-cache.ts";
 import { createPersistentS3Store } from "./persistent-s3-store.ts";
 
 export interface Emulators {
@@ -19,6 +20,7 @@ export interface Emulators {
  */
 export async function startEmulatorsHere(dataDir: string): Promise<Emulators> {
   mkdirSync(join(dataDir, "dynamodb"), { recursive: true });
+  cacheDynaliteTableDescriptions();
   const dynamo = dynalite({ path: join(dataDir, "dynamodb"), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     dynamo.once("error", reject);
