@@ -19,7 +19,7 @@ export async function runConcurrent(total: number, concurrency: number, task: ()
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { p50: percentile(times, 50), p95: percentile(times, 95), perSecond: total / seconds, seconds };
+  return { times, p50: percentile(times, 50), p95: percentile(times, 95), perSecond: total / seconds, seconds };
 }
 
 export const fmt = (n: number, digits = 0) => n.toFixed(digits);
