@@ -4,12 +4,11 @@ import { catalogue } from "#shared/errors/catalogue.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/renderer.ts";
-import { type FileRecord, getFileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
+import { type FileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
-import type { RenderMessage } from "./render-queue.ts";
 
 export interface WorkerDeps {
   clock: Clock;
@@ -31,25 +30,6 @@ export const settledFileOf = (fileId: string, outcome: Pick<FileRecord, "status"
   fileId,
   pageDelta: (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1,
 });
-
-/**
- * Renders one file of an async request, idempotently: a file that is no longer queued
- * (duplicate or replayed message) is not rendered again, and the PDF key is derived from
- * the ids so a retry overwrites the same object. The settle transition is conditional,
- * so the request's counter moves exactly once per file; whoever settles the last file
- * finalizes. Transient errors throw (the message is retried, then dead-lettered).
- */
-export async function renderQueuedFile(msg: RenderMessage, deps: WorkerDeps): Promise<void> {
-  const file = await getFileRecord(msg.requestId, msg.fileId);
-  if (!file || file.workspaceId !== msg.workspaceId) return; // nothing to do for an unknown file
-  if (file.status !== "queued") {
-    // A replay: the first attempt may have died between settling, counting and finalizing.
-    await countSettled(file.requestId, [settledFileOf(file.fileId, file)], deps.clock);
-    return;
-  }
-  const outcome = await produceFile(file, deps);
-  await settleAndMaybeFinalize(file, outcome, deps.clock);
-}
 
 /**
  * Moves a queued file to its outcome, exactly once: false when it was no longer queued
