@@ -1,5 +1,5 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
@@ -40,6 +40,9 @@ export interface FileRecord {
 }
 
 const fileKey = (requestId: string, fileId: string) => ({ pk: `REQ#${requestId}`, sk: `FILE#${fileId}` });
+
+/** Exponential pause before retrying what a batch call left unprocessed. */
+const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
 
 /**
  * passthrough numbers may be any finite JSON number (spec 2.1), beyond what DynamoDB's
@@ -105,7 +108,7 @@ async function writeBatch(batch: WriteRequest[]): Promise<void> {
   for (let attempt = 0; requests.length; attempt++) {
     const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
     requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
-    if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
+    if (requests.length) await backOff(attempt);
   }
 }
 
@@ -115,6 +118,30 @@ export async function getFileRecord(requestId: string, fileId: string): Promise<
     new GetCommand({ TableName: config().tables.files, Key: fileKey(requestId, fileId), ConsistentRead: true }),
   );
   return out.Item ? fromItem(out.Item) : undefined;
+}
+
+/**
+ * The file records of `keys` that exist, read 100 at a time (BatchGet, consistent like
+ * `getFileRecord`), retrying what DynamoDB leaves unprocessed. A key given twice is read once.
+ */
+export async function getFileRecords(keys: Pick<FileRecord, "requestId" | "fileId">[]): Promise<FileRecord[]> {
+  const unique = [...new Map(keys.map((k) => [`${k.requestId}/${k.fileId}`, fileKey(k.requestId, k.fileId)])).values()];
+  const batches: (typeof unique)[] = [];
+  for (let i = 0; i < unique.length; i += 100) batches.push(unique.slice(i, i + 100));
+  return (await Promise.all(batches.map(readBatch))).flat();
+}
+
+async function readBatch(keys: Record<string, unknown>[]): Promise<FileRecord[]> {
+  const TableName = config().tables.files;
+  const items: Record<string, unknown>[] = [];
+  let pending = keys;
+  for (let attempt = 0; pending.length; attempt++) {
+    const out = await awsClients().ddb.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: true } } }));
+    items.push(...(out.Responses?.[TableName] ?? []));
+    pending = out.UnprocessedKeys?.[TableName]?.Keys ?? [];
+    if (pending.length) await backOff(attempt);
+  }
+  return items.map(fromItem);
 }
 
 /**

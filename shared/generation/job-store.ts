@@ -51,14 +51,25 @@ export async function getJob(requestId: string): Promise<JobRecord | undefined> 
   return { ...job, settled: settledFiles?.size ?? job.settled ?? 0 };
 }
 
+/** A job as `markSettled` left it, and which of the given files that call added. */
+export interface SettledCount {
+  job: JobRecord;
+  added: string[];
+}
+
 /**
  * Records files as settled and returns how many are. The job keeps the set of settled
  * file ids (a DynamoDB string set), so adding the same file again — a replayed message,
  * a retry after a crash between settling and counting, the recovery sweep — changes
- * nothing: the count is exact however often it is repeated.
+ * nothing: the count is exact however often it is repeated. `added` names the files
+ * this call put into the set: the write is atomic, so exactly one caller adds each file
+ * (whoever does corrects its page reservation, see `countSettled`).
  */
-export async function markSettled(requestId: string, fileIds: string[]): Promise<JobRecord | undefined> {
-  if (!fileIds.length) return getJob(requestId);
+export async function markSettled(requestId: string, fileIds: string[]): Promise<SettledCount | undefined> {
+  if (!fileIds.length) {
+    const job = await getJob(requestId);
+    return job && { job, added: [] };
+  }
   const out = await awsClients().ddb.send(
     new UpdateCommand({
       TableName: table(),
@@ -66,12 +77,15 @@ export async function markSettled(requestId: string, fileIds: string[]): Promise
       UpdateExpression: "ADD settledFiles :ids",
       ConditionExpression: "attribute_exists(pk)",
       ExpressionAttributeValues: { ":ids": new Set(fileIds) },
-      ReturnValues: "ALL_NEW", // the job as it now is: one round trip instead of a read after
+      // The set before this write tells what it added; the rest of the job is unchanged by it.
+      ReturnValues: "ALL_OLD",
     }),
   );
   if (!out.Attributes) return undefined;
   const { settledFiles, ...job } = out.Attributes as JobRecord & { settledFiles?: Set<string> };
-  return { ...job, settled: settledFiles?.size ?? 0 };
+  const before = settledFiles ?? new Set<string>();
+  const added = [...new Set(fileIds)].filter((id) => !before.has(id));
+  return { job: { ...job, settled: before.size + added.length }, added };
 }
 
 /**

@@ -4,60 +4,72 @@ import { catalogue } from "#shared/errors/catalogue.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/renderer.ts";
-import { type FileRecord, getFileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
+import { type FileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
-import type { RenderMessage } from "./render-queue.ts";
 
 export interface WorkerDeps {
   clock: Clock;
   renderer: Renderer;
 }
 
-type Outcome = Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage">;
+/** What rendering a queued file came to (the fields its settle writes). */
+export type Outcome = Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage">;
+
+/** A settled file as its request's count needs it. */
+export interface SettledFile {
+  fileId: string;
+  /** Real pages − the one page reserved per file at acceptance. */
+  pageDelta: number;
+}
+
+/** A settled file (its outcome or its record) with the page correction it is due. */
+export const settledFileOf = (fileId: string, outcome: Pick<FileRecord, "status" | "pageCount">): SettledFile => ({
+  fileId,
+  pageDelta: (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1,
+});
 
 /**
- * Renders one file of an async request, idempotently: a file that is no longer queued
- * (duplicate or replayed message) is not rendered again, and the PDF key is derived from
- * the ids so a retry overwrites the same object. The settle transition is conditional,
- * so the request's counter moves exactly once per file; whoever settles the last file
- * finalizes. Transient errors throw (the message is retried, then dead-lettered).
+ * Moves a queued file to its outcome, exactly once: false when it was no longer queued
+ * (a duplicate or replayed message got there first), which makes the caller a no-op.
  */
-export async function renderQueuedFile(msg: RenderMessage, deps: WorkerDeps): Promise<void> {
-  const file = await getFileRecord(msg.requestId, msg.fileId);
-  if (!file || file.workspaceId !== msg.workspaceId) return; // nothing to do for an unknown file
-  if (file.status !== "queued") {
-    // A replay: the first attempt may have died between settling, counting and finalizing.
-    await countAndMaybeFinalize(file.requestId, file.fileId, deps.clock);
-    return;
-  }
-  const outcome = await produce(file, deps);
-  await settleAndMaybeFinalize(file, outcome, deps.clock);
+export function settleFile(file: Pick<FileRecord, "requestId" | "fileId">, outcome: Outcome, clock: Clock): Promise<boolean> {
+  return settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
 }
 
 /** Settles a queued file (done or failed) and finalizes the request when it was the last. */
 export async function settleAndMaybeFinalize(file: Pick<FileRecord, "requestId" | "fileId">, outcome: Outcome, clock: Clock): Promise<void> {
-  const settled = await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
-  if (!settled) return;
-  const job = await markSettled(file.requestId, [file.fileId]);
-  if (!job) return;
-  // One page was reserved per file at acceptance; the real count replaces it exactly once.
-  const delta = (outcome.status === "done" ? (outcome.pageCount ?? 0) : 0) - 1;
+  if (await settleFile(file, outcome, clock)) await countSettled(file.requestId, [settledFileOf(file.fileId, outcome)], clock);
+}
+
+/**
+ * Counts settled files of one request (idempotently) and finalizes it once every file is
+ * counted. A file's page reservation is corrected by the call that adds it to the job's
+ * settled set, and only by that one: a replay never counts pages twice, and a file whose
+ * first attempt died between settling and counting still gets its real page count.
+ */
+export async function countSettled(requestId: string, files: SettledFile[], clock: Clock): Promise<void> {
+  const counted = await markSettled(requestId, files.map((f) => f.fileId));
+  if (!counted) return;
+  const { job, added } = counted;
+  const addedHere = new Set(added);
+  // `delete`: a file listed twice is corrected once.
+  const delta = files.filter((f) => addedHere.delete(f.fileId)).reduce((sum, f) => sum + f.pageDelta, 0);
   await Promise.all([
     job.usageMonth ? settlePages(job.workspaceId, job.usageMonth, delta) : undefined,
-    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(file.requestId, clock) : undefined,
+    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, clock) : undefined,
   ]);
 }
 
-/** Counts a settled file (idempotently) and finalizes the request once every file is counted. */
-async function countAndMaybeFinalize(requestId: string, fileId: string, clock: Clock): Promise<void> {
-  const job = await markSettled(requestId, [fileId]);
-  if (job?.status === "processing" && job.settled >= job.total) await finalizeIfSettled(requestId, clock);
-}
-
-async function produce(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
+/**
+ * Renders a queued file to its outcome: the PDF is stored under a key derived from the
+ * ids, so a retry overwrites the same object. A file that cannot render (bad params, a
+ * failing template) fails alone; transient errors throw (the message is retried, then
+ * dead-lettered).
+ */
+export async function produceFile(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
   const design = await findDesignVersion(file.workspaceId, file.designId, file.version);
   const params =
     file.paramsJson !== undefined

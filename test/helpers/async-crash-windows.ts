@@ -4,15 +4,15 @@ import { paramsObjectKey, putParams } from "#shared/generation/params-store.ts";
 import { newId } from "#shared/ids.ts";
 
 /**
- * The state a render worker leaves behind when the process dies at a precise point of
- * `settleAndMaybeFinalize` (settle the file record → count it on the job → finalize),
+ * The state a render worker leaves behind when the process dies at a precise point
+ * between settling a file record, counting it on the job (`countSettled`) and finalizing,
  * written straight into the stack's tables (call `useStackEmulators` first). After a
  * restart nothing of the dead process's SQS messages is left; only the stores remain.
  */
 export type CrashWindow =
   /** Every file settled and counted, the process died before `finalizeJob`. */
   | "after-last-count"
-  /** One file settled, the process died before `addSettled`; the other file was still queued. */
+  /** One file settled, the process died before `markSettled`; the other file was still queued. */
   | "between-settle-and-count";
 
 export interface CrashWindowRequest {

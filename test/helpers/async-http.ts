@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { api, type RunningStack } from "./local-stack.ts";
 import { type ErrorBodyJson, type FileEntryJson, readErrorBody } from "./sync-http.ts";
 import type { StatusBody } from "#shared/generation/request-status.ts";
@@ -122,6 +122,18 @@ export function renderQueue(stack: RunningStack) {
     /** Sends one render message, as the acceptance does (body `{workspaceId, requestId, fileId}`). */
     send: async (msg: { workspaceId: string; requestId: string; fileId: string }) => {
       await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(msg) }));
+    },
+    /**
+     * Sends up to 10 render messages in one call and returns their SQS message ids, in
+     * order. They are queued at once, so on an idle queue the worker's next receive takes
+     * them together (up to its batch size).
+     */
+    sendBatch: async (msgs: { workspaceId: string; requestId: string; fileId: string }[]): Promise<string[]> => {
+      const entries = msgs.map((m, i) => ({ Id: String(i), MessageBody: JSON.stringify(m) }));
+      const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
+      if (out.Failed?.length) throw new Error(`${out.Failed.length} render messages not sent: ${JSON.stringify(out.Failed)}`);
+      const ids = new Map((out.Successful ?? []).map((e) => [e.Id, e.MessageId!]));
+      return entries.map((e) => ids.get(e.Id)!);
     },
     /** Waits until no message is waiting or in flight (the worker consumed everything). */
     drained: async (timeoutMs = 20_000) => {

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
 import { tables } from "#infra/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 import type { RunningStack } from "./local-stack.ts";
@@ -41,4 +43,17 @@ export async function readRequestRecords(stack: RunningStack, requestId: string)
   } finally {
     ddb.destroy();
   }
+}
+
+/** The event items (`EVENT#…`) of a request, through the domain clients (`useStackEmulators` first). */
+export async function eventsOf(requestId: string): Promise<{ sk: string; fileIds: string[] }[]> {
+  const out = await awsClients().ddb.send(
+    new QueryCommand({
+      TableName: config().tables.requests,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "EVENT#" },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []) as { sk: string; fileIds: string[] }[];
 }

@@ -1,7 +1,4 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { awsClients } from "#shared/aws/clients.ts";
-import { config } from "#shared/aws/config.ts";
 import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
 import { INVOICE_LABEL, invoiceItem, invoiceItems, invoiceOf, keysOf, mismatchedItem } from "../helpers/async-fixtures.ts";
@@ -15,6 +12,7 @@ import {
   pollStatus,
   renderQueue,
 } from "../helpers/async-http.ts";
+import { eventsOf } from "../helpers/async-tables.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { parseContentDisposition, syncCaller } from "../helpers/sync-http.ts";
@@ -52,19 +50,6 @@ afterAll(async () => {
   await stack?.stop();
   if (stack) removeDataDir(stack.dataDir);
 });
-
-/** The event items (`EVENT#…`) of a request in the requests table. */
-async function eventsOf(requestId: string): Promise<{ sk: string; fileIds: string[] }[]> {
-  const out = await awsClients().ddb.send(
-    new QueryCommand({
-      TableName: config().tables.requests,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "EVENT#" },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []) as { sk: string; fileIds: string[] }[];
-}
 
 const messagesFor = (accepted: AcceptedJson) => accepted.files.map((f) => ({ workspaceId: demo.id, requestId: accepted.requestId, fileId: f.fileId }));
 

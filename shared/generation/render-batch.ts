@@ -1,0 +1,92 @@
+import { type FileRecord, getFileRecords } from "./file-store.ts";
+import { countSettled, produceFile, type SettledFile, settledFileOf, settleFile, type WorkerDeps } from "./render-file.ts";
+import { parseRenderMessage, type RenderMessage } from "./render-queue.ts";
+
+/** A queued message as the worker gets it (an SQS record has these and more). */
+export interface QueuedMessage {
+  messageId: string;
+  body: string;
+}
+
+/** Messages to deliver again, with why. */
+export interface BatchFailure {
+  messageIds: string[];
+  error: unknown;
+}
+
+/** One file of the batch and every message that named it (SQS may deliver a message twice). */
+interface FileTask {
+  msg: RenderMessage;
+  messageIds: string[];
+}
+
+/** A file this batch settled, or found settled by an earlier attempt: its request counts it. */
+interface Counted {
+  task: FileTask;
+  file: SettledFile;
+}
+
+const recordKey = (r: Pick<RenderMessage, "requestId" | "fileId">) => `${r.requestId}/${r.fileId}`;
+
+/**
+ * Renders one batch of render messages. The file records are read in one call; each file
+ * is rendered and settled on its own (the conditional settle makes duplicates no-ops) and
+ * fails alone; the settled files are then counted once per request, which finalizes the
+ * request whose last file this was. Returns the messages to retry: a file that failed
+ * transiently, and every message of a request whose count failed — their retry finds
+ * the files settled and only counts them again (idempotent).
+ */
+export async function renderQueuedBatch(messages: QueuedMessage[], deps: WorkerDeps): Promise<BatchFailure[]> {
+  const failures: BatchFailure[] = [];
+  const tasks = fileTasks(messages, failures);
+  const records = new Map((await getFileRecords(tasks.map((t) => t.msg))).map((r) => [recordKey(r), r]));
+  const results = await Promise.allSettled(tasks.map((t) => renderTask(records.get(recordKey(t.msg)), t.msg, deps)));
+  const counted: Counted[] = [];
+  results.forEach((result, i) => {
+    const task = tasks[i]!;
+    if (result.status === "rejected") failures.push({ messageIds: task.messageIds, error: result.reason });
+    else if (result.value) counted.push({ task, file: result.value });
+  });
+  failures.push(...(await countByRequest(counted, deps)));
+  return failures;
+}
+
+/** One task per file named in the batch; a malformed message fails alone. */
+function fileTasks(messages: QueuedMessage[], failures: BatchFailure[]): FileTask[] {
+  const tasks = new Map<string, FileTask>();
+  for (const m of messages) {
+    let msg: RenderMessage;
+    try {
+      msg = parseRenderMessage(m.body);
+    } catch (error) {
+      failures.push({ messageIds: [m.messageId], error });
+      continue;
+    }
+    const key = `${msg.workspaceId}/${recordKey(msg)}`;
+    const task = tasks.get(key);
+    if (task) task.messageIds.push(m.messageId);
+    else tasks.set(key, { msg, messageIds: [m.messageId] });
+  }
+  return [...tasks.values()];
+}
+
+/** Renders and settles one file; returns what its request should count, if anything. */
+async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps: WorkerDeps): Promise<SettledFile | undefined> {
+  if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
+  // A replay: the first attempt may have died between settling, counting and finalizing.
+  if (file.status !== "queued") return settledFileOf(file.fileId, file);
+  const outcome = await produceFile(file, deps);
+  // Not settled: another delivery of the file got there first and counts it.
+  return (await settleFile(file, outcome, deps.clock)) ? settledFileOf(file.fileId, outcome) : undefined;
+}
+
+/** One count (and maybe the finalization) per request; a failure sends all its messages back. */
+async function countByRequest(counted: Counted[], deps: WorkerDeps): Promise<BatchFailure[]> {
+  const byRequest = new Map<string, Counted[]>();
+  for (const c of counted) byRequest.set(c.task.msg.requestId, [...(byRequest.get(c.task.msg.requestId) ?? []), c]);
+  const groups = [...byRequest];
+  const results = await Promise.allSettled(groups.map(([requestId, g]) => countSettled(requestId, g.map((c) => c.file), deps.clock)));
+  return results.flatMap((result, i) =>
+    result.status === "rejected" ? [{ messageIds: groups[i]![1].flatMap((c) => c.task.messageIds), error: result.reason }] : [],
+  );
+}

@@ -1,0 +1,68 @@
+import { systemClock } from "#shared/clock.ts";
+import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/file-store.ts";
+import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/job-store.ts";
+import type { RenderMessage } from "#shared/generation/render-queue.ts";
+import { newId } from "#shared/ids.ts";
+import { admitPages } from "#shared/limits/page-quota.ts";
+import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+
+export interface QueuedFileInput {
+  fileName: string;
+  params: Record<string, unknown>;
+  /**
+   * Already settled `done` with this PDF, but not counted on the job: the state a worker
+   * leaves when it dies between settling a file and counting it.
+   */
+  settled?: { pdf: Buffer; pageCount: number };
+}
+
+export interface QueuedRequest {
+  requestId: string;
+  /** One render message per file, in order, none of them sent. */
+  messages: RenderMessage[];
+}
+
+/**
+ * Writes an accepted async multiple straight into a stack's stores as `acceptAsync` does
+ * (one page reserved per file, the job, file records with inline params) but sends no
+ * render message, so the test decides which messages the worker gets, and together with
+ * which. Call `useStackEmulators` first.
+ */
+export async function writeQueuedRequest(
+  workspaceId: string,
+  design: { designId: string; version: number; label: string },
+  files: QueuedFileInput[],
+): Promise<QueuedRequest> {
+  const workspace = await getWorkspace(workspaceId);
+  if (!workspace) throw new Error(`no workspace ${workspaceId}`);
+  const admission = await admitPages(workspace, files.length, systemClock);
+  const requestId = newId();
+  const createdAt = new Date().toISOString();
+  const job: JobRecord = {
+    requestId,
+    workspaceId,
+    designId: design.designId,
+    version: design.version,
+    designLabel: design.label,
+    mode: "multiple",
+    status: "processing",
+    total: files.length,
+    settled: 0,
+    createdAt,
+    usageMonth: admission.month,
+    activeShard: ACTIVE_SHARD,
+  };
+  await putJob(job);
+  const expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400;
+  const records = files.map((f, index): FileRecord => {
+    const fileId = newId();
+    const base = { requestId, fileId, workspaceId, designId: design.designId, version: design.version, fileName: f.fileName, index };
+    const common = { ...base, source: "async", mode: "multiple", shareType: "workspace", createdAt, expiresAt } as const;
+    if (!f.settled) return { ...common, status: "queued", paramsJson: JSON.stringify(f.params) };
+    const s3Key = pdfObjectKey(workspaceId, requestId, fileId);
+    return { ...common, status: "done", pageCount: f.settled.pageCount, bytes: f.settled.pdf.length, s3Key, completedAt: createdAt };
+  });
+  await Promise.all(files.flatMap((f, i) => (f.settled ? [putPdf(records[i]!.s3Key!, f.settled.pdf)] : [])));
+  await putFileRecords(records);
+  return { requestId, messages: records.map((r) => ({ workspaceId, requestId, fileId: r.fileId })) };
+}
