@@ -19,9 +19,10 @@ const failed = (requestId: string, failureCode: string) =>
  */
 export async function resolveRequestDownload(requestId: string, workspaceId: string, clock: Clock) {
   const job = await liveJob(requestId, workspaceId, clock);
-  const files = await liveFiles(requestId, workspaceId, clock);
-  if (job?.status === "processing" || files.some((f) => f.status === "storing")) throw notReady();
+  if (job?.status === "processing") throw notReady();
   if (job?.status === "failed") throw failed(requestId, job.error?.code ?? "FILE_GENERATION_FAILED");
+  const files = await liveFiles(requestId, workspaceId, clock);
+  if (files.some((f) => f.status === "storing")) throw notReady();
   const done = files.filter((f) => f.status === "done");
   if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!)), files: done };
   // After 24 h: an all-failed multiple still answers 422; a failed single, like no files, is 404.

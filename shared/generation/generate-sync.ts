@@ -107,6 +107,10 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   });
   const records = planned.map((f, index) => fileRecord(workspaceId, requestId, request, design, f, index, now, deps.retentionDays));
   const writtenAhead = putFileRecords(records);
+  // file.completed goes to the endpoints registered when the files were generated, not to
+  // one registered after the answer (the event is recorded after it).
+  const endpoints = listEndpointRecords(workspaceId);
+  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
   let files: GeneratedFile[];
   try {
     const rendered = await renderAll(prepared, deps);
@@ -124,7 +128,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     requestId,
     designLabel: design.manifest.label,
     files,
-    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }),
+    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }, endpoints),
   };
 }
 
@@ -180,8 +184,11 @@ function fileRecord(
 
 /**
  * PDFs first, then the records turn `done` (a reader never sees `done` without its PDF),
- * with the page count and the outbox item; webhook deliveries go out last, so a receiver
+ * then the page count and the outbox item; webhook deliveries go out last, so a receiver
  * may download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
+ * Background work: one store call at a time (a few PDFs at once for a multiple), so the
+ * calls of requests arriving meanwhile never queue behind a burst of these in the same
+ * process (the local stack, or a container's shared connections).
  */
 async function storeFiles(
   workspaceId: string,
@@ -190,21 +197,34 @@ async function storeFiles(
   records: FileRecord[],
   files: GeneratedFile[],
   pages: { month: string; reserved: number },
+  endpoints: ReturnType<typeof listEndpointRecords>,
 ): Promise<void> {
-  const endpoints = listEndpointRecords(workspaceId);
-  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
   const completedAt = new Date().toISOString();
   const { designId, version, expiresAt } = records[0]!;
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
   try {
-    await Promise.all(files.map((f, i) => putPdf(records[i]!.s3Key!, f.pdf)));
+    await inTurns(files, PARALLEL_PUTS, (f, i) => putPdf(records[i]!.s3Key!, f.pdf));
   } catch (err) {
     if (pages.reserved) await settlePages(workspaceId, pages.month, -pages.reserved);
     throw err;
   }
-  const stored = records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }));
-  const pageCount = files.reduce((n, f) => n + f.pageCount, 0);
-  await Promise.all([putFileRecords(stored), writeEventRecord(event, expiresAt), settlePages(workspaceId, pages.month, pageCount - pages.reserved)]);
+  await putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt })));
+  await settlePages(workspaceId, pages.month, files.reduce((n, f) => n + f.pageCount, 0) - pages.reserved);
+  await writeEventRecord(event, expiresAt);
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   await deliverEvent(event, passcodes, endpoints);
+}
+
+const PARALLEL_PUTS = 4;
+
+/** `fn` over `items`, at most `limit` at a time. */
+async function inTurns<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

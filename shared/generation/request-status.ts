@@ -43,6 +43,9 @@ export async function liveFiles(requestId: string, workspaceId: string, clock: C
  */
 export async function requestStatus(requestId: string, workspaceId: string, clock: Clock): Promise<StatusBody> {
   const job = await liveJob(requestId, workspaceId, clock);
+  // spec 2.7: `files` stays empty until completed, so a request still generating (what
+  // clients poll) costs one read, not a listing of up to 100 file records.
+  if (job && job.status !== "completed") return fromJob(job, []);
   const files = await liveFiles(requestId, workspaceId, clock);
   if (job) return fromJob(job, files);
   if (files.some((f) => f.status === "storing")) return { requestId, status: "processing", designId: files[0]!.designId, files: [] };
