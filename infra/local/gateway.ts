@@ -56,11 +56,13 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
   return {
     server,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    // A clean stop lets running invocations finish first (a sync answer's storing included).
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.race([invocations.settled(), new Promise((resolve) => setTimeout(resolve, DRAIN_ON_CLOSE_MS).unref())]);
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
 
@@ -84,14 +86,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const event = toProxyEvent(req, url, body, { resource: match.resource, pathParameters });
   const started = Date.now();
   const handler = await loadHandler(match.route.function);
-  if (STREAMING in handler) {
-    await invokeStreaming(handler, match.route, event, res, opts.timeoutScale ?? 1);
-    if (!match.route.quiet) accessLog(req, url, res.statusCode, Date.now() - started);
-    return;
+  const end = invocations.begin();
+  try {
+    if (STREAMING in handler) {
+      await invokeStreaming(handler, match.route, event, res, opts.timeoutScale ?? 1);
+      if (!match.route.quiet) accessLog(req, url, res.statusCode, Date.now() - started);
+      return;
+    }
+    const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
+    writeResult(res, result);
+    if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
+  } finally {
+    end();
   }
-  const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
-  writeResult(res, result);
-  if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
 }
 
 /** A response-streaming handler writes straight into the HTTP response; its deadline is its own (as sync generation keeps). */
@@ -189,7 +196,30 @@ function accessLog(req: IncomingMessage, url: URL, status: number, ms: number): 
   console.log(`${new Date().toISOString()} ${req.method} ${url.pathname} ${status} ${ms}ms`);
 }
 
-/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool. */
+/** How long a clean stop waits for running invocations. */
+const DRAIN_ON_CLOSE_MS = 10_000;
+
+/**
+ * Invocations running, including a sync generation's work after its answer (storing the
+ * PDFs): `/__local/settled` waits for none to be left, so a test can read the stores.
+ */
+const invocations = (() => {
+  let running = 0;
+  const waiters: (() => void)[] = [];
+  return {
+    /** Counts one invocation in; the returned function counts it out. */
+    begin(): () => void {
+      running += 1;
+      return () => {
+        running -= 1;
+        if (running === 0) for (const wake of waiters.splice(0)) wake();
+      };
+    },
+    settled: (): Promise<void> => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  };
+})();
+
+/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, wait for invocations to end. */
 async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
@@ -201,6 +231,10 @@ async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Pr
     const { offsetMs } = JSON.parse(body.toString("utf8") || "{}") as { offsetMs?: number };
     setClockOffset(Number(offsetMs) || 0);
     return sendJson(res, 200, { offsetMs: Number(offsetMs) || 0 });
+  }
+  if (url.pathname === "/__local/settled" && req.method === "POST") {
+    await invocations.settled();
+    return sendJson(res, 200, { settled: true });
   }
   return sendJson(res, 404, { message: "unknown test hook" });
 }

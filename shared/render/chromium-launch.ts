@@ -1,11 +1,15 @@
+import { createRequire } from "node:module";
 import chromium from "@sparticuz/chromium";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { resolveExecutablePath } from "./chromium-binary.ts";
 
 // puppeteer hands every DevTools message to a fresh `debug` logger even when logging is
 // off, and each one asks isatty(stderr) whether to use colours: a syscall per message,
-// ~1 ms of the Node thread per render. Deciding colours once here removes it.
-process.env.DEBUG_COLORS ??= "0";
+// ~1 ms of the Node thread per render. Deciding colours once removes it (puppeteer has
+// already loaded `debug` by now, so its options object is set, not DEBUG_COLORS).
+const requireHere = createRequire(import.meta.url);
+const debugOfPuppeteer = createRequire(requireHere.resolve("puppeteer-core"))("debug") as { inspectOpts?: Record<string, unknown> };
+if (debugOfPuppeteer.inspectOpts && !("colors" in debugOfPuppeteer.inspectOpts)) debugOfPuppeteer.inspectOpts.colors = false;
 
 /**
  * Flags of @sparticuz/chromium we drop: they switch off the same-origin policy and

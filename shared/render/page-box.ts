@@ -65,6 +65,28 @@ export function pageCss(box: PageBox): string {
  * `@page :first` or named pages still take effect. Untagged: tagging doubled the render
  * time and nearly tripled the size of a one-page invoice on this stack.
  */
+/**
+ * The same page setup as `pdfOptions`, as DevTools' Page.printToPDF takes it (inches),
+ * with the PDF returned in the answer itself: one round trip where `page.pdf` makes four
+ * or five (a fonts check, the print, reads of the stream, its close).
+ */
+export function printToPdfParams(box: PageBox) {
+  const inches = (length: string) => lengthToPx(length) / 96;
+  return {
+    paperWidth: inches(box.width),
+    paperHeight: inches(box.height),
+    marginTop: inches(box.margin.top),
+    marginRight: inches(box.margin.right),
+    marginBottom: inches(box.margin.bottom),
+    marginLeft: inches(box.margin.left),
+    preferCSSPageSize: true,
+    printBackground: true,
+    generateTaggedPDF: false,
+    generateDocumentOutline: false,
+    transferMode: "ReturnAsBase64" as const,
+  };
+}
+
 export function pdfOptions(box: PageBox, timeout: number): PDFOptions {
   return {
     width: box.width,

@@ -1,4 +1,4 @@
-import type { HTTPRequest, Page } from "puppeteer-core";
+import type { CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { DESIGN_ORIGIN } from "./template.ts";
 
@@ -7,6 +7,8 @@ type Assets = DesignBundle["assets"];
 /** A page locked down for untrusted templates, answering asset requests from memory. */
 export interface GuardedPage {
   readonly page: Page;
+  /** A DevTools session on the page, for calls puppeteer wraps in more round trips than needed. */
+  readonly cdp: CDPSession;
   /** Assets of the bundle being rendered; the page is reused, so this changes per render. */
   setAssets(assets: Assets): void;
 }
@@ -28,8 +30,10 @@ export async function guardPage(page: Page): Promise<GuardedPage> {
       // The request died with its page (time-out kill, crash): nothing left to answer.
     });
   });
+  const cdp = await page.createCDPSession();
   return {
     page,
+    cdp,
     setAssets(next) {
       assets = next;
     },

@@ -4,7 +4,7 @@ import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
 import { prepareFontEnv } from "./font-config.ts";
-import { type PageBox, pdfOptions, resolvePageBox } from "./page-box.ts";
+import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
 import { type RendererConfig, readRenderConfig } from "./render-config.ts";
@@ -106,9 +106,13 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
 async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number): Promise<RenderedPdf> {
   const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
+  // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
+  const webFonts = /@font-face/i.test(html);
   const raw = await pool.run(async (guarded) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
-    return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
+    if (webFonts) return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
+    const { data } = await guarded.cdp.send("Page.printToPDF", printToPdfParams(box));
+    return Buffer.from(data, "base64");
   }, deadlineAt);
   try {
     return await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });

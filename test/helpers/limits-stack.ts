@@ -7,7 +7,7 @@ import { systemClock } from "#shared/clock.ts";
 import { monthOf, pagesUsed } from "#shared/limits/page-quota.ts";
 import { createWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import { hostOf, moveClock } from "./async-http.ts";
-import type { RunningStack } from "./local-stack.ts";
+import { type RunningStack, settled } from "./local-stack.ts";
 import { useStackEmulators } from "./stack-clients.ts";
 import { publishFolder, sampleDir, type TestDesignSource, writeDesignFolder } from "./sync-fixtures.ts";
 
@@ -39,8 +39,11 @@ export async function adminJson<T>(stack: RunningStack, args: string[], env: Rec
 }
 
 /** `admin usage --workspace ID --json`. */
-export const adminUsage = (stack: RunningStack, workspaceId: string, env: Record<string, string> = {}) =>
-  adminJson<UsageJson>(stack, ["usage", "--workspace", workspaceId], env);
+/** `admin usage`, once the stack has stored what it answered (sync counts pages after its answer). */
+export async function adminUsage(stack: RunningStack, workspaceId: string, env: Record<string, string> = {}): Promise<UsageJson> {
+  await settled(stack);
+  return adminJson<UsageJson>(stack, ["usage", "--workspace", workspaceId], env);
+}
 
 /**
  * Pages counted this month, read straight from the stack's usage table (fast, for loops;
@@ -48,6 +51,7 @@ export const adminUsage = (stack: RunningStack, workspaceId: string, env: Record
  * test process talks to: the SDK clients keep the first emulator endpoints.
  */
 export async function pagesUsedNow(stack: RunningStack, workspaceId: string, at: Date = new Date()): Promise<number> {
+  await settled(stack);
   useStackEmulators(stack.dataDir);
   return pagesUsed(workspaceId, monthOf(at));
 }

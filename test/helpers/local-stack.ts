@@ -83,3 +83,13 @@ export function api(stack: RunningStack, appKey?: string) {
       headers: { ...(appKey !== undefined && { appkey: appKey }), ...init.headers },
     });
 }
+
+/**
+ * Waits until the stack has no invocation running, including a sync generation's work
+ * after its answer (its PDFs, records and page count are stored after the response):
+ * call it before reading the stores directly.
+ */
+export async function settled(stack: RunningStack): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${stack.port}/__local/settled`, { method: "POST" });
+  if (res.status !== 200) throw new Error(`settled hook answered ${res.status}`);
+}

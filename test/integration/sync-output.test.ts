@@ -5,7 +5,7 @@ import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPdf, listFileRecords } from "#shared/generation/file-store.ts";
 import { verifyPasscode } from "#shared/generation/share.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { compactPdfText, extractPdfText, inspectPdf } from "../helpers/pdf-inspect.ts";
 import { publishFolder, sampleLabel, sampleParams, writeDesignFolder } from "../helpers/sync-fixtures.ts";
 import {
@@ -158,6 +158,7 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
   it("keeps the file for later download: one done record, the same bytes in the file store", async () => {
     const requestId = res.headers.get("request-id")!;
     const [entry] = decodeFileMapping(res.headers.get("x-file-mapping"));
+    await settled(stack); // stored after the answer
     const records = await listFileRecords(requestId);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ requestId, fileId: entry!.fileId, fileName, status: "done", pageCount: 1, shareType: "workspace" });
@@ -293,6 +294,7 @@ describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
   it("stores one done record per file with pageCount and only a passcode hash", async () => {
     const requestId = res.headers.get("request-id")!;
     const mapping = decodeFileMapping(res.headers.get("x-file-mapping"));
+    await settled(stack); // stored after the answer
     const records = await listFileRecords(requestId);
     expect(records).toHaveLength(3);
     const byId = new Map(records.map((r) => [r.fileId, r]));
@@ -376,6 +378,7 @@ describe("?response=json (spec 2.6)", () => {
     expect(file.fileId).toBe(decodeFileMapping(res.headers.get("x-file-mapping"))[0]!.fileId);
     expect(file.downloadPath.startsWith(`/v1/file/download/${requestId}/${file.fileId}`)).toBe(true);
     expect(file).not.toHaveProperty("params");
+    await settled(stack); // stored after the answer
     expect((await listFileRecords(requestId)).map((r) => r.status)).toEqual(["done"]);
   });
 

@@ -10,6 +10,7 @@ const SLOW = 60_000;
 /** Every way a template can make the browser fetch something, aimed at `origin`. */
 function exfiltrationTemplate(origin: string): string {
   return `
+    <base href="${origin}/base/"><img src="relative-after-base.png">
     <link rel="stylesheet" href="${origin}/link.css">
     <link rel="preload" as="image" href="${origin}/preload.png">
     <link rel="prefetch" href="${origin}/prefetch">
