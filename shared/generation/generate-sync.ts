@@ -107,10 +107,6 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   });
   const records = planned.map((f, index) => fileRecord(workspaceId, requestId, request, design, f, index, now, deps.retentionDays));
   const writtenAhead = putFileRecords(records);
-  // file.completed goes to the endpoints registered when the files were generated, not to
-  // one registered after the answer (the event is recorded after it).
-  const endpoints = listEndpointRecords(workspaceId);
-  endpoints.catch(() => undefined); // awaited (and reported) by the delivery step
   let files: GeneratedFile[];
   try {
     const rendered = await renderAll(prepared, deps);
@@ -128,7 +124,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     requestId,
     designLabel: design.manifest.label,
     files,
-    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }, endpoints),
+    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }, now),
   };
 }
 
@@ -197,7 +193,7 @@ async function storeFiles(
   records: FileRecord[],
   files: GeneratedFile[],
   pages: { month: string; reserved: number },
-  endpoints: ReturnType<typeof listEndpointRecords>,
+  generatedAt: Date,
 ): Promise<void> {
   const completedAt = new Date().toISOString();
   const { designId, version, expiresAt } = records[0]!;
@@ -212,7 +208,10 @@ async function storeFiles(
   await settlePages(workspaceId, pages.month, files.reduce((n, f) => n + f.pageCount, 0) - pages.reserved);
   await writeEventRecord(event, expiresAt);
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
-  await deliverEvent(event, passcodes, endpoints);
+  // file.completed goes to the endpoints registered when the request arrived, not to one
+  // registered after the answer, although the event is recorded after it.
+  const since = generatedAt.toISOString();
+  await deliverEvent(event, passcodes, listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)));
 }
 
 const PARALLEL_PUTS = 4;

@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
@@ -12,11 +12,11 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 /** A streamed body and the after-response work ride along the proxy result for the streaming wrapper (never serialized). */
 export const BODY_STREAM = Symbol("platen.bodyStream");
 export const AFTER_RESPONSE = Symbol("platen.afterResponse");
-export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable; [AFTER_RESPONSE]?: () => Promise<void> };
+export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable | Buffer; [AFTER_RESPONSE]?: () => Promise<void> };
 
 /**
  * Turns a handler's result into the API Gateway proxy shape: binary as base64, or for a
- * streaming route as the body stream itself (no base64 round trip).
+ * streaming route as the body itself, stream or bytes (no base64 round trip).
  */
 export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
   const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
@@ -26,7 +26,7 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
       headers: { "Content-Type": result.contentType, "Content-Length": String(result.body.length), ...headers },
       body: "",
       isBase64Encoded: true,
-      [BODY_STREAM]: Readable.from([result.body]),
+      [BODY_STREAM]: result.body,
     };
   }
   if ("stream" in result) {

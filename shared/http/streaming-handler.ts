@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult } from "./api-handler.ts";
@@ -37,8 +36,10 @@ function streamed(inner: ProxyHandler): ProxyHandler {
     const result = (await inner(event as APIGatewayProxyEvent, context)) as StreamingProxyResult;
     try {
       const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers: result.headers });
-      const body = result[BODY_STREAM] ?? Readable.from([Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8")]);
-      await pipeline(body, http);
+      const body = result[BODY_STREAM] ?? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8");
+      // Bytes in hand go out in one write; only a real stream needs a pipeline.
+      if (Buffer.isBuffer(body)) await new Promise<void>((resolve, reject) => http.once("error", reject).end(body, resolve));
+      else await pipeline(body, http);
     } finally {
       // Also when the client went away mid-body: what was promised (storage) still happens.
       await runAfterResponse(result[AFTER_RESPONSE]);
@@ -53,6 +54,7 @@ function buffered(inner: ProxyHandler): ProxyHandler {
     await runAfterResponse(result[AFTER_RESPONSE]);
     const stream = result[BODY_STREAM];
     if (!stream) return result;
+    if (Buffer.isBuffer(stream)) return { statusCode: result.statusCode, headers: result.headers, body: stream.toString("base64"), isBase64Encoded: true };
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
     return { statusCode: result.statusCode, headers: result.headers, body: Buffer.concat(chunks).toString("base64"), isBase64Encoded: true };
