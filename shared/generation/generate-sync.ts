@@ -106,10 +106,14 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share };
   });
   const records = planned.map((f, index) => fileRecord(workspaceId, requestId, request, design, f, index, now, deps.retentionDays));
+  // Chromium first: the write's own CPU (serialising, signing) then runs while it renders.
+  const rendering = renderAll(prepared, deps);
+  rendering.catch(() => undefined); // awaited below
   const writtenAhead = putFileRecords(records);
+  writtenAhead.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   let files: GeneratedFile[];
   try {
-    const rendered = await renderAll(prepared, deps);
+    const rendered = await rendering;
     await writtenAhead;
     files = planned.map((f, i) => ({ ...f, ...rendered[i]! }));
   } catch (err) {
