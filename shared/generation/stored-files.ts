@@ -4,7 +4,8 @@ import type { FileRecord } from "./file-store.ts";
 
 /** How long a reader waits for sync files being stored (normally milliseconds) before answering "not ready". */
 const STORE_WAIT_MS = 3_000;
-const POLL_MS = 20;
+/** First re-read after this, then twice as long each time (20, 40, … 640 ms: about 8 reads in all). */
+const FIRST_POLL_MS = 20;
 
 /**
  * Sync files are answered before they are stored (generate-sync.ts), so a client may ask
@@ -15,11 +16,12 @@ const POLL_MS = 20;
  */
 export async function whenStored(load: () => Promise<FileRecord[]>, clock: Clock): Promise<FileRecord[]> {
   const waitUntil = performance.now() + STORE_WAIT_MS;
-  for (;;) {
+  for (let pause = FIRST_POLL_MS; ; pause *= 2) {
     const nowSeconds = Math.floor(clock.now().getTime() / 1000);
     const files = (await load()).map((f) => settledView(f, nowSeconds));
-    if (!files.some((f) => f.status === "storing") || performance.now() >= waitUntil) return files;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    const left = waitUntil - performance.now();
+    if (!files.some((f) => f.status === "storing") || left <= 0) return files;
+    await new Promise((r) => setTimeout(r, Math.min(pause, left)));
   }
 }
 
