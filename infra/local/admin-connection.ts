@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
-import { localEnvironment } from "./resource-names.ts";
+import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
 
 interface Runtime {
   pid: number;
@@ -28,6 +28,7 @@ const alive = (pid: number) => {
  * Returns a function that releases what was started.
  */
 export async function connectAdmin(): Promise<() => Promise<void>> {
+  quietSdkNotice();
   if ((process.env.PLATEN_ENV ?? "local") !== "local") return async () => {};
   const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
   const runtimePath = join(dataDir, "runtime.json");

@@ -21,8 +21,7 @@ export function localEnvironment(opts: {
 }): Record<string, string> {
   const env: Record<string, string> = {
     PLATEN_ENV: process.env.PLATEN_ENV ?? "local",
-    // Node 20 is what these machines run; the SDK's end-of-support notice is not the operator's problem.
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    ...QUIET_SDK_NOTICE,
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
@@ -40,4 +39,12 @@ export function localEnvironment(opts: {
     env[q.dlq.envVar] = opts.queueUrls[q.dlq.id] ?? "";
   }
   return env;
+}
+
+/** Node 20 is what these machines run; the SDK's end-of-support notice is not the operator's problem. */
+const QUIET_SDK_NOTICE = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+
+/** Silences that notice in this process before its first SDK client exists (local entry points). */
+export function quietSdkNotice(): void {
+  Object.assign(process.env, QUIET_SDK_NOTICE);
 }

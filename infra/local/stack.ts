@@ -8,7 +8,7 @@ import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
 import { startGateway } from "./gateway.ts";
 import { lambdaContext, loadHandler } from "./load-handler.ts";
-import { localEnvironment } from "./resource-names.ts";
+import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
 import { type LocalJson, seedOrRefresh } from "./seed.ts";
 import { type Poller, startSqsPoller } from "./sqs-poller.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
@@ -34,6 +34,7 @@ export interface LocalStack {
  * definitions, the gateway, SQS pollers for every consumer that exists, and seed data.
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  quietSdkNotice();
   const log = opts.log ?? (() => {});
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
