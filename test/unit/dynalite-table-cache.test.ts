@@ -24,8 +24,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const create = (name: string, key: string) =>
-  ddb.send(new CreateTableCommand({ TableName: name, KeySchema: [{ AttributeName: key, KeyType: "HASH" }], AttributeDefinitions: [{ AttributeName: key, AttributeType: "S" }], BillingMode: "PAY_PER_REQUEST" }));
+/** Creates a table and waits until it is ACTIVE (CreateTable answers while it is CREATING, as DynamoDB does). */
+async function create(name: string, key: string): Promise<void> {
+  await ddb.send(new CreateTableCommand({ TableName: name, KeySchema: [{ AttributeName: key, KeyType: "HASH" }], AttributeDefinitions: [{ AttributeName: key, AttributeType: "S" }], BillingMode: "PAY_PER_REQUEST" }));
+  await untilActive(name);
+}
+
+async function untilActive(name: string): Promise<void> {
+  while ((await ddb.send(new DescribeTableCommand({ TableName: name })).then((d) => d.Table?.TableStatus, () => undefined)) !== "ACTIVE") {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Deletes a table and waits until it is gone. */
+async function remove(name: string): Promise<void> {
+  await ddb.send(new DeleteTableCommand({ TableName: name }));
+  while (await ddb.send(new DescribeTableCommand({ TableName: name })).then(() => true, () => false)) await new Promise((r) => setTimeout(r, 5));
+}
 
 describe("dynalite with table descriptions cached in memory", () => {
   it("follows every table change: create, update, delete and re-create with another key", async () => {
@@ -34,9 +49,10 @@ describe("dynalite with table descriptions cached in memory", () => {
     expect((await ddb.send(new GetItemCommand({ TableName: "tbl", Key: { pk: { S: "a" } } }))).Item?.v).toEqual({ N: "1" });
 
     await ddb.send(new UpdateTableCommand({ TableName: "tbl", BillingMode: "PROVISIONED", ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 7 } }));
+    await untilActive("tbl");
     expect((await ddb.send(new DescribeTableCommand({ TableName: "tbl" }))).Table?.ProvisionedThroughput?.ReadCapacityUnits).toBe(7);
 
-    await ddb.send(new DeleteTableCommand({ TableName: "tbl" }));
+    await remove("tbl");
     await expect(ddb.send(new GetItemCommand({ TableName: "tbl", Key: { pk: { S: "a" } } }))).rejects.toMatchObject({ name: "ResourceNotFoundException" });
 
     await create("tbl", "id");
