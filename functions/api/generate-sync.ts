@@ -36,14 +36,22 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
   const outcome = await withIdempotencyKey(
     { ...req, principal },
     async () => {
-      const generation = await generateSync(workspace, await (early ?? prepare(workspace.id)), {
+      // The early work used the remembered workspace; it is only used if admission agrees.
+      const prepared = early && known === workspace.id ? await early : await prepare(workspace.id);
+      const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
         renderer: getRenderer(),
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
         budgetMs: req.remainingMs() - storeMarginMs(req.remainingMs()),
       });
-      if (idempotent) await generation.store();
+      if (idempotent) {
+        // Stored before the answer so a replay can serve it; if that fails, nothing is kept or counted.
+        await generation.store().catch(async (err) => {
+          await generation.discard();
+          throw err;
+        });
+      }
       return generation;
     },
     toStoredSync,
@@ -55,6 +63,10 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
   // spec 4.1: only the `response=json` query switches the format, never Accept.
   const format = { mode, json: req.query("response") === "json", siteUrl } as const;
   if ("replay" in outcome) return syncResponse(await replaySync(outcome.replay, workspace.id), format);
-  const response = await syncResponse(outcome.fresh, format);
-  return idempotent ? response : { ...response, after: outcome.fresh.store };
+  const generation = outcome.fresh;
+  const response = await syncResponse(generation, format).catch(async (err) => {
+    if (!idempotent) await generation.discard(); // not answered: undo what was counted and written ahead
+    throw err;
+  });
+  return idempotent ? response : { ...response, after: generation.store };
 });

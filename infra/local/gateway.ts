@@ -101,15 +101,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   }
 }
 
-/** A response-streaming handler writes straight into the HTTP response; its deadline is its own (as sync generation keeps). */
+/** A response-streaming handler writes straight into the HTTP response; the integration time-out applies until it starts. */
 async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, event: { requestContext: { requestId: string } }, res: ServerResponse, timeoutScale: number) {
   const stream = new LocalResponseStream(res);
   const context = lambdaContext(route.function, timeoutScale * route.timeoutSeconds, event.requestContext.requestId);
+  // API Gateway's integration time-out, until the response starts; the handler runs on, as in AWS.
+  const timeout = setTimeout(() => {
+    if (!res.headersSent) sendJson(res, 504, { message: "Endpoint request timed out" });
+  }, timeoutScale * route.timeoutSeconds * 1000);
   try {
     await (handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>)(event, stream, context);
   } catch (err) {
     if (!res.headersSent) sendJson(res, 502, { message: "Internal server error" });
     else res.destroy(err as Error); // mid-body failure: the client sees a truncated transfer, never a wrong file
+  } finally {
+    clearTimeout(timeout);
   }
 }
 

@@ -23,6 +23,9 @@ export async function resolveRequestDownload(requestId: string, workspaceId: str
   if (job?.status === "failed") throw failed(requestId, job.error?.code ?? "FILE_GENERATION_FAILED");
   const files = await liveFiles(requestId, workspaceId, clock);
   if (files.some((f) => f.status === "storing")) throw notReady();
+  // A sync request answered in full but not stored in full: no silently partial ZIP.
+  const interrupted = files.find((f) => f.source === "sync" && f.status === "failed");
+  if (interrupted) throw failed(requestId, interrupted.errorCode ?? "GENERATION_INTERRUPTED");
   const done = files.filter((f) => f.status === "done");
   if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!)), files: done };
   // After 24 h: an all-failed multiple still answers 422; a failed single, like no files, is 404.
@@ -46,7 +49,7 @@ export async function resolveFileDownload(requestId: string, fileId: string, wor
     if (job?.status === "processing") throw notReady();
     throw new PlatenError("FILE_NOT_FOUND");
   }
-  if (job || file.mode === "multiple") throw failed(requestId, file.errorCode ?? "FILE_GENERATION_FAILED");
+  if (job || file.mode === "multiple" || file.source === "sync") throw failed(requestId, file.errorCode ?? "FILE_GENERATION_FAILED");
   throw new PlatenError("FILE_NOT_FOUND");
 }
 

@@ -45,7 +45,10 @@ export interface SyncGeneration {
 
 /** A generated request whose PDFs are not stored yet: `store` does it (after the answer). */
 export interface UnstoredSyncGeneration extends SyncGeneration {
+  /** Counts the pages, then stores PDFs, records and the event. */
   store(): Promise<void>;
+  /** Undoes what was counted and written ahead, for a request that will not be answered with its files. */
+  discard(): Promise<void>;
 }
 
 export interface SyncDeps {
@@ -74,6 +77,7 @@ export async function prepareSync(workspaceId: string, request: GenerationReques
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
   const template = (i: number) =>
     renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: `${design.designId}@${design.version}` }).catch((cause) => {
+      if (cause instanceof RenderError && cause.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause });
       throw new PlatenError("INTERNAL_ERROR", { cause });
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
@@ -124,11 +128,21 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     ]);
     throw err;
   }
+  // Pages counted so far for this request: the reservation, then (store) the real count.
+  let counted = reserved;
   return {
     requestId,
     designLabel: design.manifest.label,
     files,
-    store: () => storeFiles(workspaceId, requestId, request.webhookUrl, records, files, { month, reserved }, now),
+    store: () =>
+      storeFiles(workspaceId, requestId, request.webhookUrl, records, files, now, deps.clock, async (pages) => {
+        await settlePages(workspaceId, month, pages - counted);
+        counted = pages;
+      }),
+    discard: async () => {
+      await Promise.all([counted ? settlePages(workspaceId, month, -counted) : undefined, deleteFileRecords(records)]);
+      counted = 0;
+    },
   };
 }
 
@@ -183,9 +197,11 @@ function fileRecord(
 }
 
 /**
- * PDFs first, then the records turn `done` (a reader never sees `done` without its PDF),
- * then the page count and the outbox item; webhook deliveries go out last, so a receiver
- * may download at once. Passcodes exist in clear only here, for the first delivery (spec 6.1).
+ * Pages first: the client has its PDFs once answered, so they count whatever happens to the
+ * copies kept (spec 4.1). Then the PDFs, then the records turn `done` (a reader never sees
+ * `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
+ * receiver may download at once. Passcodes exist in clear only here, for the first
+ * delivery (spec 6.1).
  * Background work: one store call at a time (a few PDFs at once for a multiple), so the
  * calls of requests arriving meanwhile never queue behind a burst of these in the same
  * process (the local stack, or a container's shared connections).
@@ -196,20 +212,16 @@ async function storeFiles(
   webhookUrl: string | undefined,
   records: FileRecord[],
   files: GeneratedFile[],
-  pages: { month: string; reserved: number },
   generatedAt: Date,
+  clock: Clock,
+  countPages: (pages: number) => Promise<void>,
 ): Promise<void> {
-  const completedAt = new Date().toISOString();
+  await countPages(files.reduce((n, f) => n + f.pageCount, 0));
+  const completedAt = clock.now().toISOString();
   const { designId, version, expiresAt } = records[0]!;
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
-  try {
-    await inTurns(files, PARALLEL_PUTS, (f, i) => putPdf(records[i]!.s3Key!, f.pdf));
-  } catch (err) {
-    if (pages.reserved) await settlePages(workspaceId, pages.month, -pages.reserved);
-    throw err;
-  }
+  await inTurns(files, PARALLEL_PUTS, (f, i) => putPdf(records[i]!.s3Key!, f.pdf));
   await putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt })));
-  await settlePages(workspaceId, pages.month, files.reduce((n, f) => n + f.pageCount, 0) - pages.reserved);
   await writeEventRecord(event, expiresAt);
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   // file.completed goes to the endpoints registered when the request arrived, not to one

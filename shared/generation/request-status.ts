@@ -48,15 +48,27 @@ export async function requestStatus(requestId: string, workspaceId: string, cloc
   if (job && job.status !== "completed") return fromJob(job, []);
   const files = await liveFiles(requestId, workspaceId, clock);
   if (job) return fromJob(job, files);
-  if (files.some((f) => f.status === "storing")) return { requestId, status: "processing", designId: files[0]!.designId, files: [] };
+  if (files.some((f) => f.status === "storing")) {
+    const [first] = files as [FileRecord];
+    return { requestId, status: "processing", designId: first.designId, version: first.version, files: [], createdAt: first.createdAt };
+  }
   const done = files.filter((f) => f.status === "done");
+  // A sync file fails only by an interrupted store (stored-files.ts): the client has it, the
+  // kept copy is missing, and the status says so instead of hiding it.
+  const interrupted = files.filter((f) => f.source === "sync" && f.status === "failed");
+  const failedFiles = interrupted.map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? "GENERATION_INTERRUPTED", message: f.errorMessage ?? "" }));
   if (done.length) {
     return {
       requestId,
       status: "completed",
       designId: done[0]!.designId,
       files: done.map((f) => ({ fileId: f.fileId, fileName: f.fileName, downloadPath: downloadPath(requestId, f.fileId) })),
+      ...(failedFiles.length && { failedFiles }),
     };
+  }
+  if (interrupted.length) {
+    const [first] = interrupted as [FileRecord];
+    return { requestId, status: "failed", designId: first.designId, files: [], failedFiles, error: { code: failedFiles[0]!.code, message: failedFiles[0]!.message } };
   }
   const allFailedMultiple = files.length > 0 && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple";
   if (allFailedMultiple) {

@@ -57,6 +57,12 @@ async function admitTogether(header: HeaderReader, keyHash: string, workspaceId:
     workspaceOfKey.delete(keyHash);
     throw auth.reason;
   }
+  if (auth.value.workspace.id !== workspaceId) {
+    // Not the workspace the key was remembered for (cannot happen with appkeys): count the right one.
+    workspaceOfKey.delete(keyHash);
+    await limitRate(auth.value.workspace.id, rateClass, clock);
+    return auth.value;
+  }
   if (rate.status === "rejected") throw rate.reason;
   return auth.value;
 }

@@ -77,10 +77,15 @@ export async function postprocessPdf(
   options: PostprocessOptions,
 ): Promise<{ pdf: Buffer; pageCount: number }> {
   const metadata = buildSearchMetadata(options.passthrough);
-  const updated = appendUpdate(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), {
-    Title: textString(options.title),
-    ...(metadata && { [SEARCH_METADATA_KEY]: plainString(metadata) }),
-  });
+  let updated: { pdf: Buffer; pageCount: number } | undefined;
+  try {
+    updated = appendUpdate(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), {
+      Title: textString(options.title),
+      ...(metadata && { [SEARCH_METADATA_KEY]: plainString(metadata) }),
+    });
+  } catch {
+    updated = undefined; // e.g. a stream that does not inflate: pdf-lib decides
+  }
   return updated ?? rewriteWithPdfLib(pdf, options.title, metadata);
 }
 

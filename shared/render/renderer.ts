@@ -107,7 +107,8 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number
   const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
-  const webFonts = /@font-face/i.test(html);
+  // Stylesheets a document links or imports may declare them too.
+  const webFonts = /@font-face|@import|<link\b/i.test(html);
   const raw = await pool.run(async (guarded) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
     if (webFonts) return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));

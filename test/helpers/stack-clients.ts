@@ -30,8 +30,14 @@ export function useStackEmulators(dataDir: string): void {
 
 /** Every file record of a workspace, whatever its request (after useStackEmulators). */
 export async function fileRecordsOfWorkspace(workspaceId: string): Promise<Record<string, unknown>[]> {
-  const out = await awsClients().ddb.send(
-    new ScanCommand({ TableName: config().tables.files, FilterExpression: "workspaceId = :w", ExpressionAttributeValues: { ":w": workspaceId }, ConsistentRead: true }),
-  );
-  return out.Items ?? [];
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await awsClients().ddb.send(
+      new ScanCommand({ TableName: config().tables.files, FilterExpression: "workspaceId = :w", ExpressionAttributeValues: { ":w": workspaceId }, ConsistentRead: true, ExclusiveStartKey }),
+    );
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
 }

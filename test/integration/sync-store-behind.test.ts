@@ -111,8 +111,31 @@ describe("sync files are stored after the answer", () => {
       expect(interrupted.body.message).toContain("GENERATION_INTERRUPTED");
       const status = await getStatus(stack, demo.appKey, requestId);
       expect([status.body.status, status.body.files.map((f) => f.fileId)]).toEqual(["completed", [stored.fileId]]);
-      const zip = await download(stack, demo.appKey, requestId);
-      expect(zip.status).toBe(200);
+      expect(status.body.failedFiles).toEqual([expect.objectContaining({ fileId: storing.fileId, code: "GENERATION_INTERRUPTED" })]);
+      // The client got every file in its answer; a ZIP of what was kept would silently miss one.
+      const zip = await errorOf(await download(stack, demo.appKey, requestId));
+      expect([zip.status, zip.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
+      expect(zip.body.message).toContain("GENERATION_INTERRUPTED");
+      const kept = await download(stack, demo.appKey, requestId, stored.fileId);
+      expect(kept.status).toBe(200);
+    } finally {
+      await moveClock(stack, 0);
+    }
+  });
+});
+
+describe("a sync single whose store never finished", () => {
+  it("reads as failed with GENERATION_INTERRUPTED once its deadline passed: status and download say so", async () => {
+    const requestId = newId();
+    const record = storingRecord(requestId, 0, "single");
+    await putFileRecords([record]);
+    await moveClock(stack, (STORE_DEADLINE_SECONDS + 1) * 1000);
+    try {
+      const status = await getStatus(stack, demo.appKey, requestId);
+      expect([status.status, status.body.status, status.body.error?.code, status.body.failedFiles?.[0]?.fileId]).toEqual([200, "failed", "GENERATION_INTERRUPTED", record.fileId]);
+      const file = await errorOf(await download(stack, demo.appKey, requestId, record.fileId));
+      expect([file.status, file.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
+      expect(file.body.message).toContain("GENERATION_INTERRUPTED");
     } finally {
       await moveClock(stack, 0);
     }
