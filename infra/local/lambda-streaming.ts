@@ -16,12 +16,18 @@ export class LocalResponseStream extends Writable {
     if (!this.#res.headersSent) this.#res.writeHead(metadata.statusCode ?? 200, { ...corsHeaders, ...metadata.headers });
   }
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    if (this.#res.writableEnded) return done(); // the gateway answered already (time-out): nobody reads this
+    if (this.#res.writableEnded) {
+      done(); // the gateway answered already (time-out): nobody reads this
+      return;
+    }
     this.sendHead({});
     this.#res.write(chunk, done);
   }
   override _final(done: (err?: Error | null) => void): void {
-    if (this.#res.writableEnded) return done();
+    if (this.#res.writableEnded) {
+      done();
+      return;
+    }
     this.sendHead({});
     this.#res.end(done);
   }
