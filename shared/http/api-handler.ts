@@ -20,22 +20,14 @@ export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Rea
  */
 export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
   const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
-  if ("body" in result && streaming) {
+  if ("stream" in result || ("body" in result && streaming)) {
+    const [body, length] = "stream" in result ? [result.stream, result.contentLength] : [result.body, result.body.length];
     return {
       statusCode: result.status,
-      headers: { "Content-Type": result.contentType, "Content-Length": String(result.body.length), ...headers },
+      headers: { "Content-Type": result.contentType, "Content-Length": String(length), ...headers },
       body: "",
       isBase64Encoded: true,
-      [BODY_STREAM]: result.body,
-    };
-  }
-  if ("stream" in result) {
-    return {
-      statusCode: result.status,
-      headers: { "Content-Type": result.contentType, "Content-Length": String(result.contentLength), ...headers },
-      body: "",
-      isBase64Encoded: true,
-      [BODY_STREAM]: result.stream,
+      [BODY_STREAM]: body,
     };
   }
   if ("json" in result) {
