@@ -10,6 +10,8 @@ import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
 import { getRenderer } from "#shared/render/renderer.ts";
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Leaves time to store the files and answer before the 60 s gateway deadline. */
 const storeMarginMs = (remaining: number) => Math.min(5_000, remaining * 0.1);
 
@@ -27,9 +29,10 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
   const idempotent = req.header("idempotency-key") !== undefined;
   const prepare = async (workspaceId: string) => prepareSync(workspaceId, validateGenerationBody(req.bodyText(), mode));
   // A key this container has admitted before: parse, check and template while admission
-  // runs. Its errors still come first (401, 429 before 400).
+  // runs. Its errors still come first (401, 429 before 400). It starts on the next turn of
+  // the event loop, once admission's requests have left: they are the longer path.
   const known = idempotent ? undefined : req.admission.knownWorkspaceId;
-  const early: Promise<PreparedSync> | undefined = known ? prepare(known) : undefined;
+  const early: Promise<PreparedSync> | undefined = known ? nextTurn().then(() => prepare(known)) : undefined;
   early?.catch(() => undefined);
   const principal = await req.admission.principal;
   const workspace = principal.workspace;
