@@ -2,6 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { afterAdmissions } from "#shared/http/foreground.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
@@ -202,9 +203,9 @@ function fileRecord(
  * `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (spec 6.1).
- * Background work: one store call at a time (a few PDFs at once for a multiple), so the
- * calls of requests arriving meanwhile never queue behind a burst of these in the same
- * process (the local stack, or a container's shared connections).
+ * Background work: one store call at a time (a few PDFs at once for a multiple), each
+ * after the admissions in progress in this process (foreground.ts), so requests arriving
+ * meanwhile never queue behind a burst of these (the local stack serves many at once).
  */
 async function storeFiles(
   workspaceId: string,
@@ -216,18 +217,19 @@ async function storeFiles(
   clock: Clock,
   countPages: (pages: number) => Promise<void>,
 ): Promise<void> {
-  await countPages(files.reduce((n, f) => n + f.pageCount, 0));
+  const call = <T>(fn: () => Promise<T>) => afterAdmissions().then(fn);
+  await call(() => countPages(files.reduce((n, f) => n + f.pageCount, 0)));
   const completedAt = clock.now().toISOString();
   const { designId, version, expiresAt } = records[0]!;
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
-  await inTurns(files, PARALLEL_PUTS, (f, i) => putPdf(records[i]!.s3Key!, f.pdf));
-  await putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt })));
-  await writeEventRecord(event, expiresAt);
+  await inTurns(files, PARALLEL_PUTS, (f, i) => call(() => putPdf(records[i]!.s3Key!, f.pdf)));
+  await call(() => putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }))));
+  await call(() => writeEventRecord(event, expiresAt));
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   // file.completed goes to the endpoints registered when the request arrived, not to one
   // registered after the answer, although the event is recorded after it.
   const since = generatedAt.toISOString();
-  await deliverEvent(event, passcodes, listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)));
+  await call(() => deliverEvent(event, passcodes, listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since))));
 }
 
 const PARALLEL_PUTS = 4;

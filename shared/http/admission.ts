@@ -4,6 +4,7 @@ import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { whileAdmitting } from "./foreground.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
 export interface Admission {
@@ -38,10 +39,12 @@ export function admit(header: HeaderReader, rateClass: RateClass | undefined, cl
   const keyHash = appKey !== undefined && isWellFormedAppKey(appKey) ? hashAppKey(appKey) : undefined;
   const known = keyHash ? workspaceOfKey.get(keyHash) : undefined;
   const limited = known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
-  if (known && rateClass && !limited) {
-    return { principal: admitTogether(header, keyHash!, known, rateClass, clock), knownWorkspaceId: known };
-  }
-  return { principal: admitInOrder(header, keyHash, rateClass, clock) };
+  const admission: Admission =
+    known && rateClass && !limited
+      ? { principal: admitTogether(header, keyHash!, known, rateClass, clock), knownWorkspaceId: known }
+      : { principal: admitInOrder(header, keyHash, rateClass, clock) };
+  whileAdmitting(admission.principal);
+  return admission;
 }
 
 async function admitInOrder(header: HeaderReader, keyHash: string | undefined, rateClass: RateClass | undefined, clock: Clock): Promise<Principal> {

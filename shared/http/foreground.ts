@@ -1,0 +1,27 @@
+/**
+ * Requests of this process still being admitted: the short, latency-bound phase before a
+ * render may start. Work left for after a response (storing a sync answer's PDFs) yields to
+ * them between its steps, so in a process serving several invocations at once (the local
+ * stack) a new request's admission does not queue behind the previous request's storing.
+ * A Lambda container runs one invocation at a time: nothing waits there.
+ */
+let admittingCount = 0;
+let waiting: (() => void)[] = [];
+
+/** Marks one request as being admitted until `settled` settles. */
+export function whileAdmitting(settled: Promise<unknown>): void {
+  admittingCount++;
+  const leave = () => {
+    if (--admittingCount > 0) return;
+    const wake = waiting;
+    waiting = [];
+    for (const resolve of wake) resolve();
+  };
+  settled.then(leave, leave);
+}
+
+/** Resolves at once when no request is being admitted, else when none is. */
+export function afterAdmissions(): Promise<void> {
+  if (admittingCount === 0) return Promise.resolve();
+  return new Promise((resolve) => waiting.push(resolve));
+}

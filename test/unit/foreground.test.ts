@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { afterAdmissions, whileAdmitting } from "#shared/http/foreground.ts";
+
+const settledYet = async (p: Promise<void>) => {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+describe("work after a response yields to requests being admitted", () => {
+  it("goes at once when no request is being admitted", async () => {
+    expect(await settledYet(afterAdmissions())).toBe(true);
+  });
+
+  it("waits until every admission in progress has settled, accepted or refused", async () => {
+    let accept!: () => void;
+    let refuse!: (e: Error) => void;
+    const accepted = new Promise<void>((r) => (accept = r));
+    const refused = new Promise<void>((_, r) => (refuse = r));
+    refused.catch(() => undefined);
+    whileAdmitting(accepted);
+    whileAdmitting(refused);
+    const waiting = afterAdmissions();
+    expect(await settledYet(waiting)).toBe(false);
+    accept();
+    expect(await settledYet(waiting)).toBe(false);
+    refuse(new Error("401"));
+    expect(await settledYet(waiting)).toBe(true);
+    expect(await settledYet(afterAdmissions())).toBe(true);
+  });
+});
