@@ -46,7 +46,8 @@ const UNMARSHALL = { convertWithoutMapWrapper: true };
 const MAX_ATTEMPTS = 3;
 const SOCKET_TIMEOUT_MS = 10_000;
 const THROTTLING = new Set(["ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded"]);
-const NETWORK_ERRORS = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT"]);
+const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
+const NETWORK_ERRORS = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"]);
 
 /**
  * The document commands the app sends, spoken as DynamoDB's JSON protocol directly: same
@@ -68,18 +69,21 @@ export function createDocumentClient(opts: { client: DynamoDBClient; fallback: D
     sha256: client.config.sha256,
   });
   const post = async (operation: string, body: string): Promise<WireResponse> => {
-    const headers = { host: url.host, "content-type": "application/x-amz-json-1.0", "x-amz-target": `DynamoDB_20120810.${operation}` };
+    const headers: Record<string, string> = { host: url.host, "content-type": "application/x-amz-json-1.0", "x-amz-target": `DynamoDB_20120810.${operation}` };
+    // Lambda's trace header, as the SDK's recursion-detection middleware adds it (X-Ray, loop detection).
+    const trace = process.env._X_AMZN_TRACE_ID;
+    if (trace && process.env.AWS_LAMBDA_FUNCTION_NAME) headers["x-amzn-trace-id"] = trace;
     const signed = await signer.sign({ method: "POST", protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: "/", query: {}, headers, body });
-    return exchange(secure, { host: url.hostname, port: url.port, agent, headers: signed.headers }, body);
+    return exchange(secure, { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port, agent, headers: signed.headers }, body);
   };
   const send = async (command: object) => {
     const operation = operations.get(command.constructor);
     if (!operation) return (fallback.send as (c: object) => Promise<unknown>)(command);
     const { input, inputKeyNodes, outputKeyNodes } = command as DocumentCommand;
     const body = JSON.stringify(mapKeyNodes(input, (v) => marshall(v, MARSHALL), inputKeyNodes), binaryAsBase64);
-    const { json, status, requestId, attempts } = await withRetries(() => post(operation, body));
-    if (status !== 200) throw wireError(json, status, requestId, attempts);
-    return { ...mapKeyNodes(json, (v) => unmarshall(decodeBinary(v) as never, UNMARSHALL), outputKeyNodes), $metadata: { httpStatusCode: status, requestId, attempts } };
+    const res = await withRetries(() => post(operation, body));
+    const output = checked(res);
+    return { ...mapKeyNodes(output, (v) => unmarshall(decodeBinary(v) as never, UNMARSHALL), outputKeyNodes), $metadata: { httpStatusCode: res.status, requestId: res.requestId, attempts: res.attempts } };
   };
   return { send: send as unknown as DocumentSender["send"] };
 }
@@ -105,7 +109,10 @@ function decodeBinary(av: unknown): unknown {
 interface WireResponse {
   status: number;
   requestId?: string;
-  json: Record<string, unknown>;
+  /** The body, parsed; undefined when it was not a JSON object. */
+  json?: Record<string, unknown>;
+  /** `x-amzn-errortype`, where the error type may be named instead of (or besides) the body. */
+  errorType?: string;
 }
 
 function exchange(secure: boolean, options: { host: string; port: string; agent: HttpAgent; headers: Record<string, string> }, body: string): Promise<WireResponse> {
@@ -117,11 +124,14 @@ function exchange(secure: boolean, options: { host: string; port: string; agent:
       res.on("error", reject);
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
+        let json: unknown;
         try {
-          resolve({ status: res.statusCode ?? 0, requestId: res.headers["x-amzn-requestid"] as string | undefined, json: text ? JSON.parse(text) : {} });
+          json = text ? JSON.parse(text) : {};
         } catch {
-          resolve({ status: res.statusCode === 200 ? 502 : (res.statusCode ?? 502), json: { __type: "InvalidResponse", message: "DynamoDB answered something that is not JSON" } });
+          json = undefined;
         }
+        const header = (name: string) => res.headers[name] as string | undefined;
+        resolve({ status: res.statusCode ?? 0, requestId: header("x-amzn-requestid"), errorType: header("x-amzn-errortype"), json: typeof json === "object" && json !== null ? (json as Record<string, unknown>) : undefined });
       });
     });
     req.on("timeout", () => req.destroy(Object.assign(new Error("DynamoDB request timed out"), { code: "ETIMEDOUT" })));
@@ -130,27 +140,38 @@ function exchange(secure: boolean, options: { host: string; port: string; agent:
   });
 }
 
-/** The SDK's standard policy in short: up to 3 attempts for network errors, 5xx and throttling, with jittered backoff. */
+/**
+ * The SDK's standard retry policy in short: 3 attempts for network errors, 500/502/503/504
+ * and throttling, with full-jitter exponential backoff (base 25 ms, throttling 1 s). A 200
+ * whose body cannot be read is not retried: the write may have been applied.
+ */
 async function withRetries(call: () => Promise<WireResponse>): Promise<WireResponse & { attempts: number }> {
   for (let attempt = 1; ; attempt++) {
-    let retryable: boolean;
+    let throttled = false;
     try {
       const res = await call();
-      retryable = res.status >= 500 || res.status === 429 || THROTTLING.has(errorName(res.json));
-      if (!retryable || attempt === MAX_ATTEMPTS) return { ...res, attempts: attempt };
+      throttled = res.status === 429 || THROTTLING.has(errorName(res));
+      if (!(throttled || TRANSIENT_STATUS.has(res.status)) || attempt === MAX_ATTEMPTS) return { ...res, attempts: attempt };
     } catch (err) {
       if (!NETWORK_ERRORS.has((err as { code?: string }).code ?? "") || attempt === MAX_ATTEMPTS) throw err;
     }
-    await new Promise((r) => setTimeout(r, Math.random() * Math.min(20_000, 50 * 2 ** attempt)));
+    await new Promise((r) => setTimeout(r, Math.random() * Math.min(20_000, (throttled ? 1000 : 25) * 2 ** (attempt - 1))));
   }
 }
 
-const errorName = (json: Record<string, unknown>) => String(json.__type ?? "").split("#").pop() ?? "";
+/** As the SDK reads it: `__type`, else `code`, else the header; namespace before `#` and details after `:` or `,` dropped. */
+function errorName(res: WireResponse): string {
+  const raw = String(res.json?.__type ?? res.json?.code ?? res.errorType ?? "");
+  return raw.split(/[:,]/)[0]!.split("#").pop()!.trim();
+}
 
-/** An error shaped like the SDK's service exceptions: `name` is the DynamoDB error type. */
-function wireError(json: Record<string, unknown>, status: number, requestId: string | undefined, attempts: number): Error {
-  const { __type: _type, message, Message, ...rest } = json;
-  const err = new Error(String(message ?? Message ?? `DynamoDB answered ${status}`));
-  err.name = errorName(json) || `DynamoDB${status}`;
-  return Object.assign(err, rest, { $fault: status >= 500 ? "server" : "client", $metadata: { httpStatusCode: status, requestId, attempts } });
+/** The output of a call; otherwise throws an error shaped like the SDK's service exceptions (`name` = the DynamoDB error type). */
+function checked(res: WireResponse & { attempts: number }): Record<string, unknown> {
+  const $metadata = { httpStatusCode: res.status, requestId: res.requestId, attempts: res.attempts };
+  if (res.status === 200 && res.json) return res.json;
+  if (res.status === 200) throw Object.assign(new Error("DynamoDB answered 200 with a body that is not JSON"), { name: "DeserializationError", $fault: "client", $metadata });
+  const { __type: _type, code: _code, message, Message, ...rest } = res.json ?? {};
+  const err = new Error(String(message ?? Message ?? "UnknownError"));
+  err.name = errorName(res) || "Unknown";
+  throw Object.assign(err, rest, { $fault: res.status >= 500 ? "server" : "client", $metadata });
 }

@@ -139,7 +139,7 @@ describe("document client on the wire: signing and retries", () => {
   let server: Server;
   let port: number;
   const seen: { headers: IncomingMessage["headers"]; body: string }[] = [];
-  let answers: { status: number; body: object }[] = [];
+  let answers: { status: number; body: object | string; headers?: Record<string, string> }[] = [];
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -147,9 +147,9 @@ describe("document client on the wire: signing and retries", () => {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-        const answer = answers.shift() ?? { status: 200, body: {} };
-        res.writeHead(answer.status, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": `req-${seen.length}` });
-        res.end(JSON.stringify(answer.body));
+        const answer: (typeof answers)[number] = answers.shift() ?? { status: 200, body: {} };
+        res.writeHead(answer.status, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": `req-${seen.length}`, ...answer.headers });
+        res.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
       });
     });
     port = await listen(server);
@@ -207,6 +207,50 @@ describe("document client on the wire: signing and retries", () => {
     seen.length = 0;
     await expect(lean.send(new GetCommand({ TableName: "t", Key: { pk: "x" } }))).rejects.toMatchObject({ name: "ValidationException", message: "bad key" });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("document client on the wire: answers it must not retry, error names in every form", () => {
+  let server: Server;
+  let calls = 0;
+  let answer: { status: number; body: string; headers?: Record<string, string> };
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        calls++;
+        res.writeHead(answer.status, { "content-type": "application/x-amz-json-1.0", ...answer.headers });
+        res.end(answer.body);
+      });
+    });
+    await listen(server);
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const call = async (a: typeof answer) => {
+    answer = a;
+    calls = 0;
+    const { lean } = clients(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const error = await lean.send(new UpdateCommand({ TableName: "t", Key: { pk: "x" }, UpdateExpression: "ADD n :one", ExpressionAttributeValues: { ":one": 1 } })).then(() => undefined, (e: Error) => e);
+    return { error, calls };
+  };
+
+  it("a 200 it cannot read is an error, never retried (the write may have been applied)", async () => {
+    expect(await call({ status: 200, body: "<html>proxy</html>" })).toMatchObject({ error: { name: "DeserializationError", $metadata: { httpStatusCode: 200 } }, calls: 1 });
+  });
+
+  it("retries only the transient 5xx (500/502/503/504), like the SDK", async () => {
+    expect(await call({ status: 501, body: "{}" })).toMatchObject({ error: { name: "Unknown", $fault: "server" }, calls: 1 });
+    expect((await call({ status: 503, body: "{}" })).calls).toBe(3);
+  });
+
+  it("reads the error type from __type, code or x-amzn-errortype, without namespace or details", async () => {
+    const cases: [typeof answer, string][] = [
+      [{ status: 400, body: JSON.stringify({ __type: "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", message: "m" }) }, "ConditionalCheckFailedException"],
+      [{ status: 400, body: JSON.stringify({ __type: "ConditionalCheckFailedException:http://internal.amazon.com/coral/", Message: "m" }) }, "ConditionalCheckFailedException"],
+      [{ status: 400, body: JSON.stringify({ code: "ValidationException" }) }, "ValidationException"],
+      [{ status: 400, body: "", headers: { "x-amzn-errortype": "ResourceNotFoundException:http://internal.amazon.com/coral/com.amazon.coral.service/" } }, "ResourceNotFoundException"],
+    ];
+    for (const [a, name] of cases) expect((await call(a)).error?.name).toBe(name);
   });
 });
 
