@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The parts of fauxqs' in-memory S3 store this wrapper touches. */
@@ -17,11 +17,10 @@ interface S3StoreLike {
  * (write-then-rename, so a crash never leaves a torn object).
  *
  * fauxqs does not export its store class, so it is loaded from the package's dist by path
- * (pinned fauxqs 1.x; test/integration/local-stack.test.ts covers restart-keeps-data).
+ * (pinned fauxqs 1.x; test/unit/persistent-s3-store.test.ts and test/integration/restart.test.ts cover it).
  */
 export async function createPersistentS3Store(dir: string): Promise<S3StoreLike> {
-  const appUrl = import.meta.resolve("fauxqs");
-  const { S3Store } = (await import(new URL("./s3/s3Store.js", appUrl).href)) as { S3Store: new () => S3StoreLike };
+  const { S3Store } = (await import(new URL("./s3/s3Store.js", fauxqsDist()).href)) as { S3Store: new () => S3StoreLike };
   const store = new S3Store();
   load(store, dir);
   const put = store.putObject.bind(store);
@@ -29,44 +28,72 @@ export async function createPersistentS3Store(dir: string): Promise<S3StoreLike>
   const complete = store.completeMultipartUpload.bind(store);
   store.putObject = (bucket, key, body, contentType, metadata) => {
     const obj = put(bucket, key, body, contentType, metadata);
-    persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {});
-    return readFromDisk(obj, objectPath(dir, bucket, key));
+    return readFromDisk(obj, persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {}));
   };
   store.deleteObject = (bucket, key) => {
     const out = del(bucket, key);
-    rmSync(objectPath(dir, bucket, key), { force: true });
-    rmSync(`${objectPath(dir, bucket, key)}.meta.json`, { force: true });
+    for (const path of filesOf(dir, bucket, key)) rmSync(path, { force: true });
     return out;
   };
   store.completeMultipartUpload = (uploadId, parts) => {
     const out = complete(uploadId, parts) as { bucket?: string; key?: string };
     if (out?.bucket && out.key) {
       const obj = store.getObject(out.bucket, out.key);
-      persist(dir, out.bucket, out.key, obj.body, obj.contentType, obj.metadata);
+      readFromDisk(obj, persist(dir, out.bucket, out.key, obj.body, obj.contentType, obj.metadata));
     }
     return out;
   };
   return store;
 }
 
+/** fauxqs' dist folder. vitest's module runner lacks import.meta.resolve: there, the same lookup by hand. */
+function fauxqsDist(): URL {
+  if (typeof import.meta.resolve === "function") return new URL(".", import.meta.resolve("fauxqs"));
+  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
+    const dist = new URL("node_modules/fauxqs/dist/", dir);
+    if (existsSync(dist)) return dist;
+  }
+  throw new Error("fauxqs is not installed (npm ci)");
+}
+
 const objectPath = (dir: string, bucket: string, key: string) => join(dir, bucket, encodeURIComponent(key));
+/** One file per object: a JSON line (content type, metadata), then the bytes. "@" never survives encodeURIComponent, so no key's file ends like this. */
+const OBJECT_SUFFIX = "@object";
+/** Every file an object may have: this format's, and the older body + `.meta.json` pair. */
+const filesOf = (dir: string, bucket: string, key: string) => {
+  const path = objectPath(dir, bucket, key);
+  return [`${path}${OBJECT_SUFFIX}`, path, `${path}.meta.json`];
+};
+
+interface StoredFile {
+  path: string;
+  /** Where the object's bytes start in the file. */
+  offset: number;
+}
 
 /**
  * The object's bytes are served from its file instead of being kept in memory: a long-running
  * `npm start` would otherwise hold every PDF it ever generated in RAM.
  */
-function readFromDisk<T>(obj: T, path: string): T {
-  Object.defineProperty(obj, "body", { get: () => readFileSync(path), enumerable: true, configurable: true });
+function readFromDisk<T>(obj: T, file: StoredFile): T {
+  Object.defineProperty(obj, "body", { get: () => readFileSync(file.path).subarray(file.offset), enumerable: true, configurable: true });
   return obj;
 }
 
-function persist(dir: string, bucket: string, key: string, body: Buffer, contentType: string, metadata: Record<string, string>) {
-  mkdirSync(join(dir, bucket), { recursive: true });
-  const path = objectPath(dir, bucket, key);
-  writeFileSync(`${path}.meta.json.tmp`, JSON.stringify({ contentType, metadata }));
-  renameSync(`${path}.meta.json.tmp`, `${path}.meta.json`);
-  writeFileSync(`${path}.tmp`, body);
-  renameSync(`${path}.tmp`, path);
+const knownBuckets = new Set<string>();
+
+/** Write-then-rename of one file, so a crash never leaves a torn object (one file: half the syscalls of a body + meta pair). */
+function persist(dir: string, bucket: string, key: string, body: Buffer, contentType: string, metadata: Record<string, string>): StoredFile {
+  if (!knownBuckets.has(join(dir, bucket))) {
+    mkdirSync(join(dir, bucket), { recursive: true });
+    knownBuckets.add(join(dir, bucket));
+  }
+  const [path, ...older] = filesOf(dir, bucket, key);
+  const head = Buffer.from(`${JSON.stringify({ contentType, metadata })}\n`, "utf8");
+  writeFileSync(`${path}.tmp`, Buffer.concat([head, body]));
+  renameSync(`${path}.tmp`, path!);
+  for (const old of older) rmSync(old, { force: true });
+  return { path: path!, offset: head.length };
 }
 
 function load(store: S3StoreLike, dir: string) {
@@ -76,15 +103,32 @@ function load(store: S3StoreLike, dir: string) {
     for (const file of readdirSync(join(dir, bucket))) {
       if (file.endsWith(".meta.json") || file.endsWith(".tmp")) continue;
       const path = join(dir, bucket, file);
-      const meta = readMeta(`${path}.meta.json`);
-      readFromDisk(store.putObject(bucket, decodeURIComponent(file), readFileSync(path), meta.contentType, meta.metadata), path);
+      const bytes = readFileSync(path);
+      if (file.endsWith(OBJECT_SUFFIX)) {
+        const offset = bytes.indexOf(0x0a) + 1;
+        const meta = parseMeta(bytes.subarray(0, offset).toString("utf8"));
+        const key = decodeURIComponent(file.slice(0, -OBJECT_SUFFIX.length));
+        readFromDisk(store.putObject(bucket, key, bytes.subarray(offset), meta.contentType, meta.metadata), { path, offset });
+      } else {
+        // Written by an earlier version: the bytes alone, metadata beside them.
+        const meta = parseMeta(readText(`${path}.meta.json`));
+        readFromDisk(store.putObject(bucket, decodeURIComponent(file), bytes, meta.contentType, meta.metadata), { path, offset: 0 });
+      }
     }
   }
 }
 
-function readMeta(path: string): { contentType?: string; metadata?: Record<string, string> } {
+function readText(path: string): string {
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return readFileSync(path, "utf8");
+  } catch {
+    return "{}";
+  }
+}
+
+function parseMeta(text: string): { contentType?: string; metadata?: Record<string, string> } {
+  try {
+    return JSON.parse(text);
   } catch {
     return {};
   }
