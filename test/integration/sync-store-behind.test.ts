@@ -9,7 +9,8 @@ import { type FileRecord, getPdf, pdfObjectKey, putFileRecords, putPdf } from "#
 import { newId } from "#shared/ids.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { download, errorOf, getStatus, moveClock } from "../helpers/async-http.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { eventsOf } from "../helpers/async-tables.ts";
+import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 import { sampleParams } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
@@ -77,6 +78,17 @@ describe("sync files are stored after the answer", () => {
       expect(Buffer.from(await got.arrayBuffer()).equals(pdf)).toBe(true);
       expect([status.status, status.body.status, status.body.files.map((f) => f.fileId)]).toEqual([200, "completed", [file!.fileId]]);
     }
+  });
+
+  it("storing ends with the records done and the file.completed outbox item (written in one batch)", async () => {
+    const res = await syncCaller(stack, demo.appKey)("multiple", { designId: invoiceId, version: 1, contents: [invoice("outbox-a"), invoice("outbox-b")] });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get("request-id")!;
+    const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
+    await settled(stack);
+    const records = (await fileRecordsOfWorkspace(demo.id)).filter((r) => r.requestId === requestId);
+    expect(records.map((r) => [r.fileId, r.status]).sort()).toEqual(fileIds.map((id) => [id, "done"]).sort());
+    expect(await eventsOf(requestId)).toEqual([expect.objectContaining({ sk: "EVENT#file.completed", fileIds })]);
   });
 
   it("a reader waits while a file is storing and serves it once stored", async () => {
