@@ -11,13 +11,6 @@ export interface GuardedPage {
   readonly cdp: CDPSession;
   /** Assets of the bundle being rendered; the page is reused, so this changes per render. */
   setAssets(assets: Assets): void;
-  /**
-   * Replaces the document with `html` and resolves once it has loaded (images and
-   * stylesheets included): `Page.setDocumentContent` and the frame's `load` lifecycle event,
-   * one round trip fewer than puppeteer's setContent (~1 ms per render). No time-out of its
-   * own: the pool's deadline kills the browser.
-   */
-  load(html: string): Promise<void>;
 }
 
 /**
@@ -38,26 +31,11 @@ export async function guardPage(page: Page): Promise<GuardedPage> {
     });
   });
   const cdp = await page.createCDPSession();
-  await cdp.send("Page.enable");
-  await cdp.send("Page.setLifecycleEventsEnabled", { enabled: true });
-  const frameId = (await cdp.send("Page.getFrameTree")).frameTree.frame.id;
   return {
     page,
     cdp,
     setAssets(next) {
       assets = next;
-    },
-    async load(html) {
-      const loaded = new Promise<void>((resolve) => {
-        const onEvent = (e: { name: string; frameId: string }) => {
-          if (e.name !== "load" || e.frameId !== frameId) return;
-          cdp.off("Page.lifecycleEvent", onEvent);
-          resolve();
-        };
-        cdp.on("Page.lifecycleEvent", onEvent);
-      });
-      await cdp.send("Page.setDocumentContent", { frameId, html });
-      await loaded;
     },
   };
 }

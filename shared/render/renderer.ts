@@ -110,7 +110,7 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number
   // Stylesheets a document links or imports may declare them too.
   const webFonts = /@font-face|@import|<link\b/i.test(html);
   const raw = await pool.run(async (guarded) => {
-    await loadDocument(guarded, req.bundle, html);
+    await loadDocument(guarded, req.bundle, html, deadlineAt);
     if (webFonts) return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
     const { data } = await guarded.cdp.send("Page.printToPDF", printToPdfParams(box));
     return Buffer.from(data, "base64");
@@ -143,7 +143,7 @@ async function renderThumbnail(
     await page.setViewport({ width, height });
     await page.emulateMediaType("print");
     try {
-      await loadDocument(guarded, req.bundle, html);
+      await loadDocument(guarded, req.bundle, html, deadlineAt);
       const scale = THUMBNAIL_WIDTH_PX / width;
       const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
       return Buffer.from(png);
@@ -158,9 +158,9 @@ async function renderThumbnail(
  * `load` covers images and stylesheets (served from memory); page.pdf itself waits for
  * `document.fonts.ready`. Never `networkidle`: it adds ~500 ms and there is no network.
  */
-async function loadDocument(guarded: GuardedPage, bundle: DesignBundle, html: string) {
+async function loadDocument(guarded: GuardedPage, bundle: DesignBundle, html: string, deadlineAt: number) {
   guarded.setAssets(bundle.assets);
-  await guarded.load(html);
+  await guarded.page.setContent(html, { waitUntil: "load", timeout: pageTimeout(deadlineAt) });
 }
 
 /** puppeteer's own time-out, a little after ours so the pool's deadline (which kills) fires first. */
