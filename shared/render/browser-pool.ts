@@ -148,7 +148,10 @@ export class BrowserPool {
     slot.warm(); // relaunch in the background if a time-out or crash killed it
     const waiter = this.#waiters.shift();
     if (waiter) waiter.resolve(slot);
-    else this.#idle.push(slot);
+    // Idle slots are taken last-in first-out; one still launching goes to the bottom, so a
+    // live browser serves the next render instead of waiting for the launch.
+    else if (slot.alive) this.#idle.push(slot);
+    else this.#idle.unshift(slot);
   }
 }
 

@@ -13,8 +13,8 @@ export type LaunchBrowser = () => Promise<LiveBrowser>;
 const CLOSE_GRACE_MS = 5_000;
 
 /**
- * One place in the pool: a browser that is relaunched when it dies, replaced in the
- * background when it has served enough renders, and killed outright on a time-out.
+ * One place in the pool: a browser that is relaunched when it dies, retired and relaunched
+ * in the background when it has served enough renders, and killed outright on a time-out.
  * The pool leases a slot to one render at a time.
  */
 export class BrowserSlot {
@@ -22,8 +22,8 @@ export class BrowserSlot {
   renders = 0;
   #live?: LiveBrowser;
   #starting?: Promise<LiveBrowser>;
-  #next?: LiveBrowser;
-  #recycling = false;
+  /** A retired browser is closing: the background relaunch waits for it to be gone. */
+  #retiring = false;
   #closed = false;
 
   constructor(private readonly launch: LaunchBrowser) {}
@@ -34,9 +34,8 @@ export class BrowserSlot {
     return !!live && live.browser.connected && !live.guarded.page.isClosed();
   }
 
-  /** The page to render with, swapping in a recycled browser or relaunching a dead one first. */
+  /** The page to render with, relaunching a dead or retired one first. */
   async ready(): Promise<GuardedPage> {
-    if (this.#next) this.#swapInNext();
     if (this.alive && this.#live) return this.#live.guarded;
     this.kill();
     return (await this.#start()).guarded;
@@ -44,22 +43,24 @@ export class BrowserSlot {
 
   /** Starts a relaunch in the background, e.g. right after a kill. */
   warm(): void {
-    if (!this.alive && !this.#closed) this.#start().catch(() => {});
+    if (!this.alive && !this.#closed && !this.#retiring) this.#start().catch(() => {});
   }
 
-  /** Launches a replacement in the background; the next `ready()` swaps it in. */
+  /**
+   * Retires a browser that has served enough renders: closes it (it is idle, the pool calls
+   * this on release) and launches its replacement in the background. Never two browsers for
+   * one slot, so memory does not peak at a recycle (a Lambda's limit counts every Chromium).
+   */
   recycle(): void {
-    if (this.#recycling || this.#next || this.#closed) return;
-    this.#recycling = true;
-    this.launch()
-      .then((fresh) => {
-        if (this.#closed) void closeBrowser(fresh.browser);
-        else this.#next = fresh;
-      })
-      .catch(() => {}) // the old browser keeps serving; the next recycle() tries again
-      .finally(() => {
-        this.#recycling = false;
-      });
+    const old = this.#live;
+    if (this.#closed || !old) return;
+    this.#live = undefined;
+    this.#retiring = true;
+    // Off the request path; a render that needs this slot meanwhile launches at once.
+    void closeBrowser(old.browser).finally(() => {
+      this.#retiring = false;
+      this.warm();
+    });
   }
 
   /** Kills the current browser process at once (time-out or crash), never waiting. */
@@ -72,9 +73,9 @@ export class BrowserSlot {
   /** Closes everything this slot owns. */
   async close(): Promise<void> {
     this.#closed = true;
-    const browsers = [this.#live, this.#next].flatMap((live) => (live ? [live.browser] : []));
-    this.#live = this.#next = undefined;
-    await Promise.all(browsers.map(closeBrowser));
+    const live = this.#live;
+    this.#live = undefined;
+    if (live) await closeBrowser(live.browser);
   }
 
   #start(): Promise<LiveBrowser> {
@@ -92,15 +93,6 @@ export class BrowserSlot {
         this.#starting = undefined;
       });
     return this.#starting;
-  }
-
-  #swapInNext(): void {
-    const old = this.#live;
-    this.#live = this.#next;
-    this.#next = undefined;
-    this.renders = 0;
-    // Off the request path: closing a browser takes seconds.
-    if (old) void closeBrowser(old.browser);
   }
 }
 

@@ -4,7 +4,7 @@ import { availableParallelism, totalmem } from "node:os";
 export interface RendererConfig {
   /** Warm browsers in the pool (RENDER_BROWSERS). One single-process Chromium uses one core. */
   browsers: number;
-  /** Renders after which a browser is replaced in the background (RENDER_RECYCLE_AFTER). */
+  /** Renders after which a browser is closed and relaunched in the background (RENDER_RECYCLE_AFTER). */
   recycleAfter: number;
   /** Default time budget of one render, template to finished PDF (RENDER_TIMEOUT_MS). */
   timeoutMs: number;

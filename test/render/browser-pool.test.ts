@@ -18,21 +18,45 @@ describe("browser pool (real Chromium)", () => {
   });
 
   it(
-    "recycles a browser after N renders in the background, failing no render",
+    "recycles a browser after N renders, failing no render: the old one closes before its replacement starts",
     async () => {
-      const renderer = open({ browsers: 1, recycleAfter: 2 });
+      const renderer = open({ browsers: 1, recycleAfter: 3 });
       const render = (n: number) => renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: "r" });
-      await render(1);
-      const [first] = chromiumChildPids();
-      // After the 2nd render a replacement starts; a later render swaps it in.
-      let n = 2;
-      while (n < 30 && chromiumChildPids().includes(first as number)) {
-        expect((await render(n++)).pageCount).toBe(1);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      const counts: number[] = [];
+      const watch = setInterval(() => counts.push(chromiumChildPids().length), 5);
+      try {
+        await render(1);
+        const [first] = chromiumChildPids();
+        for (const n of [2, 3]) expect((await render(n)).pageCount).toBe(1);
+        // The third release retired the browser: it closes, then its replacement starts.
+        expect(await eventually(() => !chromiumChildPids().includes(first as number))).toBe(true);
+        expect((await render(4)).pageCount).toBe(1);
+        expect(chromiumChildPids()).toHaveLength(1);
+      } finally {
+        clearInterval(watch);
       }
-      expect(await eventually(() => !chromiumChildPids().includes(first as number))).toBe(true);
-      expect(chromiumChildPids()).toHaveLength(1);
-      expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, queued: 0, renders: n - 1 });
+      expect(Math.max(...counts)).toBe(1);
+      expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, queued: 0, renders: 4 });
+    },
+    SLOW,
+  );
+
+  it(
+    "with two browsers the other one serves while one is recycled: never more browsers than the pool size",
+    async () => {
+      const renderer = open({ browsers: 2, recycleAfter: 3 });
+      await renderer.warmUp();
+      const before = chromiumChildPids();
+      const most: number[] = [];
+      const watch = setInterval(() => most.push(chromiumChildPids().length), 5);
+      try {
+        for (let n = 0; n < 12; n++) expect((await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: "r" })).pageCount).toBe(1);
+      } finally {
+        clearInterval(watch);
+      }
+      expect(Math.max(...most)).toBeLessThanOrEqual(2);
+      expect(await eventually(() => chromiumChildPids().length === 2)).toBe(true);
+      expect(chromiumChildPids().filter((pid) => before.includes(pid)).length).toBeLessThan(2); // at least one was replaced
     },
     SLOW,
   );
