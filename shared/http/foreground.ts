@@ -3,8 +3,11 @@
  * render may start. Work left for after a response (storing a sync answer's PDFs) yields to
  * them between its steps, so in a process serving several invocations at once (the local
  * stack) a new request's admission does not queue behind the previous request's storing.
- * A Lambda container runs one invocation at a time: nothing waits there.
+ * A Lambda container runs one invocation at a time: nothing waits there. Under a load where
+ * admissions overlap without a gap, a waiting step goes anyway after MAX_YIELD_MS, so storing
+ * is delayed, never starved (readers wait up to 3 s for a file being stored).
  */
+const MAX_YIELD_MS = 50;
 let admittingCount = 0;
 let waiting: (() => void)[] = [];
 
@@ -20,8 +23,14 @@ export function whileAdmitting(settled: Promise<unknown>): void {
   settled.then(leave, leave);
 }
 
-/** Resolves at once when no request is being admitted, else when none is. */
+/** Resolves at once when no request is being admitted, else when none is or after MAX_YIELD_MS. */
 export function afterAdmissions(): Promise<void> {
   if (admittingCount === 0) return Promise.resolve();
-  return new Promise((resolve) => waiting.push(resolve));
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, MAX_YIELD_MS);
+    waiting.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

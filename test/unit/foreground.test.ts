@@ -29,4 +29,14 @@ describe("work after a response yields to requests being admitted", () => {
     expect(await settledYet(waiting)).toBe(true);
     expect(await settledYet(afterAdmissions())).toBe(true);
   });
+
+  it("is delayed, never starved, when admissions keep overlapping", async () => {
+    const never = new Promise<void>(() => undefined);
+    whileAdmitting(never);
+    const started = performance.now();
+    await afterAdmissions();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(45);
+    expect(waited).toBeLessThan(1000);
+  });
 });
