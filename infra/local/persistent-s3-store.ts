@@ -56,13 +56,16 @@ function fauxqsDist(): URL {
   throw new Error("fauxqs is not installed (npm ci)");
 }
 
-const objectPath = (dir: string, bucket: string, key: string) => join(dir, bucket, encodeURIComponent(key));
 /** One file per object: a JSON line (content type, metadata), then the bytes. "@" never survives encodeURIComponent, so no key's file ends like this. */
 const OBJECT_SUFFIX = "@object";
-/** Every file an object may have: this format's, and the older body + `.meta.json` pair. */
+/**
+ * Every file an object may have: this format's, and the older body + `.meta.json` pair. The
+ * suffix goes on before `join`, which would resolve keys "." and ".." out of the bucket.
+ */
 const filesOf = (dir: string, bucket: string, key: string) => {
-  const path = objectPath(dir, bucket, key);
-  return [`${path}${OBJECT_SUFFIX}`, path, `${path}.meta.json`];
+  const name = encodeURIComponent(key);
+  const current = join(dir, bucket, `${name}${OBJECT_SUFFIX}`);
+  return name === "." || name === ".." ? [current] : [current, join(dir, bucket, name), join(dir, bucket, `${name}.meta.json`)];
 };
 
 interface StoredFile {
@@ -80,17 +83,19 @@ function readFromDisk<T>(obj: T, file: StoredFile): T {
   return obj;
 }
 
-const knownBuckets = new Set<string>();
-
 /** Write-then-rename of one file, so a crash never leaves a torn object (one file: half the syscalls of a body + meta pair). */
 function persist(dir: string, bucket: string, key: string, body: Buffer, contentType: string, metadata: Record<string, string>): StoredFile {
-  if (!knownBuckets.has(join(dir, bucket))) {
-    mkdirSync(join(dir, bucket), { recursive: true });
-    knownBuckets.add(join(dir, bucket));
-  }
   const [path, ...older] = filesOf(dir, bucket, key);
   const head = Buffer.from(`${JSON.stringify({ contentType, metadata })}\n`, "utf8");
-  writeFileSync(`${path}.tmp`, Buffer.concat([head, body]));
+  const bytes = Buffer.concat([head, body]);
+  try {
+    writeFileSync(`${path}.tmp`, bytes);
+  } catch (err) {
+    // The bucket's folder is made on its first object (no mkdir call on every put).
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    mkdirSync(join(dir, bucket), { recursive: true });
+    writeFileSync(`${path}.tmp`, bytes);
+  }
   renameSync(`${path}.tmp`, path!);
   for (const old of older) rmSync(old, { force: true });
   return { path: path!, offset: head.length };
@@ -109,8 +114,9 @@ function load(store: S3StoreLike, dir: string) {
         const meta = parseMeta(bytes.subarray(0, offset).toString("utf8"));
         const key = decodeURIComponent(file.slice(0, -OBJECT_SUFFIX.length));
         readFromDisk(store.putObject(bucket, key, bytes.subarray(offset), meta.contentType, meta.metadata), { path, offset });
-      } else {
-        // Written by an earlier version: the bytes alone, metadata beside them.
+      } else if (!existsSync(`${path}${OBJECT_SUFFIX}`)) {
+        // Written by an earlier version: the bytes alone, metadata beside them (unless a crash
+        // left it next to its replacement, which wins).
         const meta = parseMeta(readText(`${path}.meta.json`));
         readFromDisk(store.putObject(bucket, decodeURIComponent(file), bytes, meta.contentType, meta.metadata), { path, offset: 0 });
       }
@@ -128,7 +134,8 @@ function readText(path: string): string {
 
 function parseMeta(text: string): { contentType?: string; metadata?: Record<string, string> } {
   try {
-    return JSON.parse(text);
+    const meta = JSON.parse(text);
+    return typeof meta === "object" && meta !== null ? meta : {};
   } catch {
     return {};
   }

@@ -44,7 +44,7 @@ interface DocumentCommand {
 const MARSHALL = { removeUndefinedValues: true, convertTopLevelContainer: true };
 const UNMARSHALL = { convertWithoutMapWrapper: true };
 const MAX_ATTEMPTS = 3;
-const SOCKET_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 const THROTTLING = new Set(["ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded"]);
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 const NETWORK_ERRORS = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"]);
@@ -57,7 +57,8 @@ const NETWORK_ERRORS = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOU
  * 0.5–1 ms of CPU per call, nearly half of a sync render's handler CPU, and every request
  * pays two such calls before it may render. Any other command goes to the SDK's client.
  */
-export function createDocumentClient(opts: { client: DynamoDBClient; fallback: DocumentSender; region: string; endpoint?: string }): DocumentSender {
+/** `timeoutMs`: how long a call may stay silent before it fails (not retried), default 10 s. */
+export function createDocumentClient(opts: { client: DynamoDBClient; fallback: DocumentSender; region: string; endpoint?: string; timeoutMs?: number }): DocumentSender {
   const { client, fallback, region } = opts;
   const url = new URL(opts.endpoint ?? `https://dynamodb.${region}.amazonaws.com`);
   const secure = url.protocol === "https:";
@@ -74,7 +75,7 @@ export function createDocumentClient(opts: { client: DynamoDBClient; fallback: D
     const trace = process.env._X_AMZN_TRACE_ID;
     if (trace && process.env.AWS_LAMBDA_FUNCTION_NAME) headers["x-amzn-trace-id"] = trace;
     const signed = await signer.sign({ method: "POST", protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: "/", query: {}, headers, body });
-    return exchange(secure, { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port, agent, headers: signed.headers }, body);
+    return exchange(secure, { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port, agent, headers: signed.headers, timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS }, body);
   };
   const send = async (command: object) => {
     const operation = operations.get(command.constructor);
@@ -115,10 +116,10 @@ interface WireResponse {
   errorType?: string;
 }
 
-function exchange(secure: boolean, options: { host: string; port: string; agent: HttpAgent; headers: Record<string, string> }, body: string): Promise<WireResponse> {
+function exchange(secure: boolean, options: { host: string; port: string; agent: HttpAgent; headers: Record<string, string>; timeout: number }, body: string): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers, "content-length": String(Buffer.byteLength(body)) };
-    const req = (secure ? httpsRequest : httpRequest)({ ...options, method: "POST", path: "/", headers, timeout: SOCKET_TIMEOUT_MS }, (res: IncomingMessage) => {
+    const req = (secure ? httpsRequest : httpRequest)({ ...options, method: "POST", path: "/", headers }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
@@ -134,7 +135,8 @@ function exchange(secure: boolean, options: { host: string; port: string; agent:
         resolve({ status: res.statusCode ?? 0, requestId: header("x-amzn-requestid"), errorType: header("x-amzn-errortype"), json: typeof json === "object" && json !== null ? (json as Record<string, unknown>) : undefined });
       });
     });
-    req.on("timeout", () => req.destroy(Object.assign(new Error("DynamoDB request timed out"), { code: "ETIMEDOUT" })));
+    // Not retried: DynamoDB may have applied the request (an ADD would count twice).
+    req.on("timeout", () => req.destroy(Object.assign(new Error(`DynamoDB did not answer within ${options.timeout} ms`), { name: "TimeoutError" })));
     req.on("error", reject);
     req.end(body);
   });

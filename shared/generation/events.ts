@@ -38,12 +38,12 @@ export async function recordEvent(e: GenerationEvent, expiresAt: number, passcod
 
 /** The durable outbox item of an event (idempotent per request and event kind). */
 export async function writeEventRecord(e: GenerationEvent, expiresAt: number): Promise<void> {
-  await awsClients().ddb.send(new PutCommand(eventRecordPut(e, expiresAt)));
-}
-
-/** The outbox item as a put, for a caller that writes it in a batch with other items. */
-export function eventRecordPut(e: GenerationEvent, expiresAt: number): { TableName: string; Item: Record<string, unknown> } {
-  return { TableName: config().tables.requests, Item: { pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}`, ...e, expiresAt } };
+  await awsClients().ddb.send(
+    new PutCommand({
+      TableName: config().tables.requests,
+      Item: { pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}`, ...e, expiresAt },
+    }),
+  );
 }
 
 /** Queues the event's webhook deliveries; a failure is logged with the outbox key, never thrown. */

@@ -84,45 +84,31 @@ export async function getPdf(key: string): Promise<Buffer> {
   return Buffer.from(await out.Body!.transformToByteArray());
 }
 
-/**
- * Writes file records 25 at a time (BatchWrite, batches in parallel), retrying what DynamoDB
- * leaves unprocessed. `alsoPut`: items of other tables that go in the same batches (one call
- * instead of two for a sync answer's records and its outbox item).
- */
-export async function putFileRecords(records: FileRecord[], alsoPut: { TableName: string; Item: Record<string, unknown> }[] = []): Promise<void> {
-  const files = config().tables.files;
-  await writeInBatches([
-    ...records.map((r): TableWrite => [files, { PutRequest: { Item: toItem(r) } }]),
-    ...alsoPut.map(({ TableName, Item }): TableWrite => [TableName, { PutRequest: { Item } }]),
-  ]);
+/** Writes file records 25 at a time (BatchWrite, batches in parallel), retrying what DynamoDB leaves unprocessed. */
+export async function putFileRecords(records: FileRecord[]): Promise<void> {
+  await writeInBatches(records.map((r) => ({ PutRequest: { Item: toItem(r) } })));
 }
 
 /** Removes file records (a sync request that failed after writing them ahead). */
 export async function deleteFileRecords(records: Pick<FileRecord, "requestId" | "fileId">[]): Promise<void> {
-  const files = config().tables.files;
-  await writeInBatches(records.map((r): TableWrite => [files, { DeleteRequest: { Key: fileKey(r.requestId, r.fileId) } }]));
+  await writeInBatches(records.map((r) => ({ DeleteRequest: { Key: fileKey(r.requestId, r.fileId) } })));
 }
 
 type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
-type TableWrite = [table: string, request: WriteRequest];
 
-async function writeInBatches(writes: TableWrite[]): Promise<void> {
-  const batches: TableWrite[][] = [];
-  for (let i = 0; i < writes.length; i += 25) batches.push(writes.slice(i, i + 25));
+async function writeInBatches(requests: WriteRequest[]): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
   await Promise.all(batches.map(writeBatch));
 }
 
-async function writeBatch(batch: TableWrite[]): Promise<void> {
-  let requests: Record<string, WriteRequest[]> = {};
-  for (const [table, request] of batch) {
-    const list = requests[table] ?? [];
-    list.push(request);
-    requests[table] = list;
-  }
-  for (let attempt = 0; Object.keys(requests).length; attempt++) {
-    const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: requests }));
-    requests = (out.UnprocessedItems ?? {}) as typeof requests;
-    if (Object.keys(requests).length) await backOff(attempt);
+async function writeBatch(batch: WriteRequest[]): Promise<void> {
+  const TableName = config().tables.files;
+  let requests = batch;
+  for (let attempt = 0; requests.length; attempt++) {
+    const out = await awsClients().ddb.send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
+    requests = (out.UnprocessedItems?.[TableName] ?? []) as typeof requests;
+    if (requests.length) await backOff(attempt);
   }
 }
 

@@ -9,7 +9,7 @@ import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import { renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
-import { deliverEvent, eventRecordPut } from "./events.ts";
+import { deliverEvent, writeEventRecord } from "./events.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
@@ -200,7 +200,7 @@ function fileRecord(
 /**
  * Pages first: the client has its PDFs once answered, so they count whatever happens to the
  * copies kept (spec 4.1). Then the PDFs, then the records turn `done` (a reader never sees
- * `done` without its PDF) in one batch with the outbox item; webhook deliveries go out last, so a
+ * `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (spec 6.1).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
@@ -223,8 +223,8 @@ async function storeFiles(
   const { designId, version, expiresAt } = records[0]!;
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
   await inTurns(files, PARALLEL_PUTS, (f, i) => call(() => putPdf(records[i]!.s3Key!, f.pdf)));
-  const done = records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }));
-  await call(() => putFileRecords(done, [eventRecordPut(event, expiresAt)]));
+  await call(() => putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }))));
+  await call(() => writeEventRecord(event, expiresAt));
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   // file.completed goes to the endpoints registered when the request arrived, not to one
   // registered after the answer, although the event is recorded after it.

@@ -11,6 +11,9 @@ const MAX_YIELD_MS = 50;
 let admittingCount = 0;
 let waiting: (() => void)[] = [];
 
+/** Steps waiting right now (tests). */
+export const waitingSteps = () => waiting.length;
+
 /** Marks one request as being admitted until `settled` settles. */
 export function whileAdmitting(settled: Promise<unknown>): void {
   admittingCount++;
@@ -27,10 +30,14 @@ export function whileAdmitting(settled: Promise<unknown>): void {
 export function afterAdmissions(): Promise<void> {
   if (admittingCount === 0) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, MAX_YIELD_MS);
-    waiting.push(() => {
+    const wake = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      waiting = waiting.filter((w) => w !== wake); // gone on its own: not woken again later
+      resolve();
+    }, MAX_YIELD_MS);
+    waiting.push(wake);
   });
 }

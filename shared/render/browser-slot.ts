@@ -22,8 +22,8 @@ export class BrowserSlot {
   renders = 0;
   #live?: LiveBrowser;
   #starting?: Promise<LiveBrowser>;
-  /** A retired browser is closing: the background relaunch waits for it to be gone. */
-  #retiring = false;
+  /** A retired browser still closing: the background relaunch waits for it to be gone. */
+  #retiring?: { browser: Browser; closed: Promise<void> };
   #closed = false;
 
   constructor(private readonly launch: LaunchBrowser) {}
@@ -38,6 +38,8 @@ export class BrowserSlot {
   async ready(): Promise<GuardedPage> {
     if (this.alive && this.#live) return this.#live.guarded;
     this.kill();
+    // A render cannot wait for a graceful close: the retired browser is idle, so it goes now.
+    if (this.#retiring) killBrowser(this.#retiring.browser);
     return (await this.#start()).guarded;
   }
 
@@ -55,10 +57,11 @@ export class BrowserSlot {
     const old = this.#live;
     if (this.#closed || !old) return;
     this.#live = undefined;
-    this.#retiring = true;
-    // Off the request path; a render that needs this slot meanwhile launches at once.
-    void closeBrowser(old.browser).finally(() => {
-      this.#retiring = false;
+    // Off the request path; a render that needs this slot meanwhile kills it and launches at once.
+    const retiring = { browser: old.browser, closed: closeBrowser(old.browser) };
+    this.#retiring = retiring;
+    void retiring.closed.finally(() => {
+      if (this.#retiring === retiring) this.#retiring = undefined;
       this.warm();
     });
   }
@@ -75,7 +78,7 @@ export class BrowserSlot {
     this.#closed = true;
     const live = this.#live;
     this.#live = undefined;
-    if (live) await closeBrowser(live.browser);
+    await Promise.all([live ? closeBrowser(live.browser) : undefined, this.#retiring?.closed]);
   }
 
   #start(): Promise<LiveBrowser> {

@@ -80,7 +80,7 @@ describe("sync files are stored after the answer", () => {
     }
   });
 
-  it("storing ends with the records done and the file.completed outbox item (written in one batch)", async () => {
+  it("storing ends with the records done, then the file.completed outbox item", async () => {
     const res = await syncCaller(stack, demo.appKey)("multiple", { designId: invoiceId, version: 1, contents: [invoice("outbox-a"), invoice("outbox-b")] });
     expect(res.status).toBe(200);
     const requestId = res.headers.get("request-id")!;

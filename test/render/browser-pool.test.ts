@@ -42,6 +42,23 @@ describe("browser pool (real Chromium)", () => {
   );
 
   it(
+    "a render waiting for the only browser while it is retired does not wait for its graceful close",
+    async () => {
+      const renderer = open({ browsers: 1, recycleAfter: 2 });
+      const render = (n: number) => renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: "r" });
+      await render(0);
+      const [first] = chromiumChildPids();
+      // Queued behind each other: the release after the 2nd render retires the browser with the 3rd waiting.
+      const results = await Promise.all([1, 2, 3, 4].map(render));
+      expect(results.map((r) => r.pageCount)).toEqual([1, 1, 1, 1]);
+      expect(chromiumChildPids()).not.toContain(first);
+      expect(await eventually(() => chromiumChildPids().length === 1)).toBe(true);
+      expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, queued: 0, renders: 5 });
+    },
+    SLOW,
+  );
+
+  it(
     "with two browsers the other one serves while one is recycled: never more browsers than the pool size",
     async () => {
       const renderer = open({ browsers: 2, recycleAfter: 3 });

@@ -234,6 +234,23 @@ describe("document client on the wire: answers it must not retry, error names in
     return { error, calls };
   };
 
+  it("a call that stays silent fails after the time-out and is not retried (DynamoDB may have applied it)", async () => {
+    const silent = createServer(() => undefined); // reads the request, never answers
+    let received = 0;
+    silent.on("request", () => received++);
+    const port = await listen(silent);
+    try {
+      const client = new DynamoDBClient({ region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, credentials });
+      const lean = createDocumentClient({ client, fallback: DynamoDBDocumentClient.from(client), region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, timeoutMs: 200 });
+      const update = new UpdateCommand({ TableName: "t", Key: { pk: "x" }, UpdateExpression: "ADD n :one", ExpressionAttributeValues: { ":one": 1 } });
+      await expect(lean.send(update)).rejects.toMatchObject({ name: "TimeoutError" });
+      expect(received).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it("a 200 it cannot read is an error, never retried (the write may have been applied)", async () => {
     expect(await call({ status: 200, body: "<html>proxy</html>" })).toMatchObject({ error: { name: "DeserializationError", $metadata: { httpStatusCode: 200 } }, calls: 1 });
   });

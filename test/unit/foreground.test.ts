@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterAdmissions, whileAdmitting } from "#shared/http/foreground.ts";
+import { afterAdmissions, waitingSteps, whileAdmitting } from "#shared/http/foreground.ts";
 
 const settledYet = async (p: Promise<void>) => {
   let done = false;
@@ -38,5 +38,6 @@ describe("work after a response yields to requests being admitted", () => {
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(45);
     expect(waited).toBeLessThan(1000);
+    expect(waitingSteps()).toBe(0); // a step that went on its own is not kept to be woken later
   });
 });

@@ -37,6 +37,25 @@ describe("fauxqs' S3 store written through to disk", () => {
     expect((await createPersistentS3Store(dir)).getObject("designs", "k/old.json").body.toString()).toBe('{"v":2}');
   });
 
+  it("a crash between writing an object and removing its old-format files: the new one wins", async () => {
+    mkdirSync(join(dir, "files"));
+    writeFileSync(join(dir, "files", "k"), "old bytes");
+    writeFileSync(join(dir, "files", "k@object"), `${JSON.stringify({ contentType: "application/pdf", metadata: {} })}\nnew bytes`);
+    expect((await createPersistentS3Store(dir)).getObject("files", "k").body.toString()).toBe("new bytes");
+  });
+
+  it("keeps keys '.' and '..' inside their bucket, and survives a malformed head line", async () => {
+    const store = await createPersistentS3Store(dir);
+    store.createBucket("files");
+    store.putObject("files", ".", Buffer.from("dot"));
+    store.putObject("files", "..", Buffer.from("dotdot"));
+    expect(readdirSync(join(dir, "files")).sort()).toEqual(["..@object", ".@object"].sort());
+    writeFileSync(join(dir, "files", "bad@object"), "null\nbytes");
+    const again = await createPersistentS3Store(dir);
+    expect(again.getObject("files", "..").body.toString()).toBe("dotdot");
+    expect(again.getObject("files", "bad").body.toString()).toBe("bytes");
+  });
+
   it("deletes every file of an object", async () => {
     const store = await createPersistentS3Store(dir);
     store.createBucket("files");
