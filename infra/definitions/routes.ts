@@ -9,7 +9,8 @@ export interface RouteDefinition {
   path: string;
   function: FunctionId;
   rateClass: RateClass;
-  auth: "appkey-or-bearer" | "none";
+  /** `bearer-or-session`: management routes (a Bearer token or the first-party login session). */
+  auth: "appkey-or-bearer" | "bearer-or-session" | "none";
   /** Integration time-out; sync generation needs the raised 60 s quota (spec 8). */
   timeoutSeconds: number;
   /** Excluded from access logs (spec 4.10). */
@@ -44,6 +45,12 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
 ];
+
+/**
+ * Paths of `{auth_url}` (spec 4.13). In AWS the auth function owns its whole API; the local
+ * gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
+ */
+export const authPathPrefixes = ["/.well-known/", "/oauth/", "/jwks", "/interaction/", "/public/templates"] as const;
 
 /** Media types API Gateway must pass through as binary. */
 export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];
