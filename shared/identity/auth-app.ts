@@ -48,7 +48,8 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (err instanceof errors.SessionNotFound || (err as { status?: number }).status === 413) {
     const ja = pickLanguage(req.headers["accept-language"]) === "ja";
     const message = ja ? "このサインイン手続きは期限切れです。アプリからやり直してください。" : "This sign-in has expired. Start again from the application.";
-    return sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
+    sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
+    return;
   }
   console.error(JSON.stringify({ level: "error", msg: "auth request failed", path: req.url, error: String((err as Error)?.stack ?? err) }));
   send(res, 500, "text/plain; charset=utf-8", "Internal error");
