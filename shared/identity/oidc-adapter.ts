@@ -63,8 +63,9 @@ export class DynamoAdapter implements Adapter {
         new UpdateCommand({
           TableName: table(),
           Key: modelKey(this.model, id),
-          UpdateExpression: "SET payload.consumed = :now",
-          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(payload.consumed)",
+          UpdateExpression: "SET payload.#consumed = :now",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(payload.#consumed)",
+          ExpressionAttributeNames: { "#consumed": "consumed" },
           ExpressionAttributeValues: { ":now": nowSeconds() },
         }),
       );
