@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify } from "jose";
 import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { findMembership } from "#shared/identity/memberships.ts";
 import { getOAuthClient } from "#shared/identity/oauth-clients.ts";
@@ -25,6 +26,8 @@ async function verifyToken(token: string): Promise<JWTPayload> {
       audience: config().baseUrl,
       algorithms: ["ES256"],
       typ: "at+jwt",
+      // The service clock (tests move it to expire tokens without waiting).
+      currentDate: systemClock.now(),
     });
     return payload;
   } catch (err) {

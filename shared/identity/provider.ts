@@ -131,12 +131,12 @@ export function createProvider(settings: ProviderSettings): Provider {
   const provider = new Provider(settings.issuer, configuration(settings, mountPath));
   provider.proxy = true; // API Gateway terminates TLS and sends X-Forwarded-Proto
   // The provider answers `server_error` without details; the cause goes to the log.
-  for (const event of ["server_error", "grant.error"]) {
-    provider.on(event, (_ctx: unknown, err: Error) => {
-      if ((err as { expose?: boolean }).expose) return;
-      console.error(JSON.stringify({ level: "error", msg: `oidc-provider ${event}`, error: String(err?.stack ?? err) }));
-    });
-  }
+  const logUnexposed = (event: string) => (_ctx: unknown, err: Error) => {
+    if ((err as { expose?: boolean }).expose) return;
+    console.error(JSON.stringify({ level: "error", msg: `oidc-provider ${event}`, error: String(err?.stack ?? err) }));
+  };
+  provider.on("server_error", logUnexposed("server_error"));
+  provider.on("grant.error", logUnexposed("grant.error"));
   // Client secrets are stored as SHA-256 hashes (clientMetadata): hash what is presented, compare in constant time.
   provider.Client.prototype.compareClientSecret = async function compareHashed(this: { clientSecret?: string }, actual: string) {
     const expected = Buffer.from(this.clientSecret ?? "", "hex");
