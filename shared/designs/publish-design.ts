@@ -1,3 +1,4 @@
+import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
@@ -50,14 +51,10 @@ export async function publishDesign(
     try {
       await putDesignVersion({ designId: id, workspaceId, version, manifest: bundle.manifest, bundleKey, thumbnailKey, createdAt: now });
     } catch (err) {
-      if ((err as { name?: string }).name === "ConditionalCheckFailedException") continue; // a concurrent publish took it
+      if (isConditionalCheckFailed(err)) continue; // a concurrent publish took it
       throw err;
     }
-    await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(
-      (err: { name?: string }) => {
-        if (err.name !== "ConditionalCheckFailedException") throw err;
-      },
-    );
+    await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(ignoreConditionalCheckFailed);
     return { id, version, label: bundle.manifest.label };
   }
 }

@@ -51,13 +51,13 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  *   1. errorResponse   – registered first so it sees every error (its onError runs last)
  *   2. requestContext  – headers, query, path params, language
  *   3. admission       – the caller's workspace and spec 8's per-workspace class limit,
- *                        before any work (skipped for public routes)
+ *                        before any work (skipped for routes the route table marks public)
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
-export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean; early?: boolean; streaming?: boolean }): ProxyHandler {
+export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
   handler.use(requestContext());
-  if (opts.auth) handler.use(admission({ early: opts.early ?? false }));
+  handler.use(admission({ early: opts.early ?? false }));
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");
@@ -80,8 +80,13 @@ export async function runAfterResponse(after: (() => Promise<void>) | undefined)
 }
 
 /** An authenticated API route: the handler receives the caller's principal. */
-export const apiHandler = (fn: ApiFunction): ProxyHandler =>
-  chain((req) => fn(req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> }), { auth: true });
+export const apiHandler = (fn: ApiFunction): ProxyHandler => chain((req) => fn(withPrincipal(req)), {});
 
-/** A route without authentication (health check). */
-export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, { auth: false });
+/** A route the route table marks `auth: "none"` (health check): the handler gets no caller. */
+export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, {});
+
+/** The request of a handler that needs a caller; a route table saying otherwise is a deployment bug. */
+export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNullable<ApiRequest["principal"]> } {
+  if (!req.principal) throw new Error(`${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`);
+  return req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> };
+}

@@ -1,6 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
-import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult } from "./api-handler.ts";
+import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult, withPrincipal } from "./api-handler.ts";
 import type { ApiFunction, EarlyApiFunction } from "./api-types.ts";
 
 /** The parts of the Lambda runtime's global `awslambda` used here. */
@@ -17,7 +17,7 @@ interface LambdaStreamingRuntime {
  * collected into an ordinary base64 proxy response.
  */
 export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
-  return streamed(chain((req) => fn(req as Parameters<ApiFunction>[0]), { auth: true, streaming: true }));
+  return streamed(chain((req) => fn(withPrincipal(req)), { streaming: true }));
 }
 
 /**
@@ -26,7 +26,7 @@ export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
  * stores it. Lambda keeps the invocation until that work ends.
  */
 export function earlyStreamingApiHandler(fn: EarlyApiFunction): ProxyHandler {
-  return streamed(chain((req) => fn(req as Parameters<EarlyApiFunction>[0]), { auth: true, early: true, streaming: true }));
+  return streamed(chain((req) => fn(req as Parameters<EarlyApiFunction>[0]), { early: true, streaming: true }));
 }
 
 function streamed(inner: ProxyHandler): ProxyHandler {

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -47,7 +48,7 @@ export async function admitPages(workspace: Workspace, files: number, clock: Clo
       }),
     );
   } catch (err) {
-    if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
     const used = await pagesUsed(workspace.id, month);
     throw new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED", { vars: { used, limit: plan.monthlyPages } });
   }
