@@ -4,6 +4,7 @@ import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
 import { authPathPrefixes, functions, type RouteDefinition, routes } from "../definitions/index.ts";
+import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { toProxyEvent } from "./proxy-event.ts";
@@ -132,7 +133,8 @@ async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, even
     if (!res.headersSent) sendJson(res, 504, { message: "Endpoint request timed out" });
   }, timeoutScale * route.timeoutSeconds * 1000);
   try {
-    await (handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>)(event, stream, context);
+    const streaming = handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>;
+    await inInvocation(context.awsRequestId, () => streaming(event, stream, context));
   } catch (err) {
     if (!res.headersSent) sendJson(res, 502, { message: "Internal server error" });
     else res.destroy(err as Error); // mid-body failure: the client sees a truncated transfer, never a wrong file
@@ -161,7 +163,7 @@ async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeout
     );
   });
   try {
-    return await Promise.race([handler(event, context) as Promise<APIGatewayProxyResult>, timeout]);
+    return await Promise.race([inInvocation(requestId, () => handler(event, context)) as Promise<APIGatewayProxyResult>, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,3 +1,5 @@
+// First: sets the process up like the Lambda runtime before any handler module loads.
+import "./invocation-scope.ts";
 import { resolve } from "node:path";
 import { startLocalStack } from "./stack.ts";
 

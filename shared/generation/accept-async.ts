@@ -1,6 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
 import { ACTIVE_SHARD, type JobRecord, finalizeJob, putJob } from "./job-store.ts";
@@ -39,6 +40,7 @@ export async function acceptAsync(
   // spec 8: checked before acceptance, so a quota refusal never shows up in status.
   const admission = await admitPages(workspace, request.contents.length, deps.clock);
   const requestId = newId();
+  addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
   const createdAt = now.toISOString();
   const files = request.contents.map((c) => acceptedFile(c, requestId, deps.siteUrl));

@@ -1,6 +1,7 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
 import type { WebhookEndpoint } from "#shared/webhooks/endpoint-store.ts";
 
@@ -54,6 +55,6 @@ export async function deliverEvent(
 ): Promise<void> {
   await enqueueWebhookDeliveries(e, passcodes, endpoints).catch((err: Error) => {
     const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
-    console.error(JSON.stringify({ level: "error", msg: "webhook deliveries not queued", outbox, error: String(err.stack ?? err) }));
+    logger.error("webhook deliveries not queued", { outbox, requestId: e.requestId, error: err });
   });
 }

@@ -5,6 +5,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { afterAdmissions } from "#shared/http/foreground.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import { renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
@@ -103,6 +104,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
   const requestId = newId();
+  addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
   const planned = request.contents.map((c) => {
     const fileId = newId();

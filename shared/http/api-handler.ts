@@ -3,8 +3,11 @@ import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
+import { logger } from "#shared/observability/logger.ts";
+import { flushMetrics } from "#shared/observability/metrics.ts";
 import { admission } from "./middleware/admission.ts";
 import { errorResponse } from "./middleware/error-response.ts";
+import { observability } from "./middleware/observability.ts";
 import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -49,13 +52,15 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  * Assembles the middleware chain in a fixed order. `before` runs top to bottom,
  * `onError` bottom to top:
  *   1. errorResponse   – registered first so it sees every error (its onError runs last)
- *   2. requestContext  – headers, query, path params, language
- *   3. admission       – the caller's workspace and spec 8's per-workspace class limit,
+ *   2. observability   – the invocation's log keys; publishes its metrics at the end
+ *   3. requestContext  – headers, query, path params, language
+ *   4. admission       – the caller's workspace and spec 8's per-workspace class limit,
  *                        before any work (skipped for routes the route table marks public)
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
 export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
+  handler.use(observability());
   handler.use(requestContext());
   handler.use(admission({ early: opts.early ?? false }));
   return handler.handler(async (event) => {
@@ -70,12 +75,17 @@ export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early
   }) as unknown as ProxyHandler;
 }
 
-/** Runs a handler's after-response work; the answer is (being) sent, so failures are logged, not thrown. */
+/**
+ * Runs a handler's after-response work; the answer is (being) sent, so failures are logged,
+ * not thrown. The invocation ends here: what it measured is published.
+ */
 export async function runAfterResponse(after: (() => Promise<void>) | undefined): Promise<void> {
   try {
     await after?.();
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "work after the response failed", error: String((err as Error)?.stack ?? err) }));
+    logger.error("work after the response failed", err as Error);
+  } finally {
+    flushMetrics();
   }
 }
 

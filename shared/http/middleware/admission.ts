@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { findRoute } from "#infra/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
 import { admit } from "../admission.ts";
 import { requestsByEvent } from "./request-context.ts";
 
@@ -23,9 +24,9 @@ export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayPro
       if (route?.auth === "none") return;
       const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
       request.admission = admit(request.header, rateClass, systemClock, { requiredScopes: requiredScopesOf(path) });
+      // Also swallows the rejection an early handler that fails before awaiting it would leave unhandled.
+      request.admission.principal.then((p) => addLogKeys({ workspaceId: p.workspace.id }), () => undefined);
       if (!opts.early) request.principal = await request.admission.principal;
-      // An early handler that fails before awaiting it must not leave a rejection unhandled.
-      else request.admission.principal.catch(() => undefined);
     },
   };
 }
