@@ -73,6 +73,8 @@ export class PlatenFunction extends Construct {
         ...props.environment,
         ...resourceEnvironment(def, props.data),
         ...(def.chromium ? { RENDER_FONT_DIR } : {}),
+        // Powertools: the `service` of every log line and metric (app-metrics.ts reads it per stage).
+        POWERTOOLS_SERVICE_NAME: settings.prefix,
         NODE_OPTIONS: "--enable-source-maps",
       },
       bundling: bundlingOptions(def),

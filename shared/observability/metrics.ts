@@ -1,18 +1,8 @@
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { METRICS_NAMESPACE, metricNames } from "./metric-names.ts";
 
-/** CloudWatch namespace of Platen's own metrics (the CDK dashboard and alarms read it). */
-export const METRICS_NAMESPACE = "Platen";
 /** The `service` dimension every metric carries (POWERTOOLS_SERVICE_NAME, set by the stack). */
-export const METRICS_SERVICE = process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
-
-/** Metric names, shared with infra/stack/monitoring.ts. */
-export const metricNames = {
-  renders: "Renders",
-  pages: "Pages",
-  renderTime: "RenderTime",
-  renderFailures: "RenderFailures",
-  webhookAttempts: "WebhookAttempts",
-} as const;
+const METRICS_SERVICE = process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
 
 /**
  * Powertools' metrics as CloudWatch embedded metric format: JSON lines on stdout that
