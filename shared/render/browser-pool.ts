@@ -43,7 +43,7 @@ export class BrowserPool {
 
   /**
    * Runs `work` on a leased page before `deadlineAt` (a `performance.now()` time).
-   * @throws RenderError RENDER_TIMEOUT (the browser was killed) or RENDER_FAILED.
+   * @throws RenderError RENDER_TIMEOUT (the browser was killed), BROWSER_BUSY (none free in time) or RENDER_FAILED.
    */
   async run<T>(work: (page: GuardedPage) => Promise<T>, deadlineAt: number): Promise<T> {
     const slot = await this.#acquire(deadlineAt);
@@ -63,11 +63,16 @@ export class BrowserPool {
     deadlineAt: number,
     mayRetry: boolean,
   ): Promise<T> {
+    let working = false;
     try {
       // A launch that outlives the deadline is left to finish: the next render uses it.
       const page = await withDeadline(slot.ready(), deadlineAt, () => {});
+      working = true;
       return await withDeadline(work(page), deadlineAt, () => slot.kill());
     } catch (error) {
+      if (!working && error instanceof DeadlineExceeded) {
+        throw new RenderError("BROWSER_BUSY", "no browser was ready in time", { cause: error });
+      }
       // puppeteer's own time-outs (setContent, pdf, protocol) mean the same: the browser is
       // busy with work nobody waits for any more, so it goes.
       if (error instanceof DeadlineExceeded || error instanceof TimeoutError) {
@@ -133,7 +138,7 @@ export class BrowserPool {
       const timer = setTimeout(() => {
         const index = this.#waiters.indexOf(waiter);
         if (index >= 0) this.#waiters.splice(index, 1);
-        reject(new RenderError("RENDER_TIMEOUT", "no browser became free in time"));
+        reject(new RenderError("BROWSER_BUSY", "no browser became free in time"));
       }, Math.max(0, remainingMs(deadlineAt)));
       waiter.resolve = (slot) => {
         clearTimeout(timer);

@@ -3,15 +3,16 @@ import { BrowserPool, type PoolStats } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
+import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages } from "./document-limits.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
-import { type RendererConfig, readRenderConfig } from "./render-config.ts";
+import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
 import { renderHtml } from "./template.ts";
 
-export type { RendererConfig } from "./render-config.ts";
+export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
 
 /** One document to render. */
@@ -26,6 +27,8 @@ export interface RenderRequest {
   passthrough?: Record<string, unknown>;
   /** Overrides RENDER_TIMEOUT_MS for this render. */
   timeoutMs?: number;
+  /** Overrides the configured document limits for this render (e.g. a plan's page cap). */
+  limits?: Partial<DocumentLimits>;
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
@@ -39,11 +42,14 @@ export interface RenderedPdf {
 }
 
 export interface Renderer {
-  /** @throws RenderError RENDER_TIMEOUT, TEMPLATE_FAILED or RENDER_FAILED */
+  /**
+   * @throws RenderError RENDER_TIMEOUT, BROWSER_BUSY, TEMPLATE_FAILED, RENDER_FAILED, or a
+   * document limit: HTML_TOO_LARGE, PAGE_LIMIT_EXCEEDED, PDF_TOO_LARGE
+   */
   renderPdf(req: RenderRequest): Promise<RenderedPdf>;
-  /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError RENDER_TIMEOUT or RENDER_FAILED */
+  /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError as renderPdf, but no template errors */
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
-  /** PNG of the first page, 400 px wide. @throws RenderError */
+  /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
   /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
   warmUp(): Promise<void>;
@@ -70,7 +76,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
   });
   return {
     renderPdf: (req) => renderPdf(pool, config, req),
-    printPdf: (req) => printPdf(pool, req, performance.now() + (req.timeoutMs ?? config.timeoutMs)),
+    printPdf: (req) => printPdf(pool, req, performance.now() + (req.timeoutMs ?? config.timeoutMs), limitsOf(config, req)),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
     warmUp: () => pool.warmUp(),
     close: () => pool.close(),
@@ -95,15 +101,19 @@ export const sharedRendererStats = (): PoolStats | undefined => shared?.stats();
 async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderRequest): Promise<RenderedPdf> {
   const timeoutMs = req.timeoutMs ?? config.timeoutMs;
   const deadlineAt = performance.now() + timeoutMs;
+  const limits = limitsOf(config, req);
   const html = await renderHtml(req.bundle, req.params, {
     title: req.title,
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
+    maxHtmlChars: limits.maxHtmlChars,
   });
-  return printPdf(pool, { ...req, html }, deadlineAt);
+  return printPdf(pool, { ...req, html }, deadlineAt, limits);
 }
 
-async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number): Promise<RenderedPdf> {
+const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({ ...config.limits, ...req.limits });
+
+async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number, limits: DocumentLimits): Promise<RenderedPdf> {
   const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
@@ -111,15 +121,21 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number
   const webFonts = /@font-face|@import|<link\b/i.test(html);
   const raw = await pool.run(async (guarded) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
-    if (webFonts) return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
-    const { data } = await guarded.cdp.send("Page.printToPDF", printToPdfParams(box));
+    await checkForcedBreaks(guarded, html, limits);
+    const pageRanges = cappedPageRanges(limits);
+    if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
+    const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
     return Buffer.from(data, "base64");
   }, deadlineAt);
+  checkPdfBytes(raw.length, limits);
+  let pdf: RenderedPdf;
   try {
-    return await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
+    pdf = await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
   } catch (error) {
     throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
   }
+  checkPageCount(pdf.pageCount, limits);
+  return pdf;
 }
 
 async function renderThumbnail(
@@ -128,12 +144,14 @@ async function renderThumbnail(
   req: Omit<RenderRequest, "title" | "passthrough">,
 ): Promise<Buffer> {
   const deadlineAt = performance.now() + (req.timeoutMs ?? config.timeoutMs);
+  const limits = limitsOf(config, req);
   const box = resolvePageBox(req.bundle.manifest.page);
   const html = await renderHtml(req.bundle, req.params, {
     title: req.bundle.manifest.label,
     bundleKey: req.bundleKey,
     renderLimitMs: remainingMs(deadlineAt),
     extraCss: thumbnailCss(box),
+    maxHtmlChars: limits.maxHtmlChars,
   });
   return pool.run(async (guarded) => {
     const { page } = guarded;
@@ -144,6 +162,8 @@ async function renderThumbnail(
     await page.emulateMediaType("print");
     try {
       await loadDocument(guarded, req.bundle, html, deadlineAt);
+      // Publishing refuses a design whose sample document is over the page cap.
+      await checkThumbnailPages(guarded, html, box, limits);
       const scale = THUMBNAIL_WIDTH_PX / width;
       const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
       return Buffer.from(png);
