@@ -94,6 +94,12 @@ export interface RenderHtmlOptions {
 
 let defaultMaxHtmlChars: number | undefined;
 
+/** PLATEN_MAX_HTML_CHARS, read on first use (callers that template ahead pass no limit). */
+function configuredMaxHtmlChars(): number {
+  defaultMaxHtmlChars ??= readDocumentLimits().maxHtmlChars;
+  return defaultMaxHtmlChars;
+}
+
 /**
  * Renders a design to a complete HTML document: escaped title, `<base>` on the design
  * origin, CSP, base CSS, the design's CSS, the manifest's `@page` rule, Liquid output.
@@ -107,7 +113,7 @@ export async function renderHtml(
 ): Promise<string> {
   const compiled = compileBundle(bundle, options.bundleKey);
   const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
-  const maxChars = options.maxHtmlChars ?? (defaultMaxHtmlChars ??= readDocumentLimits().maxHtmlChars);
+  const maxChars = options.maxHtmlChars ?? configuredMaxHtmlChars();
   const started = performance.now();
   // engine.render's own steps, with an emitter that stops the render at the HTML limit
   // instead of building the whole string first.
