@@ -87,6 +87,8 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps): Promise<O
       params: values,
       title: file.fileName,
       passthrough: file.passthrough,
+      // The wait for a browser (a busy batch) never eats the document's own time budget.
+      budgetFrom: "browser",
     });
     const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
     await putPdf(s3Key, rendered.pdf);

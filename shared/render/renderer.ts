@@ -1,5 +1,5 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { BrowserPool, type PoolStats } from "./browser-pool.ts";
+import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
@@ -29,6 +29,13 @@ export interface RenderRequest {
   timeoutMs?: number;
   /** Overrides the configured document limits for this render (e.g. a plan's page cap). */
   limits?: Partial<DocumentLimits>;
+  /**
+   * "request" (default): one budget from the call on, waiting for a browser included (a
+   * sync answer's deadline). "browser": the wait for a browser is bounded by the budget
+   * (BROWSER_BUSY) and the browser work then gets a whole budget of its own, so a
+   * RENDER_TIMEOUT means the document is too slow, not that the renderer was busy.
+   */
+  budgetFrom?: "request" | "browser";
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
@@ -76,7 +83,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
   });
   return {
     renderPdf: (req) => renderPdf(pool, config, req),
-    printPdf: (req) => printPdf(pool, req, performance.now() + (req.timeoutMs ?? config.timeoutMs), limitsOf(config, req)),
+    printPdf: (req) => printPdf(pool, req, { deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs), ...budgetOf(config, req) }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
     warmUp: () => pool.warmUp(),
     close: () => pool.close(),
@@ -101,32 +108,45 @@ export const sharedRendererStats = (): PoolStats | undefined => shared?.stats();
 async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderRequest): Promise<RenderedPdf> {
   const timeoutMs = req.timeoutMs ?? config.timeoutMs;
   const deadlineAt = performance.now() + timeoutMs;
-  const limits = limitsOf(config, req);
+  const { limits } = budgetOf(config, req);
   const html = await renderHtml(req.bundle, req.params, {
     title: req.title,
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
     maxHtmlChars: limits.maxHtmlChars,
   });
-  return printPdf(pool, { ...req, html }, deadlineAt, limits);
+  return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
 }
 
 const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({ ...config.limits, ...req.limits });
 
-async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number, limits: DocumentLimits): Promise<RenderedPdf> {
+/** How a print is bounded: the deadline, the browser work's own budget, the document limits. */
+interface PrintBounds {
+  deadlineAt: number;
+  run: RunOptions;
+  limits: DocumentLimits;
+}
+
+const budgetOf = (config: RendererConfig, req: RenderRequest | PrintRequest): Omit<PrintBounds, "deadlineAt"> => ({
+  run: req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {},
+  limits: limitsOf(config, req),
+});
+
+async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBounds): Promise<RenderedPdf> {
+  const { limits } = bounds;
   const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
   // Stylesheets a document links or imports may declare them too.
   const webFonts = /@font-face|@import|<link\b/i.test(html);
-  const raw = await pool.run(async (guarded) => {
+  const raw = await pool.run(async (guarded, deadlineAt) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
     await checkForcedBreaks(guarded, html, limits);
     const pageRanges = cappedPageRanges(limits);
     if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
     const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
     return Buffer.from(data, "base64");
-  }, deadlineAt);
+  }, bounds.deadlineAt, bounds.run);
   checkPdfBytes(raw.length, limits);
   let pdf: RenderedPdf;
   try {
