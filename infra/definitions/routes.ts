@@ -22,6 +22,8 @@ export interface RouteDefinition {
    * mode): downloads without buffering, sync generation with work after the answer.
    */
   streaming?: boolean;
+  /** The body must be a JSON object: API Gateway refuses anything else before the Lambda runs. */
+  jsonBody?: boolean;
 }
 
 const route = (
@@ -39,10 +41,10 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
   // Streamed so the files can be stored after the answer (generate-sync.ts).
-  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
-  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
-  route("POST", "/file/async/single", "generate-async", "async"),
-  route("POST", "/file/async/multiple", "generate-async", "async"),
+  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
+  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
+  route("POST", "/file/async/single", "generate-async", "async", { jsonBody: true }),
+  route("POST", "/file/async/multiple", "generate-async", "async", { jsonBody: true }),
   route("GET", "/file/status/{requestId}", "get-status", "status"),
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),

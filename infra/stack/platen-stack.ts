@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { Construct } from "constructs";
 import { PlatenApi } from "./api.ts";
 import { wireQueueConsumers } from "./consumers.ts";
@@ -8,8 +9,10 @@ import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definit
 import { type CustomDomains, PlatenDomains } from "./domains.ts";
 import { AUTH_FUNCTION_ID, ProxyEndpoint, SITE_FUNCTION_ID } from "./frontends.ts";
 import { PlatenMonitoring } from "./monitoring.ts";
+import { acknowledgeNagFindings } from "./nag.ts";
 import { PlatenFunction } from "./platen-function.ts";
 import { type StageSettings, stageSettings } from "./stage.ts";
+import { PlatenWaf } from "./waf.ts";
 
 /** Repository root, where the definitions' entry paths start. */
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -63,7 +66,7 @@ export class PlatenStack extends Stack {
       siteUrl: domains.url("site") ?? site?.generatedUrl,
     };
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
-    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])));
+    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])), this.urls.siteUrl ?? this.urls.baseUrl);
     this.attachFrontEnd(auth, AUTH_FUNCTION_ID);
     this.attachFrontEnd(site, SITE_FUNCTION_ID);
     this.mapDomains(domains, auth, site);
@@ -75,7 +78,15 @@ export class PlatenStack extends Stack {
       functions: this.functions,
       alarmEmail: props.alarmEmail,
     });
+    this.protectApis();
+    acknowledgeNagFindings(this, { data: this.data, functions: this.functions, quietApis: this.api.quietApis.map((q) => q.api) });
     this.addOutputs();
+  }
+
+  /** Every REST API of the stack (main, quiet, front ends) behind one WAF web ACL. */
+  private protectApis(): void {
+    const waf = new PlatenWaf(this, "Waf", this.settings);
+    for (const api of this.node.findAll().filter((c): c is RestApi => c instanceof RestApi)) waf.protect(api);
   }
 
   /**

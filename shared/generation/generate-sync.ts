@@ -6,10 +6,11 @@ import { afterAdmissions } from "#shared/http/foreground.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
-import { RenderError, type Renderer } from "#shared/render/renderer.ts";
+import type { Renderer } from "#shared/render/renderer.ts";
 import { renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
 import { deliverEvent, writeEventRecord } from "./events.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
@@ -79,8 +80,8 @@ export async function prepareSync(workspaceId: string, request: GenerationReques
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
   const template = (i: number) =>
     renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: `${design.designId}@${design.version}` }).catch((cause) => {
-      if (cause instanceof RenderError && cause.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause });
-      throw new PlatenError("INTERNAL_ERROR", { cause });
+      if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
+      throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
@@ -160,9 +161,9 @@ async function renderAll(prepared: PreparedSync, deps: SyncDeps): Promise<{ pdf:
   const failed = renders.find((r) => r.status === "rejected");
   if (failed) {
     const reason = (failed as PromiseRejectedResult).reason;
-    if (reason instanceof RenderError && reason.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause: reason });
+    if (isRenderDeadline(reason)) throw new SyncDeadlineExceeded({ cause: reason });
     if (reason instanceof PlatenError) throw reason;
-    throw new PlatenError("INTERNAL_ERROR", { cause: reason });
+    throw documentLimitError(reason) ?? new PlatenError("INTERNAL_ERROR", { cause: reason });
   }
   return renders.map((r) => (r as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value);
 }

@@ -1,9 +1,8 @@
 import type { Clock } from "#shared/clock.ts";
 import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
-import { catalogue } from "#shared/errors/catalogue.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
-import { RenderError } from "#shared/render/renderer.ts";
+import { permanentFileFailure } from "./document-failure.ts";
 import { type FileRecord, pdfObjectKey, putPdf, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
@@ -88,15 +87,17 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps): Promise<O
       params: values,
       title: file.fileName,
       passthrough: file.passthrough,
+      // The wait for a browser (a busy batch) never eats the document's own time budget.
+      budgetFrom: "browser",
     });
     const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
     await putPdf(s3Key, rendered.pdf);
     return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
   } catch (err) {
-    // A template that cannot render will never render: fail the file. Time-outs and crashes retry.
-    if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
-      return { status: "failed", errorCode: "INTERNAL_ERROR", errorMessage: `${catalogue.INTERNAL_ERROR.en} The template could not be rendered.` };
-    }
+    // A document that cannot render (template error, a document limit, out of time) never
+    // will: fail the file, nothing counted. Crashes and a busy renderer retry.
+    const failure = permanentFileFailure(err);
+    if (failure) return { status: "failed", ...failure };
     throw err;
   }
 }

@@ -71,7 +71,9 @@ describe("routes of infra/definitions/routes.ts", () => {
   it("adds CORS headers to gateway-generated 4xx/5xx responses", () => {
     for (const api of [mainApi, quietApi]) {
       const responses = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(([, p]) => p.RestApiId.Ref === api);
-      expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(["DEFAULT_4XX", "DEFAULT_5XX"]);
+      // The main API also answers a refused JSON body itself (request-validation.ts).
+      const own = api === mainApi ? ["BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX"] : ["DEFAULT_4XX", "DEFAULT_5XX"];
+      expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(own);
       for (const [, p] of responses) {
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Allow-Origin"]).toBe("'*'");
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Expose-Headers"]).toBe(`'${sharedDefinitions.cors.exposeHeaders.join(",")}'`);
