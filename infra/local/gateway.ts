@@ -117,7 +117,7 @@ async function proxyToAuth(req: IncomingMessage, res: ServerResponse, url: URL, 
   const end = invocations.begin();
   try {
     const result = await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000);
-    writeResult(res, result);
+    writeResult(res, result, false); // oidc-provider sets its own CORS headers (one Allow-Origin, never two)
     accessLog(req, url, result.statusCode, Date.now() - started);
   } finally {
     end();
@@ -204,8 +204,9 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | u
   });
 }
 
-function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
-  const headers: Record<string, string | string[]> = { ...corsHeaders };
+/** `withCors: false` for proxy APIs whose function answers CORS itself (the auth function, as in AWS). */
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult, withCors = true): void {
+  const headers: Record<string, string | string[]> = withCors ? { ...corsHeaders } : {};
   // The gateway sets Content-Length itself, as API Gateway does (a handler's own would be a duplicate).
   const own = (k: string) => k.toLowerCase() !== "content-length";
   for (const [k, v] of Object.entries(result.headers ?? {})) if (own(k)) headers[k] = String(v);
