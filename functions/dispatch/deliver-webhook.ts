@@ -21,7 +21,8 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
   startLogContext(context);
   const deps = { clock: realClock, env: config().env, siteUrl: config().siteUrl, settings: webhookSettings() };
   try {
-    const results = await Promise.allSettled(event.Records.map((r) => dispatchDelivery(parseDispatchMessage(r.body), deps)));
+    // Parsed inside each message's own promise: a malformed one fails alone, never its batch.
+    const results = await Promise.allSettled(event.Records.map(async (r) => dispatchDelivery(parseDispatchMessage(r.body), deps)));
     const batchItemFailures = results.flatMap((result, i) => {
       if (result.status === "fulfilled" && result.value !== "busy") return [];
       // Only the message id: the body carries passcodes.

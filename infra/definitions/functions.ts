@@ -99,6 +99,15 @@ export const functions = {
     memoryMb: 1024,
     access: { tablesRead: ["workspaces", "designs", "identity"], tablesWrite: ["oauth"], identityKeys: true },
   },
+  // The sweeper (schedules.ts): fails stalled requests (their files, pages and events) and
+  // relays outbox events, so it writes what the render worker and the DLQ consumer write.
+  sweep: {
+    id: "sweep",
+    entry: "functions/sweep/sweep-stalled.ts",
+    timeoutSeconds: 300,
+    memoryMb: 512,
+    access: { tablesRead: ["workspaces"], tablesWrite: ["requests", "files", "usage", "webhooks"], bucketsRead: ["files"], bucketsWrite: ["files"], queuesSend: ["webhook"] },
+  },
   // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
   // delivery log and endpoint state (410 disables), re-queues its own back-off messages.
   dispatch: {

@@ -252,7 +252,11 @@ const invocations = (() => {
   };
 })();
 
-/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, wait for invocations to end. */
+/**
+ * Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, arm
+ * faults (`POST /__local/faults` with `{rules}`; `{}` reads the hits), run the sweeper now,
+ * wait for invocations to end.
+ */
 async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
@@ -264,6 +268,16 @@ async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Pr
     const { offsetMs } = JSON.parse(body.toString("utf8") || "{}") as { offsetMs?: number };
     setClockOffset(Number(offsetMs) || 0);
     return sendJson(res, 200, { offsetMs: Number(offsetMs) || 0 });
+  }
+  if (url.pathname === "/__local/faults" && req.method === "POST") {
+    const { armFaults, faultHits } = await import("#shared/aws/fault-injection.ts");
+    const { rules } = JSON.parse(body.toString("utf8") || "{}") as { rules?: Parameters<typeof armFaults>[0] };
+    if (rules) armFaults(rules);
+    return sendJson(res, 200, { hits: faultHits() });
+  }
+  if (url.pathname === "/__local/sweep" && req.method === "POST") {
+    const { runSweep } = await import("./sweeper.ts");
+    return sendJson(res, 200, await runSweep());
   }
   if (url.pathname === "/__local/settled" && req.method === "POST") {
     await invocations.settled();

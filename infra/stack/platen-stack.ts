@@ -4,6 +4,7 @@ import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { Construct } from "constructs";
 import { PlatenApi } from "./api.ts";
 import { wireQueueConsumers } from "./consumers.ts";
+import { wireSchedules } from "./schedules.ts";
 import { PlatenDataResources } from "./data.ts";
 import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definitions.ts";
 import { type CustomDomains, PlatenDomains } from "./domains.ts";
@@ -71,6 +72,7 @@ export class PlatenStack extends Stack {
     this.attachFrontEnd(site, SITE_FUNCTION_ID);
     this.mapDomains(domains, auth, site);
     wireQueueConsumers(this.data, this.functions);
+    wireSchedules(this, this.functions);
     this.monitoring = new PlatenMonitoring(this, "Monitoring", {
       settings: this.settings,
       api: this.api,

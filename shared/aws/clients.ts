@@ -3,6 +3,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.ts";
+import { injectFaults } from "./fault-injection.ts";
 
 /**
  * The SDK's clients, created once per container and reused by warm invocations (their
@@ -42,5 +43,11 @@ export function awsClients(): AwsClients {
   // (no-op) logger on each call; nothing here logs through it. Removed before any send (S3
   // and SQS resolve their middleware stack once per command class, `cacheMiddleware`).
   for (const client of [dynamodb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
+  // Fault-injection tests only (the local stack's test hooks arm the faults).
+  if (process.env.PLATEN_TEST_HOOKS === "1") {
+    injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
+    injectFaults("s3", clients.s3 as unknown as Parameters<typeof injectFaults>[1]);
+    injectFaults("sqs", clients.sqs as unknown as Parameters<typeof injectFaults>[1]);
+  }
   return clients;
 }

@@ -78,6 +78,13 @@ const engine = createTemplateEngine();
 const MAX_CACHED = 64;
 /** Insertion-ordered, so the oldest key is the least recently used one. */
 const compiledByKey = new Map<string, CompiledBundle>();
+
+/**
+ * The compiled-template cache key of a design version: the workspace is part of it, so
+ * one tenant's compiled template can never be served for another's, whatever its ids.
+ */
+export const compiledBundleKey = (workspaceId: string, design: { designId: string; version: number }) =>
+  `${workspaceId}/${design.designId}@${design.version}`;
 const compiledByObject = new WeakMap<DesignBundle, CompiledBundle>();
 
 export interface RenderHtmlOptions {
