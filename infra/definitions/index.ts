@@ -4,3 +4,4 @@ export * from "./functions.ts";
 export * from "./queues.ts";
 export * from "./routes.ts";
 export * from "./tables.ts";
+export * from "./front-ends.ts";
