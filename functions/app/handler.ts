@@ -3,6 +3,7 @@ import { siteIdentity } from "./identity.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
+import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pages/output-history.ts";
 import { SITE_CSS } from "./site-css.ts";
 import { page, route, type SiteRoute } from "./site-edge.ts";
 import { siteHandler } from "./site-edge.ts";
@@ -29,6 +30,9 @@ const routes: SiteRoute[] = [
   route(["GET"], "/file/:requestId/:fileId/preview", fileBytes(identity, "inline"), "preview"),
   route(["GET"], "/file/:requestId/:fileId/download", fileBytes(identity, "attachment")),
   route(["POST"], "/file/:requestId/:fileId/invitations", invitationsAction(identity)),
+  route(["GET"], "/output-history", outputHistoryList(identity)),
+  route(["GET"], "/output-history/:requestId", outputHistoryRequest(identity)),
+  route(["GET"], "/output-history/:requestId/download", outputHistoryZip(identity)),
 ];
 
 export const handler = siteHandler(routes, identity);

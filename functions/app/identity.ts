@@ -10,6 +10,8 @@ export interface SiteIdentity {
   /** The logged-in user of the first-party session cookie, if any. */
   userOf(cookieHeader: string | undefined): Promise<string | undefined>;
   roleIn(workspaceId: string, userId: string): Promise<Role | undefined>;
+  /** The user's workspaces and roles (output history and settings offer these). */
+  workspacesOf(userId: string): Promise<{ workspaceId: string; role: Role }[]>;
   /** The user's e-mail address (invitations are by address). */
   emailOf(userId: string): Promise<string | undefined>;
   /** The login page, coming back to `returnTo` (a site path) afterwards. */
@@ -24,5 +26,6 @@ export const siteIdentity: SiteIdentity = {
   userOf: async () => undefined,
   roleIn: async () => undefined,
   emailOf: async () => undefined,
+  workspacesOf: async () => [],
   loginUrl: (returnTo) => `${config().authUrl}/login?return_to=${encodeURIComponent(`${config().siteUrl}${returnTo}`)}`,
 };

@@ -11,7 +11,8 @@ export interface Invitation {
   workspaceId: string;
   email: string;
   invitedBy: string;
-  createdAt: string;
+  /** Not `createdAt`: invitations stay out of the files' `byWorkspace` index (output history). */
+  invitedAt: string;
 }
 
 /** Addresses compare case-insensitively and without surrounding spaces. */
@@ -31,7 +32,7 @@ export async function addInvitation(file: FileRecord, email: string, invitedBy: 
     workspaceId: file.workspaceId,
     email: normalizeEmail(email),
     invitedBy,
-    createdAt: now.toISOString(),
+    invitedAt: now.toISOString(),
   };
   await awsClients().ddb.send(
     new PutCommand({ TableName: config().tables.files, Item: { ...inviteKey(file.requestId, file.fileId, email), ...invitation, expiresAt: file.expiresAt } }),
