@@ -50,9 +50,22 @@ describe("routes of infra/definitions/routes.ts", () => {
   });
 
   it("has no method that is not in the route table (plus preflights)", () => {
-    const real = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS");
-    expect(real).toHaveLength(routes.length);
-    expect(resourcesOfType(s.json, "AWS::Lambda::Permission")).toHaveLength(routes.length);
+    const apis = new Set([mainApi, ...s.stack.api.quietApis.map((q) => logicalId(s.stack, q.api))]);
+    const all = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS");
+    expect(all.filter((m) => apis.has(m.restApi))).toHaveLength(routes.length);
+    // The front ends' proxy APIs (`{site}`, `{auth_url}`) add only their two catch-all methods each.
+    expect(all.filter((m) => !apis.has(m.restApi)).every((m) => m.httpMethod === "ANY")).toBe(true);
+    expect(resourcesOfType(s.json, "AWS::Lambda::Permission")).toHaveLength(all.length);
+  });
+
+  it("serves {site} through its own proxy API in STREAM mode (file downloads are streamed)", () => {
+    const app = logicalId(s.stack, s.stack.functions.app!.fn);
+    const proxies = apiMethods(s.json).filter((m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app));
+    expect(proxies.map((m) => m.path).sort()).toEqual(["/", "/{proxy+}"]);
+    for (const m of proxies) {
+      expect(m.properties.Integration.ResponseTransferMode).toBe("STREAM");
+      expect(JSON.stringify(m.properties.Integration.Uri)).toContain("response-streaming-invocations");
+    }
   });
 
   it("answers CORS preflight (OPTIONS) on every resource of every API", () => {
