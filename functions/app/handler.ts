@@ -4,6 +4,8 @@ import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
 import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pages/output-history.ts";
+import { settingsPage } from "./pages/settings.ts";
+import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
 import { page, route, type SiteRoute } from "./site-edge.ts";
 import { siteHandler } from "./site-edge.ts";
@@ -33,6 +35,9 @@ const routes: SiteRoute[] = [
   route(["GET"], "/output-history", outputHistoryList(identity)),
   route(["GET"], "/output-history/:requestId", outputHistoryRequest(identity)),
   route(["GET"], "/output-history/:requestId/download", outputHistoryZip(identity)),
+  route(["GET"], "/settings", settingsPage(identity)),
+  route(["POST"], "/settings/:workspaceId/hooks", settingsAction(identity, "create")),
+  route(["POST"], "/settings/:workspaceId/hooks/:endpointId/:action", settingsAction(identity, "endpoint")),
 ];
 
 export const handler = siteHandler(routes, identity);

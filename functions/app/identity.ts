@@ -14,6 +14,10 @@ export interface SiteIdentity {
   workspacesOf(userId: string): Promise<{ workspaceId: string; role: Role }[]>;
   /** The user's e-mail address (invitations are by address). */
   emailOf(userId: string): Promise<string | undefined>;
+  /** The workspace's members with their e-mail addresses (settings). */
+  membersOf(workspaceId: string): Promise<{ userId: string; email: string; role: Role }[]>;
+  /** The workspace's registered OAuth clients (settings). */
+  clientsOf(workspaceId: string): Promise<{ clientId: string; name: string; isPublic: boolean }[]>;
   /** The login page, coming back to `returnTo` (a site path) afterwards. */
   loginUrl(returnTo: string): string;
 }
@@ -27,5 +31,7 @@ export const siteIdentity: SiteIdentity = {
   roleIn: async () => undefined,
   emailOf: async () => undefined,
   workspacesOf: async () => [],
+  membersOf: async () => [],
+  clientsOf: async () => [],
   loginUrl: (returnTo) => `${config().authUrl}/login?return_to=${encodeURIComponent(`${config().siteUrl}${returnTo}`)}`,
 };
