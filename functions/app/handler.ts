@@ -1,5 +1,5 @@
 import { html } from "./html.ts";
-import { siteIdentity } from "./identity.ts";
+import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
@@ -11,10 +11,8 @@ import { page, route, type SiteRoute } from "./site-edge.ts";
 import { siteHandler } from "./site-edge.ts";
 import { t } from "./strings.ts";
 
-const identity = siteIdentity;
-
 /** The site's pages (`{site}`, issue 14); every other path is the 404 page. */
-const routes: SiteRoute[] = [
+export const siteRoutes = (identity: SiteIdentity): SiteRoute[] => [
   route(["GET"], "/", async (req) => {
     const s = t(req.lang);
     const loggedIn = Boolean(await identity.userOf(req.header("cookie")));
@@ -40,4 +38,4 @@ const routes: SiteRoute[] = [
   route(["POST"], "/settings/:workspaceId/hooks/:endpointId/:action", settingsAction(identity, "endpoint")),
 ];
 
-export const handler = siteHandler(routes, identity);
+export const handler = siteHandler(siteRoutes(siteIdentity), siteIdentity);
