@@ -3,6 +3,7 @@ import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
+import { loginPage, logoutAction } from "./pages/login.ts";
 import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pages/output-history.ts";
 import { settingsPage } from "./pages/settings.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
@@ -24,6 +25,8 @@ export const siteRoutes = (identity: SiteIdentity): SiteRoute[] => [
     contentType: "text/css; charset=utf-8",
     headers: { "Cache-Control": "public, max-age=3600" },
   })),
+  route(["GET", "POST"], "/login", loginPage(identity)),
+  route(["POST"], "/logout", logoutAction()),
   route(["GET"], "/docs/errors", errorDocsPage(identity)),
   route(["GET"], "/ja/docs/errors", errorDocsPage(identity)),
   route(["GET", "POST"], "/file/:requestId/:fileId", fileViewPage(identity)),

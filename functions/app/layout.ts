@@ -34,7 +34,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <li><a href="/settings">${s.navSettings}</a></li>
 <li><a href="${ctx.lang === "ja" ? "/ja/docs/errors" : "/docs/errors"}">${s.navDocs}</a></li>
 <li><a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">${s.languageSwitch}</a></li>
-${ctx.loggedIn ? html`<li class="muted">${s.loggedIn}</li>` : html`<li><a href="${ctx.loginHref}">${s.logIn}</a></li>`}
+${ctx.loggedIn ? html`<li><form class="inline" method="post" action="/logout"><button type="submit" class="secondary" id="logout">${s.logOut}</button></form></li>` : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
 </ul>
 </nav>
 </header>

@@ -59,6 +59,23 @@ function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): Stre
   return { ...head, headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) }, body: "", [BODY_STREAM]: bytes };
 }
 
+/**
+ * Every form posts to this site only: a browser's POST from another site (its `Origin` or
+ * `Sec-Fetch-Site` says so) is refused before any handler runs. Clients that send neither
+ * (curl driving the passcode form) are not browsers acting for someone else.
+ */
+export function crossSitePost(req: SiteRequest): boolean {
+  if (req.method !== "POST") return false;
+  if (req.header("sec-fetch-site") === "cross-site") return true;
+  const origin = req.header("origin");
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.header("host");
+  } catch {
+    return true; // `Origin: null` (sandboxed or privacy-restricted contexts)
+  }
+}
+
 /** `?lang=ja` on any page: remember the choice in a cookie and come back without the parameter. */
 function languageSwitch(req: SiteRequest): SiteResult | undefined {
   const wanted = req.query("lang");
@@ -82,6 +99,10 @@ export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyH
     try {
       const switched = req.method === "GET" ? languageSwitch(req) : undefined;
       if (switched) return toProxy(switched, "page", req.lang);
+      if (crossSitePost(req)) {
+        const s = t(req.lang);
+        return toProxy({ status: 403, page: page(req, identity, false, s.serverErrorTitle, html`<p class="alert" role="alert">${s.crossSite}</p>`) }, "page", req.lang);
+      }
       if (!match) {
         const result = notFound(req, identity, false);
         return toProxy(matches.length ? { ...result, status: 405, headers: { Allow: matches.flatMap((m) => m.methods).join(", ") } } : result, "page", req.lang);

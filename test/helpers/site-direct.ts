@@ -59,14 +59,14 @@ export interface DirectAnswer {
  */
 export function directSite(identity: SiteIdentity) {
   const handler = siteHandler(siteRoutes(identity), identity);
-  return async (method: string, pathAndQuery: string, opts: { cookie?: string; form?: Record<string, string | string[]> } = {}): Promise<DirectAnswer> => {
+  return async (method: string, pathAndQuery: string, opts: { cookie?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}): Promise<DirectAnswer> => {
     const url = new URL(pathAndQuery, "http://site.test");
     const body = opts.form ? formBody(opts.form) : null;
     const event = {
       httpMethod: method,
       path: url.pathname,
       resource: "/{proxy+}",
-      headers: { ...(opts.cookie && { Cookie: opts.cookie }), ...(body !== null && { "Content-Type": "application/x-www-form-urlencoded" }) },
+      headers: { ...(opts.cookie && { Cookie: opts.cookie }), ...(body !== null && { "Content-Type": "application/x-www-form-urlencoded" }), ...opts.headers },
       multiValueHeaders: {},
       queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : null,
       multiValueQueryStringParameters: null,
