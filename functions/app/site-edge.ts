@@ -60,19 +60,22 @@ function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): Stre
 }
 
 /**
- * Every form posts to this site only: a browser's POST from another site (its `Origin` or
- * `Sec-Fetch-Site` says so) is refused before any handler runs. Clients that send neither
- * (curl driving the passcode form) are not browsers acting for someone else.
+ * Every form posts to this site only: a browser's POST from elsewhere is refused before any
+ * handler runs. Browsers say where a request comes from in `Sec-Fetch-Site`; older ones
+ * only in `Origin` (which is `null` under our `no-referrer` policy, so it decides only when
+ * it names a host). Clients that send neither (curl driving the passcode form) are not
+ * browsers acting for someone else; the forms' CSRF tokens and SameSite cookies remain.
  */
 export function crossSitePost(req: SiteRequest): boolean {
   if (req.method !== "POST") return false;
-  if (req.header("sec-fetch-site") === "cross-site") return true;
+  const fetchSite = req.header("sec-fetch-site");
+  if (fetchSite !== undefined) return fetchSite !== "same-origin" && fetchSite !== "none";
   const origin = req.header("origin");
-  if (origin === undefined) return false;
+  if (origin === undefined || origin === "null") return false;
   try {
     return new URL(origin).host !== req.header("host");
   } catch {
-    return true; // `Origin: null` (sandboxed or privacy-restricted contexts)
+    return true;
   }
 }
 

@@ -63,3 +63,12 @@ export async function allowDownloads(page: Page): Promise<{ dir: string; next(ti
     },
   };
 }
+
+/** Logs `page` in through the site's login form and returns where it landed. */
+export async function logIn(page: Page, origin: string, user: { email: string; password: string }, returnTo = "/"): Promise<string> {
+  await page.goto(`${origin}/login?return_to=${encodeURIComponent(returnTo)}`);
+  await page.type("#email", user.email);
+  await page.type("#password", user.password);
+  await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
+  return page.url();
+}
