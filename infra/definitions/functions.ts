@@ -113,17 +113,21 @@ export const functions = {
   // {site} (functions/app, issue 14): server-rendered pages. Reads what the status and
   // download endpoints read, streams file bytes from the same bucket, counts passcode
   // attempts in `usage`, keeps invitations next to the file records and its cookie key
-  // in `workspaces`.
+  // in `workspaces`; the login form reads users and memberships (identity), counts
+  // attempts in `oauth` and signs the session with the identity keys; settings write
+  // webhook endpoints.
   app: {
     id: "app",
     entry: "functions/app/handler.ts",
     timeoutSeconds: 29,
-    memoryMb: 512,
+    // scrypt on every login (as the auth function): more memory buys the CPU share.
+    memoryMb: 1024,
     streaming: true,
     access: {
-      tablesRead: ["workspaces", "designs", "requests", "files", "webhooks"],
-      tablesWrite: ["usage", "files", "workspaces"],
+      tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
+      tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth"],
       bucketsRead: ["files"],
+      identityKeys: true,
     },
   },
 } as const satisfies Record<string, FunctionDefinition>;
