@@ -1,3 +1,5 @@
+import { logger } from "#shared/observability/logger.ts";
+
 /** One change made through the site, for the workspace's audit trail. */
 export interface SiteAuditEntry {
   workspaceId: string;
@@ -12,5 +14,5 @@ export interface SiteAuditEntry {
  * available this is a structured log line (kept with the function's logs), the same fields.
  */
 export async function auditSite(entry: SiteAuditEntry): Promise<void> {
-  console.log(JSON.stringify({ level: "info", msg: "audit", at: new Date().toISOString(), ...entry }));
+  logger.info("audit", { at: new Date().toISOString(), ...entry });
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { logger, startLogContext } from "#shared/observability/logger.ts";
 import { BODY_STREAM, type ProxyHandler, type StreamingProxyResult } from "#shared/http/api-handler.ts";
 import { streamed } from "#shared/http/streaming-handler.ts";
 import { type Html, html } from "./html.ts";
@@ -93,7 +94,8 @@ function languageSwitch(req: SiteRequest): SiteResult | undefined {
  * logged with their cause). Streams through Lambda response streaming (downloads).
  */
 export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyHandler {
-  const inner = async (event: APIGatewayProxyEvent, _context: Context): Promise<StreamingProxyResult> => {
+  const inner = async (event: APIGatewayProxyEvent, context: Context): Promise<StreamingProxyResult> => {
+    startLogContext(context, { apiRequestId: event.requestContext?.requestId });
     const path = event.path || "/";
     const matches = routes.filter((r) => r.pattern.test(path));
     const match = matches.find((r) => r.methods.includes(event.httpMethod.toUpperCase()));
@@ -113,7 +115,7 @@ export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyH
       return toProxy(await match.handler(req), match.profile ?? "page", req.lang);
     } catch (err) {
       if (isPlatenError(err) && err.status === 404) return toProxy(notFound(req, identity, false), "page", req.lang);
-      console.error(JSON.stringify({ level: "error", msg: "site page failed", path, error: String((err as Error)?.stack ?? err) }));
+      logger.error("site page failed", { path, error: err as Error });
       const s = t(req.lang);
       return toProxy({ status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) }, "page", req.lang);
     }
