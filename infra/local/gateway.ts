@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
-import { authPathPrefixes, functions, type RouteDefinition, routes } from "../definitions/index.ts";
+import { frontEndFor, functions, type RouteDefinition, routes } from "../definitions/index.ts";
 import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
@@ -71,9 +71,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const url = new URL(req.url ?? "/", "http://localhost");
   if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
   if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
-  if (isAuthPath(url.pathname)) return proxyToAuth(req, res, url, opts);
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
   const match = candidates.find((c) => c.route.method === req.method);
+  const frontEnd = candidates.length ? undefined : frontEndFor(url.pathname, (fn) => fn in functions);
+  if (frontEnd) return serveFrontEnd(req, res, url, frontEnd.function, opts);
   if (!match) {
     const status = candidates.length ? 405 : 404;
     const code = candidates.length ? "METHOD_NOT_ALLOWED" : "NOT_FOUND";
@@ -103,22 +104,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   }
 }
 
-/** `{auth_url}` shares the gateway's origin locally (AWS gives it its own proxy API). */
-const isAuthPath = (path: string) =>
-  "auth" in functions && authPathPrefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
-
-/** Forwards any method and path to the auth function as a `/{proxy+}` proxy event, as its RestApi does. */
-async function proxyToAuth(req: IncomingMessage, res: ServerResponse, url: URL, opts: GatewayOptions): Promise<void> {
+/** The `{proxy+}` integration of a front end's own proxy API (infra/stack/frontends.ts): the function routes itself. */
+async function serveFrontEnd(req: IncomingMessage, res: ServerResponse, url: URL, fn: string, opts: GatewayOptions): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
-  const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: { proxy: url.pathname.slice(1) } });
-  const route: RouteDefinition = { method: "GET", path: "/{proxy+}", function: "auth", rateClass: "none", auth: "none", timeoutSeconds: functions.auth.timeoutSeconds };
-  const started = Date.now();
+  const proxy = url.pathname.replace(/^\//, "");
+  const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: proxy ? { proxy } : null });
+  const timeoutSeconds = (functions as Record<string, { timeoutSeconds: number }>)[fn]!.timeoutSeconds;
+  const route: RouteDefinition = { method: "GET", path: url.pathname, function: fn as RouteDefinition["function"], rateClass: "none", auth: "none", timeoutSeconds };
+  const handler = await loadHandler(fn);
   const end = invocations.begin();
+  const started = Date.now();
   try {
-    const result = await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000);
-    writeResult(res, result, false); // oidc-provider sets its own CORS headers (one Allow-Origin, never two)
-    accessLog(req, url, result.statusCode, Date.now() - started);
+    // Front ends set their own headers (oidc-provider its CORS: one Allow-Origin, never two).
+    if (STREAMING in handler) await invokeStreaming(handler, route, event, res, opts.timeoutScale ?? 1);
+    else writeResult(res, await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000), false);
+    accessLog(req, url, res.statusCode, Date.now() - started);
   } finally {
     end();
   }

@@ -68,8 +68,8 @@ export class PlatenStack extends Stack {
     };
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
     this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])), this.urls.siteUrl ?? this.urls.baseUrl);
-    this.attachFrontEnd(auth, AUTH_FUNCTION_ID);
-    this.attachFrontEnd(site, SITE_FUNCTION_ID);
+    this.attachFrontEnd(defs, auth, AUTH_FUNCTION_ID);
+    this.attachFrontEnd(defs, site, SITE_FUNCTION_ID);
     this.mapDomains(domains, auth, site);
     wireQueueConsumers(this.data, this.functions);
     wireSchedules(this, this.functions);
@@ -101,9 +101,10 @@ export class PlatenStack extends Stack {
     return new ProxyEndpoint(this, `${pascalCase(name)}Endpoint`, { defs, settings: this.settings, name });
   }
 
-  private attachFrontEnd(endpoint: ProxyEndpoint | undefined, functionId: string): void {
+  private attachFrontEnd(defs: PlatenDefinitions, endpoint: ProxyEndpoint | undefined, functionId: string): void {
     const fn = this.functions[functionId];
-    if (endpoint && fn) endpoint.attach(fn.fn);
+    const streaming = defs.functions[functionId]?.streaming;
+    if (endpoint && fn) endpoint.attach(fn.fn, { streaming });
   }
 
   private createFunctions(defs: PlatenDefinitions, projectRoot: string): void {

@@ -50,16 +50,24 @@ describe("routes of infra/definitions/routes.ts", () => {
   });
 
   it("has no method that is not in the route table (plus preflights)", () => {
-    // The front ends ({auth_url}, {site}) have their own proxy APIs (test/infra/identity.test.ts).
-    const real = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS" && [mainApi, quietApi].includes(m.restApi));
-    expect(real).toHaveLength(routes.length);
-    // API Gateway may invoke one function per route (the sweep schedule's permission is EventBridge's);
-    // the front ends' proxy APIs hold their own permissions.
-    const frontEnds = ["auth", "app"].flatMap((id) => (s.stack.functions[id] ? [logicalId(s.stack, s.stack.functions[id]!.fn)] : []));
-    const byApiGateway = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(
-      ([, p]) => p.Principal === "apigateway.amazonaws.com" && !frontEnds.some((f) => JSON.stringify(p.FunctionName).includes(f)),
-    );
-    expect(byApiGateway).toHaveLength(routes.length);
+    const apis = new Set([mainApi, ...s.stack.api.quietApis.map((q) => logicalId(s.stack, q.api))]);
+    const all = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS");
+    expect(all.filter((m) => apis.has(m.restApi))).toHaveLength(routes.length);
+    // The front ends' proxy APIs (`{site}`, `{auth_url}`) add only their two catch-all methods each.
+    expect(all.filter((m) => !apis.has(m.restApi)).every((m) => m.httpMethod === "ANY")).toBe(true);
+    // API Gateway may invoke one function per method; the sweep schedule's permission is EventBridge's.
+    const byApiGateway = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "apigateway.amazonaws.com");
+    expect(byApiGateway).toHaveLength(all.length);
+  });
+
+  it("serves {site} through its own proxy API in STREAM mode (file downloads are streamed)", () => {
+    const app = logicalId(s.stack, s.stack.functions.app!.fn);
+    const proxies = apiMethods(s.json).filter((m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app));
+    expect(proxies.map((m) => m.path).sort()).toEqual(["/", "/{proxy+}"]);
+    for (const m of proxies) {
+      expect(m.properties.Integration.ResponseTransferMode).toBe("STREAM");
+      expect(JSON.stringify(m.properties.Integration.Uri)).toContain("response-streaming-invocations");
+    }
   });
 
   it("answers CORS preflight (OPTIONS) on every resource of every API", () => {
