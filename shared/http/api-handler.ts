@@ -59,7 +59,10 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
 export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
+  // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
+  // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
+  const timeoutEarlyInMillis = opts.early ? 0 : 5;
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(errorResponse());
   handler.use(observability());
   handler.use(requestContext());
   handler.use(admission({ early: opts.early ?? false }));
