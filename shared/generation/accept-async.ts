@@ -1,7 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
-import { addLogKeys } from "#shared/observability/logger.ts";
+import { addLogKeys, logger } from "#shared/observability/logger.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
 import { ACTIVE_SHARD, finalizeJob, type JobRecord, markEnqueued, putJob } from "./job-store.ts";
@@ -91,7 +91,7 @@ export async function acceptAsync(
   // Acceptance is complete. If this mark is lost, the sweeper fails what is still queued
   // after the acceptance deadline; the messages are sent, so that is rarely anything.
   await markEnqueued(requestId, deps.clock.now().toISOString()).catch((err: Error) => {
-    console.error(JSON.stringify({ level: "error", msg: "job not marked enqueued", requestId, error: String(err.stack ?? err) }));
+    logger.error("job not marked enqueued", { requestId, error: err });
   });
   // The hash stays in the file records; the answer carries the passcode itself, once.
   return { requestId, files };

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 
 /** Where an async file's pages are counted: its request's month and, on a stopping plan, the limit. */
@@ -61,7 +62,7 @@ async function apply(account: PageAccount, fileId: string, c: FileCorrection, de
     );
     return c;
   } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
+    if (isConditionalCheckFailed(err)) return undefined;
     throw err;
   }
 }
@@ -96,6 +97,6 @@ export async function dropMarkers(account: Pick<PageAccount, "workspaceId" | "mo
       ExpressionAttributeNames: names,
     }),
   ).catch((err: { name?: string }) => {
-    if (err.name !== "ConditionalCheckFailedException") throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
-import { updateIf } from "#shared/aws/conditional-update.ts";
+import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 
@@ -65,7 +65,7 @@ async function startWindow(TableName: string, Key: Record<string, string>, now: 
     );
     return true;
   } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }

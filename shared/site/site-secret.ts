@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 
 const SECRET_KEY = { pk: "SITE#secret", sk: "cookie-hmac" };
@@ -30,7 +31,7 @@ async function loadOrCreate(): Promise<Buffer> {
     await awsClients().ddb.send(new PutCommand({ TableName, Item: { ...SECRET_KEY, secret }, ConditionExpression: "attribute_not_exists(pk)" }));
     return Buffer.from(secret, "base64");
   } catch (err) {
-    if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
     return Buffer.from(String((await read())?.secret), "base64"); // another container won the race
   }
 }
