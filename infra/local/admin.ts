@@ -8,6 +8,7 @@ import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
+import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
 
 /** A mistake of the operator: printed as one line, exit code 1, never a stack trace. */
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run admin -- <command> [--json]
   design publish DIR --workspace ID [--design ID]
   design list --workspace ID
   usage --workspace ID [--month YYYY-MM]
+${WORKSPACE_USAGE}
 ${WEBHOOK_USAGE}`;
 
 type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
@@ -90,6 +92,7 @@ const commands: Record<string, Command> = {
     return { json: designs, text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)" };
   },
   ...webhookCommands,
+  ...workspaceCommands,
 };
 
 async function main(): Promise<number> {

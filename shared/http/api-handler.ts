@@ -2,7 +2,9 @@ import type { Readable } from "node:stream";
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
+import { systemClock } from "#shared/clock.ts";
 import { corsHeaders } from "./cors.ts";
+import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
 import { admission } from "./middleware/admission.ts";
 import { errorResponse } from "./middleware/error-response.ts";
 import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
@@ -52,6 +54,7 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  *   2. requestContext  – headers, query, path params, language
  *   3. admission       – the caller's workspace and spec 8's per-workspace class limit,
  *                        before any work (skipped for public routes)
+ * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
 export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean; early?: boolean; streaming?: boolean }): ProxyHandler {
@@ -61,7 +64,9 @@ export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth:
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");
-    const result = await fn(request);
+    const answer = await fn(request);
+    const ageHeaders = keyAgeHeaders(await settledPrincipal(request), systemClock.now());
+    const result = { ...answer, headers: { ...ageHeaders, ...answer.headers } } as ApiResult;
     const proxy = toProxyResult(result, request.lang, opts.streaming);
     if (!result.after) return proxy;
     if (opts.streaming) return Object.assign(proxy, { [AFTER_RESPONSE]: result.after });
