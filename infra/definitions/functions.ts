@@ -42,6 +42,21 @@ const generation: FunctionAccess = {
   queuesSend: ["render", "webhook"],
 };
 
+/** Webhook endpoints live in `webhooks`; the audit log and key items in `workspaces`. */
+const manageWebhooks: FunctionAccess = { tablesRead: ["designs"], tablesWrite: ["webhooks", "workspaces"] };
+
+/** The management routes (spec 4.11, 4.12), one function per route file. */
+const managementFunctions = () => ({
+  "list-webhook-endpoints": api("list-webhook-endpoints", { tablesRead: ["webhooks", "designs"] }),
+  "create-webhook-endpoint": api("create-webhook-endpoint", manageWebhooks),
+  "update-webhook-endpoint": api("update-webhook-endpoint", manageWebhooks),
+  "delete-webhook-endpoint": api("delete-webhook-endpoint", manageWebhooks),
+  "regenerate-webhook-secret": api("regenerate-webhook-secret", manageWebhooks),
+  "read-webhook-secret": api("read-webhook-secret", { tablesRead: ["webhooks"], tablesWrite: ["workspaces"] }),
+  "set-workspace-webhook": api("set-workspace-webhook", manageWebhooks),
+  "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"] }),
+});
+
 /**
  * Every Lambda of the service. API functions are named after their route's file.
  * Whoever records a generation event (sync generation, the render worker, the DLQ handler)
@@ -65,6 +80,7 @@ export const functions = {
     tablesWrite: ["usage"],
     bucketsRead: ["files"],
   }),
+  ...managementFunctions(),
   render: {
     id: "render",
     entry: "functions/render/render-files.ts",

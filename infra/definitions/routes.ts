@@ -9,7 +9,8 @@ export interface RouteDefinition {
   path: string;
   function: FunctionId;
   rateClass: RateClass;
-  auth: "appkey-or-bearer" | "none";
+  /** `bearer-or-session`: management routes (spec 4.11, 4.12) take a token or a first-party login session, never an appkey. */
+  auth: "appkey-or-bearer" | "bearer-or-session" | "none";
   /** Integration time-out; sync generation needs the raised 60 s quota (spec 8). */
   timeoutSeconds: number;
   /** Excluded from access logs (spec 4.10). */
@@ -43,7 +44,25 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/status/{requestId}", "get-status", "status"),
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
+  ...managementRoutes(),
 ];
+
+/** spec 4.11 and 4.12; not in a spec 8 rate class (authenticated administration, low volume). */
+function managementRoutes(): RouteDefinition[] {
+  const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) => route(method, path, fn, "none", { auth: "bearer-or-session" });
+  const endpoints = "/workspace/{workspaceId}/webhook-endpoints";
+  return [
+    manage("GET", endpoints, "list-webhook-endpoints"),
+    manage("POST", endpoints, "create-webhook-endpoint"),
+    manage("PATCH", `${endpoints}/{endpointId}`, "update-webhook-endpoint"),
+    manage("DELETE", `${endpoints}/{endpointId}`, "delete-webhook-endpoint"),
+    manage("POST", `${endpoints}/{endpointId}/secret/regenerate`, "regenerate-webhook-secret"),
+    manage("GET", `${endpoints}/{endpointId}/secret`, "read-webhook-secret"),
+    manage("PATCH", "/workspace/webhook", "set-workspace-webhook"),
+    manage("PATCH", "/workspace/{workspaceId}/webhook", "set-workspace-webhook"),
+    manage("POST", "/workspace/{workspaceId}/application-token/regenerate", "rotate-application-key"),
+  ];
+}
 
 /** Media types API Gateway must pass through as binary. */
 export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];

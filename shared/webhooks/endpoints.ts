@@ -179,6 +179,16 @@ export async function rotateWebhookSecret(
 }
 
 /**
+ * The current signing secret (spec 4.12 GET …/secret). Ownership is not checked: the
+ * route admits only first-party login sessions, which that rule does not restrict.
+ */
+export async function readWebhookSecret(workspaceId: string, endpointId: string): Promise<{ secret: string }> {
+  const current = await getEndpointRecord(workspaceId, endpointId);
+  if (!current) throw notFound();
+  return { secret: current.secret };
+}
+
+/**
  * The enabled endpoint whose URL equals a request's `webhookUrl` (spec 2.2), or undefined.
  * Equality is exact: the URL as registered.
  */

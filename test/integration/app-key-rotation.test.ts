@@ -7,7 +7,7 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
-import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
+import { createTenant } from "../helpers/sync-fixtures.ts";
 
 /**
  * Application-key rotation through the admin CLI and the domain (spec 4.11), and the

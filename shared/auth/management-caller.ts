@@ -1,0 +1,54 @@
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import type { HeaderReader, Principal } from "./authenticate.ts";
+import type { ManagementCaller } from "./management-access.ts";
+
+/** What resolving a management caller reads (the identity contract's functions). */
+export interface CallerDeps {
+  authenticate(header: HeaderReader): Promise<Principal>;
+  readSession(cookieHeader: string | undefined): Promise<{ userId: string } | undefined>;
+  findMembership(workspaceId: string, userId: string): Promise<{ role: "admin" | "read" } | undefined>;
+  getWorkspace(workspaceId: string): Promise<Workspace | undefined>;
+}
+
+/**
+ * Who calls a management route. An `Authorization` header wins (a token; an `appkey` next
+ * to it is ignored here so the token is judged); else a first-party login session cookie,
+ * whose role is the membership in the path's workspace; else `appkey` alone (refused later
+ * by authorizeManagement with 401); nothing at all → 412 AUTH_HEADER_MISSING (spec 5.1).
+ */
+export async function resolveManagementCaller(header: HeaderReader, pathWorkspaceId: string | undefined, deps: CallerDeps): Promise<ManagementCaller> {
+  if (header("authorization") !== undefined) {
+    return (await deps.authenticate((name) => (name.toLowerCase() === "appkey" ? undefined : header(name)))) as ManagementCaller;
+  }
+  const session = header("cookie") === undefined ? undefined : await deps.readSession(header("cookie"));
+  if (session) return sessionCaller(session.userId, pathWorkspaceId, deps);
+  if (header("appkey") !== undefined) return (await deps.authenticate(header)) as ManagementCaller;
+  if (header("cookie") !== undefined) throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is missing or expired" }] });
+  throw new PlatenError("AUTH_HEADER_MISSING");
+}
+
+/**
+ * A login session acting on the path's workspace. An unknown workspace answers like one
+ * the user is not a member of (403), so workspace ids cannot be probed.
+ */
+async function sessionCaller(userId: string, pathWorkspaceId: string | undefined, deps: CallerDeps): Promise<ManagementCaller> {
+  if (pathWorkspaceId === undefined) {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }] });
+  }
+  const [workspace, membership] = await Promise.all([deps.getWorkspace(pathWorkspaceId), deps.findMembership(pathWorkspaceId, userId)]);
+  if (!workspace || !membership) throw new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message: "the user is not a member of this workspace" }] });
+  return { workspace, method: "session", userId, role: membership.role };
+}
+
+/**
+ * Cross-site request forgery guard for cookie-authenticated changes: a browser always sends
+ * `Origin` on a cross-origin POST/PATCH/DELETE, so one that names another site than the
+ * service's own is refused (403 ACCESS_DENIED). Token callers carry no ambient credential.
+ */
+export function checkSessionOrigin(caller: ManagementCaller, method: string, origin: string | undefined, ownOrigins: string[]): void {
+  if (caller.method !== "session" || method === "GET" || origin === undefined) return;
+  if (!ownOrigins.includes(origin)) {
+    throw new PlatenError("ACCESS_DENIED", { details: [{ message: "a login session may change settings only from the service's own pages" }] });
+  }
+}
