@@ -64,6 +64,7 @@ const managementFunctions = () => ({
  */
 export const functions = {
   "health-check": { ...api("health-check"), access: {} },
+  "get-openapi": { ...api("get-openapi"), access: {} },
   "list-designs": api("list-designs", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-parameters": api("get-design-parameters", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),

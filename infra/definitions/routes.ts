@@ -33,6 +33,7 @@ const route = (
 /** The route table of the API, shared by the CDK stack and the local gateway. */
 export const routes: RouteDefinition[] = [
   route("GET", "/health/check", "health-check", "none", { auth: "none", quiet: true }),
+  route("GET", "/openapi.json", "get-openapi", "none", { auth: "none" }),
   route("GET", "/file/designs", "list-designs", "retrieval"),
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),

@@ -1,7 +1,7 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
- * Bodies of the management routes (spec 2.10, 4.11, 4.12): the handlers validate with these
+ * Bodies of the webhook management routes (spec 2.10, 4.12): the handlers validate with these
  * and the OpenAPI document is generated from them, so the two cannot disagree. URL rules
  * beyond the shape (https, public addresses) are the domain's (endpoint-input.ts).
  */
@@ -41,6 +41,3 @@ export const endpointListResponse = z.object({ items: z.array(endpointResponse) 
 export const endpointWithSecretResponse = endpointResponse.extend({ secret: z.string() });
 export const secretResponse = z.object({ secret: z.string() });
 export const regeneratedSecretResponse = z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string() });
-
-/** spec 2.11 / 4.11 */
-export const appKeyRotationResponse = z.object({ applicationKey: z.string(), lastRotatedAt: z.string() });
