@@ -53,7 +53,8 @@ export const pageSchema = z
         left: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
       })
       .strict()
-      .default({}),
+      // prefault: zod 4's default() skips parsing, so the margins' own defaults would be lost
+      .prefault({}),
   })
   .strict()
   .refine((p) => (p.width === undefined) === (p.height === undefined), {
@@ -65,10 +66,10 @@ export const designManifestSchema = z
   .object({
     label: z.string().min(1).max(200),
     description: z.string().max(2000).optional(),
-    page: pageSchema.default({}),
+    page: pageSchema.prefault({}),
     parameters: z.array(parameterSpecSchema).max(500),
     /** Params used to render the thumbnail at publish time (and by the benchmark). */
-    sampleParams: z.record(z.unknown()).optional(),
+    sampleParams: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
   .superRefine((m, ctx) => {

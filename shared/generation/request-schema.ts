@@ -10,10 +10,15 @@ export const MAX_WEBHOOK_URL = 2048;
 /** The catalogue code a zod issue stands for; mixed kinds become VALIDATION_FAILED (spec 7.1). */
 const kind = (code: ErrorCode) => ({ params: { kind: code } });
 
+/** zod 4's one error option: "is required" when the key is missing, else what the value must be. */
+const typeError = (expected: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected),
+});
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const fileName = z
-  .string({ required_error: "is required", invalid_type_error: "must be a string" })
+  .string(typeError("must be a string"))
   .min(1, "must not be empty")
   .max(255, "must be at most 255 characters")
   .superRefine((name, ctx) => {
@@ -48,20 +53,18 @@ const params = z.unknown().superRefine((value, ctx) => {
 export const contentItemSchema = z
   .object({
     fileName,
-    shareType: z.enum(["01", "02", "03"], { message: "must be one of 01, 02, 03" }).default("01"),
-    passcodeEnabled: z.boolean({ invalid_type_error: "must be a boolean" }).default(false),
+    shareType: z.enum(["01", "02", "03"], { error: "must be one of 01, 02, 03" }).default("01"),
+    passcodeEnabled: z.boolean({ error: "must be a boolean" }).default(false),
     passthrough: passthrough.optional(),
-    params: z.custom<unknown>((v) => v !== undefined, { message: "is required" }).pipe(params),
+    params: z.custom<unknown>((v) => v !== undefined, { error: "is required" }).pipe(params),
   })
   .strict();
 
 const common = {
-  designId: z.string({ required_error: "is required", invalid_type_error: "must be a string" }).min(1, "must not be empty"),
-  version: z
-    .number({ required_error: "is required", invalid_type_error: "must be an integer" })
-    .int("must be an integer"),
+  designId: z.string(typeError("must be a string")).min(1, "must not be empty"),
+  version: z.number(typeError("must be an integer")).int("must be an integer"),
   webhookUrl: z
-    .string({ invalid_type_error: "must be a string" })
+    .string({ error: "must be a string" })
     .max(MAX_WEBHOOK_URL, `must be at most ${MAX_WEBHOOK_URL} characters`)
     .optional(),
 };
@@ -72,7 +75,7 @@ export const multipleRequestSchema = z
   .object({
     ...common,
     contents: z
-      .array(contentItemSchema, { required_error: "is required", invalid_type_error: "must be an array" })
+      .array(contentItemSchema, typeError("must be an array"))
       .min(1, "must hold at least one item")
       .superRefine((items, ctx) => {
         if (items.length > MAX_CONTENTS) {

@@ -1,8 +1,10 @@
-import type { ZodError, ZodIssue } from "zod";
+import type { ZodError, z } from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParamsShape } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
+
+type ZodIssue = z.core.$ZodIssue;
 
 const KIND_MESSAGES_JA: Partial<Record<ErrorCode, string>> = {
   FILE_NAME_INVALID: '/ \\ : * ? " < > | や制御文字は使用できません',
@@ -36,8 +38,8 @@ export function zodToPlatenError(error: ZodError): PlatenError {
  * Dotted path of an issue. In single requests the params live at `content.params`, but
  * the spec names their fields `params.<key>` (7.1), so that prefix is dropped.
  */
-function fieldPath(path: (string | number)[]): string {
-  const dotted = path.join(".");
+function fieldPath(path: PropertyKey[]): string {
+  const dotted = path.map(String).join(".");
   return dotted === "content.params" || dotted.startsWith("content.params.") ? dotted.slice("content.".length) : dotted;
 }
 

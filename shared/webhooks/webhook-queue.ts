@@ -27,7 +27,7 @@ const messageSchema = z.object({
   attempt: z.number().int().positive(),
   notBefore: z.number().optional(),
   manual: z.boolean().optional(),
-  passcodes: z.record(z.string()).optional(),
+  passcodes: z.record(z.string(), z.string()).optional(),
 });
 
 /** Parses a message body; throws on anything else (a bug or a foreign message). */
