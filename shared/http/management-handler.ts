@@ -1,5 +1,4 @@
-import type { ZodError } from "zod";
-import type { ZodType } from "zod/v4";
+import type { ZodType } from "zod";
 import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { authenticate } from "#shared/auth/authenticate.ts";
 import { authorizeManagement, type ManagementGrant, type ManagementOperation } from "#shared/auth/management-access.ts";
@@ -61,8 +60,7 @@ function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
     throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
   }
   const parsed = schema.safeParse(json);
-  // zod 4's issues carry the fields zodToPlatenError reads (code, path, message, keys).
-  if (!parsed.success) throw zodToPlatenError(parsed.error as unknown as ZodError);
+  if (!parsed.success) throw zodToPlatenError(parsed.error);
   return parsed.data;
 }
 

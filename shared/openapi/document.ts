@@ -1,4 +1,4 @@
-import { type ZodType, z } from "zod/v4";
+import { type ZodType, z } from "zod";
 import { errorBody, parameterSpec } from "./response-shapes.ts";
 import { type OperationDoc, operationDocs, type ResponseDoc } from "./operations.ts";
 

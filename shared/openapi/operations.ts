@@ -1,4 +1,4 @@
-import { type ZodType, z } from "zod/v4";
+import { type ZodType, z } from "zod";
 import {
   createEndpointBody,
   endpointListResponse,
@@ -9,6 +9,7 @@ import {
   updateEndpointBody,
   workspaceWebhookBody,
 } from "#shared/webhooks/endpoint-schemas.ts";
+import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
 import { asyncAccepted, designList, generationStatus, health, identifiersJson, parameterSpec } from "./response-shapes.ts";
 
@@ -36,10 +37,12 @@ const generationErrors = [400, 401, 403, 404, 412, 429, 500, 503];
 const managementErrors = [400, 401, 403, 404, 412];
 const syncQuery = [{ name: "response", description: "`json` returns the identifiers (spec 2.6) instead of the file", type: "string" as const }];
 const versionQuery = [{ name: "version", description: "design version (default: latest)", type: "integer" as const }];
+const generationBody = { single: singleRequestSchema, multiple: multipleRequestSchema };
 const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
   operationId: `generateSync${mode === "single" ? "Single" : "Multiple"}`,
   summary: `Generate ${mode === "single" ? "one PDF" : "a ZIP of PDFs"} and answer with it (spec 4.${mode === "single" ? 1 : 2})`,
   tags: ["generation"],
+  body: generationBody[mode],
   query: syncQuery,
   responses: { 200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson } },
   errors: [...generationErrors, 504],
@@ -48,6 +51,7 @@ const async = (mode: "single" | "multiple"): OperationDoc => ({
   operationId: `generateAsync${mode === "single" ? "Single" : "Multiple"}`,
   summary: `Accept a generation and render it in the background (spec 4.${mode === "single" ? 3 : 4})`,
   tags: ["generation"],
+  body: generationBody[mode],
   responses: { 202: ok("accepted", asyncAccepted) },
   errors: generationErrors,
 });

@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import { z } from "zod";
 
 /**
  * Response bodies of the generation, status and design routes (spec 2.5–2.9, 7.1) for the

@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import { z } from "zod";
 
 /**
  * Bodies of the webhook management routes (spec 2.10, 4.12): the handlers validate with these

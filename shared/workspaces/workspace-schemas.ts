@@ -1,4 +1,4 @@
-import { z } from "zod/v4";
+import { z } from "zod";
 
 /** spec 2.11 / 4.11: the answer of a rotation (the handler returns AppKeyRotation; the OpenAPI document shows this). */
 export const appKeyRotationResponse = z.object({

@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { routes } from "#infra/definitions/routes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
+import { singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
 
 /** The served OpenAPI document (issue 13 item 5): valid OpenAPI 3.1, every route in it, schemas usable. */
@@ -52,5 +53,14 @@ describe("OpenAPI document", () => {
     const check = ajv.getSchema("#/components/schemas/CreateWebhookEndpointBody")!;
     const bodies = [{ url: "https://hooks.example.com/a" }, { url: "https://x.example", designFilterType: "selected", targetDesignIds: ["D1"] }, { url: "" }, { url: "https://x", colour: "red" }, { designFilterType: "all" }, { url: "https://x", targetDesignIds: "D1" }];
     for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(createEndpointBody.safeParse(body).success);
+  });
+
+  it("describes the generation bodies with the generation handlers' own schema", () => {
+    expect(doc.paths["/file/sync/single"]!.post!.requestBody).toEqual({ required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" } } } });
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(doc.components.schemas.GenerateSyncSingleBody!);
+    const content = { fileName: "a.pdf", params: {} };
+    const bodies = [{ designId: "D", version: 1, content }, { designId: "D", version: 1.5, content }, { designId: "D", version: 1, content: { ...content, shareType: "04" } }, { designId: "D", content }];
+    for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(singleRequestSchema.safeParse(body).success);
   });
 });
