@@ -7,24 +7,23 @@ import type { ManagementCaller } from "./management-access.ts";
 export interface CallerDeps {
   authenticate(header: HeaderReader): Promise<Principal>;
   readSession(cookieHeader: string | undefined): Promise<{ userId: string } | undefined>;
+  /** Whether the header carries a session cookie at all (valid or not): other cookies are no credential. */
+  hasSessionCookie(cookieHeader: string | undefined): boolean;
   findMembership(workspaceId: string, userId: string): Promise<{ role: "admin" | "read" } | undefined>;
   getWorkspace(workspaceId: string): Promise<Workspace | undefined>;
 }
 
 /**
- * Who calls a management route. An `Authorization` header wins (a token; an `appkey` next
- * to it is ignored here so the token is judged); else a first-party login session cookie,
- * whose role is the membership in the path's workspace; else `appkey` alone (refused later
- * by authorizeManagement with 401); nothing at all → 412 AUTH_HEADER_MISSING (spec 5.1).
+ * Who calls a management route. An `Authorization` header or an `appkey` is judged by
+ * `authenticate` as on every route (both at once → 401; an appkey principal is refused
+ * later by authorizeManagement with 401); else a first-party login session cookie, whose
+ * role is the membership in the path's workspace; nothing at all → 412 (spec 5.1).
  */
 export async function resolveManagementCaller(header: HeaderReader, pathWorkspaceId: string | undefined, deps: CallerDeps): Promise<ManagementCaller> {
-  if (header("authorization") !== undefined) {
-    return (await deps.authenticate((name) => (name.toLowerCase() === "appkey" ? undefined : header(name)))) as ManagementCaller;
-  }
+  if (header("authorization") !== undefined || header("appkey") !== undefined) return (await deps.authenticate(header)) as ManagementCaller;
   const session = header("cookie") === undefined ? undefined : await deps.readSession(header("cookie"));
   if (session) return sessionCaller(session.userId, pathWorkspaceId, deps);
-  if (header("appkey") !== undefined) return (await deps.authenticate(header)) as ManagementCaller;
-  if (header("cookie") !== undefined) throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is missing or expired" }] });
+  if (deps.hasSessionCookie(header("cookie"))) throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is invalid or expired" }] });
   throw new PlatenError("AUTH_HEADER_MISSING");
 }
 

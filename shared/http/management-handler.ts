@@ -24,6 +24,7 @@ export interface ManagementContext {
 const callerDeps: CallerDeps = {
   authenticate: (header) => authenticate(header),
   readSession: async () => undefined,
+  hasSessionCookie: () => false,
   findMembership: async () => undefined,
   getWorkspace,
 };
