@@ -11,6 +11,8 @@ export interface FunctionAccess {
   queuesSend?: QueueId[];
   /** Sends to the dead-letter queue of these queues itself (the dispatcher dead-letters deliveries). */
   deadLettersSend?: QueueId[];
+  /** Reads the identity key seeds (Secrets Manager in AWS, the data dir locally): signing and cookie keys. */
+  identityKeys?: boolean;
 }
 
 export interface FunctionDefinition {
@@ -26,12 +28,13 @@ export interface FunctionDefinition {
 
 const readDesigns: FunctionAccess = { tablesRead: ["workspaces", "designs"], bucketsRead: ["designs"] };
 
+/** Every API function authenticates (spec 5): workspaces for appkeys, identity and oauth for Bearer tokens. */
 const api = (id: string, access: FunctionAccess = {}): FunctionDefinition => ({
   id,
   entry: `functions/api/${id}.ts`,
   timeoutSeconds: 29,
   memoryMb: 512,
-  access: { ...access, tablesRead: [...new Set(["workspaces" as const, ...(access.tablesRead ?? [])])] },
+  access: { ...access, tablesRead: [...new Set(["workspaces" as const, "identity" as const, "oauth" as const, ...(access.tablesRead ?? [])])] },
 });
 
 const generation: FunctionAccess = {
@@ -102,6 +105,16 @@ export const functions = {
     timeoutSeconds: 60,
     memoryMb: 512,
     access: { tablesWrite: ["requests", "files", "webhooks"], queuesSend: ["webhook"] },
+  },
+  // `{auth_url}` (spec 4.13): oidc-provider, login and consent screens, the public gallery.
+  // Writes oidc-provider's models and login counters (oauth); users and clients are read-only.
+  auth: {
+    id: "auth",
+    entry: "functions/auth/auth-server.ts",
+    timeoutSeconds: 29,
+    // scrypt (32 MiB, CPU-bound) on every login: more memory buys the CPU share.
+    memoryMb: 1024,
+    access: { tablesRead: ["workspaces", "designs", "identity"], tablesWrite: ["oauth"], identityKeys: true },
   },
   // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
   // delivery log and endpoint state (410 disables), re-queues its own back-off messages.

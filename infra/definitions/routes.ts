@@ -65,6 +65,12 @@ function managementRoutes(): RouteDefinition[] {
   ];
 }
 
+/**
+ * Paths of `{auth_url}` (spec 4.13). In AWS the auth function owns its whole API; the local
+ * gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
+ */
+export const authPathPrefixes = ["/.well-known/", "/oauth/", "/jwks", "/interaction/", "/public/templates"] as const;
+
 /** Media types API Gateway must pass through as binary. */
 export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];
 

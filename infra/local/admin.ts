@@ -7,6 +7,7 @@ import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
+import { IDENTITY_USAGE, identityCommands, identityOptions } from "./admin-identity.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
 import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
@@ -26,7 +27,8 @@ const USAGE = `usage: npm run admin -- <command> [--json]
   design list --workspace ID
   usage --workspace ID [--month YYYY-MM]
 ${WORKSPACE_USAGE}
-${WEBHOOK_USAGE}`;
+${WEBHOOK_USAGE}
+${IDENTITY_USAGE}`;
 
 type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
 type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
@@ -93,6 +95,7 @@ const commands: Record<string, Command> = {
   },
   ...webhookCommands,
   ...workspaceCommands,
+  ...identityCommands,
 };
 
 async function main(): Promise<number> {
@@ -107,6 +110,7 @@ async function main(): Promise<number> {
       id: { type: "string" },
       month: { type: "string" },
       ...webhookOptions,
+      ...identityOptions,
     },
   }) as Args;
   const command = commands[args.positionals.slice(0, 2).join(" ")] ?? commands[args.positionals[0] ?? ""];

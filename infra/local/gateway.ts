@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
-import { type RouteDefinition, routes } from "../definitions/index.ts";
+import { authPathPrefixes, functions, type RouteDefinition, routes } from "../definitions/index.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { toProxyEvent } from "./proxy-event.ts";
@@ -70,6 +70,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const url = new URL(req.url ?? "/", "http://localhost");
   if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
   if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
+  if (isAuthPath(url.pathname)) return proxyToAuth(req, res, url, opts);
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
   const match = candidates.find((c) => c.route.method === req.method);
   if (!match) {
@@ -96,6 +97,27 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
     const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
     writeResult(res, result);
     if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
+  } finally {
+    end();
+  }
+}
+
+/** `{auth_url}` shares the gateway's origin locally (AWS gives it its own proxy API). */
+const isAuthPath = (path: string) =>
+  "auth" in functions && authPathPrefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
+
+/** Forwards any method and path to the auth function as a `/{proxy+}` proxy event, as its RestApi does. */
+async function proxyToAuth(req: IncomingMessage, res: ServerResponse, url: URL, opts: GatewayOptions): Promise<void> {
+  const body = await readBody(req, res);
+  if (!body) return;
+  const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: { proxy: url.pathname.slice(1) } });
+  const route: RouteDefinition = { method: "GET", path: "/{proxy+}", function: "auth", rateClass: "none", auth: "none", timeoutSeconds: functions.auth.timeoutSeconds };
+  const started = Date.now();
+  const end = invocations.begin();
+  try {
+    const result = await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000);
+    writeResult(res, result);
+    accessLog(req, url, result.statusCode, Date.now() - started);
   } finally {
     end();
   }
@@ -182,8 +204,10 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | u
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string | string[]> = { ...corsHeaders };
-  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+  // The gateway sets Content-Length itself, as API Gateway does (a handler's own would be a duplicate).
+  const own = (k: string) => k.toLowerCase() !== "content-length";
+  for (const [k, v] of Object.entries(result.headers ?? {})) if (own(k)) headers[k] = String(v);
+  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) if (own(k)) headers[k] = v.map(String);
   const body = Buffer.from(result.body ?? "", result.isBase64Encoded ? "base64" : "utf8");
   send(res, result.statusCode, headers, body);
 }

@@ -6,6 +6,7 @@ import { type PublishDeps, publishDesign } from "#shared/designs/publish-design.
 import { listDesignHeads } from "#shared/designs/design-store.ts";
 import { createWorkspace, getWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import { repoRoot } from "./load-handler.ts";
+import { seedIdentity } from "./seed-identity.ts";
 
 export const samplesDir = join(repoRoot, "shared/designs/samples");
 
@@ -21,6 +22,10 @@ export interface LocalJson {
     appKey: string;
     designs: { id: string; label: string; latestVersion: number }[];
   }[];
+  /** Seeded users (issue 12): one admin per seeded workspace; the password is only kept here. */
+  users: { id: string; email: string; password: string; workspaceIds: string[] }[];
+  /** A public client for trying the code flow with PKCE. */
+  oauthClients: { clientId: string; isPublic: boolean; redirectUris: string[] }[];
 }
 
 const seedWorkspaces: { name: string; plan: Plan }[] = [
@@ -42,7 +47,9 @@ export async function seedOrRefresh(
   if (previous && (await getWorkspace(previous.workspaces[0]?.id ?? ""))) {
     const workspaces = [];
     for (const ws of previous.workspaces) workspaces.push({ ...ws, designs: await designsOf(ws.id) });
-    return { ...urls, workspaces };
+    // Data dirs from before users existed get theirs now.
+    const identity = previous.users?.length ? { users: previous.users, oauthClients: previous.oauthClients ?? [] } : await seedIdentity(workspaces, deps);
+    return { ...urls, workspaces, ...identity };
   }
   const workspaces: LocalJson["workspaces"] = [];
   for (const def of seedWorkspaces) {
@@ -55,7 +62,7 @@ export async function seedOrRefresh(
     }
     workspaces.push({ id: workspace.id, name: def.name, plan: def.plan, appKey, designs: await designsOf(workspace.id) });
   }
-  return { ...urls, workspaces };
+  return { ...urls, workspaces, ...(await seedIdentity(workspaces, deps)) };
 }
 
 async function designsOf(workspaceId: string): Promise<LocalJson["workspaces"][number]["designs"]> {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
 import { recoverUnfinishedRequests } from "#shared/generation/recover-requests.ts";
+import { ensureLocalKeyFile } from "#shared/identity/keys.ts";
 import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
@@ -44,10 +45,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const queueUrls = await createLocalResources(endpoints, { visibilityScale: opts.visibilityScale });
   const gateway = await startGateway({ port: opts.port, testHooks: opts.testHooks, timeoutScale: opts.timeoutScale });
   const origin = `http://localhost:${gateway.port}`;
+  // Identity keys are generated once per data dir and kept (tokens survive restarts).
+  const identityKeysFile = join(dataDir, "identity-keys.json");
+  ensureLocalKeyFile(identityKeysFile);
   const urls = { apiBaseUrl: `${origin}/v1`, authUrl: origin, siteUrl: origin };
   Object.assign(
     process.env,
     localEnvironment({ ...emulators, queueUrls, baseUrl: urls.apiBaseUrl, siteUrl: urls.siteUrl, authUrl: urls.authUrl }),
+    { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile },
   );
   const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
   // fauxqs lost its messages with the last process: put unfinished files back on the queue.

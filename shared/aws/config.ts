@@ -15,6 +15,7 @@ export interface PlatenConfig {
     usage: string;
     webhooks: string;
     oauth: string;
+    identity: string;
   };
   buckets: { designs: string; files: string };
   queues: { render: string; renderDlq: string; webhook: string; webhookDlq: string };
@@ -53,6 +54,7 @@ function loadConfig(): PlatenConfig {
       usage: required("TABLE_USAGE"),
       webhooks: required("TABLE_WEBHOOKS"),
       oauth: required("TABLE_OAUTH"),
+      identity: required("TABLE_IDENTITY"),
     },
     buckets: { designs: required("BUCKET_DESIGNS"), files: required("BUCKET_FILES") },
     queues: {

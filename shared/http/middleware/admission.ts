@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { rateClassOf } from "#shared/limits/limits-config.ts";
 import { admit } from "../admission.ts";
@@ -15,8 +16,8 @@ export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayPro
     before: async (handler) => {
       const request = requestsByEvent.get(handler.event);
       if (!request) throw new Error("requestContext must run before admission");
-      const rateClass = rateClassOf(handler.event.resource ?? handler.event.path);
-      request.admission = admit(request.header, rateClass, systemClock);
+      const path = handler.event.resource ?? handler.event.path;
+      request.admission = admit(request.header, rateClassOf(path), systemClock, { requiredScopes: requiredScopesOf(path) });
       if (!opts.early) request.principal = await request.admission.principal;
       // An early handler that fails before awaiting it must not leave a rejection unhandled.
       else request.admission.principal.catch(() => undefined);

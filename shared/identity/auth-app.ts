@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errors } from "oidc-provider";
+import { pickLanguage } from "#shared/http/language.ts";
+import { readBody, send, sendHtml, sendJson } from "./http-io.ts";
+import { handleInteraction, type InteractionContext } from "./interactions.ts";
+import { identityKeys } from "./keys.ts";
+import { authRoutes, createProvider } from "./provider.ts";
+import { searchPublicTemplates } from "./public-templates.ts";
+import { applyTokenPolicy } from "./token-request.ts";
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * `{auth_url}` as one Node request handler: the public gallery and the interaction screens
+ * are ours, everything else is oidc-provider's (discovery, authorize, token, userinfo,
+ * JWKS, revocation). Built once per container: keys are read once.
+ */
+export async function createAuthApp(settings: { issuer: string; apiAudience: string }): Promise<NodeHandler> {
+  const keys = await identityKeys();
+  const provider = createProvider({ ...settings, keys });
+  const mountPath = new URL(settings.issuer).pathname.replace(/\/$/, "");
+  const ctx: InteractionContext = { provider, mountPath, secureCookies: settings.issuer.startsWith("https:") };
+  const callback = provider.callback();
+  return async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://auth.invalid");
+    try {
+      if (url.pathname === "/public/templates" && req.method === "GET") return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined));
+      if (url.pathname.startsWith("/interaction/")) return await handleInteraction(req, res, url.pathname, ctx);
+      if (url.pathname === authRoutes.token && req.method === "POST") {
+        const policy = await applyTokenPolicy(await readBody(req), req.headers.authorization);
+        if ("error" in policy) return sendJson(res, 400, policy);
+        // The provider reads an already-read body from req.body (its documented fallback).
+        (req as IncomingMessage & { body?: string }).body = policy.body;
+      }
+      await callback(req, res);
+    } catch (err) {
+      failed(req, res, err);
+    }
+  };
+}
+
+/** Errors of our own routes: a lost interaction is the user's, anything else is logged and generic. */
+function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err instanceof errors.SessionNotFound || (err as { status?: number }).status === 413) {
+    const ja = pickLanguage(req.headers["accept-language"]) === "ja";
+    const message = ja ? "このサインイン手続きは期限切れです。アプリからやり直してください。" : "This sign-in has expired. Start again from the application.";
+    sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
+    return;
+  }
+  console.error(JSON.stringify({ level: "error", msg: "auth request failed", path: req.url, error: String((err as Error)?.stack ?? err) }));
+  send(res, 500, "text/plain; charset=utf-8", "Internal error");
+}

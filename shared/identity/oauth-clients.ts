@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { Clock } from "#shared/clock.ts";
+import { newId } from "#shared/ids.ts";
+import { IdentityError } from "./identity-error.ts";
+import { itemsUnder } from "./identity-table.ts";
+import { ALL_SCOPES, type Scope } from "./scopes.ts";
+
+/** spec 5.2: an OAuth client registered in one workspace (client credentials act for that workspace). */
+export interface OAuthClient {
+  clientId: string;
+  workspaceId: string;
+  name: string;
+  /** spec 5.2 `is_public`: PKCE only, no secret, never client credentials. */
+  isPublic: boolean;
+  redirectUris: string[];
+  allowedScopes: Scope[];
+  createdAt: string;
+}
+
+/** The stored record: the secret only as a SHA-256 hash (it is long and random, like an appkey). */
+export interface StoredOAuthClient extends OAuthClient {
+  secretHash?: string;
+}
+
+const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: "CLIENT" });
+const workspaceClientKey = (workspaceId: string, clientId: string) => ({ pk: `WS#${workspaceId}`, sk: `CLIENT#${clientId}` });
+
+export const hashClientSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");
+
+/**
+ * Redirect URIs are absolute, without fragment; plain http only for loopback addresses
+ * (RFC 8252 native apps and the local stack), https otherwise.
+ */
+export function checkRedirectUri(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new IdentityError(`redirect URI "${raw}" is not an absolute URL`);
+  }
+  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+  if (url.hash || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
+    throw new IdentityError(`redirect URI "${raw}" must be https (http only on 127.0.0.1/localhost) and have no #fragment`);
+  }
+  return raw;
+}
+
+/** Registers a client; the secret of a confidential client is returned here once and stored hashed. */
+export async function createOAuthClient(
+  input: { workspaceId: string; name: string; isPublic: boolean; redirectUris: string[]; allowedScopes?: Scope[] },
+  clock: Clock,
+): Promise<{ client: OAuthClient; clientSecret?: string }> {
+  if (!input.name.trim()) throw new IdentityError("the client needs a name");
+  if (input.isPublic && input.redirectUris.length === 0) throw new IdentityError("a public client needs at least one --redirect-uri");
+  const client: OAuthClient = {
+    clientId: newId(24),
+    workspaceId: input.workspaceId,
+    name: input.name.trim(),
+    isPublic: input.isPublic,
+    redirectUris: [...new Set(input.redirectUris.map(checkRedirectUri))],
+    allowedScopes: input.allowedScopes?.length ? input.allowedScopes : [...ALL_SCOPES],
+    createdAt: clock.now().toISOString(),
+  };
+  const clientSecret = input.isPublic ? undefined : `pcs_${newId(43)}`;
+  const stored: StoredOAuthClient = { ...client, ...(clientSecret && { secretHash: hashClientSecret(clientSecret) }) };
+  const { ddb } = awsClients();
+  const TableName = config().tables.identity;
+  // The pointer first: a client row never exists that its workspace cannot list (and delete).
+  await ddb.send(new PutCommand({ TableName, Item: { ...workspaceClientKey(client.workspaceId, client.clientId), clientId: client.clientId } }));
+  await ddb.send(new PutCommand({ TableName, Item: { ...clientKey(client.clientId), ...stored }, ConditionExpression: "attribute_not_exists(pk)" }));
+  return { client, clientSecret };
+}
+
+/** The stored client, or undefined (deleted clients are gone: their tokens stop working, spec 5.1). */
+export async function getOAuthClient(clientId: string): Promise<StoredOAuthClient | undefined> {
+  const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }));
+  return out.Item ? toClient(out.Item) : undefined;
+}
+
+export async function listOAuthClients(workspaceId: string): Promise<OAuthClient[]> {
+  const pointers = await itemsUnder(`WS#${workspaceId}`, "CLIENT#");
+  const clients = await Promise.all(pointers.map((p) => getOAuthClient(String(p.clientId))));
+  return clients.filter((c): c is StoredOAuthClient => c !== undefined).map(({ secretHash: _hidden, ...client }) => client);
+}
+
+/** Deletes a client; returns false when it did not exist. */
+export async function deleteOAuthClient(clientId: string): Promise<boolean> {
+  const { ddb } = awsClients();
+  const TableName = config().tables.identity;
+  const out = await ddb.send(new DeleteCommand({ TableName, Key: clientKey(clientId), ReturnValues: "ALL_OLD" }));
+  if (!out.Attributes) return false;
+  await ddb.send(new DeleteCommand({ TableName, Key: workspaceClientKey(String(out.Attributes.workspaceId), clientId) }));
+  return true;
+}
+
+function toClient(item: Record<string, unknown>): StoredOAuthClient {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest as unknown as StoredOAuthClient;
+}

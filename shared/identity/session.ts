@@ -1,0 +1,52 @@
+import { jwtVerify, SignJWT } from "jose";
+import { identityKeys } from "./keys.ts";
+
+/** The first-party login session cookie on `{auth_url}`/`{site}` (DESIGN: identity). */
+export const SESSION_COOKIE = "platen_session";
+export const SESSION_SECONDS = 12 * 3600;
+const AUDIENCE = "platen-session";
+
+const keyBytes = (key: string) => new Uint8Array(Buffer.from(key, "base64url"));
+
+/**
+ * A `Set-Cookie` value for a signed session of `userId`: HttpOnly, SameSite=Lax, Secure
+ * unless the site is plain http (local stack). Signed (HS256) with the current cookie key.
+ */
+export async function createSessionCookie(userId: string, opts: { secure: boolean }): Promise<string> {
+  const [current] = (await identityKeys()).cookieKeys;
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${SESSION_SECONDS}s`)
+    .sign(keyBytes(current!));
+  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${SESSION_SECONDS}; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
+}
+
+/** Extracts one cookie's value from a `Cookie` header. */
+export function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The signed-in user of a `Cookie` header, or undefined (no cookie, bad signature, expired).
+ * Every kept cookie key is tried, so sessions survive a key rotation.
+ */
+export async function readSession(cookieHeader: string | undefined): Promise<{ userId: string } | undefined> {
+  const token = cookieValue(cookieHeader, SESSION_COOKIE);
+  if (!token) return undefined;
+  for (const key of (await identityKeys()).cookieKeys) {
+    try {
+      const { payload } = await jwtVerify(token, keyBytes(key), { algorithms: ["HS256"], audience: AUDIENCE });
+      if (typeof payload.sub === "string") return { userId: payload.sub };
+    } catch {
+      // wrong key or invalid token: try the next key
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { Clock } from "#shared/clock.ts";
+import { newId } from "#shared/ids.ts";
+import { IdentityError } from "./identity-error.ts";
+import { hashPassword, spendPasswordCheck, verifyPassword } from "./passwords.ts";
+
+/** A person who signs in on `{auth_url}`/`{site}`; roles live on memberships. */
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+}
+
+const userKey = (id: string) => ({ pk: `USER#${id}`, sk: "USER" });
+const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: "EMAIL" });
+
+/** E-mail addresses compare case-insensitively and without surrounding spaces. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+const MIN_PASSWORD = 8;
+
+/**
+ * Creates a user. The e-mail item is written first with a condition, so two creations
+ * with one address cannot both succeed; the user row follows (a failure between the two
+ * leaves an address that resolves to nobody, which login treats as unknown).
+ */
+export async function createUser(input: { email: string; password: string; name?: string }, clock: Clock): Promise<User> {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL_SHAPE.test(email) || email.length > 254) throw new IdentityError(`"${input.email}" is not an e-mail address`);
+  if (input.password.length < MIN_PASSWORD) throw new IdentityError(`the password must have at least ${MIN_PASSWORD} characters`);
+  const user: User = { id: newId(), email, name: input.name?.trim() || email.split("@")[0]!, createdAt: clock.now().toISOString() };
+  const passwordHash = await hashPassword(input.password);
+  const TableName = config().tables.identity;
+  const { ddb } = awsClients();
+  try {
+    await ddb.send(new PutCommand({ TableName, Item: { ...emailKey(email), userId: user.id }, ConditionExpression: "attribute_not_exists(pk)" }));
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") throw new IdentityError(`a user with e-mail ${email} exists already`, { cause: err });
+    throw err;
+  }
+  await ddb.send(new PutCommand({ TableName, Item: { ...userKey(user.id), ...user, passwordHash } }));
+  return user;
+}
+
+export async function getUser(id: string): Promise<User | undefined> {
+  const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.identity, Key: userKey(id) }));
+  return out.Item ? toUser(out.Item) : undefined;
+}
+
+/**
+ * The user with this e-mail and password, or undefined. An unknown address costs the same
+ * hashing work as a wrong password, so the answer time tells nothing.
+ */
+export async function checkPassword(email: string, password: string): Promise<User | undefined> {
+  const { ddb } = awsClients();
+  const TableName = config().tables.identity;
+  const pointer = await ddb.send(new GetCommand({ TableName, Key: emailKey(normalizeEmail(email)) }));
+  const userId = pointer.Item?.userId as string | undefined;
+  const row = userId ? (await ddb.send(new GetCommand({ TableName, Key: userKey(userId) }))).Item : undefined;
+  if (!row) {
+    await spendPasswordCheck(password);
+    return undefined;
+  }
+  return (await verifyPassword(password, String(row.passwordHash))) ? toUser(row) : undefined;
+}
+
+function toUser(item: Record<string, unknown>): User {
+  const { id, email, name, createdAt } = item as unknown as User;
+  return { id, email, name, createdAt };
+}
