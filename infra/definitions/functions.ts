@@ -45,19 +45,22 @@ const generation: FunctionAccess = {
   queuesSend: ["render", "webhook"],
 };
 
-/** Webhook endpoints live in `webhooks`; the audit log and key items in `workspaces`. */
-const manageWebhooks: FunctionAccess = { tablesRead: ["designs"], tablesWrite: ["webhooks", "workspaces"] };
+/**
+ * Webhook endpoints live in `webhooks`; the audit log and key items in `workspaces`. Login
+ * sessions are verified with the identity cookie keys.
+ */
+const manageWebhooks: FunctionAccess = { tablesRead: ["designs"], tablesWrite: ["webhooks", "workspaces"], identityKeys: true };
 
 /** The management routes (spec 4.11, 4.12), one function per route file. */
 const managementFunctions = () => ({
-  "list-webhook-endpoints": api("list-webhook-endpoints", { tablesRead: ["webhooks", "designs"] }),
+  "list-webhook-endpoints": api("list-webhook-endpoints", { tablesRead: ["webhooks", "designs"], identityKeys: true }),
   "create-webhook-endpoint": api("create-webhook-endpoint", manageWebhooks),
   "update-webhook-endpoint": api("update-webhook-endpoint", manageWebhooks),
   "delete-webhook-endpoint": api("delete-webhook-endpoint", manageWebhooks),
   "regenerate-webhook-secret": api("regenerate-webhook-secret", manageWebhooks),
-  "read-webhook-secret": api("read-webhook-secret", { tablesRead: ["webhooks"], tablesWrite: ["workspaces"] }),
+  "read-webhook-secret": api("read-webhook-secret", { tablesRead: ["webhooks"], tablesWrite: ["workspaces"], identityKeys: true }),
   "set-workspace-webhook": api("set-workspace-webhook", manageWebhooks),
-  "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"] }),
+  "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"], identityKeys: true }),
 });
 
 /**

@@ -7,6 +7,8 @@ import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { zodToPlatenError } from "#shared/generation/validate-request.ts";
+import { findMembership } from "#shared/identity/memberships.ts";
+import { cookieValue, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { chain, type ProxyHandler } from "./api-handler.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
@@ -23,9 +25,9 @@ export interface ManagementContext {
 /** The identity contract's functions, as this container uses them. */
 const callerDeps: CallerDeps = {
   authenticate: (header) => authenticate(header),
-  readSession: async () => undefined,
-  hasSessionCookie: () => false,
-  findMembership: async () => undefined,
+  readSession,
+  hasSessionCookie: (cookieHeader) => cookieValue(cookieHeader, SESSION_COOKIE) !== undefined,
+  findMembership,
   getWorkspace,
 };
 

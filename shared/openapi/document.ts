@@ -1,4 +1,5 @@
 import { type ZodType, z } from "zod";
+import { SESSION_COOKIE } from "#shared/identity/session.ts";
 import { errorBody, parameterSpec } from "./response-shapes.ts";
 import { type OperationDoc, operationDocs, type ResponseDoc } from "./operations.ts";
 
@@ -90,7 +91,7 @@ function securitySchemes(authUrl: string): JsonObject {
         clientCredentials: { tokenUrl: `${root}/oauth/token`, scopes },
       },
     },
-    session: { type: "apiKey", in: "cookie", name: "platen_session", description: "First-party login session of the service's own pages." },
+    session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "First-party login session of the service's own pages." },
   };
 }
 
