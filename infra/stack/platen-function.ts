@@ -132,6 +132,7 @@ function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<
     const { definition, dlq } = lookup(data.queues, id, def, "queue");
     env[definition.dlq.envVar] = dlq.queueUrl;
   }
+  if (def.access.identityKeys && data.identityKeys) env.PLATEN_IDENTITY_SECRET_ID = data.identityKeys.secretArn;
   return env;
 }
 
@@ -149,6 +150,10 @@ function grantAccess(fn: NodejsFunction, def: FunctionDefinition, data: PlatenDa
   for (const id of bucketsWrite) lookup(data.buckets, id, def, "bucket").bucket.grantPut(fn);
   for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(fn);
   for (const id of def.access.deadLettersSend ?? []) lookup(data.queues, id, def, "queue").dlq.grantSendMessages(fn);
+  if (def.access.identityKeys) {
+    if (!data.identityKeys) throw new Error(`Function ${def.id} needs the identity keys secret, which the stack lacks.`);
+    data.identityKeys.grantRead(fn);
+  }
 }
 
 function lookup<T>(resources: Record<string, T>, id: string, def: FunctionDefinition, kind: string): T {

@@ -2,7 +2,6 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { findWorkspaceByAppKey } from "#shared/workspaces/workspace-store.ts";
 import { isWellFormedAppKey } from "./app-key.ts";
-import { authenticateBearer } from "./bearer.ts";
 
 /** Header lookup that ignores case, as HTTP does. */
 export type HeaderReader = (name: string) => string | undefined;
@@ -52,6 +51,8 @@ export async function authenticate(header: HeaderReader, opts: AuthenticateOptio
     return checkWorkspaceHeader({ workspace, method: "appkey" }, header("x-workspace-id"));
   }
   if (bearer === undefined) throw new PlatenError("INVALID_CREDENTIALS");
+  // Loaded on the first Bearer request: containers that only see appkeys never load jose.
+  const { authenticateBearer } = await import("./bearer.ts");
   return authenticateBearer(bearer, header("x-workspace-id"), opts.requiredScopes);
 }
 

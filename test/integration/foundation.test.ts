@@ -58,7 +58,7 @@ describe("authentication (spec 5.1)", () => {
     expect(wrong.status).toBe(401);
     expect((await wrong.json()).code).toBe("INVALID_CREDENTIALS");
   });
-  it("answers 401 for a workspace header mismatch and for bearer tokens (no OAuth yet)", async () => {
+  it("answers 401 for a workspace header mismatch and for a bearer token that is not ours", async () => {
     const mismatch = await api(stack, demo.appKey)("/file/designs", { headers: { "x-workspace-id": second.id } });
     expect(mismatch.status).toBe(401);
     const match = await api(stack, demo.appKey)("/file/designs", { headers: { "x-workspace-id": demo.id } });
