@@ -8,6 +8,7 @@ import type { ApiResult } from "#shared/http/api-types.ts";
 import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
+import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer } from "#shared/render/renderer.ts";
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -43,7 +44,7 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
       const prepared = early && known === workspace.id ? await early : await prepare(workspace.id);
       const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
-        renderer: getRenderer(),
+        renderer: measuredRenderer(getRenderer()),
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
         budgetMs: req.remainingMs() - storeMarginMs(req.remainingMs()),

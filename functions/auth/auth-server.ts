@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import serverless from "serverless-http";
 import { config } from "#shared/aws/config.ts";
 import { createAuthApp } from "#shared/identity/auth-app.ts";
+import { startLogContext } from "#shared/observability/logger.ts";
 
 /**
  * `{auth_url}` (spec 4.13): every path of the auth API, as Lambda proxy events, turned into
@@ -27,6 +28,7 @@ function build(): Promise<ReturnType<typeof serverless>> {
 }
 
 export async function handler(event: APIGatewayProxyEvent, context: Context) {
+  startLogContext(context, { apiRequestId: event.requestContext?.requestId });
   app ??= build().catch((err) => {
     app = undefined;
     throw err;

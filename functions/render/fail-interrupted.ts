@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { getFileRecord } from "#shared/generation/file-store.ts";
-import { settleAndMaybeFinalize } from "#shared/generation/render-file.ts";
+import { failAndMaybeFinalize } from "#shared/generation/settle-file.ts";
 import { parseRenderMessage } from "#shared/generation/render-queue.ts";
 
 /**
@@ -16,7 +16,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       const msg = parseRenderMessage(r.body);
       const file = await getFileRecord(msg.requestId, msg.fileId);
       if (file?.status !== "queued") return;
-      await settleAndMaybeFinalize(
+      await failAndMaybeFinalize(
         file,
         { status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en },
         systemClock,

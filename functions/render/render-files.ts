@@ -1,6 +1,10 @@
-import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { renderQueuedBatch } from "#shared/generation/render-batch.ts";
+import { parseRenderMessage } from "#shared/generation/render-queue.ts";
+import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
+import { flushMetrics } from "#shared/observability/metrics.ts";
+import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer } from "#shared/render/renderer.ts";
 
 /**
@@ -8,11 +12,24 @@ import { getRenderer } from "#shared/render/renderer.ts";
  * the work), the store calls shared by the batch; each failure reported through
  * `batchItemFailures` so only its messages retry.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const failures = await renderQueuedBatch(event.Records, { clock: systemClock, renderer: getRenderer() });
-  for (const { messageIds, error } of failures) {
-    const reason = String((error as Error | undefined)?.stack ?? error);
-    console.error(JSON.stringify({ level: "error", msg: "render failed, will retry", messageIds, error: reason }));
+export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
+  startLogContext(context, sharedLogKeys(event.Records.flatMap((r) => messageOf(r.body))));
+  try {
+    const failures = await renderQueuedBatch(event.Records, { clock: systemClock, renderer: measuredRenderer(getRenderer()) });
+    for (const { messageIds, error } of failures) logger.error("render failed, will retry", { messageIds, error: asError(error) });
+    return { batchItemFailures: failures.flatMap((f) => f.messageIds.map((itemIdentifier) => ({ itemIdentifier }))) };
+  } finally {
+    flushMetrics();
   }
-  return { batchItemFailures: failures.flatMap((f) => f.messageIds.map((itemIdentifier) => ({ itemIdentifier }))) };
 }
+
+/** The ids of a message for the log keys; a malformed one is reported by the batch itself. */
+function messageOf(body: string) {
+  try {
+    return [parseRenderMessage(body)];
+  } catch {
+    return [];
+  }
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

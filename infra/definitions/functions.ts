@@ -23,6 +23,8 @@ export interface FunctionDefinition {
   memoryMb: number;
   /** Ships @sparticuz/chromium and the fonts; needs memory and /tmp space. */
   chromium?: boolean;
+  /** A front end whose handler streams its responses (front-ends.ts: its proxy API uses STREAM mode). */
+  streaming?: boolean;
   access: FunctionAccess;
 }
 
@@ -119,6 +121,15 @@ export const functions = {
     memoryMb: 1024,
     access: { tablesRead: ["workspaces", "designs", "identity"], tablesWrite: ["oauth"], identityKeys: true },
   },
+  // The sweeper (schedules.ts): fails stalled requests (their files, pages and events) and
+  // relays outbox events, so it writes what the render worker and the DLQ consumer write.
+  sweep: {
+    id: "sweep",
+    entry: "functions/sweep/sweep-stalled.ts",
+    timeoutSeconds: 300,
+    memoryMb: 512,
+    access: { tablesRead: ["workspaces"], tablesWrite: ["requests", "files", "usage", "webhooks"], bucketsRead: ["files"], bucketsWrite: ["files"], queuesSend: ["webhook"] },
+  },
   // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
   // delivery log and endpoint state (410 disables), re-queues its own back-off messages.
   dispatch: {
@@ -127,6 +138,26 @@ export const functions = {
     timeoutSeconds: 30,
     memoryMb: 512,
     access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"], deadLettersSend: ["webhook"] },
+  },
+  // {site} (functions/app, issue 14): server-rendered pages. Reads what the status and
+  // download endpoints read, streams file bytes from the same bucket, counts passcode
+  // attempts in `usage`, keeps invitations next to the file records and its cookie key
+  // in `workspaces`; the login form reads users and memberships (identity), counts
+  // attempts in `oauth` and signs the session with the identity keys; settings write
+  // webhook endpoints.
+  app: {
+    id: "app",
+    entry: "functions/app/handler.ts",
+    timeoutSeconds: 29,
+    // scrypt on every login (as the auth function): more memory buys the CPU share.
+    memoryMb: 1024,
+    streaming: true,
+    access: {
+      tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
+      tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth"],
+      bucketsRead: ["files"],
+      identityKeys: true,
+    },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

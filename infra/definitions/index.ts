@@ -4,3 +4,5 @@ export * from "./functions.ts";
 export * from "./queues.ts";
 export * from "./routes.ts";
 export * from "./tables.ts";
+export * from "./front-ends.ts";
+export * from "./schedules.ts";

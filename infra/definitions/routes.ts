@@ -1,15 +1,17 @@
+import type { RateClass } from "#shared/limits/limits-config.ts";
 import type { FunctionId } from "./functions.ts";
-
-/** Rate-limit classes of spec 8; `none` bypasses limits (health check). */
-export type RateClass = "sync" | "async" | "retrieval" | "status" | "none";
 
 export interface RouteDefinition {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** API Gateway resource path, below `{base_url}` (which ends in /v1). */
   path: string;
   function: FunctionId;
-  rateClass: RateClass;
-  /** `bearer-or-session`: management routes (spec 4.11, 4.12) take a token or a first-party login session, never an appkey. */
+  /** spec 8's rate-limit class, applied by admission; `none` bypasses limits (health check). */
+  rateClass: RateClass | "none";
+  /**
+   * Read by admission: `none` routes run without a caller (no key, no rate limit).
+   * `bearer-or-session`: management routes (a Bearer token or the first-party login session).
+   */
   auth: "appkey-or-bearer" | "bearer-or-session" | "none";
   /** Integration time-out; sync generation needs the raised 60 s quota (spec 8). */
   timeoutSeconds: number;
@@ -20,13 +22,15 @@ export interface RouteDefinition {
    * mode): downloads without buffering, sync generation with work after the answer.
    */
   streaming?: boolean;
+  /** The body must be a JSON object: API Gateway refuses anything else before the Lambda runs. */
+  jsonBody?: boolean;
 }
 
 const route = (
   method: RouteDefinition["method"],
   path: string,
   fn: FunctionId,
-  rateClass: RateClass,
+  rateClass: RateClass | "none",
   extra: Partial<RouteDefinition> = {},
 ): RouteDefinition => ({ method, path, function: fn, rateClass, auth: "appkey-or-bearer", timeoutSeconds: 29, ...extra });
 
@@ -38,10 +42,10 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
   // Streamed so the files can be stored after the answer (generate-sync.ts).
-  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
-  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true }),
-  route("POST", "/file/async/single", "generate-async", "async"),
-  route("POST", "/file/async/multiple", "generate-async", "async"),
+  route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
+  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
+  route("POST", "/file/async/single", "generate-async", "async", { jsonBody: true }),
+  route("POST", "/file/async/multiple", "generate-async", "async", { jsonBody: true }),
   route("GET", "/file/status/{requestId}", "get-status", "status"),
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
@@ -70,6 +74,20 @@ function managementRoutes(): RouteDefinition[] {
  * gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
  */
 export const authPathPrefixes = ["/.well-known/", "/oauth/", "/jwks", "/interaction/", "/public/templates"] as const;
+
+/**
+ * The route an API Gateway proxy event was sent for, by method and `resource`. The main API
+ * names resources below `/v1`; a quiet API (mapped at `v1/<segment>`) names them without
+ * their first segment (`/check` for `/health/check`, see infra/stack/api.ts).
+ */
+export function findRoute(method: string, resource: string): RouteDefinition | undefined {
+  const same = routes.filter((r) => r.method === method);
+  const main = resource.replace(/^\/v1(?=\/)/, "");
+  return (
+    same.find((r) => r.path === main) ??
+    same.find((r) => r.quiet && `/${r.path.split("/").filter(Boolean).slice(1).join("/")}` === resource)
+  );
+}
 
 /** Media types API Gateway must pass through as binary. */
 export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];

@@ -38,7 +38,10 @@ export const tables = {
     // Sparse index: only in-flight requests carry `activeShard`, so the stuck-request sweep is cheap.
     { name: "active", partitionKey: "activeShard", sortKey: "createdAt" },
   ]),
-  files: table("files", "TABLE_FILES", "generated file records, kept for the workspace retention"),
+  files: table("files", "TABLE_FILES", "generated file records, kept for the workspace retention", [
+    // Output history (site): a workspace's files newest first, grouped into requests by the reader.
+    { name: "byWorkspace", partitionKey: "workspaceId", sortKey: "createdAt" },
+  ]),
   usage: table("usage", "TABLE_USAGE", "rate-limit windows, monthly page counters, idempotency keys"),
   webhooks: table("webhooks", "TABLE_WEBHOOKS", "webhook endpoints and their delivery log", [
     { name: "byDelivery", partitionKey: "deliveryId" },

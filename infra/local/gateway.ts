@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
-import { authPathPrefixes, functions, type RouteDefinition, routes } from "../definitions/index.ts";
+import { frontEndFor, functions, type RouteDefinition, routes } from "../definitions/index.ts";
+import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { toProxyEvent } from "./proxy-event.ts";
@@ -70,9 +71,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const url = new URL(req.url ?? "/", "http://localhost");
   if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
   if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
-  if (isAuthPath(url.pathname)) return proxyToAuth(req, res, url, opts);
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
   const match = candidates.find((c) => c.route.method === req.method);
+  const frontEnd = candidates.length ? undefined : frontEndFor(url.pathname, (fn) => fn in functions);
+  if (frontEnd) return serveFrontEnd(req, res, url, frontEnd.function, opts);
   if (!match) {
     const status = candidates.length ? 405 : 404;
     const code = candidates.length ? "METHOD_NOT_ALLOWED" : "NOT_FOUND";
@@ -102,22 +104,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   }
 }
 
-/** `{auth_url}` shares the gateway's origin locally (AWS gives it its own proxy API). */
-const isAuthPath = (path: string) =>
-  "auth" in functions && authPathPrefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
-
-/** Forwards any method and path to the auth function as a `/{proxy+}` proxy event, as its RestApi does. */
-async function proxyToAuth(req: IncomingMessage, res: ServerResponse, url: URL, opts: GatewayOptions): Promise<void> {
+/** The `{proxy+}` integration of a front end's own proxy API (infra/stack/frontends.ts): the function routes itself. */
+async function serveFrontEnd(req: IncomingMessage, res: ServerResponse, url: URL, fn: string, opts: GatewayOptions): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
-  const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: { proxy: url.pathname.slice(1) } });
-  const route: RouteDefinition = { method: "GET", path: "/{proxy+}", function: "auth", rateClass: "none", auth: "none", timeoutSeconds: functions.auth.timeoutSeconds };
-  const started = Date.now();
+  const proxy = url.pathname.replace(/^\//, "");
+  const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: proxy ? { proxy } : null });
+  const timeoutSeconds = (functions as Record<string, { timeoutSeconds: number }>)[fn]!.timeoutSeconds;
+  const route: RouteDefinition = { method: "GET", path: url.pathname, function: fn as RouteDefinition["function"], rateClass: "none", auth: "none", timeoutSeconds };
+  const handler = await loadHandler(fn);
   const end = invocations.begin();
+  const started = Date.now();
   try {
-    const result = await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000);
-    writeResult(res, result);
-    accessLog(req, url, result.statusCode, Date.now() - started);
+    // Front ends set their own headers (oidc-provider its CORS: one Allow-Origin, never two).
+    if (STREAMING in handler) await invokeStreaming(handler, route, event, res, opts.timeoutScale ?? 1);
+    else writeResult(res, await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000), false);
+    accessLog(req, url, res.statusCode, Date.now() - started);
   } finally {
     end();
   }
@@ -132,7 +134,8 @@ async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, even
     if (!res.headersSent) sendJson(res, 504, { message: "Endpoint request timed out" });
   }, timeoutScale * route.timeoutSeconds * 1000);
   try {
-    await (handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>)(event, stream, context);
+    const streaming = handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>;
+    await inInvocation(context.awsRequestId, () => streaming(event, stream, context));
   } catch (err) {
     if (!res.headersSent) sendJson(res, 502, { message: "Internal server error" });
     else res.destroy(err as Error); // mid-body failure: the client sees a truncated transfer, never a wrong file
@@ -161,7 +164,7 @@ async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeout
     );
   });
   try {
-    return await Promise.race([handler(event, context) as Promise<APIGatewayProxyResult>, timeout]);
+    return await Promise.race([inInvocation(requestId, () => handler(event, context)) as Promise<APIGatewayProxyResult>, timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -202,8 +205,9 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | u
   });
 }
 
-function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
-  const headers: Record<string, string | string[]> = { ...corsHeaders };
+/** `withCors: false` for proxy APIs whose function answers CORS itself (the auth function, as in AWS). */
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult, withCors = true): void {
+  const headers: Record<string, string | string[]> = withCors ? { ...corsHeaders } : {};
   // The gateway sets Content-Length itself, as API Gateway does (a handler's own would be a duplicate).
   const own = (k: string) => k.toLowerCase() !== "content-length";
   for (const [k, v] of Object.entries(result.headers ?? {})) if (own(k)) headers[k] = String(v);
@@ -249,7 +253,11 @@ const invocations = (() => {
   };
 })();
 
-/** Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, wait for invocations to end. */
+/**
+ * Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, arm
+ * faults (`POST /__local/faults` with `{rules}`; `{}` reads the hits), run the sweeper now,
+ * wait for invocations to end.
+ */
 async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
@@ -261,6 +269,16 @@ async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Pr
     const { offsetMs } = JSON.parse(body.toString("utf8") || "{}") as { offsetMs?: number };
     setClockOffset(Number(offsetMs) || 0);
     return sendJson(res, 200, { offsetMs: Number(offsetMs) || 0 });
+  }
+  if (url.pathname === "/__local/faults" && req.method === "POST") {
+    const { armFaults, faultHits } = await import("#shared/aws/fault-injection.ts");
+    const { rules } = JSON.parse(body.toString("utf8") || "{}") as { rules?: Parameters<typeof armFaults>[0] };
+    if (rules) armFaults(rules);
+    return sendJson(res, 200, { hits: faultHits() });
+  }
+  if (url.pathname === "/__local/sweep" && req.method === "POST") {
+    const { runSweep } = await import("./sweeper.ts");
+    return sendJson(res, 200, await runSweep());
   }
   if (url.pathname === "/__local/settled" && req.method === "POST") {
     await invocations.settled();

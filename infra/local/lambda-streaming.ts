@@ -12,8 +12,9 @@ export class LocalResponseStream extends Writable {
     super();
     this.#res = res;
   }
-  sendHead(metadata: { statusCode?: number; headers?: Record<string, string> }): void {
-    if (!this.#res.headersSent) this.#res.writeHead(metadata.statusCode ?? 200, { ...corsHeaders, ...metadata.headers });
+  /** API Gateway's streaming prelude also carries `multiValueHeaders` (several Set-Cookie lines). */
+  sendHead(metadata: { statusCode?: number; headers?: Record<string, string>; multiValueHeaders?: Record<string, string[]> }): void {
+    if (!this.#res.headersSent) this.#res.writeHead(metadata.statusCode ?? 200, { ...corsHeaders, ...metadata.headers, ...metadata.multiValueHeaders });
   }
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     if (this.#res.writableEnded) {
@@ -46,7 +47,7 @@ export function installLambdaStreamingRuntime(): void {
   Object.assign(g.awslambda, {
     streamifyResponse: <T extends object>(fn: T): T => Object.assign(fn, { [STREAMING]: "response" }),
     HttpResponseStream: {
-      from: (stream: LocalResponseStream, metadata: { statusCode?: number; headers?: Record<string, string> }) => {
+      from: (stream: LocalResponseStream, metadata: Parameters<LocalResponseStream["sendHead"]>[0]) => {
         stream.sendHead(metadata);
         return stream;
       },

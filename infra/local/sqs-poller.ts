@@ -1,5 +1,6 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { inInvocation } from "./invocation-scope.ts";
 
 export interface PollerOptions {
   name: string;
@@ -66,7 +67,9 @@ async function invokeBatch(opts: PollerOptions, messages: Message[]): Promise<vo
   const event: SQSEvent = { Records: messages.map((m) => toRecord(m, opts.queueArn)) };
   let failed: Set<string>;
   try {
-    const result = await opts.handler(event, opts.context?.() ?? {});
+    const context = opts.context?.() ?? {};
+    const requestId = (context as { awsRequestId?: string }).awsRequestId ?? crypto.randomUUID();
+    const result = await inInvocation(requestId, () => opts.handler(event, context));
     failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     // Like Lambda: an identifier that is not in the batch makes the whole batch a failure.
     if ([...failed].some((id) => !messages.some((m) => m.MessageId === id))) failed = new Set(messages.map((m) => m.MessageId!));

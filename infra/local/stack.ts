@@ -12,6 +12,7 @@ import { lambdaContext, loadHandler } from "./load-handler.ts";
 import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
 import { type LocalJson, seedOrRefresh } from "./seed.ts";
 import { type Poller, startSqsPoller } from "./sqs-poller.ts";
+import { startSweeper } from "./sweeper.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
 
 export interface LocalStackOptions {
@@ -20,6 +21,8 @@ export interface LocalStackOptions {
   testHooks?: boolean;
   timeoutScale?: number;
   visibilityScale?: number;
+  /** Seconds between sweeps (default: the sweep schedule's). */
+  sweepSeconds?: number;
   log?: (msg: string) => void;
 }
 
@@ -58,6 +61,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   // fauxqs lost its messages with the last process: put unfinished files back on the queue.
   const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock);
   if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
+  const sweeper = startSweeper(opts.sweepSeconds);
   const localJson = await seedOrRefresh(join(dataDir, "local.json"), urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
   const localJsonPath = join(dataDir, "local.json");
   writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
@@ -69,7 +73,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     port: gateway.port,
     stop: async () => {
       await gateway.close();
-      await Promise.all(pollers.map((p) => p.stop()));
+      await Promise.all([...pollers.map((p) => p.stop()), sweeper.stop()]);
       await thumbnailRenderer.close();
       await emulators.stop();
       rmSync(runtimePath, { force: true });

@@ -1,3 +1,5 @@
+// First: sets the process up like the Lambda runtime before any handler module loads.
+import "./invocation-scope.ts";
 import { resolve } from "node:path";
 import { startLocalStack } from "./stack.ts";
 
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
     testHooks: process.env.PLATEN_TEST_HOOKS === "1",
     timeoutScale: Number(process.env.PLATEN_TIMEOUT_SCALE ?? 1),
     visibilityScale: Number(process.env.PLATEN_VISIBILITY_SCALE ?? 1),
+    sweepSeconds: process.env.PLATEN_SWEEP_SECONDS ? Number(process.env.PLATEN_SWEEP_SECONDS) : undefined,
     log,
   });
   log(`API ready: ${stack.localJson.apiBaseUrl}`);

@@ -7,6 +7,8 @@ import {
   LambdaIntegration,
   ResponseTransferMode,
   LogGroupLogDestination,
+  type MethodOptions,
+  MethodLoggingLevel,
   ResponseType,
   RestApi,
   type StageOptions,
@@ -16,6 +18,7 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import type { RouteDefinition } from "../definitions/index.ts";
 import { type CorsDefinition, type PlatenDefinitions, pascalCase } from "./definitions.ts";
+import { JsonBodyValidation } from "./request-validation.ts";
 import type { StageSettings } from "./stage.ts";
 
 /** `{base_url}` ends in /v1 (spec 9): every route hangs below this resource. */
@@ -73,6 +76,9 @@ export class PlatenApi extends Construct {
       stageName: settings.stage,
       accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
       accessLogFormat: accessLogFormat(),
+      // Execution logs of gateway-side failures only: no bodies or headers (appkey) in them.
+      loggingLevel: MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
       ...MAIN_THROTTLE,
     });
     this.generatedBaseUrl = `${executeApiUrl(this.restApi, settings.stage)}/${API_VERSION_PATH}`;
@@ -86,10 +92,14 @@ export class PlatenApi extends Construct {
     }));
   }
 
-  /** Adds one Lambda proxy method per route of the definitions. */
-  addRoutes(functions: Readonly<Record<string, IFunction>>): void {
+  /**
+   * Adds one Lambda proxy method per route of the definitions; JSON bodies are checked by
+   * the gateway (request-validation.ts), whose error names the docs under `docsBaseUrl`.
+   */
+  addRoutes(functions: Readonly<Record<string, IFunction>>, docsBaseUrl: string): void {
+    const validation = new JsonBodyValidation(this.restApi, this.defs.cors, docsBaseUrl);
     for (const route of this.defs.routes.filter((r) => !r.quiet)) {
-      addRouteMethod(this.restApi, `/${API_VERSION_PATH}${route.path}`, route, functions);
+      addRouteMethod(this.restApi, `/${API_VERSION_PATH}${route.path}`, route, functions, validation.methodOptions(route));
     }
     for (const quiet of this.quietApis) {
       for (const route of quiet.routes) addRouteMethod(quiet.api, quietPath(route), route, functions);
@@ -198,6 +208,7 @@ function addRouteMethod(
   path: string,
   route: RouteDefinition,
   functions: Readonly<Record<string, IFunction>>,
+  options: MethodOptions = {},
 ): void {
   const fn = functions[route.function];
   if (!fn) throw new Error(`Route ${route.method} ${route.path} needs function "${route.function}", which is not defined.`);
@@ -209,7 +220,7 @@ function addRouteMethod(
     ...(route.streaming && { responseTransferMode: ResponseTransferMode.STREAM }),
     allowTestInvoke: false,
   });
-  api.root.resourceForPath(path).addMethod(route.method, integration);
+  api.root.resourceForPath(path).addMethod(route.method, integration, options);
 }
 
 /** `/health/check` → `health`. */

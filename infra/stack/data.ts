@@ -46,6 +46,8 @@ export class PlatenDataResources extends Construct implements PlatenData {
   readonly buckets: Record<string, BucketResource> = {};
   readonly queues: Record<string, QueueResource> = {};
   readonly identityKeys?: Secret;
+  /** S3 server access logs of every bucket above, one prefix per bucket. */
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string, defs: PlatenDefinitions, settings: StageSettings) {
     super(scope, id);
@@ -54,8 +56,9 @@ export class PlatenDataResources extends Construct implements PlatenData {
       this.tables[def.id] = { definition: def, table: createTable(tables, def, settings) };
     }
     const buckets = new Construct(this, "Buckets");
+    this.accessLogs = createAccessLogBucket(buckets, settings);
     for (const def of Object.values(defs.buckets)) {
-      this.buckets[def.id] = { definition: def, bucket: createBucket(buckets, def, settings) };
+      this.buckets[def.id] = { definition: def, bucket: createBucket(buckets, def, settings, this.accessLogs) };
     }
     const queues = new Construct(this, "Queues");
     for (const def of Object.values(defs.queues)) {
@@ -106,10 +109,27 @@ function createTable(scope: Construct, def: TableDefinition, settings: StageSett
   return table;
 }
 
-function createBucket(scope: Construct, def: BucketDefinition, settings: StageSettings): Bucket {
+/**
+ * Where S3 writes the data buckets' server access logs (who read or wrote which PDF).
+ * SSE-S3, because the log delivery service cannot write to KMS-encrypted buckets; kept as
+ * long as the stage keeps its other logs.
+ */
+function createAccessLogBucket(scope: Construct, settings: StageSettings): Bucket {
+  return new Bucket(scope, "AccessLogs", {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    removalPolicy: settings.removalPolicy,
+    lifecycleRules: [{ id: "retention", expiration: Duration.days(settings.logRetention) }],
+  });
+}
+
+function createBucket(scope: Construct, def: BucketDefinition, settings: StageSettings, accessLogs: Bucket): Bucket {
   // No autoDeleteObjects: its custom-resource Lambda would hold s3:DeleteObject* on every
   // bucket and run on a runtime we do not pick. Empty dev buckets before `cdk destroy`.
   return new Bucket(scope, def.id, {
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: `${def.id}/`,
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     encryption: BucketEncryption.S3_MANAGED,
     enforceSSL: true,

@@ -1,4 +1,4 @@
-import { LambdaIntegration, LogGroupLogDestination, type DomainName, type RestApi } from "aws-cdk-lib/aws-apigateway";
+import { LambdaIntegration, LogGroupLogDestination, ResponseTransferMode, type DomainName, type RestApi } from "aws-cdk-lib/aws-apigateway";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
@@ -50,9 +50,12 @@ export class ProxyEndpoint extends Construct {
     this.generatedUrl = executeApiUrl(this.restApi, settings.stage);
   }
 
-  /** Routes every request to `fn` (Lambda proxy integration). */
-  attach(fn: IFunction): void {
-    const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
+  /** Routes every request to `fn` (Lambda proxy integration; STREAM mode for a streaming handler). */
+  attach(fn: IFunction, opts: { streaming?: boolean } = {}): void {
+    const integration = new LambdaIntegration(fn, {
+      allowTestInvoke: false,
+      ...(opts.streaming && { responseTransferMode: ResponseTransferMode.STREAM }),
+    });
     this.restApi.root.addMethod("ANY", integration);
     this.restApi.root.addProxy({ defaultIntegration: integration, anyMethod: true });
   }

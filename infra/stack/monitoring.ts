@@ -14,6 +14,7 @@ import { Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Construct } from "constructs";
 import type { PlatenApi } from "./api.ts";
+import { appMetricAlarms, appMetricWidgets } from "./app-metrics.ts";
 import type { PlatenData } from "./data.ts";
 import type { PlatenFunction } from "./platen-function.ts";
 import type { StageSettings } from "./stage.ts";
@@ -35,7 +36,8 @@ export interface PlatenMonitoringProps {
 
 /**
  * Alarms and a dashboard. Alarms: any message in a DLQ, error rate of every queue consumer
- * (render errors, webhook dispatch failures — added as those functions land), API 5xx rate.
+ * (render errors, webhook dispatch failures — added as those functions land), API 5xx rate,
+ * and on the functions' own metrics (app-metrics.ts) the render p95 and failure rate.
  */
 export class PlatenMonitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -48,6 +50,7 @@ export class PlatenMonitoring extends Construct {
     this.addDlqAlarms();
     this.addConsumerErrorAlarms();
     this.addApiAlarm();
+    this.alarms.push(...appMetricAlarms(this, props.settings));
     if (this.topic) {
       const action = new SnsAction(this.topic);
       for (const alarm of this.alarms) {
@@ -148,6 +151,7 @@ export class PlatenMonitoring extends Construct {
           widget("Function errors", each(fns, (f) => f.fn.metricErrors({ statistic: "Sum", label: f.definition.id }))),
           widget("Function duration p99 (ms)", each(fns, (f) => f.fn.metricDuration({ statistic: "p99", label: f.definition.id }))),
         ],
+        ...appMetricWidgets(settings),
       ],
     });
   }

@@ -7,6 +7,7 @@ import { Construct } from "constructs";
 import type { FunctionDefinition } from "../definitions/index.ts";
 import type { PlatenData } from "./data.ts";
 import { RENDER_FONT_DIR, renderFontLayer } from "./font-layer.ts";
+import { executionRole, grantAccess, lookup } from "./function-access.ts";
 import type { StageSettings } from "./stage.ts";
 
 /** Chromium needs memory for one browser per core and room in /tmp for the inflated binary. */
@@ -31,7 +32,7 @@ export interface PlatenFunctionProps {
 }
 
 /**
- * One Lambda of the service. Fixes in one place what every function shares: Node 22, x86-64,
+ * One Lambda of the service. Fixes in one place what every function shares: Node 24, x86-64,
  * ESM bundle with source maps, its own log group, the resource names it needs and
  * least-privilege grants from the definition's access lists. Chromium functions also get
  * memory, /tmp space, @sparticuz/chromium as a node module and the font layer.
@@ -51,6 +52,7 @@ export class PlatenFunction extends Construct {
       retention: settings.logRetention,
       removalPolicy: settings.removalPolicy,
     });
+    const role = executionRole(this, logGroup);
     this.fn = new NodejsFunction(this, "Function", {
       functionName: `${settings.prefix}-${def.id}`,
       description: `Platen ${def.id} (${def.entry})`,
@@ -58,7 +60,8 @@ export class PlatenFunction extends Construct {
       handler: "handler",
       projectRoot: props.projectRoot,
       depsLockFilePath: join(props.projectRoot, "package-lock.json"),
-      runtime: Runtime.NODEJS_22_X,
+      // Node 24 (Active LTS, supported by Lambda until 2028): see infra/README.md "Runtime".
+      runtime: Runtime.NODEJS_24_X,
       // @sparticuz/chromium's npm package ships only the x86-64 Chromium build (arm64 is a
       // separate download), and the local stack runs that same binary on x86-64 machines.
       // One architecture for every function keeps bundles and tests alike.
@@ -69,15 +72,18 @@ export class PlatenFunction extends Construct {
       // Fonts come from a layer: the renderer's TTFs only, not whole font packages.
       layers: def.chromium ? [renderFontLayer(Stack.of(this))] : undefined,
       logGroup,
+      role,
       environment: {
         ...props.environment,
         ...resourceEnvironment(def, props.data),
         ...(def.chromium ? { RENDER_FONT_DIR } : {}),
+        // Powertools: the `service` of every log line and metric (app-metrics.ts reads it per stage).
+        POWERTOOLS_SERVICE_NAME: settings.prefix,
         NODE_OPTIONS: "--enable-source-maps",
       },
       bundling: bundlingOptions(def),
     });
-    grantAccess(this.fn, def, props.data);
+    grantAccess(role, def, props.data);
   }
 
   /** Adds an env var after creation (queue consumers learn their own queue URL). */
@@ -93,7 +99,7 @@ export class PlatenFunction extends Construct {
 function bundlingOptions(def: FunctionDefinition): BundlingOptions {
   return {
     format: OutputFormat.ESM,
-    target: "node22",
+    target: "node24",
     mainFields: ["module", "main"],
     banner: ESM_REQUIRE_BANNER,
     minify: true,
@@ -117,7 +123,7 @@ export const CHROMIUM_NODE_MODULES = ["@sparticuz/chromium"];
 
 /**
  * Resource names as env vars. shared/aws/config.ts requires every table and bucket name at
- * load time, so all of them are set (a name grants nothing; IAM below does); queue URLs
+ * load time, so all of them are set (a name grants nothing; function-access.ts grants); queue URLs
  * only for the queues the function sends to (consumers get theirs when wired).
  */
 function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<string, string> {
@@ -136,28 +142,3 @@ function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<
   return env;
 }
 
-/**
- * Least privilege from the access lists: read-only or item read/write on tables (never
- * table administration), read and/or put on buckets (never delete), send on queues.
- */
-function grantAccess(fn: NodejsFunction, def: FunctionDefinition, data: PlatenData): void {
-  const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = def.access;
-  for (const id of tablesRead) {
-    if (!tablesWrite.includes(id)) lookup(data.tables, id, def, "table").table.grantReadData(fn);
-  }
-  for (const id of tablesWrite) lookup(data.tables, id, def, "table").table.grantReadWriteData(fn);
-  for (const id of bucketsRead) lookup(data.buckets, id, def, "bucket").bucket.grantRead(fn);
-  for (const id of bucketsWrite) lookup(data.buckets, id, def, "bucket").bucket.grantPut(fn);
-  for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(fn);
-  for (const id of def.access.deadLettersSend ?? []) lookup(data.queues, id, def, "queue").dlq.grantSendMessages(fn);
-  if (def.access.identityKeys) {
-    if (!data.identityKeys) throw new Error(`Function ${def.id} needs the identity keys secret, which the stack lacks.`);
-    data.identityKeys.grantRead(fn);
-  }
-}
-
-function lookup<T>(resources: Record<string, T>, id: string, def: FunctionDefinition, kind: string): T {
-  const resource = resources[id];
-  if (!resource) throw new Error(`Function ${def.id} needs ${kind} "${id}", which the definitions lack.`);
-  return resource;
-}

@@ -1,15 +1,19 @@
 import { fileURLToPath } from "node:url";
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { Construct } from "constructs";
 import { PlatenApi } from "./api.ts";
 import { wireQueueConsumers } from "./consumers.ts";
+import { wireSchedules } from "./schedules.ts";
 import { PlatenDataResources } from "./data.ts";
 import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definitions.ts";
 import { type CustomDomains, PlatenDomains } from "./domains.ts";
 import { AUTH_FUNCTION_ID, ProxyEndpoint, SITE_FUNCTION_ID } from "./frontends.ts";
 import { PlatenMonitoring } from "./monitoring.ts";
+import { acknowledgeNagFindings } from "./nag.ts";
 import { PlatenFunction } from "./platen-function.ts";
 import { type StageSettings, stageSettings } from "./stage.ts";
+import { PlatenWaf } from "./waf.ts";
 
 /** Repository root, where the definitions' entry paths start. */
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -63,11 +67,12 @@ export class PlatenStack extends Stack {
       siteUrl: domains.url("site") ?? site?.generatedUrl,
     };
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
-    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])));
-    this.attachFrontEnd(auth, AUTH_FUNCTION_ID);
-    this.attachFrontEnd(site, SITE_FUNCTION_ID);
+    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])), this.urls.siteUrl ?? this.urls.baseUrl);
+    this.attachFrontEnd(defs, auth, AUTH_FUNCTION_ID);
+    this.attachFrontEnd(defs, site, SITE_FUNCTION_ID);
     this.mapDomains(domains, auth, site);
     wireQueueConsumers(this.data, this.functions);
+    wireSchedules(this, this.functions);
     this.monitoring = new PlatenMonitoring(this, "Monitoring", {
       settings: this.settings,
       api: this.api,
@@ -75,7 +80,15 @@ export class PlatenStack extends Stack {
       functions: this.functions,
       alarmEmail: props.alarmEmail,
     });
+    this.protectApis();
+    acknowledgeNagFindings(this, { data: this.data, functions: this.functions, quietApis: this.api.quietApis.map((q) => q.api) });
     this.addOutputs();
+  }
+
+  /** Every REST API of the stack (main, quiet, front ends) behind one WAF web ACL. */
+  private protectApis(): void {
+    const waf = new PlatenWaf(this, "Waf", this.settings);
+    for (const api of this.node.findAll().filter((c): c is RestApi => c instanceof RestApi)) waf.protect(api);
   }
 
   /**
@@ -88,9 +101,10 @@ export class PlatenStack extends Stack {
     return new ProxyEndpoint(this, `${pascalCase(name)}Endpoint`, { defs, settings: this.settings, name });
   }
 
-  private attachFrontEnd(endpoint: ProxyEndpoint | undefined, functionId: string): void {
+  private attachFrontEnd(defs: PlatenDefinitions, endpoint: ProxyEndpoint | undefined, functionId: string): void {
     const fn = this.functions[functionId];
-    if (endpoint && fn) endpoint.attach(fn.fn);
+    const streaming = defs.functions[functionId]?.streaming;
+    if (endpoint && fn) endpoint.attach(fn.fn, { streaming });
   }
 
   private createFunctions(defs: PlatenDefinitions, projectRoot: string): void {

@@ -3,14 +3,15 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.ts";
-import { createDocumentClient, type DocumentSender } from "./document-client.ts";
+import { injectFaults } from "./fault-injection.ts";
 
 /**
- * Clients created once per container and reused by warm invocations: the SDK's S3 and SQS
- * clients, and for DynamoDB a lean client for the document commands (document-client.ts).
+ * The SDK's clients, created once per container and reused by warm invocations (their
+ * keep-alive connections and resolved credentials with them).
  */
 export interface AwsClients {
-  ddb: DocumentSender;
+  /** lib-dynamodb's document client: plain JavaScript values in and out. */
+  ddb: DynamoDBDocumentClient;
   s3: S3Client;
   sqs: SQSClient;
 }
@@ -21,11 +22,11 @@ let clients: AwsClients | undefined;
 export function awsClients(): AwsClients {
   if (clients) return clients;
   const { region, endpoints } = config();
-  const ddb = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 });
-  const sdkDocs = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
-  const lean = createDocumentClient({ client: ddb, fallback: sdkDocs, region, endpoint: endpoints.dynamodb });
+  // No `cacheMiddleware` here: the document client refuses it (its commands add their
+  // marshalling middleware per instance).
+  const dynamodb = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 });
   clients = {
-    ddb: lean,
+    ddb: DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } }),
     s3: new S3Client({
       region,
       endpoint: endpoints.s3,
@@ -39,8 +40,14 @@ export function awsClients(): AwsClients {
     sqs: new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }),
   };
   // The SDK's logger middleware builds a redacted copy of every input and output for its
-  // (no-op) logger on each call; nothing here logs through it. S3 and SQS resolve their
-  // middleware stack once per command class (`cacheMiddleware`), so this runs before any send.
-  for (const client of [ddb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
+  // (no-op) logger on each call; nothing here logs through it. Removed before any send (S3
+  // and SQS resolve their middleware stack once per command class, `cacheMiddleware`).
+  for (const client of [dynamodb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
+  // Fault-injection tests only (the local stack's test hooks arm the faults).
+  if (process.env.PLATEN_TEST_HOOKS === "1") {
+    injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
+    injectFaults("s3", clients.s3 as unknown as Parameters<typeof injectFaults>[1]);
+    injectFaults("sqs", clients.sqs as unknown as Parameters<typeof injectFaults>[1]);
+  }
   return clients;
 }

@@ -39,7 +39,8 @@ function required(name: string): string {
 
 function loadConfig(): PlatenConfig {
   return {
-    env: process.env.PLATEN_ENV ?? "local",
+    // Unset means the strict rules (only `npm start` and the test stack set `local`).
+    env: process.env.PLATEN_ENV ?? "production",
     region: process.env.AWS_REGION ?? "us-east-1",
     endpoints: {
       dynamodb: process.env.DYNAMODB_ENDPOINT,

@@ -1,4 +1,6 @@
+import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import type { Clock } from "#shared/clock.ts";
+import { permanentFileFailure } from "#shared/generation/document-failure.ts";
 import { newId } from "#shared/ids.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
 import {
@@ -19,9 +21,13 @@ export interface PublishDeps {
 }
 
 export class PublishError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The catalogue code when the design's sample document broke a document limit. */
+  readonly code?: string;
+
+  constructor(message: string, options?: { code?: string; cause?: unknown }) {
+    super(message, { cause: options?.cause });
     this.name = "PublishError";
+    if (options?.code) this.code = options.code;
   }
 }
 
@@ -42,22 +48,31 @@ export async function publishDesign(
   if (input.designId && !existing) throw new PublishError(`design ${input.designId} not found in workspace ${workspaceId}`);
   const id = existing?.id ?? newId();
   for (let version = (existing?.latestVersion ?? 0) + 1; ; version++) {
+    // The thumbnail first: a design it refuses (e.g. over the page limit) leaves nothing stored.
+    const thumbnail = deps.renderThumbnail ? await renderOrRefuse(deps.renderThumbnail, bundle, `${id}@${version}`) : undefined;
     const bundleKey = bundleObjectKey(workspaceId, id, version);
     await putBundle(bundleKey, bundle);
-    const thumbnailKey = deps.renderThumbnail ? thumbnailObjectKey(workspaceId, id, version) : undefined;
-    if (thumbnailKey && deps.renderThumbnail) await putThumbnail(thumbnailKey, await deps.renderThumbnail(bundle, `${id}@${version}`));
+    const thumbnailKey = thumbnail ? thumbnailObjectKey(workspaceId, id, version) : undefined;
+    if (thumbnailKey && thumbnail) await putThumbnail(thumbnailKey, thumbnail);
     const now = deps.clock.now().toISOString();
     try {
       await putDesignVersion({ designId: id, workspaceId, version, manifest: bundle.manifest, bundleKey, thumbnailKey, createdAt: now });
     } catch (err) {
-      if ((err as { name?: string }).name === "ConditionalCheckFailedException") continue; // a concurrent publish took it
+      if (isConditionalCheckFailed(err)) continue; // a concurrent publish took it
       throw err;
     }
-    await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(
-      (err: { name?: string }) => {
-        if (err.name !== "ConditionalCheckFailedException") throw err;
-      },
-    );
+    await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(ignoreConditionalCheckFailed);
     return { id, version, label: bundle.manifest.label };
+  }
+}
+
+/** The thumbnail, or a PublishError naming the catalogue code when the sample breaks a document limit. */
+async function renderOrRefuse(render: NonNullable<PublishDeps["renderThumbnail"]>, bundle: DesignBundle, bundleKey: string): Promise<Buffer> {
+  try {
+    return await render(bundle, bundleKey);
+  } catch (err) {
+    const refused = permanentFileFailure(err);
+    if (!refused) throw err;
+    throw new PublishError(`the design's sample document cannot be rendered: ${refused.errorCode}: ${refused.errorMessage}`, { code: refused.errorCode, cause: err });
   }
 }

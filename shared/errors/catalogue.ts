@@ -174,6 +174,26 @@ export const catalogue = {
     en: "Another rotation of the application key finished first (at {lastRotatedAt}); its key is the valid one.",
     ja: "別のアプリケーションキー更新が先に完了しました（{lastRotatedAt}）。そちらのキーが有効です。",
   },
+  DOCUMENT_PAGE_LIMIT_EXCEEDED: {
+    status: 422,
+    en: "The document has more than {limit} pages, the limit per document. Split it into several files.",
+    ja: "文書が 1 文書あたりの上限である {limit} ページを超えています。複数のファイルに分けてください。",
+  },
+  DOCUMENT_HTML_LIMIT_EXCEEDED: {
+    status: 422,
+    en: "The template produced more than {limit} characters of HTML (or exceeded its memory limit), the limit per document.",
+    ja: "テンプレートが 1 文書あたりの上限である {limit} 文字を超える HTML を出力しました（またはメモリ上限を超えました）。",
+  },
+  DOCUMENT_PDF_LIMIT_EXCEEDED: {
+    status: 422,
+    en: "The PDF would be larger than {limit} bytes, the limit per document.",
+    ja: "PDF が 1 文書あたりの上限である {limit} バイトを超えます。",
+  },
+  RENDER_TIMEOUT: {
+    status: 422,
+    en: "The document did not finish rendering within its time limit; it will not render unchanged.",
+    ja: "文書のレンダリングが制限時間内に完了しませんでした。変更しない限り生成できません。",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

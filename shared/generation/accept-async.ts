@@ -1,21 +1,18 @@
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
-import { ACTIVE_SHARD, type JobRecord, finalizeJob, putJob } from "./job-store.ts";
+import { ACTIVE_SHARD, finalizeJob, type JobRecord, markEnqueued, putJob } from "./job-store.ts";
+import { type PlannedFile, type PlannedRecord, planFiles } from "./plan-files.ts";
 import { INLINE_PARAMS_BYTES, paramsObjectKey, putParams } from "./params-store.ts";
 import { resolveDesign } from "./prepare-generation.ts";
 import { sendRenderMessages } from "./render-queue.ts";
 import type { GenerationRequest } from "./request-schema.ts";
-import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
 
-export interface AcceptedFile {
-  fileId: string;
-  fileName: string;
-  passthrough?: Record<string, string | number>;
-  share: Share;
-}
+/** A file of an accepted request as the 202 answer lists it (spec 2.5). */
+export type AcceptedFile = PlannedFile;
 
 export interface AsyncDeps {
   clock: Clock;
@@ -39,9 +36,14 @@ export async function acceptAsync(
   // spec 8: checked before acceptance, so a quota refusal never shows up in status.
   const admission = await admitPages(workspace, request.contents.length, deps.clock);
   const requestId = newId();
+  addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
   const createdAt = now.toISOString();
-  const files = request.contents.map((c) => acceptedFile(c, requestId, deps.siteUrl));
+  const plan = planFiles(request, requestId, deps.siteUrl);
+  // Hashing (thread pool) runs while the job record is written.
+  const planned = plan.records();
+  planned.catch(() => undefined); // awaited below
+  const files = plan.files;
   const job: JobRecord = {
     requestId,
     workspaceId,
@@ -70,7 +72,9 @@ export async function acceptAsync(
     const inline = paramsJson.map((json) => Buffer.byteLength(json, "utf8") <= INLINE_PARAMS_BYTES);
     await Promise.all([
       ...request.contents.flatMap((c, i) => (inline[i] ? [] : [putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)])),
-      putFileRecords(files.map((f, index) => ({ ...fileRecord(job, f, index, expiresAt), ...(inline[index] && { paramsJson: paramsJson[index] }) }))),
+      planned.then((records) =>
+        putFileRecords(records.map((r, index) => ({ ...fileRecord(job, r, index, expiresAt, admission.limit), ...(inline[index] && { paramsJson: paramsJson[index] }) }))),
+      ),
     ]);
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {
@@ -84,23 +88,16 @@ export async function acceptAsync(
     }).catch(() => undefined);
     throw err;
   }
+  // Acceptance is complete. If this mark is lost, the sweeper fails what is still queued
+  // after the acceptance deadline; the messages are sent, so that is rarely anything.
+  await markEnqueued(requestId, deps.clock.now().toISOString()).catch((err: Error) => {
+    console.error(JSON.stringify({ level: "error", msg: "job not marked enqueued", requestId, error: String(err.stack ?? err) }));
+  });
   // The hash stays in the file records; the answer carries the passcode itself, once.
-  return { requestId, files: files.map(({ passcodeHash: _stored, ...f }) => f) };
+  return { requestId, files };
 }
 
-function acceptedFile(c: GenerationRequest["contents"][number], requestId: string, siteUrl: string): AcceptedFile & { passcodeHash?: string } {
-  const fileId = newId();
-  const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
-  return {
-    fileId,
-    fileName: c.fileName,
-    ...(c.passthrough && { passthrough: c.passthrough }),
-    share: { shareType: shareTypes[c.shareType], url: shareUrl(siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) },
-    ...(passcode && { passcodeHash: hashPasscode(passcode) }),
-  };
-}
-
-function fileRecord(job: JobRecord, f: AcceptedFile & { passcodeHash?: string }, index: number, expiresAt: number): FileRecord {
+function fileRecord(job: JobRecord, { file: f, passcodeHash }: PlannedRecord, index: number, expiresAt: number, pageLimit: number | undefined): FileRecord {
   return {
     requestId: job.requestId,
     fileId: f.fileId,
@@ -113,9 +110,11 @@ function fileRecord(job: JobRecord, f: AcceptedFile & { passcodeHash?: string },
     source: "async",
     mode: job.mode,
     shareType: f.share.shareType,
-    ...(f.passcodeHash && { passcodeHash: f.passcodeHash }),
+    ...(passcodeHash && { passcodeHash }),
     ...(f.passthrough && { passthrough: f.passthrough }),
     createdAt: job.createdAt,
+    ...(job.usageMonth && { usageMonth: job.usageMonth }),
+    ...(pageLimit !== undefined && { pageLimit }),
     expiresAt,
   };
 }

@@ -45,7 +45,7 @@ export async function resolveFileDownload(requestId: string, fileId: string, wor
   if (file.status === "done") return file;
   if (file.status === "storing") throw notReady();
   const job = await liveJob(requestId, workspaceId, clock);
-  if (file.status === "queued") {
+  if (file.status === "queued" || file.status === "counting") {
     if (job?.status === "processing") throw notReady();
     throw new PlatenError("FILE_NOT_FOUND");
   }

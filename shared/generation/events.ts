@@ -1,8 +1,10 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { queryAll } from "#shared/aws/query-all.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
-import type { WebhookEndpoint } from "#shared/webhooks/endpoint-store.ts";
+import { listEndpointRecords, type WebhookEndpoint } from "#shared/webhooks/endpoint-store.ts";
 
 /**
  * A generation event (spec 6) recorded for the webhook dispatcher: which request, which
@@ -22,38 +24,73 @@ export interface GenerationEvent {
   timestamp: string;
 }
 
-/**
- * Records the event (the durable outbox item; idempotent per (request, event): a replay
- * writes the same item again), then queues its webhook deliveries (spec 6). Delivery ids
- * are stable, so a replay does not notify twice. A failure to queue is logged with the
- * outbox key and not thrown: the files exist and the answer must not turn into an error.
- *
- * @param passcodes - Plaintext passcodes by file id, only from a sync generation (they
- *   go into the first delivery's queue message, never into a table).
- */
-export async function recordEvent(e: GenerationEvent, expiresAt: number, passcodes?: Record<string, string>): Promise<void> {
-  await writeEventRecord(e, expiresAt);
-  await deliverEvent(e, passcodes);
-}
+/** Shard of the `active` index that lists outbox items whose deliveries are not queued yet. */
+export const OUTBOX_SHARD = "outbox";
 
-/** The durable outbox item of an event (idempotent per request and event kind). */
-export async function writeEventRecord(e: GenerationEvent, expiresAt: number): Promise<void> {
+/** An event is relayed when its deliveries were not queued within this many seconds of it. */
+export const OUTBOX_RELAY_SECONDS = 60;
+
+const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({ pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}` });
+
+/**
+ * The durable outbox item of an event (idempotent per request and event kind). It is
+ * listed in the `active` index (shard `outbox`) until its deliveries are queued
+ * (`deliverEvent`), so the sweeper's relay finds any whose queueing failed or died.
+ * `endpointsAsOf`: only endpoints registered by then receive it (a sync request's);
+ * `outbox: false` records an event that has nobody to go to.
+ */
+export async function writeEventRecord(e: GenerationEvent, expiresAt: number, endpointsAsOf?: string, outbox = true): Promise<void> {
+  const pending = outbox && { activeShard: OUTBOX_SHARD, createdAt: e.timestamp };
   await awsClients().ddb.send(
     new PutCommand({
       TableName: config().tables.requests,
-      Item: { pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}`, ...e, expiresAt },
+      Item: { ...eventKey(e), ...e, ...pending, ...(endpointsAsOf && { endpointsAsOf }), expiresAt },
     }),
   );
 }
 
-/** Queues the event's webhook deliveries; a failure is logged with the outbox key, never thrown. */
-export async function deliverEvent(
-  e: GenerationEvent,
-  passcodes?: Record<string, string>,
-  endpoints?: Promise<WebhookEndpoint[]>,
-): Promise<void> {
-  await enqueueWebhookDeliveries(e, passcodes, endpoints).catch((err: Error) => {
+/**
+ * Queues the event's webhook deliveries, then takes the event out of the outbox. A failure
+ * is logged with the outbox key, never thrown (the files exist; the answer must not turn
+ * into an error): the event stays in the outbox and the sweeper relays it. Delivery ids
+ * are stable and attempts claimed once, so a relay never notifies an endpoint twice.
+ *
+ * @param passcodes - Plaintext passcodes by file id, only from a sync generation (they
+ *   go into the first delivery's queue message, never into a table; a relay has none).
+ */
+export async function deliverEvent(e: GenerationEvent, passcodes?: Record<string, string>, endpoints?: Promise<WebhookEndpoint[]>): Promise<boolean> {
+  try {
+    await enqueueWebhookDeliveries(e, passcodes, endpoints);
+    await awsClients().ddb.send(
+      new UpdateCommand({ TableName: config().tables.requests, Key: eventKey(e), UpdateExpression: "REMOVE activeShard", ConditionExpression: "attribute_exists(pk)" }),
+    );
+    return true;
+  } catch (err) {
     const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
-    console.error(JSON.stringify({ level: "error", msg: "webhook deliveries not queued", outbox, error: String(err.stack ?? err) }));
+    logger.error("webhook deliveries not queued (the outbox relay retries)", { outbox, requestId: e.requestId, error: err });
+    return false;
+  }
+}
+
+/**
+ * The outbox relay: queues the deliveries of every event recorded before `before` whose
+ * deliveries were never queued, once its request is finalized (an async request's events
+ * are written just before its job ends). Returns how many events were relayed.
+ */
+export async function relayOutbox(before: string, isFinal: (requestId: string) => Promise<boolean>): Promise<number> {
+  const items = await queryAll({
+    TableName: config().tables.requests,
+    IndexName: "active",
+    KeyConditionExpression: "activeShard = :shard AND createdAt < :before",
+    ExpressionAttributeValues: { ":shard": OUTBOX_SHARD, ":before": before },
   });
+  let relayed = 0;
+  for (const item of items) {
+    const { pk: _pk, sk: _sk, activeShard: _shard, createdAt: _at, expiresAt: _exp, endpointsAsOf, ...e } = item as Record<string, unknown>;
+    const event = e as unknown as GenerationEvent;
+    if (!(await isFinal(event.requestId))) continue;
+    const endpoints = typeof endpointsAsOf === "string" ? listEndpointRecords(event.workspaceId).then((all) => all.filter((x) => x.createdAt <= endpointsAsOf)) : undefined;
+    if (await deliverEvent(event, undefined, endpoints)) relayed += 1;
+  }
+  return relayed;
 }

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { BatchGetCommand, BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
@@ -16,8 +16,13 @@ export interface FileRecord {
   fileName: string;
   /** Position in the request's contents (ZIP and status order). */
   index: number;
-  /** `storing`: a sync file already answered whose PDF is being stored (generate-sync.ts). */
-  status: "queued" | "storing" | "done" | "failed";
+  /**
+   * `storing`: a sync file already answered whose PDF is being stored (generate-sync.ts).
+   * `counting`: an async file rendered (or failed) whose pages are being counted; its
+   * outcome waits in `pendingStatus` and the outcome fields (settle-file.ts).
+   */
+  status: "queued" | "storing" | "counting" | "done" | "failed";
+  pendingStatus?: "done" | "failed";
   source: "sync" | "async";
   mode: "single" | "multiple";
   shareType: ShareType;
@@ -35,6 +40,10 @@ export interface FileRecord {
   completedAt?: string;
   /** Epoch seconds: a file still `storing` after this was interrupted (see stored-files.ts). */
   storeBy?: number;
+  /** Async: the UTC month its pages were reserved in (the page correction goes there). */
+  usageMonth?: string;
+  /** Async on a stopping plan: the month's page limit when the request was accepted. */
+  pageLimit?: number;
   /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
   expiresAt: number;
 }
@@ -77,6 +86,11 @@ export async function openPdf(key: string): Promise<{ stream: AsyncIterable<Uint
 export async function pdfSize(key: string): Promise<number> {
   const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return Number(out.ContentLength ?? 0);
+}
+
+/** Removes a PDF that will not be delivered (its file failed after rendering). */
+export async function deletePdf(key: string): Promise<void> {
+  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: config().buckets.files, Key: key }));
 }
 
 export async function getPdf(key: string): Promise<Buffer> {
@@ -145,16 +159,18 @@ async function readBatch(keys: Record<string, unknown>[]): Promise<FileRecord[]>
 }
 
 /**
- * Moves a queued file to done/failed exactly once: the condition makes a duplicate or
- * replayed message a no-op (returns false) instead of a second transition.
+ * Moves a file from `from` to its outcome exactly once: the condition makes a duplicate
+ * or replayed message a no-op (returns false) instead of a second transition. Moving a
+ * queued file to `counting` keeps the outcome's status in `pendingStatus`.
  */
 export async function settleFileRecord(
   requestId: string,
   fileId: string,
-  outcome: Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt">,
+  outcome: Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt" | "pendingStatus">,
+  from: "queued" | "counting" = "queued",
 ): Promise<boolean> {
   const names: Record<string, string> = { "#status": "status" };
-  const values: Record<string, unknown> = { ":queued": "queued" };
+  const values: Record<string, unknown> = { ":from": from };
   const sets: string[] = [];
   for (const [key, value] of Object.entries(outcome)) {
     if (value === undefined) continue;
@@ -165,13 +181,16 @@ export async function settleFileRecord(
   return updateIf({
     TableName: config().tables.files,
     Key: fileKey(requestId, fileId),
-    // The params are not needed once the file is settled: keep the record lean.
-    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson`,
-    ConditionExpression: "#status = :queued",
+    // The params are not needed once the file is rendered: keep the record lean.
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson${outcome.status === "counting" ? "" : ", pendingStatus"}`,
+    ConditionExpression: "#status = :from",
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   });
 }
+
+/** A file that reached its outcome (done or failed), not one still being rendered, counted or stored. */
+export const isFinal = (f: Pick<FileRecord, "status">) => f.status === "done" || f.status === "failed";
 
 /** Every file record of a request (consistent read: a request's files are read right after writing). */
 export async function listFileRecords(requestId: string): Promise<FileRecord[]> {

@@ -1,7 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { recordEvent } from "./events.ts";
-import { type FileRecord, listFileRecords } from "./file-store.ts";
+import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
+import { type FileRecord, isFinal, listFileRecords } from "./file-store.ts";
 import { type FailedFile, finalizeJob, getJob, type JobRecord } from "./job-store.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
 
@@ -25,36 +25,46 @@ export function outcomeOf(job: Pick<JobRecord, "mode">, files: FileRecord[]): Pi
 }
 
 /**
- * Finalizes a request if all its files are settled. Whoever wins the conditional write
- * records the events; everyone else (duplicates, replays, racing workers) does nothing.
- * Returns true when this call finalized the request.
+ * Finalizes a request if all its files are settled. Its events go into the outbox first
+ * (idempotent writes), then the conditional finalization: whoever wins it queues the
+ * deliveries; everyone else (duplicates, replays, racing workers) does nothing. A crash
+ * or a failed queue between the two leaves the events in the outbox, which the sweeper
+ * relays once the job has ended (events.ts). Returns true when this call finalized.
  */
 export async function finalizeIfSettled(requestId: string, clock: Clock): Promise<boolean> {
   const job = await getJob(requestId);
   if (job?.status !== "processing") return false;
   const files = await listFileRecords(requestId);
-  if (files.length < job.total || files.some((f) => f.status === "queued")) return false;
+  if (files.length < job.total || !files.every(isFinal)) return false;
+  return finalizeWith(job, files, outcomeOf(job, files), clock);
+}
+
+/** Records the request's events, ends the job with `outcome` and, if this call ended it, queues the deliveries. */
+export async function finalizeWith(job: JobRecord, files: FileRecord[], outcome: ReturnType<typeof outcomeOf>, clock: Clock): Promise<boolean> {
   const now = clock.now();
-  const outcome = outcomeOf(job, files);
-  const won = await finalizeJob(requestId, {
+  const events = finalEvents(job, files, now);
+  const expiresAt = Math.max(...files.map((f) => f.expiresAt), Math.floor(now.getTime() / 1000) + 86400);
+  for (const e of events) await writeEventRecord(e, expiresAt);
+  const won = await finalizeJob(job.requestId, {
     ...outcome,
     completedAt: now.toISOString(),
     expiresAt: Math.floor((now.getTime() + JOB_RETENTION_MS) / 1000),
   });
-  if (won) await recordFinalEvents(job, files, now);
+  if (won) for (const e of events) await deliverEvent(e);
   return won;
 }
 
 /** spec 6: file.completed for successes; file.failed only when webhookUrl was given. */
-async function recordFinalEvents(job: JobRecord, files: FileRecord[], now: Date): Promise<void> {
+function finalEvents(job: JobRecord, files: FileRecord[], now: Date): GenerationEvent[] {
   const base = { workspaceId: job.workspaceId, requestId: job.requestId, designId: job.designId, version: job.version, timestamp: now.toISOString() };
-  const expiresAt = Math.max(...files.map((f) => f.expiresAt));
   const done = files.filter((f) => f.status === "done").map((f) => f.fileId);
   const failed = files.filter((f) => f.status === "failed").map((f) => f.fileId);
   const webhookUrl = job.webhookUrl ? { webhookUrl: job.webhookUrl } : {};
-  if (done.length) await recordEvent({ ...base, event: "file.completed", fileIds: done, ...webhookUrl }, expiresAt);
+  const events: GenerationEvent[] = [];
+  if (done.length) events.push({ ...base, event: "file.completed", fileIds: done, ...webhookUrl });
   if (failed.length && job.webhookUrl) {
-    const errorCode = done.length ? "PARTIAL_FAILURE" : job.mode === "multiple" ? "FILE_GENERATION_FAILED" : (files[0]!.errorCode ?? "INTERNAL_ERROR");
-    await recordEvent({ ...base, event: "file.failed", fileIds: failed, errorCode, ...webhookUrl }, expiresAt);
+    const errorCode = done.length ? "PARTIAL_FAILURE" : job.mode === "multiple" ? "FILE_GENERATION_FAILED" : (files.find((f) => f.status === "failed")?.errorCode ?? "INTERNAL_ERROR");
+    events.push({ ...base, event: "file.failed", fileIds: failed, errorCode, ...webhookUrl });
   }
+  return events;
 }

@@ -4,16 +4,20 @@ import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { afterAdmissions } from "#shared/http/foreground.ts";
 import { newId } from "#shared/ids.ts";
-import { admitPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
-import { RenderError, type Renderer } from "#shared/render/renderer.ts";
-import { renderHtml } from "#shared/render/template.ts";
+import { admitPages, claimPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
+import type { Renderer } from "#shared/render/renderer.ts";
+import { compiledBundleKey, renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
+import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
 import { deliverEvent, writeEventRecord } from "./events.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
+import { type PlannedRecord, planFiles } from "./plan-files.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
-import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+import type { Share } from "./share.ts";
 
 /**
  * The renders did not finish within the sync budget (spec 8: 60 s). The edge answers 504
@@ -77,9 +81,9 @@ export interface PreparedSync {
 export async function prepareSync(workspaceId: string, request: GenerationRequest): Promise<PreparedSync> {
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
   const template = (i: number) =>
-    renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: `${design.designId}@${design.version}` }).catch((cause) => {
-      if (cause instanceof RenderError && cause.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause });
-      throw new PlatenError("INTERNAL_ERROR", { cause });
+    renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: compiledBundleKey(workspaceId, design) }).catch((cause) => {
+      if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
+      throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
@@ -103,34 +107,41 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
   const requestId = newId();
+  addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
-  const planned = request.contents.map((c) => {
-    const fileId = newId();
-    const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
-    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(deps.siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
-    return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share };
-  });
-  const records = planned.map((f, index) => fileRecord(workspaceId, requestId, request, design, f, index, now, deps.retentionDays));
-  // Chromium first: the write's own CPU (serialising, signing) then runs while it renders.
+  const plan = planFiles(request, requestId, deps.siteUrl);
+  const planned = plan.files;
+  // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,
+  // signing) then run while it renders.
   const rendering = renderAll(prepared, deps);
   rendering.catch(() => undefined); // awaited below
-  const writtenAhead = putFileRecords(records);
+  const writtenAhead = plan.records().then(async (planned) => {
+    const records = planned.map((r, index) => fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays));
+    await putFileRecords(records);
+    return records;
+  });
   writtenAhead.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   let files: GeneratedFile[];
+  let records: FileRecord[];
+  // Pages counted so far for this request: the reservation, then the real count.
+  let counted = reserved;
   try {
     const rendered = await rendering;
-    await writtenAhead;
     files = planned.map((f, i) => ({ ...f, ...rendered[i]! }));
+    // A stopping plan: the pages beyond the reservation are claimed before anything is
+    // answered; past the limit the request is refused (403) and its reservation returned.
+    const pages = files.reduce((n, f) => n + f.pageCount, 0);
+    if (admission) await claimPages(workspaceId, month, pages - reserved, admission.limit, reserved);
+    counted = admission ? pages : reserved;
+    records = await writtenAhead;
   } catch (err) {
     // Nothing was answered: no page counts and no record stays behind.
     await Promise.all([
-      reserved ? settlePages(workspaceId, month, -reserved) : undefined,
-      writtenAhead.then(() => deleteFileRecords(records)).catch(() => undefined),
+      counted ? settlePages(workspaceId, month, -counted) : undefined,
+      writtenAhead.then((written) => deleteFileRecords(written)).catch(() => undefined),
     ]);
     throw err;
   }
-  // Pages counted so far for this request: the reservation, then (store) the real count.
-  let counted = reserved;
   return {
     requestId,
     designLabel: design.manifest.label,
@@ -158,9 +169,9 @@ async function renderAll(prepared: PreparedSync, deps: SyncDeps): Promise<{ pdf:
   const failed = renders.find((r) => r.status === "rejected");
   if (failed) {
     const reason = (failed as PromiseRejectedResult).reason;
-    if (reason instanceof RenderError && reason.code === "RENDER_TIMEOUT") throw new SyncDeadlineExceeded({ cause: reason });
+    if (isRenderDeadline(reason)) throw new SyncDeadlineExceeded({ cause: reason });
     if (reason instanceof PlatenError) throw reason;
-    throw new PlatenError("INTERNAL_ERROR", { cause: reason });
+    throw documentLimitError(reason) ?? new PlatenError("INTERNAL_ERROR", { cause: reason });
   }
   return renders.map((r) => (r as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value);
 }
@@ -170,7 +181,7 @@ function fileRecord(
   requestId: string,
   request: GenerationRequest,
   design: DesignVersion,
-  f: Pick<GeneratedFile, "fileId" | "fileName" | "passthrough" | "share">,
+  { file: f, passcodeHash }: PlannedRecord,
   index: number,
   now: Date,
   retentionDays: number,
@@ -188,7 +199,7 @@ function fileRecord(
     source: "sync",
     mode: request.mode,
     shareType: f.share.shareType,
-    ...(f.share.passcode && { passcodeHash: hashPasscode(f.share.passcode) }),
+    ...(passcodeHash && { passcodeHash }),
     ...(f.passthrough && { passthrough: f.passthrough }),
     s3Key: pdfObjectKey(workspaceId, requestId, f.fileId),
     createdAt: now.toISOString(),
@@ -224,12 +235,16 @@ async function storeFiles(
   const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
   await inTurns(files, PARALLEL_PUTS, (f, i) => call(() => putPdf(records[i]!.s3Key!, f.pdf)));
   await call(() => putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }))));
-  await call(() => writeEventRecord(event, expiresAt));
-  const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   // file.completed goes to the endpoints registered when the request arrived, not to one
-  // registered after the answer, although the event is recorded after it.
+  // registered after the answer, although the event is recorded after it. With none to
+  // deliver to, the event is recorded outside the outbox (nothing for the relay to do).
   const since = generatedAt.toISOString();
-  await call(() => deliverEvent(event, passcodes, listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since))));
+  const endpoints = await call(() => listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)));
+  const due = routeEvent(event, endpoints).length > 0;
+  await call(() => writeEventRecord(event, expiresAt, due ? since : undefined, due));
+  if (!due) return;
+  const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
+  await call(() => deliverEvent(event, passcodes, Promise.resolve(endpoints)));
 }
 
 const PARALLEL_PUTS = 4;

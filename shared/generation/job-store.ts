@@ -30,6 +30,8 @@ export interface JobRecord {
   completedAt?: string;
   failedFiles?: FailedFile[];
   error?: { code: string; message: string };
+  /** When acceptance had queued every render message; a job without it past the acceptance deadline died in acceptance. */
+  enqueuedAt?: string;
   /** Set only while processing: the sparse `active` index lists unfinished requests. */
   activeShard?: string;
   expiresAt?: number;
@@ -51,6 +53,13 @@ export async function getJob(requestId: string): Promise<JobRecord | undefined> 
   return { ...job, settled: settledFiles?.size ?? job.settled ?? 0 };
 }
 
+/** Marks the job's render messages as queued (acceptance is complete: see the sweeper). */
+export async function markEnqueued(requestId: string, at: string): Promise<void> {
+  await awsClients().ddb.send(
+    new UpdateCommand({ TableName: table(), Key: jobKey(requestId), UpdateExpression: "SET enqueuedAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":at": at } }),
+  );
+}
+
 /** A job as `markSettled` left it, and which of the given files that call added. */
 export interface SettledCount {
   job: JobRecord;
@@ -62,8 +71,7 @@ export interface SettledCount {
  * file ids (a DynamoDB string set), so adding the same file again — a replayed message,
  * a retry after a crash between settling and counting, the recovery sweep — changes
  * nothing: the count is exact however often it is repeated. `added` names the files
- * this call put into the set: the write is atomic, so exactly one caller adds each file
- * (whoever does corrects its page reservation, see `countSettled`).
+ * this call put into the set: the write is atomic, so exactly one caller adds each file.
  */
 export async function markSettled(requestId: string, fileIds: string[]): Promise<SettledCount | undefined> {
   if (!fileIds.length) {

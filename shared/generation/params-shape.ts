@@ -3,6 +3,36 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 /** spec 8: params at most 1,000,000 bytes (UTF-8 of its JSON). */
 export const MAX_PARAMS_BYTES = 1_000_000;
 
+/** Levels of objects and arrays params may nest (a deeper value is 400 VALIDATION_FAILED). */
+export const MAX_PARAMS_DEPTH = 64;
+
+interface Visit {
+  value: unknown;
+  depth: number;
+  key?: string;
+  parent?: Visit;
+}
+
+/**
+ * The path of the first object or array nested deeper than `maxDepth` levels below
+ * `root` (which is level 1), found without recursion: any depth of JSON is checked in
+ * constant stack, so a 5,000-deep body is a 400, never a stack overflow.
+ */
+export function tooDeepPath(root: unknown, maxDepth: number): string[] | undefined {
+  const pending: Visit[] = [{ value: root, depth: 1 }];
+  while (pending.length) {
+    const visit = pending.pop()!;
+    if (typeof visit.value !== "object" || visit.value === null) continue;
+    if (visit.depth > maxDepth) {
+      const path: string[] = [];
+      for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.unshift(v.key);
+      return path;
+    }
+    for (const [key, child] of Object.entries(visit.value)) pending.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+  }
+  return undefined;
+}
+
 /**
  * Size and circularity of one item's params. JSON text cannot hold a cycle, so a cycle
  * can only be expressed as a JSON Reference: an object `{"$ref": "#/…"}` whose pointer

@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 
@@ -24,4 +24,9 @@ export async function putParams(key: string, params: Record<string, unknown>): P
 export async function getParams(key: string): Promise<Record<string, unknown>> {
   const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return JSON.parse(await out.Body!.transformToString("utf8")) as Record<string, unknown>;
+}
+
+/** Removes a settled file's params (S3 delete is idempotent: a missing key is no error). */
+export async function deleteParams(key: string): Promise<void> {
+  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: config().buckets.files, Key: key }));
 }

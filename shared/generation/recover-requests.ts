@@ -1,7 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { listFileRecords } from "./file-store.ts";
 import { listActiveJobs } from "./job-store.ts";
-import { countSettled, settledFileOf } from "./render-file.ts";
+import { countSettled, finalFilesOf, finishPending } from "./settle-file.ts";
 import { sendRenderMessages } from "./render-queue.ts";
 
 /**
@@ -11,15 +11,19 @@ import { sendRenderMessages } from "./render-queue.ts";
  * finalized, and every still-queued file gets a new render message. SQS keeps messages
  * across worker crashes in AWS; the local stack's fauxqs keeps them in memory only, so
  * `npm start` runs this on every start. Safe at any time: the worker is idempotent per
- * file. Returns how many files were re-queued.
+ * file. Requests whose acceptance never completed are left to the sweeper (sweep.ts).
+ * Returns how many files were re-queued.
  */
 export async function recoverUnfinishedRequests(before: string, clock: Clock): Promise<number> {
   let requeued = 0;
   for (const job of await listActiveJobs(before)) {
-    const files = await listFileRecords(job.requestId);
+    // A job whose acceptance died before its messages were queued was never answered 202:
+    // the sweeper fails it after the acceptance deadline instead of rendering it now.
+    if (!job.enqueuedAt) continue;
+    const files = await finishPending(await listFileRecords(job.requestId), clock);
     const queued = files.filter((f) => f.status === "queued");
     // Finalizes the request too when none of its files is queued any more.
-    await countSettled(job.requestId, files.filter((f) => f.status !== "queued").map((f) => settledFileOf(f.fileId, f)), clock);
+    await countSettled(job.requestId, finalFilesOf(files), clock);
     if (!queued.length) continue;
     await sendRenderMessages(queued.map((f) => ({ workspaceId: f.workspaceId, requestId: f.requestId, fileId: f.fileId })));
     requeued += queued.length;

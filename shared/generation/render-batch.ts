@@ -1,5 +1,6 @@
 import { type FileRecord, getFileRecords } from "./file-store.ts";
-import { countSettled, produceFile, type SettledFile, settledFileOf, settleFile, type WorkerDeps } from "./render-file.ts";
+import { produceFile, type WorkerDeps } from "./render-file.ts";
+import { countSettled, dropParams, finishCounting, pendingOutcome, type SettledFile, settledFileOf, settleOnce } from "./settle-file.ts";
 import { parseRenderMessage, type RenderMessage } from "./render-queue.ts";
 
 /** A queued message as the worker gets it (an SQS record has these and more). */
@@ -70,14 +71,16 @@ function fileTasks(messages: QueuedMessage[], failures: BatchFailure[]): FileTas
   return [...tasks.values()];
 }
 
-/** Renders and settles one file; returns what its request should count, if anything. */
+/** Renders, counts the pages of and settles one file; returns what its request should count, if anything. */
 async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps: WorkerDeps): Promise<SettledFile | undefined> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
-  // A replay: the first attempt may have died between settling, counting and finalizing.
-  if (file.status !== "queued") return settledFileOf(file.fileId, file);
-  const outcome = await produceFile(file, deps);
-  // Not settled: another delivery of the file got there first and counts it.
-  return (await settleFile(file, outcome, deps.clock)) ? settledFileOf(file.fileId, outcome) : undefined;
+  // A replay: the first attempt may have died while counting, or before counting or finalizing.
+  if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
+  if (file.status !== "queued") return settledFileOf(file);
+  // Not settled: another delivery of the file owns it and counts it.
+  if (!(await settleOnce(file, await produceFile(file, deps), deps.clock))) return undefined;
+  await dropParams(file);
+  return settledFileOf(file);
 }
 
 /** One count (and maybe the finalization) per request; a failure sends all its messages back. */

@@ -1,7 +1,7 @@
 import type { ZodError, z } from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
-import { checkParamsShape } from "./params-shape.ts";
+import { checkParamsShape, MAX_PARAMS_DEPTH, tooDeepPath } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
 
 type ZodIssue = z.core.$ZodIssue;
@@ -60,6 +60,7 @@ export function validateGenerationBody(rawBody: string | null, mode: "single" | 
   } catch {
     throw new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", message: "the body must be a JSON object" }] });
   }
+  checkNesting(json);
   const schema = mode === "single" ? singleRequestSchema : multipleRequestSchema;
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw zodToPlatenError(parsed.error);
@@ -71,6 +72,19 @@ export function validateGenerationBody(rawBody: string | null, mode: "single" | 
   });
   const webhookUrl = typeof data.webhookUrl === "string" && data.webhookUrl !== "" ? data.webhookUrl : undefined;
   return { mode, designId: data.designId as string, version: data.version as number, webhookUrl, contents };
+}
+
+/**
+ * Params may nest MAX_PARAMS_DEPTH levels; the request around them (`contents.<i>.params`)
+ * adds three. Checked on the whole body before anything else walks it.
+ */
+function checkNesting(json: unknown): void {
+  const path = tooDeepPath(json, MAX_PARAMS_DEPTH + 3);
+  if (!path) return;
+  const field = fieldPath(path);
+  throw new PlatenError("VALIDATION_FAILED", {
+    details: [{ field, code: "VALIDATION_FAILED", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`, messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています` }],
+  });
 }
 
 /** spec 4.2: fileName unique within contents, compared case-insensitively; field is `contents`. */

@@ -5,8 +5,11 @@ import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./ap
 import { systemClock } from "#shared/clock.ts";
 import { corsHeaders } from "./cors.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
+import { logger } from "#shared/observability/logger.ts";
+import { flushMetrics } from "#shared/observability/metrics.ts";
 import { admission } from "./middleware/admission.ts";
 import { errorResponse } from "./middleware/error-response.ts";
+import { observability } from "./middleware/observability.ts";
 import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -51,16 +54,21 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  * Assembles the middleware chain in a fixed order. `before` runs top to bottom,
  * `onError` bottom to top:
  *   1. errorResponse   – registered first so it sees every error (its onError runs last)
- *   2. requestContext  – headers, query, path params, language
- *   3. admission       – the caller's workspace and spec 8's per-workspace class limit,
- *                        before any work (skipped for public routes)
+ *   2. observability   – the invocation's log keys; publishes its metrics at the end
+ *   3. requestContext  – headers, query, path params, language
+ *   4. admission       – the caller's workspace and spec 8's per-workspace class limit,
+ *                        before any work (skipped for routes the route table marks public)
  * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
-export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth: boolean; early?: boolean; streaming?: boolean }): ProxyHandler {
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorResponse());
+export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
+  // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
+  // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
+  const timeoutEarlyInMillis = opts.early ? 0 : 5;
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(errorResponse());
+  handler.use(observability());
   handler.use(requestContext());
-  if (opts.auth) handler.use(admission({ early: opts.early ?? false }));
+  handler.use(admission({ early: opts.early ?? false }));
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");
@@ -75,18 +83,28 @@ export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { auth:
   }) as unknown as ProxyHandler;
 }
 
-/** Runs a handler's after-response work; the answer is (being) sent, so failures are logged, not thrown. */
+/**
+ * Runs a handler's after-response work; the answer is (being) sent, so failures are logged,
+ * not thrown. The invocation ends here: what it measured is published.
+ */
 export async function runAfterResponse(after: (() => Promise<void>) | undefined): Promise<void> {
   try {
     await after?.();
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "work after the response failed", error: String((err as Error)?.stack ?? err) }));
+    logger.error("work after the response failed", err as Error);
+  } finally {
+    flushMetrics();
   }
 }
 
 /** An authenticated API route: the handler receives the caller's principal. */
-export const apiHandler = (fn: ApiFunction): ProxyHandler =>
-  chain((req) => fn(req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> }), { auth: true });
+export const apiHandler = (fn: ApiFunction): ProxyHandler => chain((req) => fn(withPrincipal(req)), {});
 
-/** A route without authentication (health check). */
-export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, { auth: false });
+/** A route the route table marks `auth: "none"` (health check): the handler gets no caller. */
+export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, {});
+
+/** The request of a handler that needs a caller; a route table saying otherwise is a deployment bug. */
+export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNullable<ApiRequest["principal"]> } {
+  if (!req.principal) throw new Error(`${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`);
+  return req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> };
+}

@@ -51,7 +51,7 @@ export function managementHandler(operation: ManagementOperation, fn: (req: ApiR
         },
       });
     },
-    { auth: false },
+    {},
   );
 }
 

@@ -1,6 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
-import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult } from "./api-handler.ts";
+import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult, withPrincipal } from "./api-handler.ts";
 import type { ApiFunction, EarlyApiFunction } from "./api-types.ts";
 
 /** The parts of the Lambda runtime's global `awslambda` used here. */
@@ -17,7 +17,7 @@ interface LambdaStreamingRuntime {
  * collected into an ordinary base64 proxy response.
  */
 export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
-  return streamed(chain((req) => fn(req as Parameters<ApiFunction>[0]), { auth: true, streaming: true }));
+  return streamed(chain((req) => fn(withPrincipal(req)), { streaming: true }));
 }
 
 /**
@@ -26,16 +26,21 @@ export function streamingApiHandler(fn: ApiFunction): ProxyHandler {
  * stores it. Lambda keeps the invocation until that work ends.
  */
 export function earlyStreamingApiHandler(fn: EarlyApiFunction): ProxyHandler {
-  return streamed(chain((req) => fn(req as Parameters<EarlyApiFunction>[0]), { auth: true, early: true, streaming: true }));
+  return streamed(chain((req) => fn(req as Parameters<EarlyApiFunction>[0]), { early: true, streaming: true }));
 }
 
-function streamed(inner: ProxyHandler): ProxyHandler {
+/**
+ * Wraps a handler whose proxy result may carry a body stream (BODY_STREAM) so it answers
+ * through Lambda response streaming where the runtime offers it, buffered otherwise.
+ */
+export function streamed(inner: ProxyHandler): ProxyHandler {
   const runtime = (globalThis as { awslambda?: LambdaStreamingRuntime }).awslambda;
   if (!runtime?.streamifyResponse) return buffered(inner);
   return runtime.streamifyResponse(async (event, responseStream, context) => {
     const result = (await inner(event as APIGatewayProxyEvent, context)) as StreamingProxyResult;
     try {
-      const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers: result.headers });
+      const { statusCode, headers, multiValueHeaders } = result;
+      const http = runtime.HttpResponseStream.from(responseStream, { statusCode, headers, ...(multiValueHeaders && { multiValueHeaders }) });
       const body = result[BODY_STREAM] ?? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8");
       // Bytes in hand go out in one write; only a real stream needs a pipeline.
       if (Buffer.isBuffer(body)) await new Promise<void>((resolve, reject) => http.once("error", reject).end(body, resolve));
@@ -54,9 +59,11 @@ function buffered(inner: ProxyHandler): ProxyHandler {
     await runAfterResponse(result[AFTER_RESPONSE]);
     const stream = result[BODY_STREAM];
     if (!stream) return result;
-    if (Buffer.isBuffer(stream)) return { statusCode: result.statusCode, headers: result.headers, body: stream.toString("base64"), isBase64Encoded: true };
+    const { statusCode, headers, multiValueHeaders } = result;
+    const head = { statusCode, headers, ...(multiValueHeaders && { multiValueHeaders }), isBase64Encoded: true };
+    if (Buffer.isBuffer(stream)) return { ...head, body: stream.toString("base64") };
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-    return { statusCode: result.statusCode, headers: result.headers, body: Buffer.concat(chunks).toString("base64"), isBase64Encoded: true };
+    return { ...head, body: Buffer.concat(chunks).toString("base64") };
   };
 }

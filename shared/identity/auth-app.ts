@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "oidc-provider";
 import { pickLanguage } from "#shared/http/language.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { readBody, send, sendHtml, sendJson } from "./http-io.ts";
 import { handleInteraction, type InteractionContext } from "./interactions.ts";
 import { identityKeys } from "./keys.ts";
@@ -51,6 +52,7 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
     sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
     return;
   }
-  console.error(JSON.stringify({ level: "error", msg: "auth request failed", path: req.url, error: String((err as Error)?.stack ?? err) }));
+  // The path only: an OAuth query carries codes and state.
+  logger.error("auth request failed", { path: new URL(req.url ?? "/", "http://auth").pathname, error: err instanceof Error ? err : String(err) });
   send(res, 500, "text/plain; charset=utf-8", "Internal error");
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { normalizeEmail } from "./users.ts";
@@ -24,7 +25,7 @@ async function countAttempt(pk: string, limit: number, windowStart: number): Pro
     );
     return true;
   } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { systemClock } from "#shared/clock.ts";
@@ -70,7 +71,7 @@ export class DynamoAdapter implements Adapter {
         }),
       );
     } catch (err) {
-      if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+      if (!isConditionalCheckFailed(err)) throw err;
       throw new errors.InvalidGrant(`${this.model.toLowerCase()} already used`);
     }
   }

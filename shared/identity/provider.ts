@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
+import { logger } from "#shared/observability/logger.ts";
 import { grantWorkspace } from "./grant-workspace.ts";
 import type { IdentityKeys } from "./keys.ts";
 import { DynamoAdapter } from "./oidc-adapter.ts";
@@ -133,7 +134,7 @@ export function createProvider(settings: ProviderSettings): Provider {
   // The provider answers `server_error` without details; the cause goes to the log.
   const logUnexposed = (event: string) => (_ctx: unknown, err: Error) => {
     if ((err as { expose?: boolean }).expose) return;
-    console.error(JSON.stringify({ level: "error", msg: `oidc-provider ${event}`, error: String(err?.stack ?? err) }));
+    logger.error(`oidc-provider ${event}`, err instanceof Error ? err : String(err));
   };
   provider.on("server_error", logUnexposed("server_error"));
   provider.on("grant.error", logUnexposed("grant.error"));

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
@@ -39,7 +40,7 @@ export async function createUser(input: { email: string; password: string; name?
   try {
     await ddb.send(new PutCommand({ TableName, Item: { ...emailKey(email), userId: user.id }, ConditionExpression: "attribute_not_exists(pk)" }));
   } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") throw new IdentityError(`a user with e-mail ${email} exists already`, { cause: err });
+    if (isConditionalCheckFailed(err)) throw new IdentityError(`a user with e-mail ${email} exists already`, { cause: err });
     throw err;
   }
   await ddb.send(new PutCommand({ TableName, Item: { ...userKey(user.id), ...user, passwordHash } }));

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -47,7 +48,7 @@ export async function claimIdempotencyKey<T>(workspaceId: string, key: string, f
       }),
     );
   } catch (err) {
-    if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
     return existingClaim<T>(TableName, Key, bodyHash);
   }
   return {
@@ -67,18 +68,14 @@ export async function claimIdempotencyKey<T>(workspaceId: string, key: string, f
             ":mine": claimId,
           },
         }),
-      ).catch(ignoreLostClaim);
+      ).catch(ignoreConditionalCheckFailed);
     },
     abandon: async () => {
       await awsClients()
         .ddb.send(new DeleteCommand({ TableName, Key, ConditionExpression: "claimId = :mine", ExpressionAttributeValues: { ":mine": claimId } }))
-        .catch(ignoreLostClaim);
+        .catch(ignoreConditionalCheckFailed);
     },
   };
-}
-
-function ignoreLostClaim(err: { name?: string }): void {
-  if (err.name !== "ConditionalCheckFailedException") throw err;
 }
 
 async function existingClaim<T>(TableName: string, Key: Record<string, string>, bodyHash: string): Promise<IdempotencyClaim<T>> {

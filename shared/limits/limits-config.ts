@@ -3,6 +3,7 @@
  * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
+/** Rate-limit classes of spec 8; each route's class is set in the route table (infra/definitions/routes.ts). */
 export type RateClass = "sync" | "async" | "retrieval" | "status";
 
 export interface PlanLimits {
@@ -39,14 +40,4 @@ export function rateLimits(): Record<RateClass, number> {
 
 export function planLimits(): Record<string, PlanLimits> {
   return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<string, PlanLimits>;
-}
-
-/** spec 8 defines the classes by path; the route table's `rateClass` is checked against this. */
-export function rateClassOf(path: string): RateClass | undefined {
-  const p = path.replace(/^\/v1/, "");
-  if (p.startsWith("/file/sync/")) return "sync";
-  if (p.startsWith("/file/async/")) return "async";
-  if (p.startsWith("/file/status/")) return "status";
-  if (p.startsWith("/file/download/") || p.startsWith("/file/design/parameter/") || p.startsWith("/file/designs")) return "retrieval";
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -11,11 +12,13 @@ export const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
 const usageKey = (workspaceId: string, month: string) => ({ pk: `PAGES#${workspaceId}`, sk: month });
 
-/** A page admission: the month it was counted in and the pages reserved for it. */
+/** A page admission: the month it was counted in, the pages reserved, the limit of a stopping plan. */
 export interface PageAdmission {
   workspaceId: string;
   month: string;
   reserved: number;
+  /** Set for plans that stop: no increase may take the month past it. */
+  limit?: number;
 }
 
 /** spec 7.3: no plan at all → PLAN_NOT_FOUND (403); a plan that is not active → ACTIVE_PLAN_NOT_FOUND (404). */
@@ -27,31 +30,50 @@ export function planOf(workspace: Workspace): PlanLimits {
 }
 
 /**
- * Reserves pages before acceptance (one per file; corrected by `settlePages` once the
- * real page count is known). The rule for stopping plans: a request is admitted only
- * while the month's counted pages are below the limit, and its reservation is added in
- * the same conditional write. Of concurrent requests at the edge, only one can cross the
- * limit, by at most its own pages; the rest get 403 PLAN_PAGE_LIMIT_EXCEEDED.
+ * Reserves pages before acceptance (one per file; every file has at least one page). On
+ * stopping plans the reservation is added only if the month stays within the limit, in
+ * the same conditional write, and every later increase (`claimPages`, `correctFilePages`)
+ * is conditional the same way: whatever runs concurrently, the month's count never passes
+ * the limit. Refused: 403 PLAN_PAGE_LIMIT_EXCEEDED.
  */
 export async function admitPages(workspace: Workspace, files: number, clock: Clock): Promise<PageAdmission> {
   const plan = planOf(workspace);
   const month = monthOf(clock.now());
-  try {
-    await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: config().tables.usage,
-        Key: usageKey(workspace.id, month),
-        UpdateExpression: "ADD pages :n",
-        ...(plan.stops && { ConditionExpression: "attribute_not_exists(pages) OR pages < :limit" }),
-        ExpressionAttributeValues: { ":n": files, ...(plan.stops && { ":limit": plan.monthlyPages }) },
-      }),
-    );
-  } catch (err) {
-    if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
-    const used = await pagesUsed(workspace.id, month);
-    throw new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED", { vars: { used, limit: plan.monthlyPages } });
+  const limit = plan.stops ? plan.monthlyPages : undefined;
+  await claimPages(workspace.id, month, files, limit);
+  return { workspaceId: workspace.id, month, reserved: files, ...(limit !== undefined && { limit }) };
+}
+
+/** `ADD pages :n`, on a stopping plan only while the result stays within `limit` (DynamoDB has no arithmetic in conditions). */
+const increase = (workspaceId: string, month: string, n: number, limit: number | undefined) => ({
+  TableName: config().tables.usage,
+  Key: usageKey(workspaceId, month),
+  ...(limit !== undefined && n > 0 && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
+  ExpressionAttributeValues: { ":n": n, ...(limit !== undefined && n > 0 && { ":max": limit - n }) },
+});
+
+/**
+ * Adds `pages` to the month; on a stopping plan (`limit` given) only if the month stays
+ * within the limit, else 403 PLAN_PAGE_LIMIT_EXCEEDED and nothing is added. `own`: pages
+ * the caller counted already and returns on refusal (left out of the "used" it reports).
+ */
+export async function claimPages(workspaceId: string, month: string, pages: number, limit: number | undefined, own = 0): Promise<void> {
+  if (pages <= 0) {
+    if (pages < 0) await settlePages(workspaceId, month, pages);
+    return;
   }
-  return { workspaceId: workspace.id, month, reserved: files };
+  if (limit !== undefined && pages > limit) throw await limitExceeded(workspaceId, month, limit, own);
+  try {
+    await awsClients().ddb.send(new UpdateCommand({ ...increase(workspaceId, month, pages, limit), UpdateExpression: "ADD pages :n" }));
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err;
+    throw await limitExceeded(workspaceId, month, limit!, own);
+  }
+}
+
+async function limitExceeded(workspaceId: string, month: string, limit: number, own: number): Promise<PlatenError> {
+  const used = Math.max(0, (await pagesUsed(workspaceId, month)) - own);
+  return new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED", { vars: { used, limit } });
 }
 
 /** Corrects a reservation by `delta` pages (real pages − reserved; −reserved when nothing was stored). */

@@ -1,5 +1,6 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -29,7 +30,7 @@ export async function checkRateLimit(workspaceId: string, rateClass: RateClass, 
       }),
     );
   } catch (err) {
-    if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
     const retryAfter = Math.max(1, Math.ceil(windowStart + WINDOW_SECONDS - nowSeconds));
     throw new PlatenError("RATE_LIMITED", { retryAfter });
   }

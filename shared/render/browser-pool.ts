@@ -19,6 +19,14 @@ export interface BrowserPoolOptions {
   launch: LaunchBrowser;
 }
 
+export interface RunOptions {
+  /**
+   * The work's own budget, counted once the browser is ready; `deadlineAt` then only
+   * bounds the wait. A time-out is then the document's doing, never the queue's.
+   */
+  workBudgetMs?: number;
+}
+
 interface Waiter {
   resolve(slot: BrowserSlot): void;
   reject(error: Error): void;
@@ -43,12 +51,12 @@ export class BrowserPool {
 
   /**
    * Runs `work` on a leased page before `deadlineAt` (a `performance.now()` time).
-   * @throws RenderError RENDER_TIMEOUT (the browser was killed) or RENDER_FAILED.
+   * @throws RenderError RENDER_TIMEOUT (the browser was killed), BROWSER_BUSY (none free in time) or RENDER_FAILED.
    */
-  async run<T>(work: (page: GuardedPage) => Promise<T>, deadlineAt: number): Promise<T> {
+  async run<T>(work: (page: GuardedPage, deadlineAt: number) => Promise<T>, deadlineAt: number, options: RunOptions = {}): Promise<T> {
     const slot = await this.#acquire(deadlineAt);
     try {
-      const result = await this.#runOnSlot(slot, work, deadlineAt, true);
+      const result = await this.#runOnSlot(slot, work, deadlineAt, true, options);
       slot.renders += 1;
       this.#renders += 1;
       return result;
@@ -59,15 +67,22 @@ export class BrowserPool {
 
   async #runOnSlot<T>(
     slot: BrowserSlot,
-    work: (page: GuardedPage) => Promise<T>,
+    work: (page: GuardedPage, deadlineAt: number) => Promise<T>,
     deadlineAt: number,
     mayRetry: boolean,
+    options: RunOptions,
   ): Promise<T> {
+    let working = false;
     try {
       // A launch that outlives the deadline is left to finish: the next render uses it.
       const page = await withDeadline(slot.ready(), deadlineAt, () => {});
-      return await withDeadline(work(page), deadlineAt, () => slot.kill());
+      working = true;
+      const workDeadline = options.workBudgetMs === undefined ? deadlineAt : performance.now() + options.workBudgetMs;
+      return await withDeadline(work(page, workDeadline), workDeadline, () => slot.kill());
     } catch (error) {
+      if (!working && error instanceof DeadlineExceeded) {
+        throw new RenderError("BROWSER_BUSY", "no browser was ready in time", { cause: error });
+      }
       // puppeteer's own time-outs (setContent, pdf, protocol) mean the same: the browser is
       // busy with work nobody waits for any more, so it goes.
       if (error instanceof DeadlineExceeded || error instanceof TimeoutError) {
@@ -77,7 +92,7 @@ export class BrowserPool {
       if (error instanceof RenderError) throw error;
       // The browser died under us (crash, OOM, killed): relaunch and try once more.
       if (mayRetry && !slot.alive && remainingMs(deadlineAt) > 0) {
-        return this.#runOnSlot(slot, work, deadlineAt, false);
+        return this.#runOnSlot(slot, work, deadlineAt, false, options);
       }
       throw new RenderError("RENDER_FAILED", "Chromium failed to render the document", { cause: error });
     }
@@ -133,7 +148,7 @@ export class BrowserPool {
       const timer = setTimeout(() => {
         const index = this.#waiters.indexOf(waiter);
         if (index >= 0) this.#waiters.splice(index, 1);
-        reject(new RenderError("RENDER_TIMEOUT", "no browser became free in time"));
+        reject(new RenderError("BROWSER_BUSY", "no browser became free in time"));
       }, Math.max(0, remainingMs(deadlineAt)));
       waiter.resolve = (slot) => {
         clearTimeout(timer);

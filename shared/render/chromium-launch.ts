@@ -50,6 +50,23 @@ export interface LaunchOptions {
 }
 
 /**
+ * What the browser process may see of this process's environment: where its libraries
+ * (@sparticuz/chromium sets LD_LIBRARY_PATH on Lambda), home, temp dir and locale are,
+ * plus the fonts. Nothing else, so no AWS_* credentials (Lambda puts the function's
+ * role keys in the environment) reach a process that runs untrusted templates.
+ */
+const BROWSER_ENV = ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "PATH", "LANG", "TZ", "FONTCONFIG_PATH", "FONTCONFIG_FILE"] as const;
+
+export function browserEnv(fontEnv: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BROWSER_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...fontEnv };
+}
+
+/**
  * Launches one headless-shell Chromium over a pipe (no DevTools port listening on
  * loopback for anything to find).
  */
@@ -59,7 +76,7 @@ export async function launchChromium(options: LaunchOptions): Promise<Browser> {
     args: chromiumArgs(),
     headless: "shell",
     pipe: true,
-    env: { ...process.env, ...options.fontEnv },
+    env: browserEnv(options.fontEnv),
     protocolTimeout: options.protocolTimeoutMs,
     // The pool owns the browsers' lifetime; puppeteer's signal hooks would race it.
     handleSIGINT: false,

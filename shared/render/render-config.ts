@@ -12,7 +12,22 @@ export interface RendererConfig {
   chromiumPath?: string;
   /** A folder holding the font files (RENDER_FONT_DIR), e.g. a Lambda layer; otherwise node_modules. */
   fontDir?: string;
+  /** Per-document limits (PLATEN_MAX_PAGES, PLATEN_MAX_HTML_CHARS, PLATEN_MAX_PDF_BYTES). */
+  limits: DocumentLimits;
 }
+
+/** What one document may come to; past any of them the render fails with its own code. */
+export interface DocumentLimits {
+  /** Pages of one PDF. Chromium is asked for at most this many plus one. */
+  maxPages: number;
+  /** Characters (UTF-16 code units) the template may write into the document body. */
+  maxHtmlChars: number;
+  /** Bytes of one PDF as Chromium prints it. */
+  maxPdfBytes: number;
+}
+
+/** The defaults: far above any real invoice or report, far below what takes a render minutes. */
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { maxPages: 2_000, maxHtmlChars: 20_000_000, maxPdfBytes: 50_000_000 };
 
 /**
  * One browser per core, but never more than one per GiB: a warm single-process Chromium
@@ -32,6 +47,16 @@ export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): Renderer
     timeoutMs: readPositiveInt(env, "RENDER_TIMEOUT_MS") ?? 30_000,
     chromiumPath: env.CHROMIUM_PATH || undefined,
     fontDir: env.RENDER_FONT_DIR || undefined,
+    limits: readDocumentLimits(env),
+  };
+}
+
+/** PLATEN_MAX_PAGES, PLATEN_MAX_HTML_CHARS and PLATEN_MAX_PDF_BYTES over the defaults. */
+export function readDocumentLimits(env: NodeJS.ProcessEnv = process.env): DocumentLimits {
+  return {
+    maxPages: readPositiveInt(env, "PLATEN_MAX_PAGES") ?? DEFAULT_DOCUMENT_LIMITS.maxPages,
+    maxHtmlChars: readPositiveInt(env, "PLATEN_MAX_HTML_CHARS") ?? DEFAULT_DOCUMENT_LIMITS.maxHtmlChars,
+    maxPdfBytes: readPositiveInt(env, "PLATEN_MAX_PDF_BYTES") ?? DEFAULT_DOCUMENT_LIMITS.maxPdfBytes,
   };
 }
 

@@ -1,11 +1,22 @@
-/** Why a render failed; the generation layer maps every code to FILE_GENERATION_FAILED / INTERNAL_ERROR. */
+/** Why a render failed; the generation layer maps each code to a catalogue code (document-failure.ts). */
 export type RenderErrorCode =
-  /** The per-render time budget ran out; the browser doing the work was killed. */
+  /** The document used up its time budget (Chromium killed, or Liquid's render limit): it will not render in time. */
   | "RENDER_TIMEOUT"
-  /** The design's Liquid template failed to parse or render (syntax, unknown filter, a limit). */
+  /** No browser became free (or finished launching) before the deadline: the renderer was busy, the document may be fine. */
+  | "BROWSER_BUSY"
+  /** The design's Liquid template failed to parse or render (syntax, unknown filter). */
   | "TEMPLATE_FAILED"
+  /** The template wrote more than the HTML limit, or allocated more than Liquid's memory limit. */
+  | "HTML_TOO_LARGE"
+  /** The document has more pages than the page limit. */
+  | "PAGE_LIMIT_EXCEEDED"
+  /** The printed PDF is larger than the PDF size limit. */
+  | "PDF_TOO_LARGE"
   /** Chromium or the PDF post-processing failed (also after the one transparent retry). */
   | "RENDER_FAILED";
+
+/** Codes that are the document's own doing: rendering it again gives the same answer. */
+const DOCUMENT_CODES = new Set<RenderErrorCode>(["RENDER_TIMEOUT", "TEMPLATE_FAILED", "HTML_TOO_LARGE", "PAGE_LIMIT_EXCEEDED", "PDF_TOO_LARGE"]);
 
 /**
  * The only error the renderer throws. The full cause is kept for the logs; the message
@@ -13,11 +24,19 @@ export type RenderErrorCode =
  */
 export class RenderError extends Error {
   readonly code: RenderErrorCode;
+  /** The limit that was exceeded (pages, characters, bytes or milliseconds), for the client's message. */
+  readonly limit?: number;
 
-  constructor(code: RenderErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: RenderErrorCode, message: string, options?: { cause?: unknown; limit?: number }) {
     super(message, options);
     this.name = "RenderError";
     this.code = code;
+    if (options?.limit !== undefined) this.limit = options.limit;
+  }
+
+  /** True when the document itself is the cause: a retry cannot succeed. */
+  get permanent(): boolean {
+    return DOCUMENT_CODES.has(this.code);
   }
 }
 

@@ -1,17 +1,18 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { BrowserPool, type PoolStats } from "./browser-pool.ts";
+import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
+import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages } from "./document-limits.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
-import { type RendererConfig, readRenderConfig } from "./render-config.ts";
+import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
 import { renderHtml } from "./template.ts";
 
-export type { RendererConfig } from "./render-config.ts";
+export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
 
 /** One document to render. */
@@ -26,6 +27,15 @@ export interface RenderRequest {
   passthrough?: Record<string, unknown>;
   /** Overrides RENDER_TIMEOUT_MS for this render. */
   timeoutMs?: number;
+  /** Overrides the configured document limits for this render (e.g. a plan's page cap). */
+  limits?: Partial<DocumentLimits>;
+  /**
+   * "request" (default): one budget from the call on, waiting for a browser included (a
+   * sync answer's deadline). "browser": the wait for a browser is bounded by the budget
+   * (BROWSER_BUSY) and the browser work then gets a whole budget of its own, so a
+   * RENDER_TIMEOUT means the document is too slow, not that the renderer was busy.
+   */
+  budgetFrom?: "request" | "browser";
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
@@ -39,11 +49,14 @@ export interface RenderedPdf {
 }
 
 export interface Renderer {
-  /** @throws RenderError RENDER_TIMEOUT, TEMPLATE_FAILED or RENDER_FAILED */
+  /**
+   * @throws RenderError RENDER_TIMEOUT, BROWSER_BUSY, TEMPLATE_FAILED, RENDER_FAILED, or a
+   * document limit: HTML_TOO_LARGE, PAGE_LIMIT_EXCEEDED, PDF_TOO_LARGE
+   */
   renderPdf(req: RenderRequest): Promise<RenderedPdf>;
-  /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError RENDER_TIMEOUT or RENDER_FAILED */
+  /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError as renderPdf, but no template errors */
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
-  /** PNG of the first page, 400 px wide. @throws RenderError */
+  /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
   /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
   warmUp(): Promise<void>;
@@ -70,7 +83,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
   });
   return {
     renderPdf: (req) => renderPdf(pool, config, req),
-    printPdf: (req) => printPdf(pool, req, performance.now() + (req.timeoutMs ?? config.timeoutMs)),
+    printPdf: (req) => printPdf(pool, req, { deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs), ...budgetOf(config, req) }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
     warmUp: () => pool.warmUp(),
     close: () => pool.close(),
@@ -95,31 +108,54 @@ export const sharedRendererStats = (): PoolStats | undefined => shared?.stats();
 async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderRequest): Promise<RenderedPdf> {
   const timeoutMs = req.timeoutMs ?? config.timeoutMs;
   const deadlineAt = performance.now() + timeoutMs;
+  const { limits } = budgetOf(config, req);
   const html = await renderHtml(req.bundle, req.params, {
     title: req.title,
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
+    maxHtmlChars: limits.maxHtmlChars,
   });
-  return printPdf(pool, { ...req, html }, deadlineAt);
+  return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
 }
 
-async function printPdf(pool: BrowserPool, req: PrintRequest, deadlineAt: number): Promise<RenderedPdf> {
+const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({ ...config.limits, ...req.limits });
+
+/** How a print is bounded: the deadline, the browser work's own budget, the document limits. */
+interface PrintBounds {
+  deadlineAt: number;
+  run: RunOptions;
+  limits: DocumentLimits;
+}
+
+const budgetOf = (config: RendererConfig, req: RenderRequest | PrintRequest): Omit<PrintBounds, "deadlineAt"> => ({
+  run: req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {},
+  limits: limitsOf(config, req),
+});
+
+async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBounds): Promise<RenderedPdf> {
+  const { limits } = bounds;
   const { html } = req;
   const box = resolvePageBox(req.bundle.manifest.page);
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
   // Stylesheets a document links or imports may declare them too.
   const webFonts = /@font-face|@import|<link\b/i.test(html);
-  const raw = await pool.run(async (guarded) => {
+  const raw = await pool.run(async (guarded, deadlineAt) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
-    if (webFonts) return guarded.page.pdf(pdfOptions(box, pageTimeout(deadlineAt)));
-    const { data } = await guarded.cdp.send("Page.printToPDF", printToPdfParams(box));
+    await checkForcedBreaks(guarded, html, limits);
+    const pageRanges = cappedPageRanges(limits);
+    if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
+    const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
     return Buffer.from(data, "base64");
-  }, deadlineAt);
+  }, bounds.deadlineAt, bounds.run);
+  checkPdfBytes(raw.length, limits);
+  let pdf: RenderedPdf;
   try {
-    return await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
+    pdf = await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
   } catch (error) {
     throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
   }
+  checkPageCount(pdf.pageCount, limits);
+  return pdf;
 }
 
 async function renderThumbnail(
@@ -128,12 +164,14 @@ async function renderThumbnail(
   req: Omit<RenderRequest, "title" | "passthrough">,
 ): Promise<Buffer> {
   const deadlineAt = performance.now() + (req.timeoutMs ?? config.timeoutMs);
+  const limits = limitsOf(config, req);
   const box = resolvePageBox(req.bundle.manifest.page);
   const html = await renderHtml(req.bundle, req.params, {
     title: req.bundle.manifest.label,
     bundleKey: req.bundleKey,
     renderLimitMs: remainingMs(deadlineAt),
     extraCss: thumbnailCss(box),
+    maxHtmlChars: limits.maxHtmlChars,
   });
   return pool.run(async (guarded) => {
     const { page } = guarded;
@@ -144,6 +182,8 @@ async function renderThumbnail(
     await page.emulateMediaType("print");
     try {
       await loadDocument(guarded, req.bundle, html, deadlineAt);
+      // Publishing refuses a design whose sample document is over the page cap.
+      await checkThumbnailPages(guarded, html, box, limits);
       const scale = THUMBNAIL_WIDTH_PX / width;
       const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
       return Buffer.from(png);

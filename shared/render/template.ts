@@ -1,7 +1,9 @@
-import { Liquid, type Template } from "liquidjs";
-import { registerPlatenFilters } from "./filters.ts";
+import { Context, Liquid, type Template, toPromise } from "liquidjs";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { registerPlatenFilters } from "./filters.ts";
+import { BoundedEmitter, HtmlLimitReached } from "./html-emitter.ts";
 import { pageCss, resolvePageBox } from "./page-box.ts";
+import { readDocumentLimits } from "./render-config.ts";
 import { RenderError } from "./render-error.ts";
 
 /**
@@ -76,6 +78,13 @@ const engine = createTemplateEngine();
 const MAX_CACHED = 64;
 /** Insertion-ordered, so the oldest key is the least recently used one. */
 const compiledByKey = new Map<string, CompiledBundle>();
+
+/**
+ * The compiled-template cache key of a design version: the workspace is part of it, so
+ * one tenant's compiled template can never be served for another's, whatever its ids.
+ */
+export const compiledBundleKey = (workspaceId: string, design: { designId: string; version: number }) =>
+  `${workspaceId}/${design.designId}@${design.version}`;
 const compiledByObject = new WeakMap<DesignBundle, CompiledBundle>();
 
 export interface RenderHtmlOptions {
@@ -86,12 +95,23 @@ export interface RenderHtmlOptions {
   renderLimitMs?: number;
   /** Extra CSS after the @page rule (the thumbnail uses it). */
   extraCss?: string;
+  /** Characters the template may write (default PLATEN_MAX_HTML_CHARS, read once). */
+  maxHtmlChars?: number;
+}
+
+let defaultMaxHtmlChars: number | undefined;
+
+/** PLATEN_MAX_HTML_CHARS, read on first use (callers that template ahead pass no limit). */
+function configuredMaxHtmlChars(): number {
+  defaultMaxHtmlChars ??= readDocumentLimits().maxHtmlChars;
+  return defaultMaxHtmlChars;
 }
 
 /**
  * Renders a design to a complete HTML document: escaped title, `<base>` on the design
  * origin, CSP, base CSS, the design's CSS, the manifest's `@page` rule, Liquid output.
- * @throws RenderError TEMPLATE_FAILED for Liquid errors, RENDER_TIMEOUT when out of time.
+ * @throws RenderError TEMPLATE_FAILED for Liquid errors, RENDER_TIMEOUT when out of time,
+ * HTML_TOO_LARGE past the HTML limit (or Liquid's memory limit).
  */
 export async function renderHtml(
   bundle: DesignBundle,
@@ -100,22 +120,38 @@ export async function renderHtml(
 ): Promise<string> {
   const compiled = compileBundle(bundle, options.bundleKey);
   const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
+  const maxChars = options.maxHtmlChars ?? configuredMaxHtmlChars();
   const started = performance.now();
-  let body: string;
+  // engine.render's own steps, with an emitter that stops the render at the HTML limit
+  // instead of building the whole string first.
+  const emitter = new BoundedEmitter(maxChars);
   try {
-    body = await engine.render(compiled.templates, params, { renderLimit });
+    await toPromise(engine.renderer.renderTemplates(compiled.templates, new Context(params, engine.options, { renderLimit }, { liquid: engine }), emitter));
   } catch (cause) {
-    if (performance.now() - started >= renderLimit) {
-      throw new RenderError("RENDER_TIMEOUT", "the template did not finish in time", { cause });
-    }
-    throw new RenderError("TEMPLATE_FAILED", `template error: ${(cause as Error).message}`, { cause });
+    throw templateError(cause, { maxChars, renderLimit, elapsed: performance.now() - started });
   }
+  const body = emitter.buffer;
   const extra = options.extraCss ? `<style>${escapeStyle(options.extraCss)}</style>` : "";
   return (
     `<!doctype html><html><head><meta charset="utf-8"><base href="${DESIGN_ORIGIN}/">` +
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
     `<title>${escapeHtml(options.title)}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
   );
+}
+
+/** Liquid's failure as the renderer reports it: out of time, too large, or a template error. */
+function templateError(cause: unknown, at: { maxChars: number; renderLimit: number; elapsed: number }): RenderError {
+  if (at.elapsed >= at.renderLimit) return new RenderError("RENDER_TIMEOUT", "the template did not finish in time", { cause });
+  const original = (cause as { originalError?: unknown }).originalError ?? cause;
+  if (original instanceof HtmlLimitReached) {
+    return new RenderError("HTML_TOO_LARGE", `the template wrote more than ${at.maxChars} characters`, { cause, limit: at.maxChars });
+  }
+  // Liquid's memory limit (ranges, filters building strings) guards the same resource, and
+  // V8's longest string (a `capture` doubling itself) is the last resort.
+  if (/memory alloc limit exceeded|Invalid string length/.test((cause as Error).message)) {
+    return new RenderError("HTML_TOO_LARGE", "the template exceeded its memory limit", { cause, limit: at.maxChars });
+  }
+  return new RenderError("TEMPLATE_FAILED", `template error: ${(cause as Error).message}`, { cause });
 }
 
 function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledBundle {

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { DeliveryEvent } from "./payload.ts";
 
@@ -49,7 +50,6 @@ const strip = (item: Record<string, unknown>) => {
   const { pk: _pk, sk: _sk, ...rest } = item;
   return rest as unknown as DeliveryRecord;
 };
-const isConditionFailure = (err: unknown) => (err as { name?: string }).name === "ConditionalCheckFailedException";
 
 /** Writes a new delivery; false when it already exists (a replayed enqueue). */
 export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
@@ -59,7 +59,7 @@ export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
     );
     return true;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }
@@ -106,7 +106,7 @@ export async function claimAttempt(ref: DeliveryRef, attempt: number, leaseMs: n
     );
     return strip(out.Attributes ?? {});
   } catch (err) {
-    if (isConditionFailure(err)) return undefined;
+    if (isConditionalCheckFailed(err)) return undefined;
     throw err;
   }
 }
@@ -137,7 +137,7 @@ export async function recordAttempt(ref: DeliveryRef, attempt: number, result: A
     );
     return true;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }
@@ -154,9 +154,7 @@ export async function markScheduled(ref: DeliveryRef, attempt: number): Promise<
         ExpressionAttributeValues: { ":n": attempt },
       }),
     )
-    .catch((err) => {
-      if (!isConditionFailure(err)) throw err;
-    });
+    .catch(ignoreConditionalCheckFailed);
 }
 
 /**
@@ -177,7 +175,7 @@ export async function reopenDelivery(record: DeliveryRecord, now: Date, expiresA
     );
     return true;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }

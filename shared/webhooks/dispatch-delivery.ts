@@ -1,5 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { listFileRecords } from "#shared/generation/file-store.ts";
+import { logger } from "#shared/observability/logger.ts";
+import { recordWebhookAttempt } from "#shared/observability/metrics.ts";
 import { type AttemptLogEntry, claimAttempt, type DeliveryRecord, type DeliveryRef, getDelivery, markScheduled, recordAttempt } from "./delivery-store.ts";
 import { activeSigningSecrets } from "./endpoint-input.ts";
 import { getEndpointRecord, type WebhookEndpoint } from "./endpoint-store.ts";
@@ -158,7 +160,20 @@ async function recordSkipped(delivery: DeliveryRecord, msg: DispatchMessage, end
   await recordAttempt(refOf(msg), msg.attempt, { status: "failed", entry }, now);
 }
 
+/** One line and one metric per attempt; the URL without its query or credentials (they may hold a receiver's token). */
 function logAttempt(delivery: DeliveryRecord, entry: AttemptLogEntry): void {
-  const line = { level: entry.outcome === "delivered" ? "info" : "warn", msg: "webhook attempt", deliveryId: delivery.deliveryId, endpointId: delivery.endpointId, event: delivery.event, ...entry };
-  console.log(JSON.stringify(line));
+  const { requestId, workspaceId, deliveryId, endpointId, event } = delivery;
+  const line = { requestId, workspaceId, deliveryId, endpointId, event, ...entry, url: redactedUrl(entry.url) };
+  if (entry.outcome === "delivered") logger.info("webhook attempt", line);
+  else logger.warn("webhook attempt", line);
+  recordWebhookAttempt(entry.outcome);
+}
+
+function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "";
+  }
 }

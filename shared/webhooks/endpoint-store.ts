@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
@@ -44,7 +45,6 @@ const pk = (workspaceId: string) => `WS#${workspaceId}`;
 const slotKey = (slot: number) => `ENDPOINT#${String(slot).padStart(2, "0")}`;
 const table = () => config().tables.webhooks;
 
-const isConditionFailure = (err: unknown) => (err as { name?: string }).name === "ConditionalCheckFailedException";
 
 /** Every endpoint of a workspace (at most ten items, one consistent query), oldest first. */
 export async function listEndpointRecords(workspaceId: string): Promise<StoredEndpoint[]> {
@@ -85,7 +85,7 @@ export async function insertEndpointRecord(endpoint: WebhookEndpoint): Promise<b
       );
       return true;
     } catch (err) {
-      if (!isConditionFailure(err)) throw err;
+      if (!isConditionalCheckFailed(err)) throw err;
     }
   }
   throw new Error(`could not claim a webhook endpoint slot for workspace ${endpoint.workspaceId}`);
@@ -107,7 +107,7 @@ export async function replaceEndpointRecord(previous: StoredEndpoint, next: Webh
     );
     return true;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }
@@ -125,7 +125,7 @@ export async function deleteEndpointRecord(stored: StoredEndpoint): Promise<bool
     );
     return true;
   } catch (err) {
-    if (isConditionFailure(err)) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }

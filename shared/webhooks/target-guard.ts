@@ -69,6 +69,12 @@ const privateV6: ReadonlyArray<readonly [string, number]> = [
   ["ff00::", 8],
   ["2001:db8::", 32],
   ["100::", 64],
+  ["fec0::", 10], // deprecated site-local (RFC 3879): still private wherever it is routed
+  // Tunnels that carry an IPv4 destination inside (6to4, Teredo) and the local-use NAT64
+  // prefix (RFC 8215): where packets go depends on relays, so they are refused outright.
+  ["2002::", 16],
+  ["2001::", 32],
+  ["64:ff9b:1::", 48],
 ];
 
 // Prefixes whose low 32 bits are an IPv4 address that decides where packets really go.

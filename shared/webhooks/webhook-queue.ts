@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand } from "@aws-sdk/client-sqs
 import { z } from "zod";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { logger } from "#shared/observability/logger.ts";
 
 /**
  * One webhook-queue message: "make attempt `attempt` of this delivery". It names the
@@ -63,7 +64,7 @@ export async function sendDispatchMessages(messages: DispatchMessage[], nowMs = 
 export async function sendToDeadLetter(message: DispatchMessage, reason: string): Promise<void> {
   const QueueUrl = config().queues.webhookDlq;
   if (!QueueUrl) {
-    console.warn(JSON.stringify({ level: "warn", msg: "webhook DLQ not configured", deliveryId: message.deliveryId }));
+    logger.warn("webhook DLQ not configured", { deliveryId: message.deliveryId });
     return;
   }
   const { passcodes: _secretless, ...rest } = message;

@@ -46,6 +46,7 @@ export async function writeCrashWindow(window: CrashWindow, input: CrashWindowIn
     total: 2,
     settled: window === "after-last-count" ? 2 : 0,
     createdAt,
+    enqueuedAt: createdAt,
     activeShard: ACTIVE_SHARD,
   };
   await putJob(job);

@@ -27,9 +27,8 @@ export const invoiceItems = (n: number, prefix = "file") => Array.from({ length:
 
 /**
  * A design that never finishes: three nested Liquid loops run into the render budget
- * (RENDER_TIMEOUT, retried, then dead-lettered). One range of 100,000,000 would not do:
- * Liquid's memory limit refuses it at once as a template error, which fails the file
- * without a retry.
+ * (RENDER_TIMEOUT: the file fails without a retry). One range of 100,000,000 would not
+ * do: Liquid's memory limit refuses it at once (DOCUMENT_HTML_LIMIT_EXCEEDED).
  */
 export const foreverDesign: TestDesignSource = {
   label: "TEST never finishes",

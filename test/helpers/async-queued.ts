@@ -10,8 +10,8 @@ export interface QueuedFileInput {
   fileName: string;
   params: Record<string, unknown>;
   /**
-   * Already settled `done` with this PDF, but not counted on the job: the state a worker
-   * leaves when it dies between settling a file and counting it.
+   * Already rendered with this PDF and owned by a worker (`counting`, outcome `done`) that
+   * died before counting its pages and the file on the job: the state a replay must finish.
    */
   settled?: { pdf: Buffer; pageCount: number };
 }
@@ -49,6 +49,7 @@ export async function writeQueuedRequest(
     total: files.length,
     settled: 0,
     createdAt,
+    enqueuedAt: createdAt,
     usageMonth: admission.month,
     activeShard: ACTIVE_SHARD,
   };
@@ -57,10 +58,11 @@ export async function writeQueuedRequest(
   const records = files.map((f, index): FileRecord => {
     const fileId = newId();
     const base = { requestId, fileId, workspaceId, designId: design.designId, version: design.version, fileName: f.fileName, index };
-    const common = { ...base, source: "async", mode: "multiple", shareType: "workspace", createdAt, expiresAt } as const;
+    const pages = { usageMonth: admission.month, ...(admission.limit !== undefined && { pageLimit: admission.limit }) };
+    const common = { ...base, ...pages, source: "async", mode: "multiple", shareType: "workspace", createdAt, expiresAt } as const;
     if (!f.settled) return { ...common, status: "queued", paramsJson: JSON.stringify(f.params) };
     const s3Key = pdfObjectKey(workspaceId, requestId, fileId);
-    return { ...common, status: "done", pageCount: f.settled.pageCount, bytes: f.settled.pdf.length, s3Key, completedAt: createdAt };
+    return { ...common, status: "counting", pendingStatus: "done", pageCount: f.settled.pageCount, bytes: f.settled.pdf.length, s3Key };
   });
   await Promise.all(files.flatMap((f, i) => (f.settled ? [putPdf(records[i]!.s3Key!, f.settled.pdf)] : [])));
   await putFileRecords(records);

@@ -32,13 +32,15 @@ export interface TestDesignSource {
   parameters: { name: string; type: string; label: string; default?: boolean }[];
   template: string;
   css?: string;
+  /** The manifest's `sampleParams` (what the publish-time thumbnail renders). */
+  sampleParams?: Record<string, unknown>;
 }
 
 /** Writes a design bundle folder (design.json checked against the bundle schema first). */
 export function writeDesignFolder(root: string, name: string, source: TestDesignSource): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const manifest = { label: source.label, page: { size: "A4" }, parameters: source.parameters };
+  const manifest = { label: source.label, page: { size: "A4" }, parameters: source.parameters, ...(source.sampleParams && { sampleParams: source.sampleParams }) };
   designManifestSchema.parse(manifest);
   writeFileSync(join(dir, "design.json"), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, "template.liquid"), source.template);

@@ -50,12 +50,24 @@ describe("routes of infra/definitions/routes.ts", () => {
   });
 
   it("has no method that is not in the route table (plus preflights)", () => {
-    // The route table's APIs only: the auth API ({auth_url}) proxies everything to its own function.
-    const ours = (restApi: string) => restApi === mainApi || restApi === quietApi;
-    const real = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS" && ours(m.restApi));
-    expect(real).toHaveLength(routes.length);
-    const permissions = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => [mainApi, quietApi].some((api) => JSON.stringify(p.SourceArn).includes(`"${api}"`)));
-    expect(permissions).toHaveLength(routes.length);
+    const apis = new Set([mainApi, ...s.stack.api.quietApis.map((q) => logicalId(s.stack, q.api))]);
+    const all = apiMethods(s.json).filter((m) => m.httpMethod !== "OPTIONS");
+    expect(all.filter((m) => apis.has(m.restApi))).toHaveLength(routes.length);
+    // The front ends' proxy APIs (`{site}`, `{auth_url}`) add only their two catch-all methods each.
+    expect(all.filter((m) => !apis.has(m.restApi)).every((m) => m.httpMethod === "ANY")).toBe(true);
+    // API Gateway may invoke one function per method; the sweep schedule's permission is EventBridge's.
+    const byApiGateway = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "apigateway.amazonaws.com");
+    expect(byApiGateway).toHaveLength(all.length);
+  });
+
+  it("serves {site} through its own proxy API in STREAM mode (file downloads are streamed)", () => {
+    const app = logicalId(s.stack, s.stack.functions.app!.fn);
+    const proxies = apiMethods(s.json).filter((m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app));
+    expect(proxies.map((m) => m.path).sort()).toEqual(["/", "/{proxy+}"]);
+    for (const m of proxies) {
+      expect(m.properties.Integration.ResponseTransferMode).toBe("STREAM");
+      expect(JSON.stringify(m.properties.Integration.Uri)).toContain("response-streaming-invocations");
+    }
   });
 
   it("answers CORS preflight (OPTIONS) on every resource of every API", () => {
@@ -74,7 +86,9 @@ describe("routes of infra/definitions/routes.ts", () => {
   it("adds CORS headers to gateway-generated 4xx/5xx responses", () => {
     for (const api of [mainApi, quietApi]) {
       const responses = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(([, p]) => p.RestApiId.Ref === api);
-      expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(["DEFAULT_4XX", "DEFAULT_5XX"]);
+      // The main API also answers a refused JSON body itself (request-validation.ts).
+      const own = api === mainApi ? ["BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX"] : ["DEFAULT_4XX", "DEFAULT_5XX"];
+      expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(own);
       for (const [, p] of responses) {
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Allow-Origin"]).toBe("'*'");
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Expose-Headers"]).toBe(`'${sharedDefinitions.cors.exposeHeaders.join(",")}'`);

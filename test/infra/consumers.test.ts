@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { functions, queues } from "../../infra/definitions/index.ts";
+import { functions, queues, schedules } from "../../infra/definitions/index.ts";
 import { VISIBILITY_FACTOR } from "../../infra/stack/data.ts";
 import { resolveResource } from "./iam.ts";
 import { definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
@@ -14,6 +14,17 @@ describe("queue consumers with the shared definitions", () => {
     const consumers = Object.values(queues).flatMap((q) => [q.consumer, ..."consumer" in q.dlq ? [q.dlq.consumer] : []]);
     const existing = consumers.filter((c) => c in functions);
     expect(resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping")).toHaveLength(existing.length);
+  });
+
+  it("runs the sweeper on an EventBridge schedule (issue 15: stalled requests, outbox relay)", () => {
+    const rules = resourcesOfType(s.json, "AWS::Events::Rule");
+    const sweep = logicalId(s.stack, s.stack.functions[schedules.sweep.function]!.fn);
+    const rule = rules.find(([, p]) => (p.Targets as { Arn: unknown }[]).some((t) => resolveResource(t.Arn).logicalId === sweep));
+    expect(rule, "a rule targeting the sweep function").toBeDefined();
+    expect(rule![1].ScheduleExpression).toBe(`rate(${schedules.sweep.everyMinutes} minutes)`);
+    expect(rule![1].State).toBe("ENABLED");
+    const permissions = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "events.amazonaws.com");
+    expect(permissions.some(([, p]) => resolveResource(p.FunctionName).logicalId === sweep)).toBe(true);
   });
 });
 

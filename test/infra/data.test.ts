@@ -67,10 +67,13 @@ describe("DynamoDB tables of infra/definitions/tables.ts", () => {
 
 describe("S3 buckets of infra/definitions/buckets.ts", () => {
   it("creates one private, encrypted, unversioned bucket per definition with its lifecycle", () => {
-    expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length);
+    // Plus the access-log bucket.
+    expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length + 1);
+    const logBucket = logicalId(dev.stack, dev.stack.data.accessLogs);
     for (const def of Object.values(buckets)) {
       const id = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);
       const p = props(dev, id);
+      expect(p.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logBucket }, LogFilePrefix: `${def.id}/` });
       expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe("AES256");
       expect(p.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, queues, tables } from "../../infra/definitions/index.ts";
 import { pascalCase, sharedDefinitions } from "../../infra/stack/definitions.ts";
-import { definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import { RENDER_P95_ALARM_MS } from "../../infra/stack/app-metrics.ts";
+import { type Cfn, definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
 
 const alarmsNamed = (s: Synthesized) => new Map(resourcesOfType(s.json, "AWS::CloudWatch::Alarm").map(([, p]) => [p.AlarmName as string, p]));
 
@@ -30,6 +31,31 @@ describe("monitoring", () => {
     }
   });
 
+  it("alarms on the functions' own metrics: render p95 and render failure rate, per stage", () => {
+    const alarms = alarmsNamed(s);
+    expect(alarms.get("platen-dev-render-p95")).toMatchObject({
+      Namespace: "Platen",
+      MetricName: "RenderTime",
+      ExtendedStatistic: "p95",
+      Dimensions: [{ Name: "service", Value: "platen-dev" }],
+      Threshold: RENDER_P95_ALARM_MS,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+    const rate = alarms.get("platen-dev-render-failure-rate")!;
+    const used = rate.Metrics.filter((m: Cfn) => m.MetricStat).map((m: Cfn) => [m.Id, m.MetricStat.Metric.Namespace, m.MetricStat.Metric.MetricName, m.MetricStat.Metric.Dimensions]);
+    expect(used).toEqual([
+      ["renders", "Platen", "Renders", [{ Name: "service", Value: "platen-dev" }]],
+      ["failures", "Platen", "RenderFailures", [{ Name: "service", Value: "platen-dev" }]],
+    ]);
+    expect(rate.Metrics.find((m: Cfn) => m.Expression).Expression).toMatch(/100 \* failures \/ \(renders \+ failures\)/);
+  });
+
+  it("names the service of every function's logs and metrics after the stage", () => {
+    for (const [, fn] of resourcesOfType(s.json, "AWS::Lambda::Function").filter(([, p]) => p.Environment?.Variables?.PLATEN_ENV)) {
+      expect(fn.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe("platen-dev");
+    }
+  });
+
   it("sends every alarm to the SNS topic of alarmEmail", () => {
     expect(resourcesOfType(s.json, "AWS::SNS::Subscription")[0]![1]).toMatchObject({ Protocol: "email", Endpoint: "ops@example.com" });
     for (const [, alarm] of resourcesOfType(s.json, "AWS::CloudWatch::Alarm")) expect(alarm.AlarmActions).toHaveLength(1);
@@ -39,6 +65,16 @@ describe("monitoring", () => {
     const [, dashboard] = resourcesOfType(s.json, "AWS::CloudWatch::Dashboard")[0]!;
     const body = JSON.stringify(dashboard.DashboardBody);
     for (const metric of ["Latency", "5XXError", "ApproximateAgeOfOldestMessage", "Errors", "Duration"]) expect(body).toContain(metric);
+    // The functions' own metrics: renders, pages, render time, failures by code, webhook attempts by outcome.
+    const joined = (dashboard.DashboardBody["Fn::Join"][1] as Cfn[]).map((part) => (typeof part === "string" ? part : "token")).join("");
+    const widgets = new Map((JSON.parse(joined).widgets as Cfn[]).map((w) => [w.properties.title as string, w.properties.metrics as Cfn[]]));
+    expect(widgets.get("Renders and pages")).toEqual([
+      ["Platen", "Renders", "service", "platen-dev", { label: "renders", stat: "Sum" }],
+      ["Platen", "Pages", "service", "platen-dev", { label: "pages", stat: "Sum" }],
+    ]);
+    expect(widgets.get("Render time (ms)")!.map((m) => [m[1], m[4].stat])).toEqual([["RenderTime", "p50"], ["RenderTime", "p95"], ["RenderTime", "p99"]]);
+    expect(widgets.get("Render failures by code")![0][0].expression).toBe(`SEARCH('{Platen,code,service} MetricName="RenderFailures" service="platen-dev"', 'Sum', 300)`);
+    expect(widgets.get("Webhook attempts by outcome")![0][0].expression).toBe(`SEARCH('{Platen,outcome,service} MetricName="WebhookAttempts" service="platen-dev"', 'Sum', 300)`);
   });
 
   it("outputs the URLs and every table, bucket and queue", () => {

@@ -104,7 +104,7 @@ describe("one SQS batch of render messages", () => {
     expect(retriedBatches()).toEqual([]);
   });
 
-  it("a file settled by a worker that died before counting it: its replay in a batch counts it with its real pages, once", async () => {
+  it("a file rendered by a worker that died before counting it: its replay in a batch counts it with its real pages, once", async () => {
     const { tenant, pages } = await tenantWithDesigns("Batch replay");
     const frozen = await writeQueuedRequest(tenant.workspaceId, pages, [
       { fileName: "rendered", params: slowParams(4), settled: { pdf: pdf4, pageCount: 4 } },

@@ -113,7 +113,7 @@ describe("monthly page quotas (spec 8)", () => {
     expect(await usage(second.id)).toMatchObject({ plan: "free", pagesUsed: 30, limit: 30, stops: true, overage: 0 });
   });
 
-  it("free plan: a request admitted below the limit counts all its pages (crossing by at most its own); the next is refused", async () => {
+  it("free plan: a multi-page request whose real pages would cross the limit is refused (403) and counts nothing; one that fits still renders", async () => {
     // `workspace create` of the admin CLI, then the invoice published into it.
     const created = await adminJson<{ id: string; name: string; plan: string; appKey: string }>(stack, ["workspace", "create", "--name", "Free crossing", "--plan", "free"], ENV);
     expect(created).toMatchObject({ name: "Free crossing", plan: "free" });
@@ -131,13 +131,15 @@ describe("monthly page quotas (spec 8)", () => {
     await topUp.arrayBuffer();
     expect(await pagesUsedNow(stack, created.id)).toBe(29);
 
+    // Admitted (one page reserved fits), rendered, then refused: its real pages would pass 30.
     const crossing = await sync(created.appKey, rows);
-    expect(crossing.status).toBe(200);
-    await crossing.arrayBuffer();
+    expect((await expectQuotaRefusal(crossing)).message).toBe("The monthly page limit of the plan has been reached (29 of 30 pages used).");
+    expect(await pagesUsedNow(stack, created.id)).toBe(29);
+    const fits = await sync(created.appKey, invoiceSingle(invoice.id));
+    expect([fits.status, fits.headers.get("x-page-count")]).toEqual([200, "1"]);
+    await fits.arrayBuffer();
     await expectQuotaRefusal(await sync(created.appKey, invoiceSingle(invoice.id)));
-    const report = await usage(created.id);
-    expect(report.pagesUsed).toBe(29 + pages);
-    expect(report.pagesUsed).toBeLessThanOrEqual(30 + pages);
+    expect(await usage(created.id)).toMatchObject({ pagesUsed: 30, limit: 30 });
   });
 
   it("free plan: of 5 concurrent async acceptances at the edge exactly one is accepted and completes; the others are 403, never a failed status", async () => {

@@ -208,7 +208,8 @@ describe("admin CLI (issue 12 item 5)", () => {
     }
   };
 
-  it("creates users, manages members and clients, and refuses bad input with one line and exit 1", async () => {
+  // Fifteen CLI processes, each a cold Node start: minutes on a loaded machine.
+  it("creates users, manages members and clients, and refuses bad input with one line and exit 1", { timeout: 300_000 }, async () => {
     const created = await admin("user", "create", "--email", "cli@example.test", "--password", "long enough pw", "--name", "CLI", "--json");
     expect(created.code).toBe(0);
     const cliUser = JSON.parse(created.stdout) as { id: string; email: string; name: string };

@@ -312,7 +312,7 @@ describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
     const withPasscode = byId.get(mapping[1]!.fileId)!;
     expect(withPasscode.passcodeHash).toEqual(expect.any(String));
     expect(JSON.stringify(withPasscode)).not.toContain(passcode);
-    expect(verifyPasscode(passcode, withPasscode.passcodeHash!)).toBe(true);
+    expect(await verifyPasscode(passcode, withPasscode.passcodeHash!)).toBe(true);
     expect(byId.get(mapping[0]!.fileId)).not.toHaveProperty("passcodeHash");
   });
 

@@ -100,7 +100,7 @@ describe("browser pool (real Chromium)", () => {
       const rows = Array.from({ length: 8_000 }, (_, i) => `<tr><td>行${i}</td></tr>`).join("");
       const busy = renderer.renderPdf({ bundle: makeBundle("<table>{{ rows | raw }}</table>"), bundleKey: "big@1", params: { rows }, title: "b" });
       const queued = renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: {}, title: "q", timeoutMs: 50 });
-      await expect(queued).rejects.toMatchObject({ name: "RenderError", code: "RENDER_TIMEOUT" });
+      await expect(queued).rejects.toMatchObject({ name: "RenderError", code: "BROWSER_BUSY" });
       expect((await busy).pageCount).toBeGreaterThan(100);
     },
     SLOW,

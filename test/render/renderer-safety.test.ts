@@ -66,6 +66,20 @@ describe("renderer safety (real Chromium)", () => {
   );
 
   it(
+    "a meta refresh to file:///etc/passwd does not navigate: the PDF is the template's page, never the file",
+    async () => {
+      const bundle = makeBundle('<meta http-equiv=refresh content="0;url=file:///etc/passwd"><p>テンプレートの本文</p>');
+      const { pdf } = await renderer.renderPdf({ bundle, bundleKey: "refresh@1", params: {}, title: "refresh" });
+      const text = (await extractPageTexts(pdf)).join("\n");
+      expect(text).toContain("テンプレートの本文");
+      const passwdLine = readFileSync("/etc/passwd", "utf8").split("\n")[0] ?? "root:x:0:0";
+      expect(text).not.toContain(passwdLine.slice(0, 10));
+      expect(text).not.toContain("/bin/");
+    },
+    SLOW,
+  );
+
+  it(
     "stops a template that runs too long (Liquid's render limit) with RENDER_TIMEOUT",
     async () => {
       const bundle = makeBundle("{% for i in (1..100000) %}{% for j in (1..1000) %}{{ j }}{% endfor %}{% endfor %}");

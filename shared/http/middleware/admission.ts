@@ -1,15 +1,18 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { findRoute } from "#infra/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
-import { rateClassOf } from "#shared/limits/limits-config.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
 import { admit } from "../admission.ts";
 import { requestsByEvent } from "./request-context.ts";
 
 /**
  * spec 5 and 8: the caller's workspace and the per-workspace class limit, settled before
  * the handler runs — or, for a handler that asked for `early` admission, started here and
- * awaited by the handler itself before any work with effects (see admission.ts).
+ * awaited by the handler itself before any work with effects (see admission.ts). The route
+ * table says whether a route needs a caller and which rate class it counts toward; a route
+ * missing from it (never in a deployed API) needs a caller and counts toward no class.
  */
 export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
@@ -17,10 +20,14 @@ export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayPro
       const request = requestsByEvent.get(handler.event);
       if (!request) throw new Error("requestContext must run before admission");
       const path = handler.event.resource ?? handler.event.path;
-      request.admission = admit(request.header, rateClassOf(path), systemClock, { requiredScopes: requiredScopesOf(path) });
+      const route = findRoute(handler.event.httpMethod, path);
+      // Management routes resolve their caller themselves: a token or a login session (management-handler.ts).
+      if (route?.auth === "none" || route?.auth === "bearer-or-session") return;
+      const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
+      request.admission = admit(request.header, rateClass, systemClock, { requiredScopes: requiredScopesOf(path) });
+      // Also swallows the rejection an early handler that fails before awaiting it would leave unhandled.
+      request.admission.principal.then((p) => addLogKeys({ workspaceId: p.workspace.id }), () => undefined);
       if (!opts.early) request.principal = await request.admission.principal;
-      // An early handler that fails before awaiting it must not leave a rejection unhandled.
-      else request.admission.principal.catch(() => undefined);
     },
   };
 }

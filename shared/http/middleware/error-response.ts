@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { corsHeaders } from "../cors.ts";
 import { buildErrorBody } from "../error-body.ts";
 import { keyAgeHeaders, settledPrincipal } from "../key-age-headers.ts";
@@ -11,7 +12,7 @@ import { requestsByEvent } from "./request-context.ts";
 
 /**
  * The only place errors become HTTP: catalogue errors get the spec 7.1 body, anything
- * else is logged with its cause and answered as a generic INTERNAL_ERROR (no internals).
+ * else is logged with its cause (Powertools formats the chain) and answered as a generic INTERNAL_ERROR (no internals).
  */
 export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
@@ -19,7 +20,7 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
       const err = handler.error;
       const known = isPlatenError(err) ? err : new PlatenError("INTERNAL_ERROR", { cause: err });
       if (!isPlatenError(err) || known.status >= 500) {
-        console.error(JSON.stringify({ level: "error", msg: "request failed", error: describe(err) }));
+        logger.error("request failed", err instanceof Error ? err : String(err));
       }
       const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(acceptLanguage(handler.event.headers));
       const body = buildErrorBody(known, lang, config().siteUrl);
@@ -43,9 +44,4 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
 function acceptLanguage(headers: Record<string, string | undefined> | null | undefined): string | undefined {
   const entry = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "accept-language");
   return entry?.[1];
-}
-
-function describe(err: unknown): unknown {
-  if (!(err instanceof Error)) return String(err);
-  return { name: err.name, message: err.message, stack: err.stack, cause: err.cause ? describe(err.cause) : undefined };
 }

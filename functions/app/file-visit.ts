@@ -1,0 +1,39 @@
+import { systemClock } from "#shared/clock.ts";
+import { type FileRecord, getFileRecord } from "#shared/generation/file-store.ts";
+import { isId } from "#shared/ids.ts";
+import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
+import { isInvited } from "#shared/site/invitations.ts";
+import { grantCookieName, verifyGrant } from "#shared/site/passcode-grant.ts";
+import { siteSecret } from "#shared/site/site-secret.ts";
+import type { Role, SiteIdentity } from "./identity.ts";
+import type { SiteRequest } from "./site-types.ts";
+
+/** One visit of a file's pages: the record, the visitor and what they may see. */
+export interface FileVisit {
+  requestId: string;
+  fileId: string;
+  file: FileRecord | undefined;
+  userId?: string;
+  role?: Role;
+  access: FileAccess;
+}
+
+export const nowSeconds = () => Math.floor(systemClock.now().getTime() / 1000);
+
+/**
+ * Loads the file and decides access (shared/site/file-access.ts). Malformed ids never
+ * reach the store; they are as hidden as unknown ones.
+ */
+export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promise<FileVisit> {
+  const { requestId = "", fileId = "" } = req.params;
+  const userId = await identity.userOf(req.header("cookie"));
+  const file = isId(requestId) && isId(fileId) ? await getFileRecord(requestId, fileId) : undefined;
+  const role = file && userId ? await identity.roleIn(file.workspaceId, userId) : undefined;
+  const invited = Boolean(file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))));
+  const passcodeGranted = Boolean(
+    file?.passcodeHash &&
+      verifyGrant(await siteSecret(), { requestId, fileId, passcodeHash: file.passcodeHash }, req.cookie(grantCookieName(fileId)), nowSeconds()),
+  );
+  const access = decideFileAccess(file, { role, invited, passcodeGranted }, nowSeconds());
+  return { requestId, fileId, file, userId, role, access };
+}

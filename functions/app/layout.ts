@@ -1,0 +1,48 @@
+import type { Language } from "#shared/http/language.ts";
+import { type Html, html, raw } from "./html.ts";
+import { t } from "./strings.ts";
+
+export interface LayoutContext {
+  lang: Language;
+  /** Where the language switch leads (same page, other language). */
+  switchHref: string;
+  /** Logged-in visitors see no login link. */
+  loggedIn: boolean;
+  loginHref: string;
+}
+
+/** The page shell: language, skip link, navigation, language switch, one `<main>`. */
+export function layout(ctx: LayoutContext, title: string, body: Html): Html {
+  const s = t(ctx.lang);
+  const other: Language = ctx.lang === "ja" ? "en" : "ja";
+  return html`${raw("<!doctype html>")}
+<html lang="${ctx.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} – ${s.siteName}</title>
+<link rel="stylesheet" href="/assets/site.css">
+</head>
+<body>
+<a class="skip" href="#main">${s.skipToContent}</a>
+<header class="site">
+<a class="brand" href="/">${s.siteName}</a>
+<nav aria-label="${s.siteName}">
+<ul>
+<li><a href="/output-history">${s.navHistory}</a></li>
+<li><a href="/settings">${s.navSettings}</a></li>
+<li><a href="${ctx.lang === "ja" ? "/ja/docs/errors" : "/docs/errors"}">${s.navDocs}</a></li>
+<li><a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">${s.languageSwitch}</a></li>
+${ctx.loggedIn ? html`<li><form class="inline" method="post" action="/logout"><button type="submit" class="secondary" id="logout">${s.logOut}</button></form></li>` : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
+</ul>
+</nav>
+</header>
+<main id="main" tabindex="-1">
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}

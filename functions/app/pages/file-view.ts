@@ -1,0 +1,99 @@
+import { Readable } from "node:stream";
+import { systemClock } from "#shared/clock.ts";
+import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { resolveFileDownload } from "#shared/generation/download.ts";
+import { openPdf } from "#shared/generation/file-store.ts";
+import { verifyPasscode } from "#shared/generation/share.ts";
+import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
+import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
+import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcode-grant.ts";
+import { siteSecret } from "#shared/site/site-secret.ts";
+import { config } from "#shared/aws/config.ts";
+import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
+import { html } from "../html.ts";
+import type { SiteIdentity } from "../identity.ts";
+import { cookieAttributes } from "../security-headers.ts";
+import { notFound, page } from "../site-edge.ts";
+import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
+import { fill, t } from "../strings.ts";
+import { fileDetails } from "./file-details.ts";
+import { invitationSection } from "./invitations.ts";
+
+const fileBase = (v: Pick<FileVisit, "requestId" | "fileId">) => `/file/${v.requestId}/${v.fileId}`;
+
+/** The passcode form (issue 14: `<form method="post">` with an input named `passcode`). */
+function passcodePage(req: SiteRequest, identity: SiteIdentity, visit: FileVisit, status: number, problem?: string): SiteResult {
+  const s = t(req.lang);
+  const body = html`<p>${s.passcodeBody}</p>
+${problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : ""}
+<form method="post" action="${fileBase(visit)}">
+<label for="passcode">${s.passcodeLabel}</label>
+<input type="password" id="passcode" name="passcode" autocomplete="off" required maxlength="64"${problem ? html` aria-describedby="passcode-problem" aria-invalid="true"` : ""} autofocus>
+<p><button type="submit">${s.passcodeSubmit}</button></p>
+</form>`;
+  return { status, page: page(req, identity, Boolean(visit.userId), s.passcodeTitle, body) };
+}
+
+/** A POSTed passcode: one attempt taken, then checked against the stored hash; right → grant cookie. */
+async function submitPasscode(req: SiteRequest, identity: SiteIdentity, visit: FileVisit): Promise<SiteResult> {
+  const s = t(req.lang);
+  const attempt = await takePasscodeAttempt({ requestId: visit.requestId, fileId: visit.fileId, address: req.sourceIp }, systemClock);
+  if (!attempt.allowed) {
+    const result = passcodePage(req, identity, visit, 429, fill(s.passcodeLimited, { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
+    return { ...result, headers: { "Retry-After": String(attempt.retryAfterSeconds) } };
+  }
+  const passcode = req.form().get("passcode") ?? "";
+  // `verifyPasscode` may become asynchronous (a cheaper KDF off the event loop): awaited either way.
+  const correct = passcode.length > 0 && passcode.length <= 64 && (await verifyPasscode(passcode, visit.file!.passcodeHash!));
+  if (!correct) return passcodePage(req, identity, visit, 403, s.passcodeWrong);
+  const value = issueGrant(await siteSecret(), { requestId: visit.requestId, fileId: visit.fileId, passcodeHash: visit.file!.passcodeHash! }, nowSeconds());
+  const attributes = cookieAttributes({ path: fileBase(visit), maxAgeSeconds: GRANT_SECONDS, https: config().siteUrl.startsWith("https://") });
+  return { status: 303, redirect: fileBase(visit), cookies: [`${grantCookieName(visit.fileId)}=${value}; ${attributes}`] };
+}
+
+/** GET/POST `/file/{requestId}/{fileId}` (issue 14 item 1). */
+export const fileViewPage =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const visit = await visitFile(req, identity);
+    const s = t(req.lang);
+    const loggedIn = Boolean(visit.userId);
+    switch (visit.access.kind) {
+      case "hidden":
+        return notFound(req, identity, loggedIn);
+      case "expired":
+        return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
+      case "passcode":
+        return req.method === "POST" ? submitPasscode(req, identity, visit) : passcodePage(req, identity, visit, 200);
+    }
+    if (req.method === "POST") return { status: 303, redirect: fileBase(visit) };
+    const invitations = visit.access.admin && visit.file!.shareType === "invited" ? await invitationSection(req, visit) : "";
+    const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit))}${invitations}`;
+    return { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
+  };
+
+/**
+ * The file's bytes, inline (the preview frame) or as an attachment (the download link),
+ * streamed from the same store and by the same rules as GET /v1/file/download/{r}/{f}.
+ */
+export const fileBytes =
+  (identity: SiteIdentity, disposition: "inline" | "attachment"): PageHandler =>
+  async (req) => {
+    const visit = await visitFile(req, identity);
+    if (visit.access.kind !== "show") return notFound(req, identity, Boolean(visit.userId));
+    const file = await resolveFileDownload(visit.requestId, visit.fileId, visit.file!.workspaceId, systemClock).catch((err) => {
+      // Not ready (409) or failed (422): the file page says which.
+      if (isPlatenError(err) && err.status !== 404) return undefined;
+      throw err;
+    });
+    if (!file) return { status: 303, redirect: fileBase(visit) };
+    const pdf = await openPdf(file.s3Key!);
+    const header = contentDisposition(pdfFileName(file.fileName));
+    return {
+      status: 200,
+      contentType: "application/pdf",
+      stream: Readable.from(pdf.stream),
+      contentLength: pdf.bytes,
+      headers: { "Content-Disposition": disposition === "inline" ? header.replace(/^attachment/, "inline") : header },
+    };
+  };

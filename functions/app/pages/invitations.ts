@@ -1,0 +1,62 @@
+import { systemClock } from "#shared/clock.ts";
+import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
+import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitations.ts";
+import { siteSecret } from "#shared/site/site-secret.ts";
+import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
+import { type Html, html } from "../html.ts";
+import type { SiteIdentity } from "../identity.ts";
+import { notFound, page } from "../site-edge.ts";
+import type { PageHandler, SiteRequest } from "../site-types.ts";
+import { t } from "../strings.ts";
+import { auditSite } from "../audit.ts";
+
+/** The hidden CSRF field of every logged-in form. */
+export const csrfField = async (userId: string): Promise<Html> =>
+  html`<input type="hidden" name="csrf" value="${issueCsrfToken(await siteSecret(), userId, nowSeconds())}">`;
+
+/** Admins of the file's workspace see who is invited to a share-type-02 file and change it here. */
+export async function invitationSection(req: SiteRequest, visit: FileVisit): Promise<Html> {
+  const s = t(req.lang);
+  const action = `/file/${visit.requestId}/${visit.fileId}/invitations`;
+  const csrf = await csrfField(visit.userId!);
+  const invitations = await listInvitations(visit.file!);
+  const rows = invitations.map(
+    (i) => html`<li>${i.email} <form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="remove"><input type="hidden" name="email" value="${i.email}"><button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button></form></li>`,
+  );
+  return html`<section aria-labelledby="invitations-title"><h2 id="invitations-title">${s.invitationsTitle}</h2>
+${rows.length ? html`<ul id="invitations">${rows}</ul>` : html`<p id="invitations">${s.invitationsNone}</p>`}
+<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="add">
+<label for="invite-email">${s.invitationsEmail}</label>
+<input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off">
+<p><button type="submit">${s.invitationsAdd}</button></p>
+</form></section>`;
+}
+
+/** POST `/file/{r}/{f}/invitations`: add or remove one address (admins only, CSRF-checked, audited). */
+export const invitationsAction =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const visit = await visitFile(req, identity);
+    const s = t(req.lang);
+    if (visit.access.kind !== "show" || !visit.access.admin || visit.file!.shareType !== "invited") return notFound(req, identity, Boolean(visit.userId));
+    const form = req.form();
+    if (!verifyCsrfToken(await siteSecret(), visit.userId!, form.get("csrf"), nowSeconds())) {
+      return { status: 403, page: page(req, identity, true, s.invitationsTitle, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`) };
+    }
+    const email = (form.get("email") ?? "").trim();
+    if (!isEmailAddress(email)) {
+      return { status: 400, page: page(req, identity, true, s.invitationsTitle, html`<p class="alert" role="alert">${s.invitationsInvalid}</p>`) };
+    }
+    const file = visit.file!;
+    const add = form.get("action") === "add";
+    if (add) await addInvitation(file, email, visit.userId!, systemClock.now());
+    else await removeInvitation(file, email);
+    await auditSite({
+      workspaceId: file.workspaceId,
+      actor: visit.userId!,
+      action: add ? "file.invitation.added" : "file.invitation.removed",
+      target: `${file.requestId}/${file.fileId}`,
+      detail: { email: email.toLowerCase() },
+    });
+    return { status: 303, redirect: `/file/${visit.requestId}/${visit.fileId}` };
+  };

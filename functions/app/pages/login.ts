@@ -1,0 +1,52 @@
+import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
+import { allowLoginAttempt } from "#shared/identity/login-limit.ts";
+import { createSessionCookie, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { checkPassword } from "#shared/identity/users.ts";
+import { html } from "../html.ts";
+import type { SiteIdentity } from "../identity.ts";
+import { page } from "../site-edge.ts";
+import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
+import { t } from "../strings.ts";
+
+/** Only a path of this site: never `//host` or an absolute URL (no open redirect). */
+export function safeReturnTo(value: string | null | undefined): string {
+  return value?.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
+}
+
+function loginForm(req: SiteRequest, identity: SiteIdentity, status: number, returnTo: string, problem?: string, email = ""): SiteResult {
+  const s = t(req.lang);
+  const body = html`${problem ? html`<p class="alert" role="alert" id="login-problem">${problem}</p>` : ""}
+<form method="post" action="/login?return_to=${encodeURIComponent(returnTo)}">
+<label for="email">${s.loginEmail}</label><input type="email" id="email" name="email" autocomplete="username" required maxlength="254" value="${email}">
+<label for="password">${s.loginPassword}</label><input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
+<p><button type="submit">${s.loginSubmit}</button></p></form>`;
+  return { status, page: page(req, identity, false, s.loginTitle, body) };
+}
+
+/**
+ * GET/POST `/login`: the first-party login of issue 12 on the site (e-mail and password,
+ * the identity module's attempt limit, password check and signed session cookie), then
+ * back to the page that asked for it.
+ */
+export const loginPage =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const returnTo = safeReturnTo(req.query("return_to"));
+    if (req.method === "GET") return loginForm(req, identity, 200, returnTo);
+    const s = t(req.lang);
+    const form = req.form();
+    const email = (form.get("email") ?? "").slice(0, 254);
+    const password = form.get("password") ?? "";
+    if (!(await allowLoginAttempt(email, req.sourceIp, systemClock))) return loginForm(req, identity, 429, returnTo, s.loginLimited, email);
+    const user = email && password ? await checkPassword(email, password) : undefined;
+    if (!user) return loginForm(req, identity, 401, returnTo, s.loginWrong, email);
+    const cookie = await createSessionCookie(user.id, { secure: config().siteUrl.startsWith("https://") });
+    return { status: 303, redirect: returnTo, cookies: [cookie] };
+  };
+
+/** POST `/logout`: the session cookie is cleared (same name, path and attributes, expired). */
+export const logoutAction = (): PageHandler => async () => {
+  const secure = config().siteUrl.startsWith("https://") ? "; Secure" : "";
+  return { status: 303, redirect: "/", cookies: [`${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`] };
+};

@@ -1,0 +1,97 @@
+import { systemClock } from "#shared/clock.ts";
+import { listDesignHeads } from "#shared/designs/design-store.ts";
+import type { Language } from "#shared/http/language.ts";
+import { type WebhookEndpointView, listWebhookEndpoints } from "#shared/webhooks/endpoints.ts";
+import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
+import { type Html, html } from "../html.ts";
+import type { Role, SiteIdentity } from "../identity.ts";
+import { notFound, page } from "../site-edge.ts";
+import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
+import { fill, t } from "../strings.ts";
+import { chosenWorkspace, requireUser } from "../visitor.ts";
+import { formatTime } from "./file-details.ts";
+import { csrfField } from "./invitations.ts";
+import { endpointSection } from "./settings-hooks.ts";
+
+/** spec 5: rotation is recommended every 3 months; a warning appears after 90 days. */
+const KEY_WARNING_DAYS = 90;
+const keyAgeDays = (ws: Workspace, now: Date) => Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
+
+/** Key rotation arrives with the management domain (issue 13); until then the page only shows the key's age. */
+const canRotateKey = false;
+
+/** A one-time message above the sections: a secret shown once, or why a change failed. */
+export type Flash = { kind: "secret"; text: string; secret: string } | { kind: "problem"; text: string };
+
+export interface SettingsView {
+  userId: string;
+  workspace: Workspace;
+  role: Role;
+  all: { workspaceId: string }[];
+  flash?: Flash;
+}
+
+function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
+  const s = t(lang);
+  const days = keyAgeDays(v.workspace, systemClock.now());
+  const warning = days > KEY_WARNING_DAYS ? html`<p class="warning" role="alert" id="key-warning">${fill(s.settingsKeyWarning, { days })}</p>` : "";
+  const rotate =
+    v.role === "admin" && canRotateKey
+      ? html`<form method="post" action="/settings/${v.workspace.id}/key-rotate">${csrf}<p class="muted">${s.settingsKeyRotateHint}</p><button type="submit" id="rotate-key">${s.settingsKeyRotate}</button></form>`
+      : "";
+  return html`<section aria-labelledby="key-title"><h2 id="key-title">${s.settingsKeyTitle}</h2>
+<dl class="facts"><dt>${s.settingsKeyRotated}</dt><dd id="key-rotated"><time datetime="${v.workspace.appKeyRotatedAt}">${formatTime(v.workspace.appKeyRotatedAt)}</time> (${fill(s.settingsKeyAge, { days })})</dd></dl>
+${warning}${rotate}</section>`;
+}
+
+async function membersSection(lang: Language, identity: SiteIdentity, workspaceId: string): Promise<Html> {
+  const s = t(lang);
+  const members = await identity.membersOf(workspaceId);
+  const clients = await identity.clientsOf(workspaceId);
+  return html`<section aria-labelledby="members-title"><h2 id="members-title">${s.settingsMembersTitle}</h2>
+<table id="members"><thead><tr><th scope="col">${s.settingsMemberEmail}</th><th scope="col">${s.settingsMemberRole}</th></tr></thead>
+<tbody>${members.map((m) => html`<tr><td>${m.email}</td><td>${s.settingsRole[m.role] ?? m.role}</td></tr>`)}</tbody></table></section>
+<section aria-labelledby="clients-title"><h2 id="clients-title">${s.settingsClientsTitle}</h2>
+${clients.length ? html`<table id="clients"><thead><tr><th scope="col">${s.settingsClientName}</th><th scope="col">${s.settingsClientId}</th><th scope="col">${s.settingsClientType}</th></tr></thead>
+<tbody>${clients.map((c) => html`<tr><td>${c.name}</td><td><code>${c.clientId}</code></td><td>${c.isPublic ? s.settingsClientPublic : s.settingsClientConfidential}</td></tr>`)}</tbody></table>` : html`<p id="clients">${s.settingsClientsNone}</p>`}</section>`;
+}
+
+function flashBlock(flash: Flash | undefined): Html | string {
+  if (!flash) return "";
+  if (flash.kind === "problem") return html`<div class="alert" role="alert" id="flash">${flash.text}</div>`;
+  return html`<div class="notice" role="status" id="flash"><p>${flash.text}</p><p><output class="secret" id="shown-secret">${flash.secret}</output></p></div>`;
+}
+
+/** The whole settings page of one workspace (also the answer of an action that shows a secret or a problem). */
+export async function renderSettings(req: SiteRequest, identity: SiteIdentity, v: SettingsView, status = 200): Promise<SiteResult> {
+  const s = t(req.lang);
+  const csrf = await csrfField(v.userId);
+  const [endpoints, designs] = await Promise.all([listWebhookEndpoints(v.workspace.id), listDesignHeads(v.workspace.id)]);
+  const picker =
+    v.all.length > 1
+      ? html`<form method="get" action="/settings"><label for="workspace">${s.historyWorkspace}</label><select id="workspace" name="workspace">${await Promise.all(
+          v.all.map(async (m) => html`<option value="${m.workspaceId}"${m.workspaceId === v.workspace.id ? html` selected` : ""}>${(await getWorkspace(m.workspaceId))?.name ?? m.workspaceId}</option>`),
+        )}</select> <button type="submit" class="secondary">${s.historyShow}</button></form>`
+      : "";
+  const readOnly = v.role === "admin" ? "" : html`<p class="notice">${s.settingsReadOnly}</p>`;
+  const body = html`${picker}<p class="muted">${v.workspace.name} (<code>${v.workspace.id}</code>)</p>${readOnly}${flashBlock(v.flash)}
+${keySection(req.lang, v, csrf)}
+${endpointSection(req.lang, { workspaceId: v.workspace.id, admin: v.role === "admin", endpoints: endpoints as WebhookEndpointView[], designs, csrf })}
+${await membersSection(req.lang, identity, v.workspace.id)}`;
+  return { status, page: page(req, identity, true, s.settingsTitle, body) };
+}
+
+/** GET `/settings`: members see their workspace's settings; admins can change them (issue 14 item 4). */
+export const settingsPage =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const user = await requireUser(req, identity);
+    if ("result" in user) return user.result;
+    const { all, chosen } = await chosenWorkspace(req, identity, user.userId);
+    const workspace = chosen && (await getWorkspace(chosen.workspaceId));
+    if (!chosen || !workspace) {
+      const s = t(req.lang);
+      return chosen ? notFound(req, identity, true) : { status: 200, page: page(req, identity, true, s.settingsTitle, html`<p>${s.historyNoWorkspace}</p>`) };
+    }
+    return renderSettings(req, identity, { userId: user.userId, workspace, role: chosen.role, all });
+  };

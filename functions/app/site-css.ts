@@ -1,0 +1,44 @@
+/**
+ * The site's one stylesheet, served at /assets/site.css (CSP `style-src 'self'`: no
+ * inline styles). Colours meet WCAG AA contrast (text #1a1a1a on white 17:1, links
+ * #0b5cad 6.5:1, error #a4161a 7.7:1); focus is always visible for keyboard users.
+ */
+export const SITE_CSS = `
+:root { color-scheme: light; --fg: #1a1a1a; --muted: #4a4a4a; --link: #0b5cad; --line: #c8c8c8; --bg-soft: #f4f5f7; --error: #a4161a; --warn-bg: #fff4d6; --warn-line: #8a6100; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans JP", "Hiragino Sans", sans-serif; color: var(--fg); background: #fff; line-height: 1.55; }
+a { color: var(--link); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 3px solid #1f6feb; outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 10; }
+header.site { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 1.25rem; border-bottom: 1px solid var(--line); background: var(--bg-soft); }
+header.site .brand { font-weight: 700; font-size: 1.15rem; color: var(--fg); text-decoration: none; }
+header.site nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: 1rem; margin: 0; padding: 0; }
+main { max-width: 62rem; margin: 0 auto; padding: 1.25rem; }
+footer.site { max-width: 62rem; margin: 2rem auto; padding: 0 1.25rem; color: var(--muted); font-size: .9rem; }
+h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.25rem; margin-top: 2rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th { background: var(--bg-soft); }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; background: var(--bg-soft); padding: 0 .25rem; border-radius: 3px; }
+.preview { width: 100%; height: 70vh; border: 1px solid var(--line); }
+.button, button { display: inline-block; font: inherit; padding: .5rem 1rem; border-radius: 4px; border: 1px solid #0b5cad; background: #0b5cad; color: #fff; text-decoration: none; cursor: pointer; }
+button.secondary, .button.secondary { background: #fff; color: #0b5cad; }
+button.danger { background: var(--error); border-color: var(--error); }
+form.inline { display: inline; }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+input[type=text], input[type=password], input[type=email], input[type=url], input[type=search], select { font: inherit; padding: .45rem .5rem; border: 1px solid #767676; border-radius: 4px; min-width: 18rem; max-width: 100%; }
+.alert { border-left: 4px solid var(--error); background: #fdecec; padding: .75rem 1rem; margin: 1rem 0; }
+.warning { border-left: 4px solid var(--warn-line); background: var(--warn-bg); padding: .75rem 1rem; margin: 1rem 0; }
+.notice { border-left: 4px solid #0b5cad; background: #eaf2fb; padding: .75rem 1rem; margin: 1rem 0; }
+.secret { font-family: ui-monospace, Menlo, monospace; font-size: 1.05rem; background: var(--bg-soft); padding: .5rem; display: inline-block; overflow-wrap: anywhere; }
+.muted { color: var(--muted); }
+section.code-doc { border-top: 1px solid var(--line); padding: .5rem 0 1rem; }
+section.code-doc:target { background: #fffbe6; }
+section.code-doc h2 { font-family: ui-monospace, Menlo, monospace; font-size: 1.1rem; }
+.pager { display: flex; gap: 1rem; margin: 1rem 0; }
+`;

@@ -1,0 +1,34 @@
+import { catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { RenderError, type RenderErrorCode } from "#shared/render/renderer.ts";
+
+/** Render failures that are the document's own: each has a catalogue code of its own (422). */
+const DOCUMENT_CODES: Partial<Record<RenderErrorCode, ErrorCode>> = {
+  PAGE_LIMIT_EXCEEDED: "DOCUMENT_PAGE_LIMIT_EXCEEDED",
+  HTML_TOO_LARGE: "DOCUMENT_HTML_LIMIT_EXCEEDED",
+  PDF_TOO_LARGE: "DOCUMENT_PDF_LIMIT_EXCEEDED",
+  RENDER_TIMEOUT: "RENDER_TIMEOUT",
+};
+
+/** True for a render that ran out of time or found no browser in time (sync: the 504 of spec 7.2). */
+export const isRenderDeadline = (err: unknown): boolean => err instanceof RenderError && (err.code === "RENDER_TIMEOUT" || err.code === "BROWSER_BUSY");
+
+/** A document limit as the client's error (sync answers it), or undefined for anything else. */
+export function documentLimitError(err: unknown): PlatenError | undefined {
+  if (!(err instanceof RenderError) || err.code === "RENDER_TIMEOUT") return undefined;
+  const code = DOCUMENT_CODES[err.code];
+  return code ? new PlatenError(code, { vars: limitVars(err), cause: err }) : undefined;
+}
+
+/**
+ * Why a queued file fails for good (async), or undefined when a retry may succeed (a
+ * crash, a busy renderer, a store error). A template error keeps its historic code.
+ */
+export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
+  if (!(err instanceof RenderError) || !err.permanent) return undefined;
+  const code = DOCUMENT_CODES[err.code];
+  if (!code) return { errorCode: "INTERNAL_ERROR", errorMessage: `${catalogue.INTERNAL_ERROR.en} The template could not be rendered.` };
+  return { errorCode: code, errorMessage: formatMessage(catalogue[code].en, limitVars(err)) };
+}
+
+const limitVars = (err: RenderError): Record<string, string> => (err.limit === undefined ? {} : { limit: err.limit.toLocaleString("en-US") });

@@ -1,0 +1,23 @@
+import type { Readable } from "node:stream";
+import type { Clock } from "#shared/clock.ts";
+import { zipEntryNames } from "#shared/zip/build-zip.ts";
+import { zipLength, zipStream } from "#shared/zip/zip-stream.ts";
+import { resolveRequestDownload } from "./download.ts";
+import { openPdf, pdfSize } from "./file-store.ts";
+
+/**
+ * The ZIP of a whole request (spec 4.6) as a stream of known length, by the rules of
+ * `resolveRequestDownload`: each PDF is opened only when the archive reaches it, so one
+ * file is in flight at a time. Shared by the API download and the site's output history.
+ */
+export async function openRequestArchive(
+  requestId: string,
+  workspaceId: string,
+  clock: Clock,
+): Promise<{ templateName: string; stream: Readable; contentLength: number }> {
+  const { templateName, files } = await resolveRequestDownload(requestId, workspaceId, clock);
+  const names = zipEntryNames(files.map((f) => f.fileName));
+  const sizes = await Promise.all(files.map((f) => f.bytes ?? pdfSize(f.s3Key!)));
+  const sources = files.map((f, i) => ({ name: names[i]!, size: sizes[i]!, open: async () => (await openPdf(f.s3Key!)).stream }));
+  return { templateName, stream: zipStream(sources), contentLength: zipLength(sources) };
+}

@@ -1,0 +1,36 @@
+import { newId } from "#shared/ids.ts";
+import type { GenerationRequest } from "./request-schema.ts";
+import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+
+/** One file of a request as planned before anything renders (spec 2.3/2.5 file entry). */
+export interface PlannedFile {
+  fileId: string;
+  fileName: string;
+  passthrough?: Record<string, string | number>;
+  /** With the plaintext passcode: it is answered once and never stored. */
+  share: Share;
+}
+
+/** A planned file and the hash its record keeps of its passcode. */
+export interface PlannedRecord {
+  file: PlannedFile;
+  passcodeHash?: string;
+}
+
+/**
+ * Plans the files of a request, sync and async alike: ids, share URLs and passcodes. The
+ * plan itself is immediate (the answer's entries); the passcode hashes for the records
+ * come from `hashes`, computed off the event loop (share.ts), so a caller may render
+ * while they are made.
+ */
+export function planFiles(request: GenerationRequest, requestId: string, siteUrl: string): { files: PlannedFile[]; records(): Promise<PlannedRecord[]> } {
+  const files = request.contents.map((c): PlannedFile => {
+    const fileId = newId();
+    const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
+    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
+    return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share };
+  });
+  const records = () =>
+    Promise.all(files.map(async (file) => ({ file, ...(file.share.passcode && { passcodeHash: await hashPasscode(file.share.passcode) }) })));
+  return { files, records };
+}

@@ -1,0 +1,117 @@
+import type { Clock } from "#shared/clock.ts";
+import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
+import { correctFilePages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
+import { pagesUsed } from "#shared/limits/page-quota.ts";
+import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
+import { finalizeIfSettled } from "./finalize-request.ts";
+import { markSettled } from "./job-store.ts";
+import { deleteParams, paramsObjectKey } from "./params-store.ts";
+import type { Outcome } from "./render-file.ts";
+
+/**
+ * Settling an async file, exactly once whatever is retried or duplicated:
+ * 1. `queued → counting` (conditional): the one delivery that wins it owns the file's
+ *    outcome (kept on the record); every other delivery, late or concurrent, stops here;
+ * 2. its pages are counted against the reservation, once per file (file-pages.ts marker;
+ *    a stopping plan's limit may refuse them: the file then fails, never delivered);
+ * 3. `counting → done | failed`; then the request counts it (and may be finalized).
+ * A crash after 1 leaves `counting`: replays and the sweeper redo 2 and 3 (idempotent).
+ */
+
+/** A settled file as its request's count needs it (whose page marker to drop once counted). */
+export interface SettledFile {
+  fileId: string;
+  account?: PageAccount;
+}
+
+/** Where a file's pages are counted (none for records written without a month). */
+export function accountOf(file: Pick<FileRecord, "workspaceId" | "usageMonth" | "pageLimit">): PageAccount | undefined {
+  if (!file.usageMonth) return undefined;
+  return { workspaceId: file.workspaceId, month: file.usageMonth, ...(file.pageLimit !== undefined && { limit: file.pageLimit }) };
+}
+
+export const settledFileOf = (file: Pick<FileRecord, "fileId" | "workspaceId" | "usageMonth" | "pageLimit">): SettledFile => {
+  const account = accountOf(file);
+  return { fileId: file.fileId, ...(account && { account }) };
+};
+
+/** The outcome a file in `counting` waits with. */
+export const pendingOutcome = (f: FileRecord): Outcome => ({
+  status: f.pendingStatus ?? "failed",
+  ...(f.pageCount !== undefined && { pageCount: f.pageCount }),
+  ...(f.bytes !== undefined && { bytes: f.bytes }),
+  ...(f.s3Key && { s3Key: f.s3Key }),
+  ...(f.errorCode && { errorCode: f.errorCode }),
+  ...(f.errorMessage && { errorMessage: f.errorMessage }),
+});
+
+/**
+ * Settles a queued file with `outcome` (steps 1–3 above). False when another delivery
+ * owns the file: the caller does nothing more.
+ */
+export async function settleOnce(file: FileRecord, outcome: Outcome, clock: Clock): Promise<boolean> {
+  if (!accountOf(file)) return settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
+  if (!(await settleFileRecord(file.requestId, file.fileId, { ...outcome, status: "counting", pendingStatus: outcome.status }))) return false;
+  await finishCounting(file, outcome, clock);
+  return true;
+}
+
+/** Steps 2 and 3 for a file in `counting` (repeatable). */
+export async function finishCounting(file: FileRecord, outcome: Outcome, clock: Clock): Promise<void> {
+  const final = await accountFor(file, outcome);
+  await settleFileRecord(file.requestId, file.fileId, { ...final, completedAt: clock.now().toISOString() }, "counting");
+}
+
+/**
+ * Counts the outcome's pages against the file's reservation and returns the outcome to
+ * settle: a rendered file refused by a stopping plan's limit fails with
+ * PLAN_PAGE_LIMIT_EXCEEDED and its PDF is removed (never delivered).
+ */
+async function accountFor(file: FileRecord, outcome: Outcome): Promise<Outcome> {
+  const account = accountOf(file);
+  if (!account) return outcome;
+  const c = await correctFilePages(account, file.fileId, outcome.status === "done" ? outcome.pageCount : undefined);
+  if (c.kind !== "refused" || outcome.status !== "done") return outcome;
+  if (outcome.s3Key) await deletePdf(outcome.s3Key).catch(() => undefined); // a leftover would only wait for its retention
+  const used = await pagesUsed(account.workspaceId, account.month);
+  const vars = { used, limit: account.limit ?? used };
+  return { status: "failed", errorCode: "PLAN_PAGE_LIMIT_EXCEEDED", errorMessage: formatMessage(catalogue.PLAN_PAGE_LIMIT_EXCEEDED.en, vars) };
+}
+
+/** Finishes the files a crash left in `counting` (recovery and sweeper); returns the records as they are now final. */
+export async function finishPending(files: FileRecord[], clock: Clock): Promise<FileRecord[]> {
+  const pending = files.filter((f) => f.status === "counting");
+  for (const f of pending) await finishCounting(f, pendingOutcome(f), clock);
+  return files.map((f) => (f.status === "counting" ? { ...f, status: f.pendingStatus ?? "failed" } : f));
+}
+
+/** Fails a queued file that will not be rendered (DLQ, sweeper) and finalizes the request when it was the last. */
+export async function failAndMaybeFinalize(file: FileRecord, failure: Outcome, clock: Clock): Promise<void> {
+  if (await settleOnce(file, failure, clock)) await countSettled(file.requestId, [settledFileOf(file)], clock);
+  await dropParams(file);
+}
+
+/** The params object of a settled file is not needed any more (not kept for the bucket's 30 days). */
+export async function dropParams(file: Pick<FileRecord, "workspaceId" | "requestId" | "fileId" | "paramsJson">): Promise<void> {
+  if (file.paramsJson !== undefined) return;
+  await deleteParams(paramsObjectKey(file.workspaceId, file.requestId, file.fileId)).catch(() => undefined);
+}
+
+/**
+ * Counts final files of one request (idempotently) and finalizes it once every file is
+ * counted. Their pages were counted before they became final; counting here drops their
+ * page markers, which nothing needs any more (no delivery gets past `queued → counting`).
+ */
+export async function countSettled(requestId: string, files: SettledFile[], clock: Clock): Promise<void> {
+  const counted = await markSettled(requestId, files.map((f) => f.fileId));
+  if (!counted) return;
+  const { job } = counted;
+  const account = files.find((f) => f.account)?.account;
+  await Promise.all([
+    account ? dropMarkers(account, files.filter((f) => f.account).map((f) => f.fileId)) : undefined,
+    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, clock) : undefined,
+  ]);
+}
+
+/** The settled files of a request's records (what `countSettled` takes). */
+export const finalFilesOf = (files: FileRecord[]): SettledFile[] => files.filter(isFinal).map(settledFileOf);

@@ -1,0 +1,78 @@
+import type { Clock } from "#shared/clock.ts";
+import { catalogue } from "#shared/errors/catalogue.ts";
+import { settlePages } from "#shared/limits/page-quota.ts";
+import { queues } from "#infra/definitions/queues.ts";
+import { relayOutbox, OUTBOX_RELAY_SECONDS } from "./events.ts";
+import { type FileRecord, listFileRecords } from "./file-store.ts";
+import { finalizeWith } from "./finalize-request.ts";
+import { getJob, type JobRecord, listActiveJobs } from "./job-store.ts";
+import type { Outcome } from "./render-file.ts";
+import { countSettled, failAndMaybeFinalize, finalFilesOf, finishPending } from "./settle-file.ts";
+
+/**
+ * Acceptance runs inside the async API function (29 s time-out): a job that has not marked
+ * its render messages queued this long after it was created died in acceptance.
+ */
+export const ACCEPT_DEADLINE_SECONDS = 120;
+
+/**
+ * A queued render message is received at most `maxReceiveCount` times, each for up to the
+ * visibility time-out, before the DLQ consumer fails its file: a file still queued 15 min
+ * after that lost its messages (or the DLQ consumer failed).
+ */
+export const RENDER_DEADLINE_SECONDS = queues.render.maxReceiveCount * queues.render.visibilityTimeoutSeconds + 15 * 60;
+
+export interface SweepReport {
+  /** Unfinished requests looked at. */
+  checked: number;
+  /** Files failed with GENERATION_INTERRUPTED because their acceptance or rendering stalled. */
+  failedFiles: number;
+  /** Outbox events whose deliveries were queued again. */
+  relayed: number;
+}
+
+const interrupted: Outcome = { status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en };
+
+/**
+ * The sweeper (issue 15 items 2 and 5). For every request still processing past the
+ * acceptance deadline: settled files are counted again (idempotent: repairs a count or
+ * finalization lost to a crash); if its acceptance stalled (render messages never marked
+ * queued) or its rendering passed the render deadline, every still-queued file fails with
+ * GENERATION_INTERRUPTED (its reserved page returned, `file.failed` sent where routing
+ * says so) and the request ends. Then the outbox relay queues the deliveries of events
+ * that never got them. Safe to run at any time and concurrently with the workers.
+ */
+export async function sweepStalled(clock: Clock): Promise<SweepReport> {
+  const now = clock.now().getTime();
+  const iso = (secondsAgo: number) => new Date(now - secondsAgo * 1000).toISOString();
+  const jobs = await listActiveJobs(iso(ACCEPT_DEADLINE_SECONDS));
+  let failedFiles = 0;
+  for (const job of jobs) failedFiles += await sweepJob(job, iso(RENDER_DEADLINE_SECONDS), clock);
+  const relayed = await relayOutbox(iso(OUTBOX_RELAY_SECONDS), async (requestId) => (await getJob(requestId))?.status !== "processing");
+  return { checked: jobs.length, failedFiles, relayed };
+}
+
+async function sweepJob(job: JobRecord, renderDeadline: string, clock: Clock): Promise<number> {
+  const files = await finishPending(await listFileRecords(job.requestId), clock);
+  await countSettled(job.requestId, finalFilesOf(files), clock);
+  const stalled = !job.enqueuedAt || job.createdAt < renderDeadline;
+  if (!stalled) return 0;
+  const queued = files.filter((f) => f.status === "queued");
+  for (const file of queued) await failAndMaybeFinalize(file, interrupted, clock);
+  if (files.length < job.total) await endWithMissingFiles(job, clock);
+  return queued.length;
+}
+
+/**
+ * Acceptance died before every file record was written: those files never existed for
+ * anyone but the reservation. The request fails with GENERATION_INTERRUPTED and, if this
+ * call ended it, the missing files' reserved pages are returned.
+ */
+async function endWithMissingFiles(job: JobRecord, clock: Clock): Promise<void> {
+  const files: FileRecord[] = await listFileRecords(job.requestId);
+  if (files.some((f) => f.status === "queued" || f.status === "counting")) return;
+  const error = { code: "GENERATION_INTERRUPTED", message: catalogue.GENERATION_INTERRUPTED.en };
+  const failedFiles = files.filter((f) => f.status === "failed").map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? error.code, message: f.errorMessage ?? error.message }));
+  const won = await finalizeWith(job, files, { status: "failed", error, ...(failedFiles.length && { failedFiles }) }, clock);
+  if (won && job.usageMonth) await settlePages(job.workspaceId, job.usageMonth, -(job.total - files.length));
+}

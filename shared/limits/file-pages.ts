@@ -1,0 +1,101 @@
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+
+/** Where an async file's pages are counted: its request's month and, on a stopping plan, the limit. */
+export interface PageAccount {
+  workspaceId: string;
+  month: string;
+  limit?: number;
+}
+
+/**
+ * What a file's page correction came to, recorded on the usage item under the file's
+ * marker until the file is counted: `claimed` (its real pages count, the reservation
+ * included), `refused` (they would have crossed a stopping plan's limit: the file is not
+ * delivered and its reservation is returned) or `released` (the file failed: likewise).
+ */
+export type FileCorrection = { kind: "claimed"; pages: number } | { kind: "refused" } | { kind: "released" };
+
+const usageKey = (workspaceId: string, month: string) => ({ pk: `PAGES#${workspaceId}`, sk: month });
+const markerName = (fileId: string) => `file:${fileId}`;
+
+const encode = (c: FileCorrection) => (c.kind === "claimed" ? `claimed:${c.pages}` : c.kind);
+function decode(value: unknown): FileCorrection | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.startsWith("claimed:")) return { kind: "claimed", pages: Number(value.slice(8)) };
+  return value === "refused" || value === "released" ? { kind: value } : undefined;
+}
+
+/**
+ * Corrects the one page reserved for an async file at acceptance, exactly once per file:
+ * the correction and its marker are one conditional write on the month's usage item, so a
+ * retry (after a crash, a failed write or a duplicate message) finds the marker and gets
+ * the first outcome back instead of counting again. `pages`: the real page count of a
+ * rendered file, undefined for a failed one. On a stopping plan a rendered file whose
+ * pages would take the month past the limit is `refused` and its page returned.
+ */
+export async function correctFilePages(account: PageAccount, fileId: string, pages: number | undefined): Promise<FileCorrection> {
+  if (pages !== undefined) {
+    const claimed = await apply(account, fileId, { kind: "claimed", pages }, pages - 1);
+    if (claimed) return claimed;
+    const earlier = await markerOf(account, fileId);
+    if (earlier) return earlier;
+  }
+  return (await apply(account, fileId, { kind: pages === undefined ? "released" : "refused" }, -1)) ?? (await markerOf(account, fileId))!;
+}
+
+/** The correction's write; undefined when a condition failed (the marker exists, or the limit). */
+async function apply(account: PageAccount, fileId: string, c: FileCorrection, delta: number): Promise<FileCorrection | undefined> {
+  const limited = account.limit !== undefined && delta > 0;
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: usageKey(account.workspaceId, account.month),
+        UpdateExpression: "ADD pages :delta SET #marker = :marker",
+        ConditionExpression: `attribute_not_exists(#marker)${limited ? " AND (attribute_not_exists(pages) OR pages <= :max)" : ""}`,
+        ExpressionAttributeNames: { "#marker": markerName(fileId) },
+        ExpressionAttributeValues: { ":delta": delta, ":marker": encode(c), ...(limited && { ":max": account.limit! - delta }) },
+      }),
+    );
+    return c;
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
+    throw err;
+  }
+}
+
+/** The correction already recorded for a file, if any. */
+export async function markerOf(account: PageAccount, fileId: string): Promise<FileCorrection | undefined> {
+  const out = await awsClients().ddb.send(
+    new GetCommand({
+      TableName: config().tables.usage,
+      Key: usageKey(account.workspaceId, account.month),
+      ConsistentRead: true,
+      ProjectionExpression: "#marker",
+      ExpressionAttributeNames: { "#marker": markerName(fileId) },
+    }),
+  );
+  return decode(out.Item?.[markerName(fileId)]);
+}
+
+/**
+ * Drops the markers of files that are settled and counted (no retry can reach their
+ * correction any more), so the usage item stays small however many files a month has.
+ */
+export async function dropMarkers(account: Pick<PageAccount, "workspaceId" | "month">, fileIds: string[]): Promise<void> {
+  if (!fileIds.length) return;
+  const names = Object.fromEntries(fileIds.map((id, i) => [`#m${i}`, markerName(id)]));
+  await awsClients().ddb.send(
+    new UpdateCommand({
+      TableName: config().tables.usage,
+      Key: usageKey(account.workspaceId, account.month),
+      UpdateExpression: `REMOVE ${Object.keys(names).join(", ")}`,
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: names,
+    }),
+  ).catch((err: { name?: string }) => {
+    if (err.name !== "ConditionalCheckFailedException") throw err;
+  });
+}

@@ -1,0 +1,84 @@
+import type { Protocol } from "puppeteer-core";
+import { lengthToPx, type PageBox } from "./page-box.ts";
+import type { GuardedPage } from "./page-guard.ts";
+import type { DocumentLimits } from "./render-config.ts";
+import { RenderError } from "./render-error.ts";
+
+/**
+ * Per-document limits on the Chromium side. The page cap is exact where it is cheap (the
+ * print asks for pages 1 to cap+1, so an oversized document costs cap+1 pages of printing,
+ * never all of them) and estimated where Chromium itself would take minutes: paginating
+ * tens of thousands of forced page breaks grows with the square of their number (measured:
+ * 5,000 → 0.7 s, 20,000 → 36 s for page 1 alone), so such documents are refused before
+ * the print, from a count of the elements that force a break.
+ */
+
+/** `pageRanges` of the print: one page past the cap tells "too many" without printing the rest. */
+export const cappedPageRanges = (limits: DocumentLimits) => `1-${limits.maxPages + 1}`;
+
+/** Computed values of `break-before`/`break-after` that start a new page. */
+const FORCED_BREAKS = new Set(["page", "always", "left", "right", "recto", "verso"]);
+const ELEMENT_NODE = 1;
+const SLASH = "/".charCodeAt(0);
+const BANG = "!".charCodeAt(0);
+
+export function pageLimitError(limits: DocumentLimits): RenderError {
+  return new RenderError("PAGE_LIMIT_EXCEEDED", `the document has more than ${limits.maxPages} pages`, { limit: limits.maxPages });
+}
+
+/** Checks what Chromium printed: its size, then (post-processed) its page count. */
+export function checkPdfBytes(bytes: number, limits: DocumentLimits): void {
+  if (bytes > limits.maxPdfBytes) {
+    throw new RenderError("PDF_TOO_LARGE", `the PDF is larger than ${limits.maxPdfBytes} bytes`, { limit: limits.maxPdfBytes });
+  }
+}
+
+export function checkPageCount(pageCount: number, limits: DocumentLimits): void {
+  if (pageCount > limits.maxPages) throw pageLimitError(limits);
+}
+
+/**
+ * Refuses a loaded document with more elements forcing a page break than pages allowed.
+ * A document with fewer tags than that cannot have them, so for every ordinary document
+ * this is one scan of the HTML string and no DevTools call.
+ */
+export async function checkForcedBreaks(guarded: GuardedPage, html: string, limits: DocumentLimits): Promise<void> {
+  if (countTags(html, limits.maxPages) <= limits.maxPages) return;
+  const snapshot = await guarded.cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: ["break-before", "break-after"] });
+  if (forcedBreaks(snapshot) > limits.maxPages) throw pageLimitError(limits);
+}
+
+/**
+ * Page estimate of a document laid out for the screen at paper width (the thumbnail's
+ * layout): its height over the page's content height, plus its forced breaks.
+ */
+export async function checkThumbnailPages(guarded: GuardedPage, html: string, box: PageBox, limits: DocumentLimits): Promise<void> {
+  await checkForcedBreaks(guarded, html, limits);
+  const { cssContentSize } = await guarded.cdp.send("Page.getLayoutMetrics");
+  const margins = lengthToPx(box.margin.top) + lengthToPx(box.margin.bottom);
+  const pages = Math.ceil((cssContentSize.height - margins) / Math.max(1, box.heightPx - margins));
+  if (pages > limits.maxPages) throw pageLimitError(limits);
+}
+
+/** Opening tags, counted only as far as `enough` (an upper bound of the elements). */
+function countTags(html: string, enough: number): number {
+  let count = 0;
+  for (let at = html.indexOf("<"); at !== -1 && count <= enough; at = html.indexOf("<", at + 1)) {
+    const next = html.charCodeAt(at + 1);
+    if (next !== SLASH && next !== BANG) count++;
+  }
+  return count;
+}
+
+function forcedBreaks(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse): number {
+  const forced = new Set(snapshot.strings.flatMap((s, i) => (FORCED_BREAKS.has(s) ? [i] : [])));
+  let count = 0;
+  for (const doc of snapshot.documents) {
+    const types = doc.nodes.nodeType ?? [];
+    doc.layout.styles.forEach((styles, i) => {
+      // Text nodes carry their parent's style: only elements count.
+      if (types[doc.layout.nodeIndex[i]!] === ELEMENT_NODE && styles.some((s) => forced.has(s))) count++;
+    });
+  }
+  return count;
+}

@@ -1,0 +1,118 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { Clock } from "#shared/clock.ts";
+import type { FileRecord } from "#shared/generation/file-store.ts";
+import { buildSearchMetadata } from "#shared/render/pdf-postprocess.ts";
+
+/** One request of a workspace's output history, summarised from its file records. */
+export interface RequestSummary {
+  requestId: string;
+  designId: string;
+  createdAt: string;
+  source: "sync" | "async";
+  files: { fileId: string; fileName: string; status: FileRecord["status"]; passthrough?: Record<string, string | number> }[];
+  /** From the files: processing while any is unfinished, failed when all failed, else completed. */
+  status: "processing" | "completed" | "failed";
+}
+
+export interface HistoryPage {
+  requests: RequestSummary[];
+  /** Opaque cursor of the next (older) page, when there may be one. */
+  next?: string;
+}
+
+export const HISTORY_PAGE_SIZE = 20;
+/** A search reads at most this many file records per page, so a rare match cannot make a page slow. */
+const SEARCH_READ_LIMIT = 2_000;
+
+/**
+ * spec 1/8 search metadata: `key=value` matches a file whose indexed `key` equals
+ * `value`; any other text matches a file with an indexed value containing it (case-insensitive).
+ */
+export function matchesSearch(passthrough: Record<string, unknown> | undefined, query: string): boolean {
+  const indexed = new URLSearchParams(buildSearchMetadata(passthrough));
+  const q = query.trim();
+  if (!q) return true;
+  const eq = q.indexOf("=");
+  if (eq > 0) return indexed.getAll(q.slice(0, eq).trim()).includes(q.slice(eq + 1).trim());
+  const needle = q.toLowerCase();
+  return [...indexed.values()].some((v) => v.toLowerCase().includes(needle));
+}
+
+function summarise(files: FileRecord[]): RequestSummary {
+  const first = files[0]!;
+  const sorted = [...files].sort((a, b) => a.index - b.index);
+  const unfinished = files.some((f) => f.status === "queued" || f.status === "storing");
+  const status = unfinished ? "processing" : files.every((f) => f.status === "failed") ? "failed" : "completed";
+  return {
+    requestId: first.requestId,
+    designId: first.designId,
+    createdAt: first.createdAt,
+    source: first.source,
+    files: sorted.map((f) => ({ fileId: f.fileId, fileName: f.fileName, status: f.status, ...(f.passthrough && { passthrough: f.passthrough }) })),
+    status,
+  };
+}
+
+const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString("base64url");
+function decodeCursor(cursor: string | undefined, workspaceId: string): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
+    // A cursor only ever continues the same workspace's listing.
+    return key.workspaceId === workspaceId && typeof key.pk === "string" && typeof key.sk === "string" ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A workspace's requests, newest first, `pageSize` (default 20) per page (the files table's
+ * `byWorkspace` index, grouped by request). Expired files are left out, as every reader does.
+ */
+export async function listOutputHistory(workspaceId: string, opts: { cursor?: string; search?: string; pageSize?: number }, clock: Clock): Promise<HistoryPage> {
+  const pageSize = opts.pageSize ?? HISTORY_PAGE_SIZE;
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const groups = new Map<string, FileRecord[]>();
+  let start = decodeCursor(opts.cursor, workspaceId);
+  let read = 0;
+  let last: Record<string, unknown> | undefined;
+  // Without a search a page ends on a request boundary (at most 21 requests of 100 files are read).
+  while (!opts.search || read < SEARCH_READ_LIMIT) {
+    const out = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: config().tables.files,
+        IndexName: "byWorkspace",
+        KeyConditionExpression: "workspaceId = :w",
+        ExpressionAttributeValues: { ":w": workspaceId },
+        ScanIndexForward: false,
+        Limit: 200,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of (out.Items ?? []) as (FileRecord & { pk: string; sk: string; passthroughJson?: string })[]) {
+      read += 1;
+      if (!groups.has(item.requestId) && countMatching(groups, opts.search) >= pageSize) {
+        return { requests: pageOf(groups, opts.search), next: last && encodeCursor(last) };
+      }
+      last = { pk: item.pk, sk: item.sk, workspaceId: item.workspaceId, createdAt: item.createdAt };
+      if (item.expiresAt <= now || !item.sk.startsWith("FILE#")) continue;
+      const record = toRecord(item);
+      groups.set(record.requestId, [...(groups.get(record.requestId) ?? []), record]);
+    }
+    start = out.LastEvaluatedKey;
+    if (!start) return { requests: pageOf(groups, opts.search) };
+  }
+  return { requests: pageOf(groups, opts.search), next: last && encodeCursor(last) };
+}
+
+function toRecord(item: FileRecord & { pk: string; sk: string; passthroughJson?: string }): FileRecord {
+  const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
+  return { ...(rest as FileRecord), ...(passthroughJson && { passthrough: JSON.parse(passthroughJson) }) };
+}
+
+const requestMatches = (files: FileRecord[], search: string | undefined) => !search || files.some((f) => matchesSearch(f.passthrough, search));
+const countMatching = (groups: Map<string, FileRecord[]>, search: string | undefined) => [...groups.values()].filter((g) => requestMatches(g, search)).length;
+const pageOf = (groups: Map<string, FileRecord[]>, search: string | undefined) =>
+  [...groups.values()].filter((g) => requestMatches(g, search)).map(summarise);

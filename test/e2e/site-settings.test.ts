@@ -1,0 +1,60 @@
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
+
+let stack: RunningStack;
+let browser: Browser;
+let shots: string;
+let origin: string;
+let page: Page;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  origin = new URL(stack.localJson.siteUrl).origin;
+  shots = screenshotFolder("settings");
+  page = await browser.newPage();
+  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
+  await logIn(page, origin, admin, "/settings");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+describe("workspace settings in a browser (issue 14 item 4)", () => {
+  it("shows the key's last rotation, the members and the OAuth clients", async () => {
+    expect(new URL(page.url()).pathname).toBe("/settings");
+    expect(await page.$eval("#key-rotated", (e) => e.textContent)).toMatch(/UTC \(0 days ago\)/);
+    expect(await page.$("#key-warning")).toBeNull();
+    expect(await page.$eval("#members", (e) => e.textContent)).toContain("demo@platen.local");
+    expect(await page.$eval("#clients", (e) => e.textContent)).toContain(stack.localJson.oauthClients[0]!.clientId);
+    await shoot(page, shots, "20-settings");
+  });
+
+  it("creates an endpoint, shows its secret once, and warns about a design the workspace does not have", async () => {
+    const design = stack.localJson.workspaces[0]!.designs[0]!;
+    await page.type("#new-url", "https://hooks.example.com/platen");
+    await page.click('#create-endpoint input[name=designFilterType][value=selected]');
+    await page.click(`#create-endpoint input[name=targetDesignIds][value="${design.id}"]`);
+    await page.type("#new-other", "DELETEDdesign001");
+    await Promise.all([page.waitForNavigation(), page.click("#create-endpoint button[type=submit]")]);
+    expect(await page.$eval("#shown-secret", (e) => e.textContent)).toMatch(/^whsec_[\w-]{43}$/);
+    const warning = await page.$eval('[data-warning="missing-designs"]', (e) => e.textContent);
+    expect(warning).toContain("DELETEDdesign001");
+    expect(warning).not.toContain(design.id);
+    await shoot(page, shots, "21-settings-endpoint-created");
+  });
+
+  it("disables the endpoint and regenerates its secret", async () => {
+    await page.goto(`${origin}/settings`);
+    await Promise.all([page.waitForNavigation(), page.click('[data-endpoint] button[data-action="disable"]')]);
+    expect(await page.$eval("[data-endpoint]", (e) => e.textContent)).toContain("Disabled");
+    await Promise.all([page.waitForNavigation(), page.click('[data-endpoint] button[data-action="regenerate"]')]);
+    expect(await page.$eval("#shown-secret", (e) => e.textContent)).toMatch(/^whsec_/);
+    await shoot(page, shots, "22-settings-secret-regenerated");
+  });
+});
+

@@ -1,0 +1,41 @@
+import { api, type RunningStack } from "./local-stack.ts";
+
+/** One file entry of a `response=json` sync answer (spec 2.6) plus its share object. */
+export interface GeneratedFile {
+  requestId: string;
+  fileId: string;
+  url: string;
+  passcode?: string;
+  /** The site path of the file view, `/file/<requestId>/<fileId>`. */
+  path: string;
+}
+
+/** Generates one file synchronously through the API and returns its share URL (and passcode). */
+export async function generateFile(
+  stack: RunningStack,
+  workspace: { appKey: string; designs: { id: string; latestVersion: number }[] },
+  content: { fileName: string; shareType?: "01" | "02" | "03"; passcodeEnabled?: boolean; passthrough?: Record<string, string | number> },
+): Promise<GeneratedFile> {
+  const design = workspace.designs[0]!;
+  const res = await api(stack, workspace.appKey)("/file/sync/single?response=json", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ designId: design.id, version: design.latestVersion, content: { params: {}, ...content } }),
+  });
+  if (res.status !== 200) throw new Error(`generation answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { requestId: string; files: { fileId: string; share: { url: string; passcode?: string } }[] };
+  const file = body.files[0]!;
+  return { requestId: body.requestId, fileId: file.fileId, url: file.share.url, passcode: file.share.passcode, path: new URL(file.share.url).pathname };
+}
+
+/** The site's origin of a running stack (the same gateway as the API locally). */
+export const siteOrigin = (stack: RunningStack) => `http://127.0.0.1:${stack.port}`;
+
+/** Moves the stack's clock (test hook) by `offsetMs` from the real time. */
+export async function moveClock(stack: RunningStack, offsetMs: number): Promise<void> {
+  const res = await fetch(`${siteOrigin(stack)}/__local/clock`, { method: "POST", body: JSON.stringify({ offsetMs }) });
+  if (res.status !== 200) throw new Error(`clock hook answered ${res.status}`);
+}
+
+/** `id="..."` values of an HTML page. */
+export const idsOf = (page: string) => new Set([...page.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!));

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
+import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
+import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
+import { type GeneratedFile, generateFile } from "../helpers/site-fixtures.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
+
+/**
+ * The logged-in pages with the identity port faked in memory (users, roles, a cookie),
+ * everything else real: the site's handler and routes against the stack's emulators.
+ */
+let stack: RunningStack;
+let wsA: string;
+let wsB: string;
+const identity = new FakeIdentity().addUser("admin", "admin@a.example").addUser("reader", "reader@a.example").addUser("outsider", "someone@b.example").addUser("guest", "Guest@Example.com");
+const site = directSite(identity);
+let internal: GeneratedFile;
+let invited: GeneratedFile;
+let partialId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  useStackEmulators(stack.dataDir);
+  const [a, b] = stack.localJson.workspaces as [RunningStack["localJson"]["workspaces"][number], RunningStack["localJson"]["workspaces"][number]];
+  wsA = a.id;
+  wsB = b.id;
+  identity.grant(wsA, "admin", "admin").grant(wsA, "reader", "read").grant(wsB, "outsider", "admin");
+  internal = await generateFile(stack, a, { fileName: "internal" });
+  invited = await generateFile(stack, a, { fileName: "for-guests", shareType: "02" });
+  const design = invoiceOf(a);
+  partialId = (await acceptOrFail(stack, a.appKey, "multiple", { designId: design.id, version: design.latestVersion, contents: [invoiceItem("good"), mismatchedItem("bad")] })).requestId;
+  await pollStatus(stack, a.appKey, partialId);
+  await settled(stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+describe("share types 01 and 02 (issue 14 item 1)", () => {
+  it("shows a workspace file to members only; others get the 404 page", async () => {
+    expect((await site("GET", internal.path)).status).toBe(404);
+    expect((await site("GET", internal.path, { cookie: identity.cookie("outsider") })).status).toBe(404);
+    const member = await site("GET", internal.path, { cookie: identity.cookie("reader") });
+    expect(member.status).toBe(200);
+    expect(member.text).toContain('id="preview"');
+  });
+
+  it("lets an admin invite by e-mail; the invited user sees the file, nobody else; removal takes it back", async () => {
+    const guest = identity.cookie("guest");
+    expect((await site("GET", invited.path, { cookie: guest })).status).toBe(404);
+    const adminPage = await site("GET", invited.path, { cookie: identity.cookie("admin") });
+    expect(adminPage.text).toContain('id="invite-email"');
+    const readerPage = await site("GET", invited.path, { cookie: identity.cookie("reader") });
+    expect(readerPage.text).not.toContain('id="invite-email"'); // readers see the file, not the list
+    const action = `${invited.path}/invitations`;
+    const forged = await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "add", email: "guest@example.com" } });
+    expect(forged.status).toBe(403);
+    const byReader = await site("POST", action, { cookie: identity.cookie("reader"), form: { action: "add", email: "guest@example.com", csrf: csrfOf(readerPage.text) } });
+    expect(byReader.status).toBe(404);
+    const added = await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "add", email: " GUEST@example.com ", csrf: csrfOf(adminPage.text) } });
+    expect(added.status).toBe(303);
+    expect((await site("GET", invited.path, { cookie: identity.cookie("admin") })).text).toContain("guest@example.com");
+    expect((await site("GET", invited.path, { cookie: guest })).status).toBe(200);
+    expect((await site("GET", invited.path, { cookie: identity.cookie("outsider") })).status).toBe(404);
+    expect((await site("GET", invited.path)).status).toBe(404);
+    await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "remove", email: "guest@example.com", csrf: csrfOf(adminPage.text) } });
+    expect((await site("GET", invited.path, { cookie: guest })).status).toBe(404);
+  });
+});
+
+describe("output history pages (issue 14 item 2)", () => {
+  it("sends anonymous visitors to the login page and hides other workspaces' requests", async () => {
+    const anonymous = await site("GET", `/output-history/${partialId}`);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toBe(`/login?return_to=${encodeURIComponent(`/output-history/${partialId}`)}`);
+    expect((await site("GET", `/output-history/${partialId}`, { cookie: identity.cookie("outsider") })).status).toBe(404);
+  });
+
+  it("shows a partial failure as the status endpoint does, with file links, codes linked to the docs and the ZIP", async () => {
+    const page = await site("GET", `/output-history/${partialId}`, { cookie: identity.cookie("reader") });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<a href="\/file\/\w+\/\w+">good<\/a>/);
+    expect(page.text).toContain('<a href="/docs/errors#params_type_mismatch"><code>PARAMS_TYPE_MISMATCH</code></a>');
+    const zip = await site("GET", `/output-history/${partialId}/download`, { cookie: identity.cookie("reader") });
+    const fromApi = await api(stack, stack.localJson.workspaces[0]!.appKey)(`/file/download/${partialId}`);
+    expect(zip.headers["content-type"]).toBe("application/zip");
+    expect(zip.body.length).toBe(Number(fromApi.headers.get("content-length")));
+  });
+
+  it("lists the workspace's requests and finds them by passthrough metadata", async () => {
+    const list = await site("GET", "/output-history", { cookie: identity.cookie("reader") });
+    expect(list.text).toContain(`/output-history/${partialId}`);
+    expect(list.text).toContain(`/output-history/${internal.requestId}`);
+    const outsider = await site("GET", `/output-history?workspace=${wsA}`, { cookie: identity.cookie("outsider") });
+    expect(outsider.text).not.toContain(partialId); // a workspace the visitor is not in falls back to their own
+  });
+});
+
+describe("workspace settings (issue 14 item 4)", () => {
+  it("lets an admin create an endpoint and warns about design ids the workspace does not have", async () => {
+    const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
+    expect(page.status).toBe(200);
+    const design = stack.localJson.workspaces[0]!.designs[0]!.id;
+    const created = await site("POST", `/settings/${wsA}/hooks`, {
+      cookie: identity.cookie("admin"),
+      form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/hook", designFilterType: "selected", targetDesignIds: design, otherDesignIds: "GONEdesign000001" },
+    });
+    expect(created.status).toBe(200);
+    expect(created.text).toMatch(/<output class="secret" id="shown-secret">whsec_[\w-]+<\/output>/);
+    expect(created.text).toContain('data-warning="missing-designs"');
+    expect(created.text).toContain("GONEdesign000001");
+  });
+
+  it("shows readers the settings without forms and refuses their writes", async () => {
+    const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("reader") });
+    expect(page.text).toContain("http://127.0.0.1:9/hook");
+    expect(page.text).not.toContain('id="create-endpoint"');
+    const write = await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("reader"), form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/x" } });
+    expect(write.status).toBe(403);
+    expect((await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("outsider"), form: { url: "http://127.0.0.1:9/x" } })).status).toBe(404);
+  });
+
+  it("shows a refused change's reason with its status, and keeps CSRF on every form", async () => {
+    const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
+    const bad = await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text), url: "ftp://nope" } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id="flash"');
+    // Logging out changes nothing of the workspace; like every POST it is refused cross-site (site-edge.ts).
+    const forms = (page.text.match(/<form[^>]*method="post"[^>]*>/g) ?? []).filter((f) => !f.includes('action="/logout"'));
+    const tokens = page.text.match(/name="csrf"/g) ?? [];
+    expect(forms.length).toBeGreaterThan(3);
+    expect(tokens.length).toBe(forms.length);
+    expect((await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("admin"), form: { url: "http://127.0.0.1:9/y" } })).status).toBe(403);
+    const crossSite = await site("POST", `/settings/${wsA}/hooks`, {
+      cookie: identity.cookie("admin"),
+      form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/z" },
+      headers: { Origin: "https://evil.example", Host: "site.test" },
+    });
+    expect(crossSite.status).toBe(403);
+  });
+});

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { frontEndFor } from "#infra/definitions/front-ends.ts";
+
+describe("local front-end routing (infra/definitions/front-ends.ts)", () => {
+  const all = () => true;
+
+  it("leaves /v1 to the API route table and gives every other path to the site", () => {
+    expect(frontEndFor("/v1/file/designs", all)).toBeUndefined();
+    expect(frontEndFor("/v1", all)).toBeUndefined();
+    expect(frontEndFor("/", all)?.function).toBe("app");
+    expect(frontEndFor("/file/a/b", all)?.function).toBe("app");
+    expect(frontEndFor("/v1x", all)?.function).toBe("app");
+  });
+
+  it("skips a front end whose function is not defined", () => {
+    expect(frontEndFor("/docs/errors", (fn) => fn !== "app")).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+import type { APIGatewayProxyEvent } from "aws-lambda";
+import { describe, expect, it } from "vitest";
+import { findRoute, routes } from "#infra/definitions/routes.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { admission } from "#shared/http/middleware/admission.ts";
+import { requestContext, requestsByEvent } from "#shared/http/middleware/request-context.ts";
+
+/** spec 8's classes, written out per route: the route table must say the same. */
+const SPEC_CLASSES: Record<string, string> = {
+  "GET /health/check": "none",
+  "GET /file/designs": "retrieval",
+  "GET /file/designs/{designId}/thumbnail": "retrieval",
+  "GET /file/design/parameter/{designId}": "retrieval",
+  "POST /file/sync/single": "sync",
+  "POST /file/sync/multiple": "sync",
+  "POST /file/async/single": "async",
+  "POST /file/async/multiple": "async",
+  "GET /file/status/{requestId}": "status",
+  "GET /file/download/{requestId}": "retrieval",
+  "GET /file/download/{requestId}/{fileId}": "retrieval",
+};
+
+/** Runs the requestContext and admission middlewares on a bare proxy event. */
+async function admitted(method: string, resource: string, headers: Record<string, string> = {}) {
+  const event = { httpMethod: method, resource, path: resource, headers } as unknown as APIGatewayProxyEvent;
+  const handler = { event, context: {} } as never;
+  await requestContext().before!(handler);
+  const request = requestsByEvent.get(event)!;
+  await admission({ early: true }).before!(handler);
+  return request;
+}
+
+describe("route table: the one source of rate class and auth mode", () => {
+  it("gives every route spec 8's rate class, and only the health check runs without a caller", () => {
+    const table = Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.rateClass]));
+    expect(table).toEqual(SPEC_CLASSES);
+    expect(routes.filter((r) => r.auth === "none").map((r) => r.path)).toEqual(["/health/check"]);
+  });
+
+  it("finds each route from the resource API Gateway reports, below /v1 or in its quiet API", () => {
+    for (const route of routes) expect(findRoute(route.method, `/v1${route.path}`)).toBe(route);
+    expect(findRoute("GET", "/check")).toBe(routes.find((r) => r.path === "/health/check"));
+    expect(findRoute("POST", "/v1/file/status/{requestId}")).toBeUndefined();
+    expect(findRoute("GET", "/file/status/{requestId}")?.rateClass).toBe("status");
+    expect(findRoute("GET", "/v1/file/unknown")).toBeUndefined();
+  });
+
+  it("admission skips a public route and starts authentication on every other", async () => {
+    expect((await admitted("GET", "/v1/health/check")).admission).toBeUndefined();
+    expect((await admitted("GET", "/check")).admission).toBeUndefined();
+    const status = await admitted("GET", "/v1/file/status/{requestId}");
+    await expect(status.admission?.principal).rejects.toThrow(PlatenError);
+    await expect(status.admission?.principal).rejects.toMatchObject({ code: "AUTH_HEADER_MISSING" });
+    // A resource missing from the table fails closed: a caller is still required.
+    const unknown = await admitted("GET", "/v1/file/unknown");
+    await expect(unknown.admission?.principal).rejects.toMatchObject({ code: "AUTH_HEADER_MISSING" });
+  });
+});
