@@ -31,12 +31,12 @@ describe("{auth_url} (issue 12)", () => {
   it("keeps the key seeds in a generated Secrets Manager secret that only the auth function reads", () => {
     const [[, secret]] = resourcesOfType(s.json, "AWS::SecretsManager::Secret") as [[string, Record<string, { GenerateStringKey?: string; PasswordLength?: number }>]];
     expect(secret.GenerateSecretString).toMatchObject({ GenerateStringKey: "seed", PasswordLength: 64 });
-    // Besides auth, only the management routes read it: they verify login-session cookies.
+    // Besides auth, only what verifies login-session cookies reads it: the site (app) and the management routes.
     const sessionRoutes = new Set(routes.filter((r) => r.auth === "bearer-or-session").map((r) => r.function as string));
     expect(sessionRoutes.size).toBeGreaterThan(0);
     for (const def of Object.values(functions)) {
       const reads = allows(byFunction.get(`platen-dev-${def.id}`) ?? [], "secretsmanager:GetSecretValue", secretId());
-      expect(reads, def.id).toBe(def.id === "auth" || sessionRoutes.has(def.id));
+      expect(reads, def.id).toBe(def.id === "auth" || def.id === "app" || sessionRoutes.has(def.id));
     }
     expect(lambda("auth").Environment.Variables.PLATEN_IDENTITY_SECRET_ID).toEqual({ Ref: secretId() });
   });
