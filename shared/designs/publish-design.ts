@@ -1,6 +1,5 @@
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import type { Clock } from "#shared/clock.ts";
-import { permanentFileFailure } from "#shared/generation/document-failure.ts";
 import { newId } from "#shared/ids.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
 import {
@@ -49,7 +48,7 @@ export async function publishDesign(
   const id = existing?.id ?? newId();
   for (let version = (existing?.latestVersion ?? 0) + 1; ; version++) {
     // The thumbnail first: a design it refuses (e.g. over the page limit) leaves nothing stored.
-    const thumbnail = deps.renderThumbnail ? await renderOrRefuse(deps.renderThumbnail, bundle, `${id}@${version}`) : undefined;
+    const thumbnail = deps.renderThumbnail ? await deps.renderThumbnail(bundle, `${id}@${version}`) : undefined;
     const bundleKey = bundleObjectKey(workspaceId, id, version);
     await putBundle(bundleKey, bundle);
     const thumbnailKey = thumbnail ? thumbnailObjectKey(workspaceId, id, version) : undefined;
@@ -63,16 +62,5 @@ export async function publishDesign(
     }
     await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(ignoreConditionalCheckFailed);
     return { id, version, label: bundle.manifest.label };
-  }
-}
-
-/** The thumbnail, or a PublishError naming the catalogue code when the sample breaks a document limit. */
-async function renderOrRefuse(render: NonNullable<PublishDeps["renderThumbnail"]>, bundle: DesignBundle, bundleKey: string): Promise<Buffer> {
-  try {
-    return await render(bundle, bundleKey);
-  } catch (err) {
-    const refused = permanentFileFailure(err);
-    if (!refused) throw err;
-    throw new PublishError(`the design's sample document cannot be rendered: ${refused.errorCode}: ${refused.errorMessage}`, { code: refused.errorCode, cause: err });
   }
 }

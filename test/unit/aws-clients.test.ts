@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
+import { tables } from "#infra/definitions/tables.ts";
 
 let dir: string;
 let server: ReturnType<typeof dynalite>;
@@ -18,8 +19,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "platen-clients-"));
   server = dynalite({ path: dir, createTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const names = ["WORKSPACES", "DESIGNS", "REQUESTS", "FILES", "USAGE", "WEBHOOKS", "OAUTH"];
-  Object.assign(process.env, Object.fromEntries(names.map((n) => [`TABLE_${n}`, n.toLowerCase()])), {
+  // Every table the configuration requires, from the one list of tables.
+  Object.assign(process.env, Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.id])), {
     BUCKET_DESIGNS: "designs",
     BUCKET_FILES: "files",
     PLATEN_BASE_URL: "http://127.0.0.1/v1",
