@@ -48,12 +48,31 @@ const generation: FunctionAccess = {
 };
 
 /**
+ * Webhook endpoints live in `webhooks`; the audit log and key items in `workspaces`. Login
+ * sessions are verified with the identity cookie keys.
+ */
+const manageWebhooks: FunctionAccess = { tablesRead: ["designs"], tablesWrite: ["webhooks", "workspaces"], identityKeys: true };
+
+/** The management routes (spec 4.11, 4.12), one function per route file. */
+const managementFunctions = () => ({
+  "list-webhook-endpoints": api("list-webhook-endpoints", { tablesRead: ["webhooks", "designs"], identityKeys: true }),
+  "create-webhook-endpoint": api("create-webhook-endpoint", manageWebhooks),
+  "update-webhook-endpoint": api("update-webhook-endpoint", manageWebhooks),
+  "delete-webhook-endpoint": api("delete-webhook-endpoint", manageWebhooks),
+  "regenerate-webhook-secret": api("regenerate-webhook-secret", manageWebhooks),
+  "read-webhook-secret": api("read-webhook-secret", { tablesRead: ["webhooks"], tablesWrite: ["workspaces"], identityKeys: true }),
+  "set-workspace-webhook": api("set-workspace-webhook", manageWebhooks),
+  "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"], identityKeys: true }),
+});
+
+/**
  * Every Lambda of the service. API functions are named after their route's file.
  * Whoever records a generation event (sync generation, the render worker, the DLQ handler)
  * also writes the webhook delivery log and queues deliveries, hence write on `webhooks`.
  */
 export const functions = {
   "health-check": { ...api("health-check"), access: {} },
+  "get-openapi": { ...api("get-openapi"), access: {} },
   "list-designs": api("list-designs", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-parameters": api("get-design-parameters", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),
@@ -70,6 +89,7 @@ export const functions = {
     tablesWrite: ["usage"],
     bucketsRead: ["files"],
   }),
+  ...managementFunctions(),
   render: {
     id: "render",
     entry: "functions/render/render-files.ts",

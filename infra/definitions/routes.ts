@@ -37,6 +37,7 @@ const route = (
 /** The route table of the API, shared by the CDK stack and the local gateway. */
 export const routes: RouteDefinition[] = [
   route("GET", "/health/check", "health-check", "none", { auth: "none", quiet: true }),
+  route("GET", "/openapi.json", "get-openapi", "none", { auth: "none" }),
   route("GET", "/file/designs", "list-designs", "retrieval"),
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
@@ -48,7 +49,25 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/status/{requestId}", "get-status", "status"),
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
+  ...managementRoutes(),
 ];
+
+/** spec 4.11 and 4.12; not in a spec 8 rate class (authenticated administration, low volume). */
+function managementRoutes(): RouteDefinition[] {
+  const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) => route(method, path, fn, "none", { auth: "bearer-or-session" });
+  const endpoints = "/workspace/{workspaceId}/webhook-endpoints";
+  return [
+    manage("GET", endpoints, "list-webhook-endpoints"),
+    manage("POST", endpoints, "create-webhook-endpoint"),
+    manage("PATCH", `${endpoints}/{endpointId}`, "update-webhook-endpoint"),
+    manage("DELETE", `${endpoints}/{endpointId}`, "delete-webhook-endpoint"),
+    manage("POST", `${endpoints}/{endpointId}/secret/regenerate`, "regenerate-webhook-secret"),
+    manage("GET", `${endpoints}/{endpointId}/secret`, "read-webhook-secret"),
+    manage("PATCH", "/workspace/webhook", "set-workspace-webhook"),
+    manage("PATCH", "/workspace/{workspaceId}/webhook", "set-workspace-webhook"),
+    manage("POST", "/workspace/{workspaceId}/application-token/regenerate", "rotate-application-key"),
+  ];
+}
 
 /**
  * Paths of `{auth_url}` (spec 4.13). In AWS the auth function owns its whole API; the local

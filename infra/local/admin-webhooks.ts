@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
@@ -84,6 +85,8 @@ async function workspaceOf(args: Args): Promise<string> {
 }
 
 const deps = () => ({ clock: systemClock, env: config().env });
+/** Operator changes go to the workspace's audit log like API ones (shared/workspaces/README.md). */
+const audit = (workspaceId: string, action: AuditAction, target: string) => recordAudit({ workspaceId, actor: { via: "admin-cli" }, action, target }, systemClock);
 const describe = (e: WebhookEndpointView) =>
   `${e.id}  ${e.enabled ? "enabled " : "disabled"}  ${e.designFilterType === "all" ? "all designs" : e.targetDesignIds.join(",")}  ${e.url}`;
 
@@ -106,6 +109,7 @@ export const webhookCommands: Record<string, Command> = {
     const designs = designIds();
     const input: WebhookEndpointInput = { url: need(args, "url"), ...(designs && { designFilterType: "selected", targetDesignIds: designs }) };
     const { endpoint, secret } = await domain(() => createWebhookEndpoint(workspaceId, input, deps()));
+    await audit(workspaceId, "webhook-endpoint.create", endpoint.id);
     const json = { id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, designFilterType: endpoint.designFilterType, targetDesignIds: endpoint.targetDesignIds, secret };
     return { json, text: `webhook endpoint ${describe(endpoint)}\nsigning secret: ${secret}  (shown once)` };
   },
@@ -115,17 +119,23 @@ export const webhookCommands: Record<string, Command> = {
   },
   "webhook update": async (args) => {
     const id = positional(args, "endpoint id");
-    const endpoint = await domain(async () => updateWebhookEndpoint(await workspaceOf(args), id, updateInput(args), deps()));
+    const workspaceId = await workspaceOf(args);
+    const endpoint = await domain(async () => updateWebhookEndpoint(workspaceId, id, updateInput(args), deps()));
+    await audit(workspaceId, "webhook-endpoint.update", id);
     return { json: endpoint, text: `updated ${describe(endpoint)}` };
   },
   "webhook delete": async (args) => {
     const id = positional(args, "endpoint id");
-    await domain(async () => deleteWebhookEndpoint(await workspaceOf(args), id));
+    const workspaceId = await workspaceOf(args);
+    await domain(async () => deleteWebhookEndpoint(workspaceId, id));
+    await audit(workspaceId, "webhook-endpoint.delete", id);
     return { json: { id, deleted: true }, text: `deleted webhook endpoint ${id}` };
   },
   "webhook rotate-secret": async (args) => {
     const id = positional(args, "endpoint id");
-    const out = await domain(async () => rotateWebhookSecret(await workspaceOf(args), id, deps()));
+    const workspaceId = await workspaceOf(args);
+    const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps()));
+    await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
     return { json: out, text: `new signing secret: ${out.secret}  (shown once; the previous one also signs until ${out.previousSecretExpiresAt})` };
   },
   "webhook deliveries": async (args) => {

@@ -9,6 +9,7 @@ import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } 
 import { connectAdmin } from "./admin-connection.ts";
 import { IDENTITY_USAGE, identityCommands, identityOptions } from "./admin-identity.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
+import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
 
 /** A mistake of the operator: printed as one line, exit code 1, never a stack trace. */
@@ -25,6 +26,7 @@ const USAGE = `usage: npm run admin -- <command> [--json]
   design publish DIR --workspace ID [--design ID]
   design list --workspace ID
   usage --workspace ID [--month YYYY-MM]
+${WORKSPACE_USAGE}
 ${WEBHOOK_USAGE}
 ${IDENTITY_USAGE}`;
 
@@ -92,6 +94,7 @@ const commands: Record<string, Command> = {
     return { json: designs, text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)" };
   },
   ...webhookCommands,
+  ...workspaceCommands,
   ...identityCommands,
 };
 

@@ -159,6 +159,21 @@ export const catalogue = {
     en: "The method is not allowed on this route.",
     ja: "このルートではそのメソッドは使用できません。",
   },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    status: 404,
+    en: "The webhook endpoint was not found.",
+    ja: "Webhook エンドポイントが見つかりません。",
+  },
+  WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: {
+    status: 409,
+    en: "The workspace already has the maximum of {limit} webhook endpoints; delete one first.",
+    ja: "ワークスペースの Webhook エンドポイントは最大 {limit} 件です。先にいずれかを削除してください。",
+  },
+  APP_KEY_ROTATION_CONFLICT: {
+    status: 409,
+    en: "Another rotation of the application key finished first (at {lastRotatedAt}); its key is the valid one.",
+    ja: "別のアプリケーションキー更新が先に完了しました（{lastRotatedAt}）。そちらのキーが有効です。",
+  },
   DOCUMENT_PAGE_LIMIT_EXCEEDED: {
     status: 422,
     en: "The document has more than {limit} pages, the limit per document. Split it into several files.",

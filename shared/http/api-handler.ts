@@ -2,7 +2,9 @@ import type { Readable } from "node:stream";
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
+import { systemClock } from "#shared/clock.ts";
 import { corsHeaders } from "./cors.ts";
+import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { admission } from "./middleware/admission.ts";
@@ -56,6 +58,7 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  *   3. requestContext  – headers, query, path params, language
  *   4. admission       – the caller's workspace and spec 8's per-workspace class limit,
  *                        before any work (skipped for routes the route table marks public)
+ * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
 export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
@@ -69,7 +72,9 @@ export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early
   return handler.handler(async (event) => {
     const request = requestsByEvent.get(event);
     if (!request) throw new Error("request context missing");
-    const result = await fn(request);
+    const answer = await fn(request);
+    const ageHeaders = keyAgeHeaders(await settledPrincipal(request), systemClock.now());
+    const result = { ...answer, headers: { ...ageHeaders, ...answer.headers } } as ApiResult;
     const proxy = toProxyResult(result, request.lang, opts.streaming);
     if (!result.after) return proxy;
     if (opts.streaming) return Object.assign(proxy, { [AFTER_RESPONSE]: result.after });

@@ -55,7 +55,7 @@ export const endpointView = (e: WebhookEndpoint): WebhookEndpointView => ({
 });
 
 const notFound = () =>
-  new PlatenError("NOT_FOUND", { details: [{ field: "endpointId", message: "webhook endpoint not found" }] });
+  new PlatenError("WEBHOOK_ENDPOINT_NOT_FOUND", { details: [{ field: "endpointId", message: "webhook endpoint not found" }] });
 
 /**
  * Registers an endpoint (spec 2.10, 4.12 POST): URL checked, filter normalised, a fresh
@@ -88,7 +88,7 @@ export async function createWebhookEndpoint(
 
 function limitReached(): PlatenError {
   const message = `a workspace may register at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`;
-  return new PlatenError("VALIDATION_FAILED", { details: [{ code: "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", message }] });
+  return new PlatenError("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", { vars: { limit: MAX_ENDPOINTS_PER_WORKSPACE }, details: [{ message }] });
 }
 
 function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: string): void {
@@ -179,6 +179,16 @@ export async function rotateWebhookSecret(
 }
 
 /**
+ * The current signing secret (spec 4.12 GET …/secret). Ownership is not checked: the
+ * route admits only first-party login sessions, which that rule does not restrict.
+ */
+export async function readWebhookSecret(workspaceId: string, endpointId: string): Promise<{ secret: string }> {
+  const current = await getEndpointRecord(workspaceId, endpointId);
+  if (!current) throw notFound();
+  return { secret: current.secret };
+}
+
+/**
  * The enabled endpoint whose URL equals a request's `webhookUrl` (spec 2.2), or undefined.
  * Equality is exact: the URL as registered.
  */
@@ -193,6 +203,6 @@ export async function disableWebhookEndpoint(workspaceId: string, endpointId: st
     enabled: false,
     disabledReason: reason,
   })).catch((err) => {
-    if (!(err instanceof PlatenError && err.code === "NOT_FOUND")) throw err;
+    if (!(err instanceof PlatenError && err.code === "WEBHOOK_ENDPOINT_NOT_FOUND")) throw err;
   });
 }

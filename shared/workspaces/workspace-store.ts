@@ -17,8 +17,10 @@ export interface Workspace {
   createdAt: string;
 }
 
-const workspaceKey = (id: string) => ({ pk: `WS#${id}`, sk: "WS" });
-const appKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: "KEY" });
+/** Key of a workspace row. */
+export const workspaceKey = (id: string) => ({ pk: `WS#${id}`, sk: "WS" });
+/** Key of an application-key item: its existence is what makes a key valid. */
+export const appKeyKey = (hash: string) => ({ pk: `KEY#${hash}`, sk: "KEY" });
 
 /**
  * Creates a workspace and its application key. dynalite has no transactions, so the
@@ -76,7 +78,8 @@ export async function findWorkspaceByAppKey(appKey: string): Promise<Workspace |
   return toWorkspace(out.Item);
 }
 
-function toWorkspace(item: Record<string, unknown>): Workspace {
+/** The public fields of a workspace row (or of the copy on a key item). */
+export function toWorkspace(item: Record<string, unknown>): Workspace {
   const { id, name, plan, appKeyRotatedAt, createdAt } = item as unknown as Workspace;
   return { id, name, plan, appKeyRotatedAt, createdAt };
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { functions } from "../../infra/definitions/index.ts";
+import { functions, routes } from "../../infra/definitions/index.ts";
 import { allows, type Statement, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
 
@@ -31,9 +31,12 @@ describe("{auth_url} (issue 12)", () => {
   it("keeps the key seeds in a generated Secrets Manager secret that only the auth function reads", () => {
     const [[, secret]] = resourcesOfType(s.json, "AWS::SecretsManager::Secret") as [[string, Record<string, { GenerateStringKey?: string; PasswordLength?: number }>]];
     expect(secret.GenerateSecretString).toMatchObject({ GenerateStringKey: "seed", PasswordLength: 64 });
+    // Besides auth, only what verifies login-session cookies reads it: the site (app) and the management routes.
+    const sessionRoutes = new Set(routes.filter((r) => r.auth === "bearer-or-session").map((r) => r.function as string));
+    expect(sessionRoutes.size).toBeGreaterThan(0);
     for (const def of Object.values(functions)) {
       const reads = allows(byFunction.get(`platen-dev-${def.id}`) ?? [], "secretsmanager:GetSecretValue", secretId());
-      expect(reads, def.id).toBe(def.id === "auth");
+      expect(reads, def.id).toBe(def.id === "auth" || def.id === "app" || sessionRoutes.has(def.id));
     }
     expect(lambda("auth").Environment.Variables.PLATEN_IDENTITY_SECRET_ID).toEqual({ Ref: secretId() });
   });
@@ -48,7 +51,8 @@ describe("{auth_url} (issue 12)", () => {
   });
 
   it("lets every authenticating API function read (never write) identity and oauth for Bearer checks", () => {
-    for (const def of Object.values(functions).filter((f) => f.entry.startsWith("functions/api/") && f.id !== "health-check")) {
+    const authenticating = new Set(routes.filter((r) => r.auth !== "none").map((r) => r.function as string));
+    for (const def of Object.values(functions).filter((f) => authenticating.has(f.id))) {
       const statements = byFunction.get(`platen-dev-${def.id}`)!;
       for (const t of ["identity", "oauth"]) {
         expect(allows(statements, "dynamodb:GetItem", tableId(t)), `${def.id} reads ${t}`).toBe(true);

@@ -21,7 +21,8 @@ export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayPro
       if (!request) throw new Error("requestContext must run before admission");
       const path = handler.event.resource ?? handler.event.path;
       const route = findRoute(handler.event.httpMethod, path);
-      if (route?.auth === "none") return;
+      // Management routes resolve their caller themselves: a token or a login session (management-handler.ts).
+      if (route?.auth === "none" || route?.auth === "bearer-or-session") return;
       const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
       request.admission = admit(request.header, rateClass, systemClock, { requiredScopes: requiredScopesOf(path) });
       // Also swallows the rejection an early handler that fails before awaiting it would leave unhandled.

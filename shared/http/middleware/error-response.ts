@@ -1,10 +1,12 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
 import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { corsHeaders } from "../cors.ts";
 import { buildErrorBody } from "../error-body.ts";
+import { keyAgeHeaders, settledPrincipal } from "../key-age-headers.ts";
 import { pickLanguage } from "../language.ts";
 import { requestsByEvent } from "./request-context.ts";
 
@@ -14,7 +16,7 @@ import { requestsByEvent } from "./request-context.ts";
  */
 export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
-    onError: (handler) => {
+    onError: async (handler) => {
       const err = handler.error;
       const known = isPlatenError(err) ? err : new PlatenError("INTERNAL_ERROR", { cause: err });
       if (!isPlatenError(err) || known.status >= 500) {
@@ -22,10 +24,13 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
       }
       const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(acceptLanguage(handler.event.headers));
       const body = buildErrorBody(known, lang, config().siteUrl);
+      // A refusal after authentication (400, 404, 429…) still tells an old key's owner to rotate it.
+      const ageHeaders = keyAgeHeaders(await settledPrincipal(requestsByEvent.get(handler.event)), systemClock.now());
       handler.response = {
         statusCode: known.status,
         headers: {
           ...corsHeaders,
+          ...ageHeaders,
           "Content-Type": "application/json; charset=utf-8",
           "Content-Language": lang,
           ...(known.retryAfter !== undefined && { "Retry-After": String(known.retryAfter) }),

@@ -1,0 +1,82 @@
+import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { Clock } from "#shared/clock.ts";
+import { newId } from "#shared/ids.ts";
+
+/** Who made a change: an end user (through a client or a login session), a client alone, or the operator's CLI. */
+export interface AuditActor {
+  via: "bearer" | "session" | "admin-cli";
+  userId?: string;
+  clientId?: string;
+}
+
+/** What was changed (or, for secrets, read). */
+export const auditActions = [
+  "webhook-endpoint.create",
+  "webhook-endpoint.update",
+  "webhook-endpoint.delete",
+  "webhook-endpoint.secret-regenerate",
+  "webhook-endpoint.secret-read",
+  "application-key.rotate",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export interface AuditEntry {
+  id: string;
+  workspaceId: string;
+  at: string;
+  actor: AuditActor;
+  action: AuditAction;
+  /** The endpoint id for endpoint actions. */
+  target?: string;
+}
+
+/** Audit entries are kept one year (DynamoDB TTL; readers filter expired ones too). */
+export const AUDIT_RETENTION_DAYS = 365;
+const pk = (workspaceId: string) => `AUDIT#${workspaceId}`;
+
+/**
+ * Appends one entry to a workspace's audit log (workspaces table, partition
+ * `AUDIT#<workspaceId>`, sorted by time). Called after the change succeeded; a failed write
+ * fails the request, because a management change must never go unrecorded silently.
+ */
+export async function recordAudit(entry: Omit<AuditEntry, "id" | "at">, clock: Clock): Promise<AuditEntry> {
+  const now = clock.now();
+  const full: AuditEntry = { id: newId(), at: now.toISOString(), ...entry };
+  const expiresAt = Math.floor(now.getTime() / 1000) + AUDIT_RETENTION_DAYS * 86400;
+  await awsClients().ddb.send(
+    new PutCommand({
+      TableName: config().tables.workspaces,
+      Item: { pk: pk(entry.workspaceId), sk: `${full.at}#${full.id}`, ...full, expiresAt },
+      ConditionExpression: "attribute_not_exists(pk)",
+    }),
+  );
+  return full;
+}
+
+/** A workspace's audit entries, newest first (at most `limit`, default 100). */
+export async function listAudit(workspaceId: string, clock: Clock, limit = 100): Promise<AuditEntry[]> {
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const entries: AuditEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: config().tables.workspaces,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": pk(workspaceId) },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (typeof item.expiresAt === "number" && item.expiresAt <= now) continue;
+      const { pk: _pk, sk: _sk, expiresAt: _e, ...entry } = item;
+      entries.push(entry as AuditEntry);
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && entries.length < limit);
+  return entries.slice(0, limit);
+}

@@ -1,0 +1,98 @@
+import type { AuditActor } from "#shared/audit/audit-log.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { Principal } from "./authenticate.ts";
+
+/**
+ * The caller of a management route: the identity contract's `Principal`. A login session
+ * is resolved against the path's workspace (its `role` is the membership there).
+ */
+export type ManagementCaller = Pick<Principal, "workspace"> & {
+  method: "appkey" | "bearer" | "session";
+  userId?: string;
+  clientId?: string;
+  scopes?: string[];
+  grant?: "authorization_code" | "client_credentials";
+  role?: "admin" | "read";
+};
+
+/** The operations of spec 4.11 and 4.12. */
+export type ManagementOperation =
+  | "list-endpoints"
+  | "create-endpoint"
+  | "update-endpoint"
+  | "delete-endpoint"
+  | "regenerate-secret"
+  | "read-secret"
+  | "set-workspace-webhook"
+  | "rotate-app-key";
+
+/** spec 4.12's role column (READ or ADMIN). */
+export const requiredRole: Record<ManagementOperation, "read" | "admin"> = {
+  "list-endpoints": "read",
+  "create-endpoint": "admin",
+  "update-endpoint": "admin",
+  "delete-endpoint": "admin",
+  "regenerate-secret": "admin",
+  "read-secret": "admin",
+  "set-workspace-webhook": "admin",
+  "rotate-app-key": "admin",
+};
+
+/** spec 5.2: the scope OAuth tokens need for webhook management (and, here, key rotation). */
+export const MANAGEMENT_SCOPE = "pdf:generate";
+
+/** What an authorized caller may do, and as whom it is recorded. */
+export interface ManagementGrant {
+  workspaceId: string;
+  /**
+   * The OAuth client the ownership rule applies to (spec 4.12 rule 4): endpoints of other
+   * clients are not found, unowned ones become this client's on first PATCH. Absent for
+   * first-party sessions, which are not restricted by ownership.
+   */
+  ownerClientId?: string;
+  actor: AuditActor;
+}
+
+const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message }] });
+
+/**
+ * spec 4.11 / 4.12, in this order (401s before 403s, as authentication precedes authorization):
+ * - an application key is not a management credential → 401 INVALID_CREDENTIALS;
+ * - an OAuth token without `pdf:generate` → 401 INVALID_CREDENTIALS (spec 5.1);
+ * - a client-credentials token (no end user, so no membership) → 403 WORKSPACE_ROLE_DENIED;
+ * - a path workspaceId other than the token's workspace → 403 WORKSPACE_MISMATCH (as the
+ *   spec's other path-workspaceId route); a session must name the workspace in the path;
+ * - no role, or READ where ADMIN is needed → 403 WORKSPACE_ROLE_DENIED;
+ * - the signing secret is readable only in a first-party login session → 403 ACCESS_DENIED.
+ */
+export function authorizeManagement(caller: ManagementCaller, operation: ManagementOperation, pathWorkspaceId: string | undefined): ManagementGrant {
+  if (caller.method === "appkey") {
+    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "management routes take a Bearer access token or a login session, not an appkey" }] });
+  }
+  if (caller.method === "bearer") checkToken(caller);
+  if (caller.method === "session" && pathWorkspaceId === undefined) {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }] });
+  }
+  if (pathWorkspaceId !== undefined && pathWorkspaceId !== caller.workspace.id) throw new PlatenError("WORKSPACE_MISMATCH");
+  checkRole(caller.role, requiredRole[operation]);
+  if (operation === "read-secret" && caller.method !== "session") {
+    throw new PlatenError("ACCESS_DENIED", { details: [{ message: "the signing secret can be read only in a first-party login session" }] });
+  }
+  const workspaceId = caller.workspace.id;
+  if (caller.method === "session") return { workspaceId, actor: { via: "session", userId: caller.userId } };
+  return { workspaceId, ownerClientId: caller.clientId, actor: { via: "bearer", userId: caller.userId, clientId: caller.clientId } };
+}
+
+function checkToken(caller: ManagementCaller): void {
+  if (!caller.scopes?.includes(MANAGEMENT_SCOPE)) {
+    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: `the access token lacks the ${MANAGEMENT_SCOPE} scope` }] });
+  }
+  if (caller.grant === "client_credentials" || caller.userId === undefined) {
+    throw denied("a client-credentials token has no end user, so no workspace role");
+  }
+}
+
+function checkRole(role: ManagementCaller["role"], needed: "read" | "admin"): void {
+  if (role === undefined) throw denied("the user is not a member of this workspace");
+  if (needed === "admin" && role !== "admin") throw denied("this operation needs the ADMIN role");
+}

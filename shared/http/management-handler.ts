@@ -1,0 +1,80 @@
+import type { ZodType } from "zod";
+import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
+import { authenticate } from "#shared/auth/authenticate.ts";
+import { authorizeManagement, type ManagementGrant, type ManagementOperation } from "#shared/auth/management-access.ts";
+import { type CallerDeps, checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";
+import { config } from "#shared/aws/config.ts";
+import { systemClock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { zodToPlatenError } from "#shared/generation/validate-request.ts";
+import { findMembership } from "#shared/identity/memberships.ts";
+import { cookieValue, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { chain, type ProxyHandler } from "./api-handler.ts";
+import type { ApiRequest, ApiResult } from "./api-types.ts";
+
+/** What a management handler gets besides the request. */
+export interface ManagementContext {
+  grant: ManagementGrant;
+  /** The body parsed with the route's schema, or 400 VALIDATION_FAILED with details. */
+  body<T>(schema: ZodType<T>): T;
+  /** Appends the change to the workspace's audit log, as the caller. */
+  audit(action: AuditAction, target?: string): Promise<void>;
+}
+
+/** The identity contract's functions, as this container uses them. */
+const callerDeps: CallerDeps = {
+  authenticate: (header) => authenticate(header),
+  readSession,
+  hasSessionCookie: (cookieHeader) => cookieValue(cookieHeader, SESSION_COOKIE) !== undefined,
+  findMembership,
+  getWorkspace,
+};
+
+/**
+ * A management route (spec 4.11, 4.12; route auth `bearer-or-session`): the caller is
+ * resolved (token, login session, or a refused appkey), authorized for the operation on
+ * the path's workspace, and only then is the body read. Not rate-limited per spec 8 class.
+ */
+export function managementHandler(operation: ManagementOperation, fn: (req: ApiRequest, ctx: ManagementContext) => Promise<ApiResult>, deps = callerDeps): ProxyHandler {
+  return chain(
+    async (req) => {
+      const pathWorkspaceId = req.event.pathParameters?.workspaceId ?? undefined;
+      const caller = await resolveManagementCaller(req.header, pathWorkspaceId, deps);
+      checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
+      const grant = authorizeManagement(caller, operation, pathWorkspaceId);
+      return fn(req, {
+        grant,
+        body: (schema) => parseBody(req.bodyText(), schema),
+        audit: async (action, target) => {
+          await recordAudit({ workspaceId: grant.workspaceId, actor: grant.actor, action, ...(target && { target }) }, systemClock);
+        },
+      });
+    },
+    {},
+  );
+}
+
+function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw ?? "");
+  } catch {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw zodToPlatenError(parsed.error);
+  return parsed.data;
+}
+
+/** Origins of the service's own pages and APIs (the CSRF guard's allow-list). */
+function ownOrigins(): string[] {
+  const { siteUrl, baseUrl, authUrl } = config();
+  return [siteUrl, baseUrl, authUrl].flatMap((u) => {
+    try {
+      return [new URL(u).origin];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -1,0 +1,130 @@
+import { type ZodType, z } from "zod";
+import { SESSION_COOKIE } from "#shared/identity/session.ts";
+import { errorBody, parameterSpec } from "./response-shapes.ts";
+import { type OperationDoc, operationDocs, type ResponseDoc } from "./operations.ts";
+
+/** The part of a route definition the document needs (infra/definitions/routes.ts). */
+export interface DocumentedRoute {
+  method: string;
+  path: string;
+  auth: "appkey-or-bearer" | "bearer-or-session" | "none";
+}
+
+/** Where the document points clients: `{base_url}` and `{auth_url}`. */
+export interface DocumentUrls {
+  baseUrl: string;
+  authUrl: string;
+}
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * The OpenAPI 3.1 document of the API: one operation per route of the route table, bodies
+ * converted from the zod schemas the handlers validate with (zod 4's JSON Schema output is
+ * draft 2020-12, the dialect of OpenAPI 3.1). A route without documentation throws, so the
+ * document cannot silently miss one.
+ */
+export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUrls): JsonObject {
+  const schemas = new SchemaCollector();
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    const doc = operationDocs[`${route.method} ${route.path}`];
+    if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI documentation (shared/openapi/operations.ts)`);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, doc, schemas) };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Platen API", version: "1.0.0", description: "Document generation: templates (designs) + JSON parameters → PDF." },
+    servers: [{ url: urls.baseUrl }],
+    paths,
+    components: { schemas: schemas.all(), securitySchemes: securitySchemes(urls.authUrl) },
+  };
+}
+
+function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCollector): JsonObject {
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+  const queryParams = (doc.query ?? []).map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: { type: q.type } }));
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(doc.responses)) responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`);
+  for (const status of doc.errors) responses[String(status)] = { description: `error (spec 7.1)`, content: { "application/json": { schema: schemas.ref("ErrorBody", errorBody) } } };
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    tags: doc.tags,
+    security: security(route.auth),
+    ...(pathParams.length + queryParams.length > 0 && { parameters: [...pathParams, ...queryParams] }),
+    ...(doc.body && { requestBody: { required: true, content: { "application/json": { schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input") } } } }),
+    responses,
+  };
+}
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function responseObject(response: ResponseDoc, schemas: SchemaCollector, name: string): JsonObject {
+  const content: JsonObject = {};
+  if (response.binary) content[response.binary] = { schema: { type: "string", contentMediaType: response.binary } };
+  if (response.json) content["application/json"] = { schema: schemas.ref(name, response.json) };
+  return { description: response.description, ...(Object.keys(content).length > 0 && { content }) };
+}
+
+function security(auth: DocumentedRoute["auth"]): JsonObject[] {
+  if (auth === "none") return [];
+  if (auth === "appkey-or-bearer") return [{ appkey: [] }, { oauth2: ["pdf:generate"] }];
+  return [{ oauth2: ["pdf:generate"] }, { session: [] }];
+}
+
+function securitySchemes(authUrl: string): JsonObject {
+  const root = authUrl.replace(/\/$/, "");
+  const scopes = {
+    "pdf:generate": "generation; also webhook management and key rotation",
+    "designs:read": "read designs",
+    "designs:write": "write designs",
+    "templates:read": "read templates",
+    "templates:write": "write templates",
+  };
+  return {
+    appkey: { type: "apiKey", in: "header", name: "appkey", description: "The workspace application key (spec 5)." },
+    oauth2: {
+      type: "oauth2",
+      flows: {
+        authorizationCode: { authorizationUrl: `${root}/oauth/authorize`, tokenUrl: `${root}/oauth/token`, scopes: { openid: "user id", profile: "profile", ...scopes } },
+        clientCredentials: { tokenUrl: `${root}/oauth/token`, scopes },
+      },
+    },
+    session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "First-party login session of the service's own pages." },
+  };
+}
+
+/**
+ * Collects the zod schemas an operation uses under component names and converts them all
+ * at the end, one zod registry per direction (request bodies as input: defaults make fields
+ * optional). References between and inside schemas (the recursive ParameterSpec) point at
+ * `#/components/schemas/<name>`, which resolves inside the OpenAPI document.
+ */
+class SchemaCollector {
+  private readonly registries = { input: z.registry<{ id: string }>(), output: z.registry<{ id: string }>() };
+
+  constructor() {
+    // Named up front: a recursive schema needs a name to refer to itself by.
+    this.registries.output.add(parameterSpec, { id: "ParameterSpec" });
+  }
+
+  ref(name: string, schema: ZodType, io: "input" | "output" = "output"): JsonObject {
+    const registry = this.registries[io];
+    if (!registry.has(schema)) registry.add(schema, { id: name });
+    return { $ref: `#/components/schemas/${registry.get(schema)!.id}` };
+  }
+
+  /** Custom refinements have no JSON Schema form: they show as unconstrained (`{}`). */
+  all(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const io of ["input", "output"] as const) {
+      const converted = z.toJSONSchema(this.registries[io], { io, unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` });
+      for (const [id, schema] of Object.entries(converted.schemas)) {
+        const { $schema: _dialect, $id: _id, ...json } = schema as JsonObject;
+        out[id] = json;
+      }
+    }
+    return out;
+  }
+}

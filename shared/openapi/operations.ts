@@ -1,0 +1,142 @@
+import { type ZodType, z } from "zod";
+import {
+  createEndpointBody,
+  endpointListResponse,
+  endpointResponse,
+  endpointWithSecretResponse,
+  regeneratedSecretResponse,
+  secretResponse,
+  updateEndpointBody,
+  workspaceWebhookBody,
+} from "#shared/webhooks/endpoint-schemas.ts";
+import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/request-schema.ts";
+import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
+import { asyncAccepted, designList, generationStatus, health, identifiersJson, parameterSpec } from "./response-shapes.ts";
+
+/** One response of an operation: a JSON schema, a binary media type, both (sync generation), or neither (204). */
+export interface ResponseDoc {
+  description: string;
+  json?: ZodType;
+  binary?: string;
+}
+
+/** What the OpenAPI document says about one route of the route table. */
+export interface OperationDoc {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  body?: ZodType;
+  query?: { name: string; description: string; type: "string" | "integer" }[];
+  responses: Record<number, ResponseDoc>;
+  /** Error statuses answered with the spec 7.1 body. */
+  errors: number[];
+}
+
+const ok = (description: string, json: ZodType): ResponseDoc => ({ description, json });
+const generationErrors = [400, 401, 403, 404, 412, 429, 500, 503];
+const managementErrors = [400, 401, 403, 404, 412];
+const syncQuery = [{ name: "response", description: "`json` returns the identifiers (spec 2.6) instead of the file", type: "string" as const }];
+const versionQuery = [{ name: "version", description: "design version (default: latest)", type: "integer" as const }];
+const generationBody = { single: singleRequestSchema, multiple: multipleRequestSchema };
+const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
+  operationId: `generateSync${mode === "single" ? "Single" : "Multiple"}`,
+  summary: `Generate ${mode === "single" ? "one PDF" : "a ZIP of PDFs"} and answer with it (spec 4.${mode === "single" ? 1 : 2})`,
+  tags: ["generation"],
+  body: generationBody[mode],
+  query: syncQuery,
+  responses: { 200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson } },
+  errors: [...generationErrors, 504],
+});
+const async = (mode: "single" | "multiple"): OperationDoc => ({
+  operationId: `generateAsync${mode === "single" ? "Single" : "Multiple"}`,
+  summary: `Accept a generation and render it in the background (spec 4.${mode === "single" ? 3 : 4})`,
+  tags: ["generation"],
+  body: generationBody[mode],
+  responses: { 202: ok("accepted", asyncAccepted) },
+  errors: generationErrors,
+});
+const manage = (operationId: string, summary: string, responses: Record<number, ResponseDoc>, body?: ZodType): OperationDoc => ({
+  operationId,
+  summary,
+  tags: ["management"],
+  ...(body && { body }),
+  responses,
+  errors: [...managementErrors, ...(body || operationId.startsWith("create") ? [409] : [])],
+});
+const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
+
+/**
+ * Every route's documentation, keyed `METHOD path` as in the route table. The document
+ * builder refuses a route without an entry, so a new route cannot go undocumented.
+ */
+export const operationDocs: Record<string, OperationDoc> = {
+  "GET /health/check": { operationId: "healthCheck", summary: "Liveness (spec 4.10)", tags: ["service"], responses: { 200: ok("up", health) }, errors: [] },
+  "GET /openapi.json": {
+    operationId: "getOpenApiDocument",
+    summary: "This document (OpenAPI 3.1)",
+    tags: ["service"],
+    responses: { 200: { description: "the OpenAPI document", json: z.looseObject({ openapi: z.literal("3.1.0") }) } },
+    errors: [],
+  },
+  "GET /file/designs": {
+    operationId: "listDesigns",
+    summary: "List designs, 30 per page (spec 4.9)",
+    tags: ["designs"],
+    query: [{ name: "page", description: "1-based page", type: "integer" }],
+    responses: { 200: ok("one page of designs", designList) },
+    errors: [400, 401, 403, 412, 429, 500],
+  },
+  "GET /file/designs/{designId}/thumbnail": {
+    operationId: "getDesignThumbnail",
+    summary: "PNG of a design's first page",
+    tags: ["designs"],
+    query: versionQuery,
+    responses: { 200: { description: "the thumbnail", binary: "image/png" } },
+    errors: [401, 403, 404, 412, 429],
+  },
+  "GET /file/design/parameter/{designId}": {
+    operationId: "getDesignParameters",
+    summary: "A design's parameter schema (spec 4.8)",
+    tags: ["designs"],
+    query: versionQuery,
+    responses: { 200: ok("the parameter specs", parameterSpec.array()) },
+    errors: [401, 403, 404, 412, 429],
+  },
+  "POST /file/sync/single": sync("single", "application/pdf"),
+  "POST /file/sync/multiple": sync("multiple", "application/zip"),
+  "POST /file/async/single": async("single"),
+  "POST /file/async/multiple": async("multiple"),
+  "GET /file/status/{requestId}": {
+    operationId: "getStatus",
+    summary: "Generation status (spec 4.5)",
+    tags: ["generation"],
+    responses: { 200: ok("the status; Retry-After: 2 while in progress", generationStatus) },
+    errors: [401, 404, 412, 429],
+  },
+  "GET /file/download/{requestId}": {
+    operationId: "downloadRequest",
+    summary: "ZIP of a request's files (spec 4.6)",
+    tags: ["generation"],
+    responses: { 200: { description: "the ZIP", binary: "application/zip" } },
+    errors: [401, 404, 409, 412, 422, 429],
+  },
+  "GET /file/download/{requestId}/{fileId}": {
+    operationId: "downloadFile",
+    summary: "One PDF (spec 4.7)",
+    tags: ["generation"],
+    responses: { 200: { description: "the PDF", binary: "application/pdf" } },
+    errors: [401, 404, 409, 412, 422, 429],
+  },
+  [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", { 200: ok("every endpoint, never a secret", endpointListResponse) }),
+  [`POST ${endpointPath}`]: manage("createWebhookEndpoint", "Register a webhook endpoint (ADMIN); at most 10", { 201: ok("the endpoint with its signing secret, shown once", endpointWithSecretResponse) }, createEndpointBody),
+  [`PATCH ${endpointPath}/{endpointId}`]: manage("updateWebhookEndpoint", "Update an endpoint (ADMIN); a token only its client's", { 200: ok("the endpoint", endpointResponse) }, updateEndpointBody),
+  [`DELETE ${endpointPath}/{endpointId}`]: manage("deleteWebhookEndpoint", "Delete an endpoint (ADMIN)", { 204: { description: "deleted" } }),
+  [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: manage("regenerateWebhookSecret", "New signing secret (ADMIN); the previous one signs 24 h more", { 200: ok("the new secret, shown once", regeneratedSecretResponse) }),
+  [`GET ${endpointPath}/{endpointId}/secret`]: manage("readWebhookSecret", "Read the signing secret (ADMIN, login session only)", { 200: ok("the secret", secretResponse) }),
+  "PATCH /workspace/webhook": manage("setWorkspaceWebhook", "Single-URL setting of the token's workspace (ADMIN)", { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) }, workspaceWebhookBody),
+  "PATCH /workspace/{workspaceId}/webhook": manage("setWorkspaceWebhookOf", "Single-URL setting: the workspace's unfiltered endpoint (ADMIN)", { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) }, workspaceWebhookBody),
+  "POST /workspace/{workspaceId}/application-token/regenerate": {
+    ...manage("rotateApplicationKey", "Rotate the application key (ADMIN, spec 4.11); the old key stops at once", { 200: ok("the new key, shown once", appKeyRotationResponse) }),
+    errors: [...managementErrors, 409],
+  },
+};

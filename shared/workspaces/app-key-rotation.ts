@@ -1,0 +1,78 @@
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { generateAppKey, hashAppKey } from "#shared/auth/app-key.ts";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import { updateIf } from "#shared/aws/conditional-update.ts";
+import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { appKeyKey, toWorkspace, workspaceKey } from "./workspace-store.ts";
+
+/** spec 2.11 / 4.11: the new key (shown once) and when it replaced the previous one. */
+export interface AppKeyRotation {
+  applicationKey: string;
+  lastRotatedAt: string;
+}
+
+interface WorkspaceRow extends Record<string, unknown> {
+  appKeyHash?: string;
+  appKeyRotatedAt: string;
+  /** Hashes whose key items a rotation still has to delete (survives a crash mid-rotation). */
+  retiredAppKeyHashes?: string[];
+}
+
+/**
+ * Replaces a workspace's application key (spec 4.11).
+ *
+ * The workspace row is the lock: one conditional update moves `appKeyHash` from the key
+ * read to the new one, so of two concurrent rotations exactly one wins; the loser gets 409
+ * `APP_KEY_ROTATION_CONFLICT` carrying the winner's `lastRotatedAt` and its own key never
+ * becomes valid. Then the new key item is written and the old one deleted before the answer,
+ * so the old key is refused by the very next request (admission reads the key item on every
+ * request, consistently). The retired hashes are kept on the row until deleted, so a crash
+ * between the steps is finished by the next rotation instead of leaving an old key alive.
+ */
+export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<AppKeyRotation> {
+  const row = await readRow(workspaceId);
+  if (!row) throw new Error(`workspace ${workspaceId} not found`);
+  const applicationKey = generateAppKey();
+  const hash = hashAppKey(applicationKey);
+  const lastRotatedAt = clock.now().toISOString();
+  const retired = [...new Set([...(row.retiredAppKeyHashes ?? []), ...(row.appKeyHash ? [row.appKeyHash] : [])])];
+  const won = await updateIf({
+    TableName: table(),
+    Key: workspaceKey(workspaceId),
+    UpdateExpression: "SET appKeyHash = :hash, appKeyRotatedAt = :at, retiredAppKeyHashes = :retired",
+    ConditionExpression: row.appKeyHash ? "appKeyHash = :previous" : "attribute_not_exists(appKeyHash)",
+    ExpressionAttributeValues: { ":hash": hash, ":at": lastRotatedAt, ":retired": retired, ...(row.appKeyHash && { ":previous": row.appKeyHash }) },
+  });
+  if (!won) throw await conflict(workspaceId);
+  const workspace = toWorkspace({ ...row, appKeyRotatedAt: lastRotatedAt });
+  const { ddb } = awsClients();
+  await ddb.send(new PutCommand({ TableName: table(), Item: { ...appKeyKey(hash), workspaceId, workspace } }));
+  await Promise.all(retired.map((old) => ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(old) }))));
+  // Only while our key is still current: a later rotation carries these hashes in its own list.
+  await updateIf({
+    TableName: table(),
+    Key: workspaceKey(workspaceId),
+    UpdateExpression: "REMOVE retiredAppKeyHashes",
+    ConditionExpression: "appKeyHash = :hash",
+    ExpressionAttributeValues: { ":hash": hash },
+  });
+  return { applicationKey, lastRotatedAt };
+}
+
+const table = () => config().tables.workspaces;
+
+async function readRow(workspaceId: string): Promise<WorkspaceRow | undefined> {
+  const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: workspaceKey(workspaceId), ConsistentRead: true }));
+  return out.Item as WorkspaceRow | undefined;
+}
+
+/** The loser of a race learns the winner's rotation time (message and `details[0]`). */
+async function conflict(workspaceId: string): Promise<PlatenError> {
+  const lastRotatedAt = (await readRow(workspaceId))?.appKeyRotatedAt ?? "";
+  return new PlatenError("APP_KEY_ROTATION_CONFLICT", {
+    vars: { lastRotatedAt },
+    details: [{ field: "lastRotatedAt", message: lastRotatedAt }],
+  });
+}

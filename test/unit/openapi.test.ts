@@ -1,0 +1,66 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { routes } from "#infra/definitions/routes.ts";
+import { buildOpenApiDocument } from "#shared/openapi/document.ts";
+import { singleRequestSchema } from "#shared/generation/request-schema.ts";
+import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
+
+/** The served OpenAPI document (issue 13 item 5): valid OpenAPI 3.1, every route in it, schemas usable. */
+
+const urls = { baseUrl: "https://api.example.test/v1", authUrl: "https://auth.example.test" };
+const doc = buildOpenApiDocument(routes, urls) as {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; security: unknown[]; requestBody?: unknown }>>;
+  components: { schemas: Record<string, object> };
+};
+
+describe("OpenAPI document", () => {
+  it("validates as OpenAPI 3.1 with a validator library and every $ref resolves", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    expect(() => validator.resolveRefs()).not.toThrow();
+    // The validator is not vacuous: a broken operation fails it.
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, unknown> };
+    broken.paths["/broken"] = { get: { responses: { 200: { content: {} } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r]))("lists %s with its authentication", (_key, route) => {
+    const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+    expect(op, `${route.method} ${route.path}`).toBeDefined();
+    const expected = { none: [], "appkey-or-bearer": [{ appkey: [] }, { oauth2: ["pdf:generate"] }], "bearer-or-session": [{ oauth2: ["pdf:generate"] }, { session: [] }] };
+    expect(op!.security).toEqual(expected[route.auth]);
+  });
+
+  it("has nothing the route table does not have, and unique operation ids", () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("refuses to build when a route has no documentation", () => {
+    expect(() => buildOpenApiDocument([...routes, { method: "GET", path: "/undocumented", auth: "none" }], urls)).toThrow(/GET \/undocumented has no OpenAPI documentation/);
+  });
+
+  it("carries JSON Schema 2020-12 that accepts and refuses what the handler's zod schema does", () => {
+    const ajv = new Ajv2020({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const check = ajv.getSchema("#/components/schemas/CreateWebhookEndpointBody")!;
+    const bodies = [{ url: "https://hooks.example.com/a" }, { url: "https://x.example", designFilterType: "selected", targetDesignIds: ["D1"] }, { url: "" }, { url: "https://x", colour: "red" }, { designFilterType: "all" }, { url: "https://x", targetDesignIds: "D1" }];
+    for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(createEndpointBody.safeParse(body).success);
+  });
+
+  it("describes the generation bodies with the generation handlers' own schema", () => {
+    expect(doc.paths["/file/sync/single"]!.post!.requestBody).toEqual({ required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" } } } });
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(doc.components.schemas.GenerateSyncSingleBody!);
+    const content = { fileName: "a.pdf", params: {} };
+    const bodies = [{ designId: "D", version: 1, content }, { designId: "D", version: 1.5, content }, { designId: "D", version: 1, content: { ...content, shareType: "04" } }, { designId: "D", content }];
+    for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(singleRequestSchema.safeParse(body).success);
+  });
+});
