@@ -12,8 +12,8 @@ export interface CatalogueEntry {
 export const catalogue = {
   AUTH_HEADER_MISSING: {
     status: 412,
-    en: "Authentication header is missing: send the appkey header or Authorization: Bearer <token>.",
-    ja: "認証ヘッダーがありません。appkey ヘッダーまたは Authorization: Bearer <token> を送信してください。",
+    en: "The authentication header is missing or malformed: send a well-formed appkey header or Authorization: Bearer <token>.",
+    ja: "認証ヘッダーがないか、形式が正しくありません。正しい形式の appkey ヘッダーまたは Authorization: Bearer <token> を送信してください。",
   },
   INVALID_CREDENTIALS: {
     status: 401,
