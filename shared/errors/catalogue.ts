@@ -179,6 +179,11 @@ export const catalogue = {
     en: "The document did not finish rendering within its time limit; it will not render unchanged.",
     ja: "文書のレンダリングが制限時間内に完了しませんでした。変更しない限り生成できません。",
   },
+  SERVICE_STARTING: {
+    status: 503,
+    en: "Platen is starting (creating tables and seeding sample data). Retry in a moment.",
+    ja: "Platen を起動中です（テーブル作成とサンプルデータの登録）。しばらくしてから再試行してください。",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;
