@@ -35,13 +35,26 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * After a crash and a reboot the pid may belong to something else: on Linux the process's
+ * command line tells (elsewhere a live pid is taken at its word).
+ */
+function runsTheStack(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/local/start.ts");
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ENOENT" || !existsSync("/proc/self");
+  }
+}
+
 /** The runtime of a live process serving the data folder, if any. */
 export function readLiveRuntime(dataDir: string): Runtime | undefined {
   const path = runtimePath(dataDir);
   if (!existsSync(path)) return undefined;
   try {
     const runtime = JSON.parse(readFileSync(path, "utf8")) as Runtime;
-    return Number.isInteger(runtime.pid) && runtime.pid !== process.pid && isAlive(runtime.pid) ? runtime : undefined;
+    const serving = Number.isInteger(runtime.pid) && runtime.pid !== process.pid && isAlive(runtime.pid) && runsTheStack(runtime.pid);
+    return serving ? runtime : undefined;
   } catch {
     return undefined; // half-written by a crash: nobody is serving from it
   }
