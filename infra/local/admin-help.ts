@@ -44,7 +44,7 @@ export function resolveRequest(groups: CommandGroup[], argv: string[]): Request 
   // `webhook` alone, or `webhook --help`: the family's commands.
   const family = wanted.length === 1 && Object.keys(commands).some((n) => n.startsWith(`${wanted[0]} `)) ? wanted[0]! : undefined;
   if (family && asksHelp) return { kind: "help", text: commandUsage(groups, family) };
-  if (family) throw new UsageError(`"${family}" needs a subcommand`, commandUsage(groups, family));
+  if (family) throw new UsageError(`"${family}" needs a subcommand; \`${PROGRAM} ${family} --help\` lists them`);
   throw unknownCommand(Object.keys(commands), wanted);
 }
 

@@ -134,8 +134,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error) => {
     const known = KNOWN_ERRORS.includes(err.name);
-    console.error(`admin: ${known ? err.message : `failed: ${err.message.split("\n")[0]}`}`);
-    if (err instanceof UsageError && err.usage) console.error(err.usage);
+    // One line on stderr, always (scripts and tests read it); the usage goes on that line.
+    const usage = err instanceof UsageError && err.usage ? ` (${err.usage.replace(/\s*\n\s*/g, "; ")})` : "";
+    console.error(`admin: ${known ? err.message : `failed: ${err.message.split("\n")[0]}`}${usage}`);
     process.exit(1);
   },
 );

@@ -70,21 +70,17 @@ describe("admin CLI help (issue 18 item 4)", () => {
     expect(out.stderr.trim().split("\n")).toHaveLength(1);
   });
 
-  it("answers a wrong option with one line and that command's usage, exit 1", async () => {
+  it("answers a wrong option with one line naming that command's usage, exit 1", async () => {
     const out = await admin("workspace", "create", "--nmae", "Acme");
     expect(out.code).toBe(1);
     expect(out.stderr.trim().split("\n")).toEqual([
-      "admin: Unknown option '--nmae'",
-      "usage: npm run admin -- workspace create --name NAME [--plan free|personal|standard|premium] [--json]",
+      "admin: Unknown option '--nmae' (usage: npm run admin -- workspace create --name NAME [--plan free|personal|standard|premium] [--json])",
     ]);
   });
 
-  it("says a family word alone needs a subcommand, and lists them", async () => {
+  it("says a family word alone needs a subcommand, in one line", async () => {
     const out = await admin("webhook");
     expect(out.code).toBe(1);
-    const lines = out.stderr.trim().split("\n");
-    expect(lines[0]).toBe('admin: "webhook" needs a subcommand');
-    expect(lines.slice(1).every((l) => /npm run admin -- webhook \S/.test(l))).toBe(true);
-    expect(lines.length).toBeGreaterThan(5);
+    expect(out.stderr.trim().split("\n")).toEqual(['admin: "webhook" needs a subcommand; `npm run admin -- webhook --help` lists them']);
   });
 });
