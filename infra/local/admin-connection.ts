@@ -1,24 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
 import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
-
-interface Runtime {
-  pid: number;
-  endpoints: { dynamodb: string; aws: string };
-  queueUrls: Record<string, string>;
-  urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { AlreadyRunningError, type Runtime, readLiveRuntime } from "./runtime-file.ts";
 
 /**
  * Points the handlers' configuration at the right place for an admin command:
@@ -31,9 +15,11 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
   quietSdkNotice();
   if ((process.env.PLATEN_ENV ?? "local") !== "local") return async () => {};
   const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
-  const runtimePath = join(dataDir, "runtime.json");
-  const runtime = existsSync(runtimePath) ? (JSON.parse(readFileSync(runtimePath, "utf8")) as Runtime) : undefined;
-  if (runtime && alive(runtime.pid)) {
+  const runtime = readLiveRuntime(dataDir);
+  if (runtime) {
+    if (!runtime.endpoints || !runtime.queueUrls || !runtime.urls) {
+      throw new AlreadyRunningError(`Platen is still starting with this data folder (pid ${runtime.pid}); wait for its "ready" line`);
+    }
     applyEnv(runtime.endpoints, runtime.queueUrls, runtime.urls);
     return async () => {};
   }
@@ -45,7 +31,7 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
   return () => emulators.stop();
 }
 
-function applyEnv(endpoints: Runtime["endpoints"], queueUrls: Record<string, string>, urls: Runtime["urls"]): void {
+function applyEnv(endpoints: NonNullable<Runtime["endpoints"]>, queueUrls: Record<string, string>, urls: NonNullable<Runtime["urls"]>): void {
   Object.assign(
     process.env,
     localEnvironment({

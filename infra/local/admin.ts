@@ -7,35 +7,22 @@ import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
+import { type Args, type Command, type CommandGroup, allOptions, resolveRequest, UsageError } from "./admin-help.ts";
 import { IDENTITY_USAGE, identityCommands, identityOptions } from "./admin-identity.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
 import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
 import { thumbnailRenderer } from "./thumbnails.ts";
 
-/** A mistake of the operator: printed as one line, exit code 1, never a stack trace. */
-class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
-const USAGE = `usage: npm run admin -- <command> [--json]
-  workspace create --name NAME [--plan free|personal|standard|premium]
+/** Usage of this file's commands, one line each, starting with the command's name. */
+const CORE_USAGE = `  workspace create --name NAME [--plan free|personal|standard|premium]
   workspace update ID --plan PLAN
   design publish DIR --workspace ID [--design ID]
   design list --workspace ID
-  usage --workspace ID [--month YYYY-MM]
-${WORKSPACE_USAGE}
-${WEBHOOK_USAGE}
-${IDENTITY_USAGE}`;
-
-type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
-type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
+  usage --workspace ID [--month YYYY-MM]`;
 
 const need = (args: Args, name: string): string => {
   const v = args.values[name];
-  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required\n${USAGE}`);
+  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
   return v;
 };
 
@@ -51,7 +38,7 @@ async function requireWorkspace(id: string) {
   return ws;
 }
 
-const commands: Record<string, Command> = {
+const coreCommands: Record<string, Command> = {
   "workspace create": async (args) => {
     const { workspace, appKey } = await createWorkspace({ name: need(args, "name"), plan: parsePlan(args.values.plan as string) }, systemClock);
     const json = { id: workspace.id, name: workspace.name, plan: workspace.plan, appKey };
@@ -66,7 +53,7 @@ const commands: Record<string, Command> = {
   },
   "design publish": async (args) => {
     const dir = args.positionals[2];
-    if (!dir) throw new UsageError(`design folder missing\n${USAGE}`);
+    if (!dir) throw new UsageError("design folder missing");
     const workspaceId = need(args, "workspace");
     await requireWorkspace(workspaceId);
     const bundle = await loadBundleFromDir(dir);
@@ -93,44 +80,65 @@ const commands: Record<string, Command> = {
     }
     return { json: designs, text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)" };
   },
-  ...webhookCommands,
-  ...workspaceCommands,
-  ...identityCommands,
 };
 
-async function main(): Promise<number> {
-  const args = parseArgs({
-    allowPositionals: true,
+/** Every command of the CLI, by file; another file's commands slot in with one entry here. */
+const groups: CommandGroup[] = [
+  {
+    commands: coreCommands,
+    usage: CORE_USAGE,
     options: {
-      json: { type: "boolean" },
       name: { type: "string" },
       plan: { type: "string" },
       workspace: { type: "string" },
       design: { type: "string" },
       id: { type: "string" },
       month: { type: "string" },
-      ...webhookOptions,
-      ...identityOptions,
     },
-  }) as Args;
-  const command = commands[args.positionals.slice(0, 2).join(" ")] ?? commands[args.positionals[0] ?? ""];
-  if (!command) throw new UsageError(USAGE);
-  const release = await connectAdmin();
-  try {
-    const out = await command(args);
-    console.log(args.values.json ? JSON.stringify(out.json) : out.text);
+  },
+  { commands: webhookCommands, usage: WEBHOOK_USAGE, options: webhookOptions },
+  { commands: identityCommands, usage: IDENTITY_USAGE, options: identityOptions },
+  { commands: workspaceCommands, usage: WORKSPACE_USAGE, options: { workspace: { type: "string" }, limit: { type: "string" } } },
+];
+
+async function main(argv: string[]): Promise<number> {
+  const request = resolveRequest(groups, argv);
+  if (request.kind === "help") {
+    console.log(request.text);
     return 0;
-  } finally {
-    await thumbnailRenderer.close();
-    await release();
+  }
+  try {
+    const args = parseArgs({ args: argv, allowPositionals: true, options: allOptions(groups) }) as Args;
+    const release = await connectAdmin();
+    try {
+      const out = await request.command(args);
+      console.log(args.values.json ? JSON.stringify(out.json) : out.text);
+      return 0;
+    } finally {
+      await thumbnailRenderer.close();
+      await release();
+    }
+  } catch (err) {
+    throw withUsage(err as Error, request.usage);
   }
 }
 
-main().then(
+/** The operator's mistakes in a command's arguments come with that command's usage. */
+function withUsage(err: Error, usage: string): Error {
+  const isParseError = (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS_");
+  if (err.name !== "UsageError" && !isParseError) return err;
+  return new UsageError(err.message.replace(/\. To specify a positional argument.*$/s, ""), usage);
+}
+
+const KNOWN_ERRORS = ["UsageError", "BundleError", "PublishError", "ConfigError", "AlreadyRunningError"];
+
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error) => {
-    const known = ["UsageError", "BundleError", "PublishError", "ConfigError"].includes(err.name) || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
-    console.error(`admin: ${known ? err.message : `failed: ${err.message.split("\n")[0]}`}`);
+    const known = KNOWN_ERRORS.includes(err.name);
+    // One line on stderr, always (scripts and tests read it); the usage goes on that line.
+    const usage = err instanceof UsageError && err.usage ? ` (${err.usage.replace(/\s*\n\s*/g, "; ")})` : "";
+    console.error(`admin: ${known ? err.message : `failed: ${err.message.split("\n")[0]}`}${usage}`);
     process.exit(1);
   },
 );

@@ -8,6 +8,7 @@ import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { toProxyEvent } from "./proxy-event.ts";
+import { answerStarting } from "./starting-answer.ts";
 
 /** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -43,9 +44,11 @@ export interface GatewayOptions {
  * proxy event for the real handler, answers CORS preflights, 404/405 for unknown routes,
  * 413 above 50 MB (without buffering the oversized body) and 504 past the integration time-out.
  */
-export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   installLambdaStreamingRuntime(); // before any handler module loads, as in the Lambda runtime
+  let ready = false;
   const server = createServer((req, res) => {
+    if (!ready) return answerStarting(req, res);
     handle(req, res, opts).catch((err) => {
       console.error(JSON.stringify({ level: "error", msg: "gateway failure", error: String(err?.stack ?? err) }));
       if (!res.headersSent) send(res, 502, { "Content-Type": "application/json" }, Buffer.from('{"message":"Internal server error"}'));
@@ -57,6 +60,9 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
   return {
     server,
     port,
+    markReady: () => {
+      ready = true;
+    },
     // A clean stop lets running invocations finish first (a sync answer's storing included).
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -65,6 +71,14 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       await closed;
     },
   };
+}
+
+export interface Gateway {
+  server: Server;
+  port: number;
+  /** Until called, every request is answered 503 SERVICE_STARTING (tables, seed data and local.json are not there yet). */
+  markReady(): void;
+  close(): Promise<void>;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOptions): Promise<void> {

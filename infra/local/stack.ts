@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
@@ -10,6 +10,7 @@ import { startEmulators } from "./emulators.ts";
 import { startGateway } from "./gateway.ts";
 import { lambdaContext, loadHandler } from "./load-handler.ts";
 import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
+import { claimDataDir, removeRuntime, writeRuntime } from "./runtime-file.ts";
 import { type LocalJson, seedOrRefresh } from "./seed.ts";
 import { type Poller, startSqsPoller } from "./sqs-poller.ts";
 import { startSweeper } from "./sweeper.ts";
@@ -39,14 +40,26 @@ export interface LocalStack {
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   quietSdkNotice();
-  const log = opts.log ?? (() => {});
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  claimDataDir(dataDir);
+  try {
+    return await bringUp(dataDir, opts);
+  } catch (err) {
+    removeRuntime(dataDir);
+    throw err;
+  }
+}
+
+async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalStack> {
+  const log = opts.log ?? (() => {});
   const emulators = await startEmulators(dataDir);
   log(`emulators up: dynamodb ${emulators.dynamodbEndpoint}, sqs/s3 ${emulators.awsEndpoint}`);
   const endpoints = { dynamodb: emulators.dynamodbEndpoint, aws: emulators.awsEndpoint };
   const queueUrls = await createLocalResources(endpoints, { visibilityScale: opts.visibilityScale });
+  // Listening from here on, but answering 503 until local.json is written (issue 18: readiness).
   const gateway = await startGateway({ port: opts.port, testHooks: opts.testHooks, timeoutScale: opts.timeoutScale });
+  writeRuntime(dataDir, { pid: process.pid, port: gateway.port });
   const origin = `http://localhost:${gateway.port}`;
   // Identity keys are generated once per data dir and kept (tokens survive restarts).
   const identityKeysFile = join(dataDir, "identity-keys.json");
@@ -62,11 +75,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock);
   if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
   const sweeper = startSweeper(opts.sweepSeconds);
-  const localJson = await seedOrRefresh(join(dataDir, "local.json"), urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
   const localJsonPath = join(dataDir, "local.json");
+  const localJson = await seedOrRefresh(localJsonPath, urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
   writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
-  const runtimePath = join(dataDir, "runtime.json");
-  writeFileSync(runtimePath, JSON.stringify({ pid: process.pid, endpoints, queueUrls, urls }));
+  writeRuntime(dataDir, { pid: process.pid, port: gateway.port, endpoints, queueUrls, urls });
+  gateway.markReady();
   return {
     localJson,
     localJsonPath,
@@ -75,10 +88,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await gateway.close();
       await Promise.all([...pollers.map((p) => p.stop()), sweeper.stop()]);
       await thumbnailRenderer.close();
+      await closeSharedRenderer();
       await emulators.stop();
-      rmSync(runtimePath, { force: true });
+      removeRuntime(dataDir);
     },
   };
+}
+
+/** The handlers' Chromium pool, if any handler started one: its browsers end with the stack. */
+async function closeSharedRenderer(): Promise<void> {
+  const { getRenderer, sharedRendererStats } = await import("#shared/render/renderer.ts");
+  if (sharedRendererStats()) await getRenderer().close();
 }
 
 const LOCAL_MAX_CONCURRENCY = 4;

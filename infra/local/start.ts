@@ -1,7 +1,11 @@
 // First: sets the process up like the Lambda runtime before any handler module loads.
 import "./invocation-scope.ts";
 import { resolve } from "node:path";
-import { startLocalStack } from "./stack.ts";
+import { formatReadyLine } from "./ready-line.ts";
+import { type LocalStack, startLocalStack } from "./stack.ts";
+import { stopOnExit } from "./stop-on-exit.ts";
+
+const log = (msg: string) => console.log(`[platen] ${msg}`);
 
 /**
  * `npm start`: the whole service on this machine (no AWS account, no Docker).
@@ -10,9 +14,14 @@ import { startLocalStack } from "./stack.ts";
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
-  const log = (msg: string) => console.log(`[platen] ${msg}`);
   log(`starting the local stack (data dir ${dataDir})`);
-  const stack = await startLocalStack({
+  let stack: LocalStack | undefined;
+  // From the first moment: a stop while starting ends the process (what it opened dies with it).
+  stopOnExit(async () => {
+    if (!stack) process.exit(1);
+    await stack.stop();
+  }, log);
+  stack = await startLocalStack({
     port,
     dataDir,
     testHooks: process.env.PLATEN_TEST_HOOKS === "1",
@@ -21,25 +30,19 @@ async function main(): Promise<void> {
     sweepSeconds: process.env.PLATEN_SWEEP_SECONDS ? Number(process.env.PLATEN_SWEEP_SECONDS) : undefined,
     log,
   });
-  log(`API ready: ${stack.localJson.apiBaseUrl}`);
-  log(`credentials and design ids: ${stack.localJsonPath}`);
-  // Machine-readable line for tests and scripts that start the stack as a child process.
-  console.log(`PLATEN_READY ${JSON.stringify({ port: stack.port, localJson: stack.localJsonPath })}`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping`);
-    await stack.stop();
-    log("stopped");
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  const { apiBaseUrl, siteUrl } = stack.localJson;
+  console.log(formatReadyLine({ apiBaseUrl, siteUrl, localJsonPath: stack.localJsonPath }));
 }
 
-main().catch((err: Error) => {
-  const lockHint = /LOCK|lock/.test(String(err.message)) ? " (is another `npm start` using this data dir?)" : "";
-  console.error(`[platen] failed to start: ${err.message}${lockHint}`);
+/** One line saying what to do, never a stack trace, for the mistakes a first start meets. */
+function explain(err: NodeJS.ErrnoException): string {
+  if (err.name === "AlreadyRunningError") return err.message;
+  if (err.code === "EADDRINUSE") return `port ${process.env.PORT ?? 3000} is in use by another program; set PORT to a free one`;
+  const lockHint = /LOCK|lock/.test(String(err.message)) ? " (is another `npm start` or `npm run admin` using this data dir?)" : "";
+  return `failed to start: ${err.message}${lockHint}`;
+}
+
+main().catch((err: NodeJS.ErrnoException) => {
+  console.error(`[platen] ${explain(err)}`);
   process.exit(1);
 });

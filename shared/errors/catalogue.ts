@@ -12,8 +12,8 @@ export interface CatalogueEntry {
 export const catalogue = {
   AUTH_HEADER_MISSING: {
     status: 412,
-    en: "Authentication header is missing: send the appkey header or Authorization: Bearer <token>.",
-    ja: "認証ヘッダーがありません。appkey ヘッダーまたは Authorization: Bearer <token> を送信してください。",
+    en: "The authentication header is missing or malformed: send a well-formed appkey header or Authorization: Bearer <token>.",
+    ja: "認証ヘッダーがないか、形式が正しくありません。正しい形式の appkey ヘッダーまたは Authorization: Bearer <token> を送信してください。",
   },
   INVALID_CREDENTIALS: {
     status: 401,
@@ -193,6 +193,11 @@ export const catalogue = {
     status: 422,
     en: "The document did not finish rendering within its time limit; it will not render unchanged.",
     ja: "文書のレンダリングが制限時間内に完了しませんでした。変更しない限り生成できません。",
+  },
+  SERVICE_STARTING: {
+    status: 503,
+    en: "Platen is starting (creating tables and seeding sample data). Retry in a moment.",
+    ja: "Platen を起動中です（テーブル作成とサンプルデータの登録）。しばらくしてから再試行してください。",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

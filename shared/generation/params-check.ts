@@ -95,13 +95,28 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
   return value;
 }
 
+/** spec 2.8: what a date parameter accepts, named in its mismatch message. */
+const DATE_FORMAT = { en: "YYYY-MM-DD (ISO 8601; a time may follow, e.g. 2026-11-21T09:30:00+09:00)", ja: "YYYY-MM-DD 形式（ISO 8601。2026-11-21T09:30:00+09:00 のように時刻を続けても可）" };
+
 function mismatch(field: string, spec: ParameterSpec, value: unknown): ErrorDetail {
   const expected = EXPECTED[spec.type];
+  const got = describeValue(value);
+  if (expected === "date") {
+    // the value itself is not echoed: params may hold personal data (errors never repeat them)
+    const what = typeof value === "string" ? { en: "a string that is not such a date", ja: "その形式の日付でない文字列" } : { en: got, ja: `${got} 型` };
+    return {
+      field,
+      expected,
+      code: "PARAMS_TYPE_MISMATCH",
+      message: `expected date as ${DATE_FORMAT.en}, got ${what.en}`,
+      messageJa: `${DATE_FORMAT.ja}の日付が必要ですが、${what.ja}が指定されました`,
+    };
+  }
   return {
     field,
     expected,
     code: "PARAMS_TYPE_MISMATCH",
-    message: `expected ${expected}, got ${describeValue(value)}`,
-    messageJa: `${expected} 型が必要ですが ${describeValue(value)} 型が指定されました`,
+    message: `expected ${expected}, got ${got}`,
+    messageJa: `${expected} 型が必要ですが ${got} 型が指定されました`,
   };
 }

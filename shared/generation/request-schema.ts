@@ -7,23 +7,23 @@ const FORBIDDEN_FILE_NAME = /[/\\:*?"<>|\u0000-\u001f]/;
 export const MAX_CONTENTS = 100;
 export const MAX_WEBHOOK_URL = 2048;
 
-/** The catalogue code a zod issue stands for; mixed kinds become VALIDATION_FAILED (spec 7.1). */
-const kind = (code: ErrorCode) => ({ params: { kind: code } });
-
-/** zod 4's one error option: "is required" when the key is missing, else what the value must be. */
-const typeError = (expected: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected),
-});
+/**
+ * A rule of ours that zod has no words for: both languages travel with the issue, and
+ * `kind` names the catalogue code it stands for (mixed kinds become VALIDATION_FAILED, spec 7.1).
+ */
+const rule = (message: string, ja: string, kind?: ErrorCode) => ({ code: "custom" as const, message, params: { ja, ...(kind && { kind }) } });
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const notObject = rule("must be a JSON object", "JSON オブジェクトである必要があります", "PARAMS_NOT_OBJECT");
+
 const fileName = z
-  .string(typeError("must be a string"))
-  .min(1, "must not be empty")
-  .max(255, "must be at most 255 characters")
+  .string()
+  .min(1)
+  .max(255)
   .superRefine((name, ctx) => {
     if (FORBIDDEN_FILE_NAME.test(name)) {
-      ctx.addIssue({ code: "custom", message: 'must not contain / \\ : * ? " < > | or control characters', ...kind("FILE_NAME_INVALID") });
+      ctx.addIssue(rule('must not contain / \\ : * ? " < > | or control characters', '/ \\ : * ? " < > | や制御文字は使用できません', "FILE_NAME_INVALID"));
     }
   });
 
@@ -32,41 +32,39 @@ export const MAX_PASSTHROUGH_BYTES = 16 * 1024;
 
 const passthrough = z.unknown().superRefine((value, ctx) => {
   if (!isPlainObject(value)) {
-    ctx.addIssue({ code: "custom", message: "must be a JSON object", ...kind("PARAMS_NOT_OBJECT") });
+    ctx.addIssue(notObject);
     return;
   }
   if (Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_PASSTHROUGH_BYTES) {
-    ctx.addIssue({ code: "custom", message: `must be at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON` });
+    ctx.addIssue(rule(`must be at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON`, `JSON で ${MAX_PASSTHROUGH_BYTES} バイト以下である必要があります`));
   }
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
-      ctx.addIssue({ code: "custom", path: [key], message: "must be a string or a number" });
+      ctx.addIssue({ ...rule("must be a string or a number", "文字列または数値である必要があります"), path: [key] });
     }
   }
 });
 
 const params = z.unknown().superRefine((value, ctx) => {
-  if (!isPlainObject(value)) ctx.addIssue({ code: "custom", message: "must be a JSON object", ...kind("PARAMS_NOT_OBJECT") });
+  if (value === undefined) ctx.addIssue(rule("is required", "必須です"));
+  else if (!isPlainObject(value)) ctx.addIssue(notObject);
 });
 
 /** spec 2.1: one file to generate. Unknown properties are refused (VALIDATION_FAILED). */
 export const contentItemSchema = z
   .object({
     fileName,
-    shareType: z.enum(["01", "02", "03"], { error: "must be one of 01, 02, 03" }).default("01"),
-    passcodeEnabled: z.boolean({ error: "must be a boolean" }).default(false),
+    shareType: z.enum(["01", "02", "03"]).default("01"),
+    passcodeEnabled: z.boolean().default(false),
     passthrough: passthrough.optional(),
-    params: z.custom<unknown>((v) => v !== undefined, { error: "is required" }).pipe(params),
+    params,
   })
   .strict();
 
 const common = {
-  designId: z.string(typeError("must be a string")).min(1, "must not be empty"),
-  version: z.number(typeError("must be an integer")).int("must be an integer"),
-  webhookUrl: z
-    .string({ error: "must be a string" })
-    .max(MAX_WEBHOOK_URL, `must be at most ${MAX_WEBHOOK_URL} characters`)
-    .optional(),
+  designId: z.string().min(1),
+  version: z.number().int(),
+  webhookUrl: z.string().max(MAX_WEBHOOK_URL).optional(),
 };
 
 export const singleRequestSchema = z.object({ ...common, content: contentItemSchema }).strict();
@@ -75,11 +73,11 @@ export const multipleRequestSchema = z
   .object({
     ...common,
     contents: z
-      .array(contentItemSchema, typeError("must be an array"))
-      .min(1, "must hold at least one item")
+      .array(contentItemSchema)
+      .min(1)
       .superRefine((items, ctx) => {
         if (items.length > MAX_CONTENTS) {
-          ctx.addIssue({ code: "custom", message: `must hold at most ${MAX_CONTENTS} items`, ...kind("TOO_MANY_CONTENTS") });
+          ctx.addIssue(rule(`must hold at most ${MAX_CONTENTS} items`, `最大 ${MAX_CONTENTS} 件までです`, "TOO_MANY_CONTENTS"));
         }
       }),
   })

@@ -1,16 +1,12 @@
 import type { ZodError, z } from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
+import { parseJsonBody } from "#shared/validation/json-body.ts";
+import { issueMessages } from "#shared/validation/zod-messages.ts";
 import { checkParamsShape, MAX_PARAMS_DEPTH, tooDeepPath } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
 
 type ZodIssue = z.core.$ZodIssue;
-
-const KIND_MESSAGES_JA: Partial<Record<ErrorCode, string>> = {
-  FILE_NAME_INVALID: '/ \\ : * ? " < > | や制御文字は使用できません',
-  PARAMS_NOT_OBJECT: "JSON オブジェクトである必要があります",
-  TOO_MANY_CONTENTS: "最大 100 件までです",
-};
 
 function issueKind(issue: ZodIssue): ErrorCode {
   const k = issue.code === "custom" ? (issue.params as { kind?: ErrorCode } | undefined)?.kind : undefined;
@@ -23,13 +19,11 @@ export function pickCode(details: { code?: string }[]): ErrorCode {
   return kinds.size === 1 ? ([...kinds][0] as ErrorCode) : "VALIDATION_FAILED";
 }
 
-/** Maps zod issues to spec details with dotted field paths (`contents.0.fileName`). */
+/** Maps zod issues to spec details with dotted field paths (`contents.0.fileName`), in English and Japanese. */
 export function zodToPlatenError(error: ZodError): PlatenError {
   const details: ErrorDetail[] = error.issues.flatMap(splitUnknownKeys).map((issue) => {
-    const code = issueKind(issue);
     const field = fieldPath(issue.path);
-    const messageJa = KIND_MESSAGES_JA[code];
-    return { ...(field && { field }), code, message: issue.message, ...(messageJa && { messageJa }) };
+    return { ...(field && { field }), code: issueKind(issue), ...issueMessages(issue) };
   });
   return new PlatenError(pickCode(details), { details });
 }
@@ -49,20 +43,16 @@ export const paramsField = (mode: "single" | "multiple", index: number) => (mode
 /** One issue per unknown property, so each detail names its own field (`content.colour`). */
 function splitUnknownKeys(issue: ZodIssue): ZodIssue[] {
   if (issue.code !== "unrecognized_keys") return [issue];
-  return issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: "is not an allowed property" }));
+  return issue.keys.map((key) => ({ ...issue, keys: [key], path: [...issue.path, key] }));
 }
 
 /** Parses the raw body of a generation request into the common shape, or throws the spec error. */
 export function validateGenerationBody(rawBody: string | null, mode: "single" | "multiple"): GenerationRequest {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody ?? "");
-  } catch {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", message: "the body must be a JSON object" }] });
-  }
+  const json = parseJsonBody(rawBody);
   checkNesting(json);
   const schema = mode === "single" ? singleRequestSchema : multipleRequestSchema;
-  const parsed = schema.safeParse(json);
+  // reportInput: zod's locales name the received type from the input (zod-messages.ts)
+  const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw zodToPlatenError(parsed.error);
   const data = parsed.data as Record<string, unknown>;
   const contents = (mode === "single" ? [data.content] : data.contents) as GenerationRequest["contents"];

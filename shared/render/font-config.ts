@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -72,8 +72,12 @@ async function writeFontsConf(fontDir: string | undefined): Promise<Record<strin
   const file = join(root, "fonts.conf");
   // Write-then-rename: a browser starting in another process never reads half a file.
   const partial = `${file}.${process.pid}.tmp`;
-  await writeFile(partial, buildFontsConf(dirs, cacheDir));
-  await rename(partial, file);
+  try {
+    await writeFile(partial, buildFontsConf(dirs, cacheDir));
+    await rename(partial, file);
+  } finally {
+    await rm(partial, { force: true }); // gone after a rename; left only if writing or renaming failed
+  }
   return { FONTCONFIG_FILE: file, FONTCONFIG_PATH: root };
 }
 

@@ -2,7 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { parseReadyLine } from "#infra/local/ready-line.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
+import { chromiumProfiles, descendants, isAlive, removeDirs } from "./processes.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
@@ -54,8 +58,13 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
       await exited;
     },
     kill: async () => {
+      const browsers = descendants(child.pid!);
+      const profiles = chromiumProfiles(child.pid!);
       child.kill("SIGKILL");
       await exited;
+      // The browsers end when their pipe closes; then their profiles are ours to remove.
+      for (let waited = 0; browsers.some((b) => isAlive(b.pid)) && waited < 10_000; waited += 100) await sleep(100);
+      removeDirs(profiles);
     },
   };
 }
@@ -63,10 +72,10 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
 function waitForReady(child: ChildProcess, output: () => string): Promise<{ port: number; localJson: string }> {
   return new Promise((resolvePromise, reject) => {
     const onData = () => {
-      const line = output().split("\n").find((l) => l.startsWith("PLATEN_READY "));
-      if (!line) return;
+      const ready = parseReadyLine(output());
+      if (!ready) return;
       child.stdout!.off("data", onData);
-      resolvePromise(JSON.parse(line.slice("PLATEN_READY ".length)));
+      resolvePromise({ port: Number(new URL(ready.apiBaseUrl).port), localJson: ready.localJsonPath });
     };
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`stack exited with ${code} before ready:\n${output()}`)));

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
@@ -31,10 +34,17 @@ export interface TemplateJson {
  * NodejsFunction skip esbuild (entry files must still exist).
  */
 export function synthStack(props: PlatenStackProps = {}): Synthesized {
-  const app = new App({ context: { "aws:cdk:bundling-stacks": [] } });
-  const stack = new PlatenStack(app, `Platen-${props.stage ?? "dev"}`, props);
-  const template = Template.fromStack(stack);
-  return { stack, template, json: template.toJSON() as TemplateJson };
+  // An explicit outdir, removed once the template is read: CDK's default is a fresh
+  // cdk.out* folder in the temp folder per synthesis, never cleaned (issue 18).
+  const outdir = mkdtempSync(join(tmpdir(), "cdk.out-test-"));
+  try {
+    const app = new App({ outdir, context: { "aws:cdk:bundling-stacks": [] } });
+    const stack = new PlatenStack(app, `Platen-${props.stage ?? "dev"}`, props);
+    const template = Template.fromStack(stack);
+    return { stack, template, json: template.toJSON() as TemplateJson };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /** The CloudFormation logical id of a construct's default resource. */

@@ -454,3 +454,65 @@ describe("language of error messages (spec 7.1)", () => {
     await expectError(weighted, 400, "FILE_NAME_INVALID", "ja");
   });
 });
+
+describe("messages that say what happened (issue 18)", () => {
+  const ja = { "accept-language": "ja" };
+  const onlyMessage = (body: ErrorBodyJson) => {
+    expect(body.details).toHaveLength(1);
+    return body.details[0]!.message;
+  };
+
+  it("says a body is not JSON and where, in English and Japanese, without echoing it", async () => {
+    const raw = '{\n  "designId": "d",\n  "version": 1,\n  "content": {"fileName": "SECRET-NAME", "params": {}},\n}';
+    const en = onlyMessage(await expectError(await send(tBody, "single", raw), 400, "VALIDATION_FAILED"));
+    expect(en).toMatch(/^the body is not valid JSON \(line 5, column 1\): /);
+    const inJa = onlyMessage(await expectError(await send(tBody, "single", raw, ja), 400, "VALIDATION_FAILED", "ja"));
+    expect(inJa).toBe("本文が正しい JSON ではありません（5 行 1 列目）");
+    const token = onlyMessage(await expectError(await send(tBody, "single", '{"a": SECRET}'), 400, "VALIDATION_FAILED"));
+    expect(token).toMatch(/\(line 1, column 7\)/);
+    expect(`${en}${token}`).not.toContain("SECRET");
+    const empty = onlyMessage(await expectError(await send(tBody, "single", ""), 400, "VALIDATION_FAILED"));
+    expect(empty).toBe("the body is empty: send a JSON object");
+  });
+
+  it("says a malformed appkey is missing or malformed (412), in both languages", async () => {
+    for (const key of ["not-a-key", "plt_short", ""]) {
+      const call = syncCaller(stack, key);
+      const en = await expectError(await call("single", single(tLookup, {})), 412, "AUTH_HEADER_MISSING");
+      expect(en.message).toMatch(/missing or malformed/);
+      const inJa = await expectError(await call("single", single(tLookup, {}), { headers: ja }), 412, "AUTH_HEADER_MISSING", "ja");
+      expect(inJa.message).toContain("形式が正しくありません");
+    }
+  });
+
+  it("translates zod's validation messages with Accept-Language: ja (types, options, sizes, unknown keys)", async () => {
+    const bad = { designId: 7, version: 1.5, content: { fileName: "", shareType: "9", passcodeEnabled: "yes", params: {}, colour: "red" } };
+    const enBody = await expectError(await send(tBody, "single", bad), 400, "VALIDATION_FAILED");
+    const jaBody = await expectError(await send(tBody, "single", bad, ja), 400, "VALIDATION_FAILED", "ja");
+    const expectedFields = ["designId", "version", "content.fileName", "content.shareType", "content.passcodeEnabled", "content.colour"];
+    expect(fields(enBody)).toEqual(expectedFields);
+    expect(fields(jaBody)).toEqual(expectedFields);
+    for (const d of jaBody.details) expect(d.message, d.field).toMatch(JAPANESE);
+    for (const d of enBody.details) expect(d.message, d.field).not.toMatch(JAPANESE);
+    expect(jaBody.message).toEqual(expectedFields.map((f) => expect.stringMatching(new RegExp(`^${f.replace(".", "\\.")}: .*[\\u3040-\\u30ff]`))));
+    expect(enBody.details.find((d) => d.field === "content.shareType")!.message).toMatch(/"01"\|"02"\|"03"/);
+    expect(jaBody.details.find((d) => d.field === "content.colour")!.message).toContain('"colour"');
+  });
+
+  it("says a missing field is required, in both languages", async () => {
+    const noParams = { designId: tBody.invoiceId, version: 1, content: { fileName: "x" } };
+    const en = await expectError(await send(tBody, "single", noParams), 400, "VALIDATION_FAILED");
+    const inJa = await expectError(await send(tBody, "single", noParams, ja), 400, "VALIDATION_FAILED", "ja");
+    expect([en.message, inJa.message]).toEqual([["params: is required"], ["params: 必須です"]]);
+  });
+
+  it("names the accepted date format when a date parameter is wrong, without echoing the value", async () => {
+    const res = await send(tTypes, "single", single(tTypes, { params: { 発行日: "21/11/2026 SECRET" } }));
+    const body = await expectError(res, 400, "PARAMS_TYPE_MISMATCH");
+    expect(body.details.map((d) => [d.field, d.expected])).toEqual([["params.発行日", "date"]]);
+    expect(body.details[0]!.message).toMatch(/^expected date as YYYY-MM-DD \(ISO 8601; .*2026-11-21T09:30:00\+09:00\)/);
+    expect(JSON.stringify(body)).not.toContain("SECRET");
+    const inJa = await expectError(await send(tTypes, "single", single(tTypes, { params: { 発行日: 20261121 } }), ja), 400, "PARAMS_TYPE_MISMATCH", "ja");
+    expect(inJa.details[0]!.message).toMatch(/^YYYY-MM-DD 形式（ISO 8601。.*）の日付が必要ですが、number 型が指定されました$/);
+  });
+});

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import JSZip from "jszip";
@@ -32,10 +32,15 @@ describe("zipStream", () => {
     const read = await JSZip.loadAsync(zip);
     expect(Object.keys(read.files)).toEqual(["請求書 1.pdf", "b.pdf", "empty.pdf"]);
     expect(Buffer.from(await read.file("b.pdf")!.async("uint8array")).equals(b)).toBe(true);
-    const path = join(mkdtempSync(join(tmpdir(), "zip-")), "t.zip");
-    writeFileSync(path, zip);
-    // A second, independent reader (CPython's zipfile checks every CRC).
-    expect(execFileSync("python3", ["-m", "zipfile", "-t", path]).toString()).toContain("Done testing");
+    const dir = mkdtempSync(join(tmpdir(), "zip-"));
+    try {
+      const path = join(dir, "t.zip");
+      writeFileSync(path, zip);
+      // A second, independent reader (CPython's zipfile checks every CRC).
+      expect(execFileSync("python3", ["-m", "zipfile", "-t", path]).toString()).toContain("Done testing");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("fails loudly when a member is not the announced size", async () => {

@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { AlreadyRunningError, claimDataDir, readLiveRuntime, removeRuntime, runtimePath } from "#infra/local/runtime-file.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "platen-runtime-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const write = (runtime: object) => writeFileSync(runtimePath(dir), JSON.stringify(runtime));
+
+it("claims a free data folder with this process's pid, and removes only its own file", () => {
+  claimDataDir(dir);
+  expect(JSON.parse(readFileSync(runtimePath(dir), "utf8"))).toEqual({ pid: process.pid });
+  removeRuntime(dir);
+  expect(readLiveRuntime(dir)).toBeUndefined();
+  write({ pid: 1, port: 3000 });
+  removeRuntime(dir);
+  expect(readFileSync(runtimePath(dir), "utf8")).toContain('"pid":1');
+});
+
+it("takes over after a crash: a pid that no longer runs, or a half-written file", () => {
+  write({ pid: 2 ** 22 + 12345, port: 3000 }); // above Linux's pid_max default: never a live pid
+  expect(() => claimDataDir(dir)).not.toThrow();
+  writeFileSync(runtimePath(dir), '{"pid": 12');
+  expect(() => claimDataDir(dir)).not.toThrow();
+});
+
+it("does not mistake another program that got the pid for the stack", () => {
+  write({ pid: process.ppid, port: 3000 }); // alive, but not `infra/local/start.ts`
+  expect(() => claimDataDir(dir)).not.toThrow();
+});
+
+it("refuses when the stack runs: names the port and pid", async () => {
+  // Any live process whose command line is the stack's entry counts; this one only sleeps.
+  const fake = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "infra/local/start.ts"], { stdio: "ignore" });
+  try {
+    write({ pid: fake.pid, port: 4321 });
+    expect(() => claimDataDir(dir)).toThrow(AlreadyRunningError);
+    expect(() => claimDataDir(dir)).toThrow(
+      `Platen is already running on port 4321 (pid ${fake.pid}) with this data folder (${dir}); stop it or set PLATEN_DATA_DIR`,
+    );
+    write({ pid: fake.pid });
+    expect(() => claimDataDir(dir)).toThrow(`Platen is already starting (pid ${fake.pid})`);
+  } finally {
+    fake.kill("SIGKILL");
+  }
+});
