@@ -18,7 +18,7 @@ export const CHROMIUM_EPHEMERAL_STORAGE_MIB = 2048;
  * ESM bundles still contain CommonJS dependencies that call `require` for Node built-ins;
  * esbuild's ESM output has no `require`, so the banner provides one.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __platenCreateRequire } from 'node:module'; const require = __platenCreateRequire(import.meta.url);";
 
 export interface PlatenFunctionProps {

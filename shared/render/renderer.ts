@@ -10,6 +10,7 @@ import type { GuardedPage } from "./page-guard.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
 import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
+import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
 
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
@@ -155,6 +156,7 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
     throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
   }
   checkPageCount(pdf.pageCount, limits);
+  publishRenderEvent({ event: "pdf-printed", bytes: pdf.pdf.length });
   return pdf;
 }
 

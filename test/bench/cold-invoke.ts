@@ -1,0 +1,91 @@
+import { subscribe } from "node:diagnostics_channel";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
+
+/**
+ * The child of one cold run, standing in for the Lambda Node.js runtime: a fresh process
+ * that imports a deployed bundle (its init phase), then invokes its handler once with the
+ * event of the job file. Prints one JSON line of epoch times (ms) for the parent.
+ * Bundled by esbuild before the bench so no TypeScript loader adds to the process start.
+ */
+export interface ColdJob {
+  /** The asset folder: `index.mjs` exporting `handler`. */
+  codeDir: string;
+  event: unknown;
+  timeoutSeconds: number;
+}
+
+export interface ColdTimes {
+  /** Process start (performance.timeOrigin). */
+  start: number;
+  /** The bundle's module graph evaluated (Lambda: end of init). */
+  ready: number;
+  browserLaunched?: number;
+  pdfPrinted?: number;
+  /** First body bytes of a streamed answer, or the handler's return. */
+  answered: number;
+  status: number | string;
+  /** A plain (not streamed) answer's body, for the parent to read ids from. */
+  body?: string;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+const STREAMING = Symbol.for("aws.lambda.runtime.handler.streaming");
+
+const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as ColdJob;
+const times: Partial<ColdTimes> = { start: performance.timeOrigin };
+subscribe(RENDER_CHANNEL, (message) => {
+  const { event } = message as RenderEvent;
+  if (event === "browser-launched") times.browserLaunched ??= now();
+  if (event === "pdf-printed") times.pdfPrinted ??= now();
+});
+
+/** The `awslambda` global of the runtime: response streaming, first bytes timed. */
+function installStreamingRuntime(): void {
+  const g = globalThis as { awslambda?: Record<string, unknown> };
+  g.awslambda ??= {};
+  Object.assign(g.awslambda, {
+    streamifyResponse: <T extends object>(fn: T): T => Object.assign(fn, { [STREAMING]: "response" }),
+    HttpResponseStream: {
+      from: (stream: Writable, metadata: { statusCode?: number }) => {
+        times.status = metadata.statusCode ?? 200;
+        return stream;
+      },
+    },
+  });
+}
+
+function responseStream(): Writable {
+  return new Writable({
+    write(_chunk, _enc, done) {
+      times.answered ??= now();
+      done();
+    },
+  });
+}
+
+const deadline = performance.timeOrigin + job.timeoutSeconds * 1000;
+const context = {
+  functionName: "cold",
+  awsRequestId: crypto.randomUUID(),
+  callbackWaitsForEmptyEventLoop: false,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
+};
+
+installStreamingRuntime();
+type Handler = ((event: unknown, ...rest: unknown[]) => Promise<unknown>) & { [STREAMING]?: string };
+const { handler } = (await import(pathToFileURL(join(job.codeDir, "index.mjs")).href)) as { handler: Handler };
+times.ready = now();
+if (handler[STREAMING]) {
+  await handler(job.event, responseStream(), context);
+} else {
+  const result = (await handler(job.event, context)) as { statusCode?: number; body?: string; batchItemFailures?: unknown[] };
+  times.answered = now();
+  times.status = result?.statusCode ?? (result?.batchItemFailures?.length ? "batch failures" : "ok");
+  times.body = result?.body;
+}
+process.stdout.write(`${JSON.stringify(times)}\n`);
+process.exit(0);

@@ -1,0 +1,112 @@
+import { readFileSync, rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { localEnvironment } from "#infra/local/resource-names.ts";
+import type { LocalJson } from "#infra/local/seed.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
+import { renderHtml } from "#shared/render/template.ts";
+import { type DeployedFunction, remapOpt, synthDeployedFunctions } from "./cold-artefacts.ts";
+import { apiEvent, sqsEvent } from "./cold-events.ts";
+import { buildColdChildren, type ColdRun, runCold } from "./cold-run.ts";
+import { fmt, percentile } from "./stats.ts";
+
+/** What the cold phase needs of a running local stack: its data dir (runtime.json) and seed. */
+export interface ColdTarget {
+  dataDir: string;
+  localJson: LocalJson;
+}
+
+interface Runtime {
+  endpoints: { dynamodb: string; aws: string };
+  queueUrls: Record<string, string>;
+  urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
+}
+
+const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status"] as const;
+type Measured = (typeof FUNCTIONS)[number] | "floor";
+
+/**
+ * The cold phase: the deployed bundles (synthesized by the CDK stack) run `n` times each in
+ * fresh processes against the running stack's emulators. Per round: a sync PDF, an async
+ * request (its render message goes to a bench queue, not the stack's poller), that message
+ * rendered by a cold render function, then the designs list and the status of the request,
+ * and the cold floor. Rounds interleave the functions so load changes hit all alike.
+ */
+export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, params: Record<string, unknown>, n: number, log: (line: string) => void) {
+  const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
+  try {
+    log(`  synthesizing the stack's bundles (${FUNCTIONS.join(", ")})…`);
+    const deployed = synthDeployedFunctions(FUNCTIONS, join(work, "cdk.out"));
+    const children = await buildColdChildren(work);
+    const runtime = JSON.parse(readFileSync(join(target.dataDir, "runtime.json"), "utf8")) as Runtime;
+    const local = localEnvironment({ ...runtime.endpoints, dynamodbEndpoint: runtime.endpoints.dynamodb, awsEndpoint: runtime.endpoints.aws, queueUrls: runtime.queueUrls, baseUrl: runtime.urls.apiBaseUrl, siteUrl: runtime.urls.siteUrl, authUrl: runtime.urls.authUrl });
+    const sqs = new SQSClient({ region: "us-east-1", endpoint: runtime.endpoints.aws, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+    const benchQueue = (await sqs.send(new CreateQueueCommand({ QueueName: "platen-bench-cold-render" }))).QueueUrl!;
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: benchQueue, AttributeNames: ["QueueArn"] }));
+    const ws = target.localJson.workspaces[0]!;
+    const designId = ws.designs.find((d) => d.label.includes("請求書"))!.id;
+    const floorJob = {
+      chromiumPath: await resolveExecutablePath(remapOpt(deployed.render!).CHROMIUM_PATH),
+      fontDir: remapOpt(deployed.render!).RENDER_FONT_DIR,
+      html: await renderHtml(bundle, params, { bundleKey: "floor", title: "floor" }),
+      page: bundle.manifest.page,
+    };
+    const cold = (fn: DeployedFunction, event: unknown, extraEnv: Record<string, string> = {}) =>
+      runCold(children.invoke, { codeDir: fn.codeDir, event, timeoutSeconds: 60 }, {
+        ...local,
+        ...remapOpt(fn),
+        AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+        LAMBDA_TASK_ROOT: fn.codeDir,
+        ...extraEnv,
+      });
+    const runs: Record<Measured, ColdRun[]> = { "generate-sync": [], render: [], "generate-async": [], "list-designs": [], "get-status": [], floor: [] };
+    const content = { fileName: "cold", params };
+    for (let i = 0; i < n; i++) {
+      runs.floor.push(await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
+      runs["generate-sync"].push(expectStatus(await cold(deployed["generate-sync"]!, apiEvent({ method: "POST", resource: "/file/sync/single", path: "/file/sync/single", appKey: ws.appKey, body: { designId, version: 1, content } })), 200));
+      const accepted = expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/single", path: "/file/async/single", appKey: ws.appKey, body: { designId, version: 1, content } }), { QUEUE_RENDER: benchQueue }), 202);
+      runs["generate-async"].push(accepted);
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: benchQueue, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+      if (Messages.length === 0) throw new Error("the cold async request queued no render message");
+      runs.render.push(expectStatus(await cold(deployed.render!, sqsEvent(Messages, Attributes!.QueueArn!)), "ok"));
+      for (const m of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: benchQueue, ReceiptHandle: m.ReceiptHandle! }));
+      runs["list-designs"].push(expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
+      const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
+      runs["get-status"].push(expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      log(`  round ${i + 1}/${n}: sync first PDF ${fmt(runs["generate-sync"].at(-1)!.answered)} ms, render ${fmt(runs.render.at(-1)!.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(runs.floor.at(-1)!.answered)} ms`);
+    }
+    return coldTable(runs);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function expectStatus(run: ColdRun, status: number | string): ColdRun {
+  if (run.status !== status) throw new Error(`cold run answered ${run.status}, expected ${status}: ${run.body ?? ""}`);
+  return run;
+}
+
+/** p50 / p95 of one milestone over the runs, "–" where the function has none. */
+function spread(runs: ColdRun[], pick: (r: ColdRun) => number | undefined): string {
+  const values = runs.map(pick).filter((v): v is number => v !== undefined);
+  return values.length ? `${fmt(percentile(values, 50))} / ${fmt(percentile(values, 95))}` : "–";
+}
+
+/** The cold table in Markdown: ms from process start, p50 / p95 over the runs. */
+function coldTable(runs: Record<Measured, ColdRun[]>): string[] {
+  const lines = [
+    "| cold process (N each) | → handler ready | → browser launched | → first PDF | → answered |",
+    "|---|---|---|---|---|",
+  ];
+  const first = (r: ColdRun) => r.pdfPrinted;
+  for (const [name, list] of Object.entries(runs) as [Measured, ColdRun[]][]) {
+    // The sync function's first PDF is its first body byte; the worker's is the rendered file.
+    const pdf = name === "generate-sync" ? (r: ColdRun) => r.answered : first;
+    lines.push(`| ${name === "floor" ? "floor: Chromium + page.pdf only" : name} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${spread(list, (r) => r.answered)} |`);
+  }
+  return lines;
+}
