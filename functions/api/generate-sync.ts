@@ -9,7 +9,9 @@ import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
-import { getRenderer } from "#shared/render/renderer.ts";
+import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
+
+launchAtInit();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -5,7 +5,9 @@ import { parseRenderMessage } from "#shared/generation/render-queue.ts";
 import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
-import { getRenderer } from "#shared/render/renderer.ts";
+import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
+
+launchAtInit();
 
 /**
  * Render worker: one SQS batch, files rendered side by side (the renderer's pool bounds

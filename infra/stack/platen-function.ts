@@ -78,7 +78,8 @@ export class PlatenFunction extends Construct {
       environment: {
         ...props.environment,
         ...resourceEnvironment(def, props.data),
-        ...(def.chromium ? { RENDER_FONT_DIR, CHROMIUM_PATH } : {}),
+        // The first browser starts in the init phase (shared/render/renderer.ts launchAtInit).
+        ...(def.chromium ? { RENDER_FONT_DIR, CHROMIUM_PATH, RENDER_LAUNCH_AT_INIT: "1" } : {}),
         // Powertools: the `service` of every log line and metric (app-metrics.ts reads it per stage).
         POWERTOOLS_SERVICE_NAME: settings.prefix,
         NODE_OPTIONS: "--enable-source-maps",

@@ -59,8 +59,8 @@ export interface Renderer {
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
   /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
-  /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
-  warmUp(): Promise<void>;
+  /** Starts `count` browsers of the pool (all by default) now, e.g. in a Lambda init phase. */
+  warmUp(count?: number): Promise<void>;
   close(): Promise<void>;
   stats(): PoolStats;
 }
@@ -86,7 +86,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
     renderPdf: (req) => renderPdf(pool, config, req),
     printPdf: (req) => printPdf(pool, req, { deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs), ...budgetOf(config, req) }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
-    warmUp: () => pool.warmUp(),
+    warmUp: (count) => pool.warmUp(count),
     close: () => pool.close(),
     stats: () => pool.stats(),
   };
@@ -101,6 +101,20 @@ let shared: Renderer | undefined;
 export function getRenderer(config?: Partial<RendererConfig>): Renderer {
   shared ??= createRenderer(config);
   return shared;
+}
+
+/**
+ * Called at module load by the Chromium handlers: with RENDER_LAUNCH_AT_INIT (set on the
+ * deployed functions) the first browser starts during the Lambda init phase, in parallel
+ * with the rest of the init and the first request's admission, instead of after them. Only
+ * one: a second browser would take CPU from the first render of a cold container; the pool
+ * starts the others when they are needed. Failures only log: the first render relaunches.
+ */
+export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
+  if (!readRenderConfig(env).launchAtInit) return;
+  getRenderer()
+    .warmUp(1)
+    .catch((error: unknown) => console.error(JSON.stringify({ level: "warn", msg: "browser launch at init failed", error: String(error) })));
 }
 
 /** Stats of the process-wide renderer, if one was created (local test hooks). */
