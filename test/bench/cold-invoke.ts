@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
+import { descendantPids } from "./process-tree.ts";
 
 /**
  * The child of one cold run, standing in for the Lambda Node.js runtime: a fresh process
@@ -77,15 +78,21 @@ const context = {
 
 installStreamingRuntime();
 type Handler = ((event: unknown, ...rest: unknown[]) => Promise<unknown>) & { [STREAMING]?: string };
-const { handler } = (await import(pathToFileURL(join(job.codeDir, "index.mjs")).href)) as { handler: Handler };
-times.ready = now();
-if (handler[STREAMING]) {
-  await handler(job.event, responseStream(), context);
-} else {
-  const result = (await handler(job.event, context)) as { statusCode?: number; body?: string; batchItemFailures?: unknown[] };
-  times.answered = now();
-  times.status = result?.statusCode ?? (result?.batchItemFailures?.length ? "batch failures" : "ok");
-  times.body = result?.body;
+try {
+  const { handler } = (await import(pathToFileURL(join(job.codeDir, "index.mjs")).href)) as { handler: Handler };
+  times.ready = now();
+  if (handler[STREAMING]) {
+    await handler(job.event, responseStream(), context);
+  } else {
+    const result = (await handler(job.event, context)) as { statusCode?: number; body?: string; batchItemFailures?: unknown[] };
+    times.answered = now();
+    times.status = result?.statusCode ?? (result?.batchItemFailures?.length ? "batch failures" : "ok");
+    times.body = result?.body;
+  }
+  process.stdout.write(`${JSON.stringify(times)}\n`);
+} finally {
+  // The browsers the bundle started (puppeteer gives them their own process group) end
+  // with this run, as a frozen Lambda sandbox runs nothing either.
+  for (const pid of descendantPids(process.pid)) process.kill(pid, "SIGKILL");
 }
-process.stdout.write(`${JSON.stringify(times)}\n`);
 process.exit(0);

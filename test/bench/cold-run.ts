@@ -63,7 +63,7 @@ export async function runCold(program: string, job: unknown, env: Record<string,
       body: times.body,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
@@ -81,3 +81,4 @@ function runChild(program: string, jobFile: string, env: Record<string, string>)
     });
   });
 }
+
