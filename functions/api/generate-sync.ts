@@ -1,3 +1,5 @@
+// First: starts Chromium before the other modules load (a cold start's init phase).
+import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";

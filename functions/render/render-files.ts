@@ -1,3 +1,5 @@
+// First: starts Chromium before the other modules load (a cold start's init phase).
+import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { renderQueuedBatch } from "#shared/generation/render-batch.ts";

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import chromium from "@sparticuz/chromium";
 import debug from "debug";
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -87,4 +88,19 @@ export async function launchChromium(options: LaunchOptions): Promise<Browser> {
   });
   publishRenderEvent({ event: "browser-launched" });
   return browser;
+}
+
+/** Processes of browsers puppeteer connected to rather than launched (early-chromium.ts). */
+const connectedProcesses = new WeakMap<Browser, ChildProcess>();
+
+/** Records the process of a browser puppeteer did not launch, so it can be killed like one it did. */
+export function registerBrowserProcess(browser: Browser, child: ChildProcess): Browser {
+  connectedProcesses.set(browser, child);
+  publishRenderEvent({ event: "browser-launched" });
+  return browser;
+}
+
+/** The browser's OS process, whether puppeteer launched it or connected to it. */
+export function browserProcess(browser: Browser): ChildProcess | undefined {
+  return browser.process() ?? connectedProcesses.get(browser);
 }

@@ -4,6 +4,7 @@ import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
 import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages } from "./document-limits.ts";
+import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
@@ -77,8 +78,10 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
     recycleAfter: config.recycleAfter,
     launch: async () => {
       const fontEnv = await prepareFontEnv(config.fontDir);
-      return openGuardedBrowser(() =>
-        launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs: config.timeoutMs + 10_000 }),
+      const protocolTimeoutMs = config.timeoutMs + 10_000;
+      // The browser spawned during the init phase, if there is one; every later one is launched.
+      return openGuardedBrowser(
+        () => takeEarlyChromium(protocolTimeoutMs) ?? launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs }),
       );
     },
   });
@@ -105,10 +108,11 @@ export function getRenderer(config?: Partial<RendererConfig>): Renderer {
 
 /**
  * Called at module load by the Chromium handlers: with RENDER_LAUNCH_AT_INIT (set on the
- * deployed functions) the first browser starts during the Lambda init phase, in parallel
- * with the rest of the init and the first request's admission, instead of after them. Only
- * one: a second browser would take CPU from the first render of a cold container; the pool
- * starts the others when they are needed. Failures only log: the first render relaunches.
+ * deployed functions) the first browser is ready during the Lambda init phase or the first
+ * request's admission, instead of being launched after them (launch-at-init.ts spawned it
+ * before the module graph loaded; this connects to it, or launches one). Only one: a second
+ * browser would take CPU from the first render of a cold container; the pool starts the
+ * others when they are needed. Failures only log: the first render relaunches.
  */
 export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
   if (!readRenderConfig(env).launchAtInit) return;
