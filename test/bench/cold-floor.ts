@@ -25,6 +25,6 @@ const page = await browser.newPage();
 await page.setContent(job.html, { waitUntil: "load" });
 const pdf = await page.pdf(pdfOptions(resolvePageBox(job.page), 60_000));
 const answered = now();
-process.stdout.write(`${JSON.stringify({ start: performance.timeOrigin, ready, browserLaunched, pdfPrinted: answered, answered, status: pdf.length > 0 ? 200 : 500 })}\n`);
+process.stdout.write(`${JSON.stringify({ start: performance.timeOrigin, ready, browserLaunched, pdfPrinted: answered, answered, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, status: pdf.length > 0 ? 200 : 500 })}\n`);
 await browser.close();
 process.exit(0);

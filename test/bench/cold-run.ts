@@ -34,6 +34,7 @@ export interface ColdRun {
   pdfPrinted?: number;
   answered: number;
   status: number | string;
+  cpuMs?: number;
   body?: string;
 }
 
@@ -60,6 +61,7 @@ export async function runCold(program: string, job: unknown, env: Record<string,
       pdfPrinted: since(times.pdfPrinted),
       answered: since(times.answered)!,
       status: times.status,
+      cpuMs: times.cpuMs,
       body: times.body,
     };
   } finally {

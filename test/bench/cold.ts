@@ -26,7 +26,13 @@ interface Runtime {
 }
 
 const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status"] as const;
-type Measured = (typeof FUNCTIONS)[number] | "floor";
+const FLOOR = "floor: Chromium + page.pdf only";
+
+/** The sync function with one cold-start step undone by its environment. */
+const SYNC_VARIANTS: Record<string, Record<string, string>> = {
+  "generate-sync, browser launched at first render (RENDER_LAUNCH_AT_INIT=0)": { RENDER_LAUNCH_AT_INIT: "0" },
+  "generate-sync, without --enable-source-maps": { NODE_OPTIONS: "" },
+};
 
 /**
  * The cold phase: the deployed bundles (synthesized by the CDK stack) run `n` times each in
@@ -63,21 +69,27 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
         LAMBDA_TASK_ROOT: fn.codeDir,
         ...extraEnv,
       });
-    const runs: Record<Measured, ColdRun[]> = { "generate-sync": [], render: [], "generate-async": [], "list-designs": [], "get-status": [], floor: [] };
+    const runs = new Map<string, ColdRun[]>();
+    const record = (label: string, run: ColdRun) => {
+      runs.set(label, [...(runs.get(label) ?? []), run]);
+      return run;
+    };
     const content = { fileName: "cold", params };
+    const syncEvent = () => apiEvent({ method: "POST", resource: "/file/sync/single", path: "/file/sync/single", appKey: ws.appKey, body: { designId, version: 1, content } });
     for (let i = 0; i < n; i++) {
-      runs.floor.push(await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
-      runs["generate-sync"].push(expectStatus(await cold(deployed["generate-sync"]!, apiEvent({ method: "POST", resource: "/file/sync/single", path: "/file/sync/single", appKey: ws.appKey, body: { designId, version: 1, content } })), 200));
-      const accepted = expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/single", path: "/file/async/single", appKey: ws.appKey, body: { designId, version: 1, content } }), { QUEUE_RENDER: benchQueue }), 202);
-      runs["generate-async"].push(accepted);
+      const floor = record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
+      const sync = record("generate-sync", expectStatus(await cold(deployed["generate-sync"]!, syncEvent()), 200));
+      // The same bundle with one step undone, in the same round: the steps' effects side by side.
+      for (const [label, env] of Object.entries(SYNC_VARIANTS)) record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env), 200));
+      const accepted = record("generate-async", expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/single", path: "/file/async/single", appKey: ws.appKey, body: { designId, version: 1, content } }), { QUEUE_RENDER: benchQueue }), 202));
       const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: benchQueue, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
       if (Messages.length === 0) throw new Error("the cold async request queued no render message");
-      runs.render.push(expectStatus(await cold(deployed.render!, sqsEvent(Messages, Attributes!.QueueArn!)), "ok"));
+      const render = record("render", expectStatus(await cold(deployed.render!, sqsEvent(Messages, Attributes!.QueueArn!)), "ok"));
       for (const m of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: benchQueue, ReceiptHandle: m.ReceiptHandle! }));
-      runs["list-designs"].push(expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
+      record("list-designs", expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
       const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
-      runs["get-status"].push(expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
-      log(`  round ${i + 1}/${n}: sync first PDF ${fmt(runs["generate-sync"].at(-1)!.answered)} ms, render ${fmt(runs.render.at(-1)!.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(runs.floor.at(-1)!.answered)} ms`);
+      record("get-status", expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      log(`  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`);
     }
     return coldTable(runs);
   } finally {
@@ -96,17 +108,19 @@ function spread(runs: ColdRun[], pick: (r: ColdRun) => number | undefined): stri
   return values.length ? `${fmt(percentile(values, 50))} / ${fmt(percentile(values, 95))}` : "–";
 }
 
-/** The cold table in Markdown: ms from process start, p50 / p95 over the runs. */
-function coldTable(runs: Record<Measured, ColdRun[]>): string[] {
+/** The cold table in Markdown: ms from process start, p50 / p95 over the runs; first PDF also over the floor of the same round. */
+function coldTable(runs: Map<string, ColdRun[]>): string[] {
   const lines = [
-    "| cold process (N each) | → handler ready | → browser launched | → first PDF | → answered |",
-    "|---|---|---|---|---|",
+    "| cold process (N each) | → handler ready | → browser launched | → first PDF | ÷ floor (p50 of rounds) | → answered | Node CPU ms |",
+    "|---|---|---|---|---|---|---|",
   ];
-  const first = (r: ColdRun) => r.pdfPrinted;
-  for (const [name, list] of Object.entries(runs) as [Measured, ColdRun[]][]) {
+  const floor = runs.get(FLOOR)!;
+  for (const [label, list] of runs) {
     // The sync function's first PDF is its first body byte; the worker's is the rendered file.
-    const pdf = name === "generate-sync" ? (r: ColdRun) => r.answered : first;
-    lines.push(`| ${name === "floor" ? "floor: Chromium + page.pdf only" : name} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${spread(list, (r) => r.answered)} |`);
+    const pdf = label.startsWith("generate-sync") ? (r: ColdRun) => r.answered : (r: ColdRun) => r.pdfPrinted;
+    const ratios = list.map((r, i) => (pdf(r) === undefined ? undefined : pdf(r)! / floor[i]!.answered)).filter((v): v is number => v !== undefined);
+    const ratio = ratios.length ? fmt(percentile(ratios, 50), 2) : "–";
+    lines.push(`| ${label} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${ratio} | ${spread(list, (r) => r.answered)} | ${spread(list, (r) => r.cpuMs)} |`);
   }
   return lines;
 }
