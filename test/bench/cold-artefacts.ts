@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App } from "aws-cdk-lib";
@@ -65,4 +65,15 @@ function mergeLayers(layerDirs: string[]): string {
 /** The function's literal environment with `/opt/…` paths pointing into the merged layer folder. */
 export function remapOpt(fn: DeployedFunction): Record<string, string> {
   return Object.fromEntries(Object.entries(fn.environment).map(([k, v]) => [k, v.replace(/^\/opt(?=\/|$)/, fn.optDir)]));
+}
+
+/** Unzipped MB of the function's code plus its layers: Lambda allows 250 in all. */
+export function unzippedSizeMb(fn: DeployedFunction): number {
+  return (folderBytes(fn.codeDir) + folderBytes(fn.optDir)) / 2 ** 20;
+}
+
+function folderBytes(path: string): number {
+  const stat = statSync(path); // follows the layer links
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((total, entry) => total + folderBytes(join(path, entry)), 0);
 }

@@ -8,7 +8,7 @@ import type { LocalJson } from "#infra/local/seed.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
 import { renderHtml } from "#shared/render/template.ts";
-import { type DeployedFunction, remapOpt, synthDeployedFunctions } from "./cold-artefacts.ts";
+import { type DeployedFunction, remapOpt, synthDeployedFunctions, unzippedSizeMb } from "./cold-artefacts.ts";
 import { apiEvent, sqsEvent } from "./cold-events.ts";
 import { buildColdChildren, type ColdRun, runCold } from "./cold-run.ts";
 import { fmt, percentile } from "./stats.ts";
@@ -47,6 +47,8 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
     log(`  synthesizing the stack's bundles (${FUNCTIONS.join(", ")})…`);
     const deployed = synthDeployedFunctions(FUNCTIONS, join(work, "cdk.out"));
     const children = await buildColdChildren(work);
+    const sizes = FUNCTIONS.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
+    log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
     const runtime = JSON.parse(readFileSync(join(target.dataDir, "runtime.json"), "utf8")) as Runtime;
     const local = localEnvironment({ ...runtime.endpoints, dynamodbEndpoint: runtime.endpoints.dynamodb, awsEndpoint: runtime.endpoints.aws, queueUrls: runtime.queueUrls, baseUrl: runtime.urls.apiBaseUrl, siteUrl: runtime.urls.siteUrl, authUrl: runtime.urls.authUrl });
     const sqs = new SQSClient({ region: "us-east-1", endpoint: runtime.endpoints.aws, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
@@ -91,7 +93,7 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
       record("get-status", expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
       log(`  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`);
     }
-    return coldTable(runs);
+    return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`];
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
