@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
+import { type AwsCalls, countAwsCalls } from "./aws-calls.ts";
 import { descendantPids } from "./process-tree.ts";
 
 /**
@@ -31,6 +32,8 @@ export interface ColdTimes {
   status: number | string;
   /** CPU time of this Node process (user + system) when it answered: less load-sensitive than wall time. */
   cpuMs: number;
+  /** What the invocation asked of AWS, counted until it returned (after-work included). */
+  aws?: AwsCalls;
   /** A plain (not streamed) answer's body, for the parent to read ids from. */
   body?: string;
 }
@@ -86,6 +89,7 @@ const context = {
 };
 
 installStreamingRuntime();
+const aws = countAwsCalls();
 type Handler = ((event: unknown, ...rest: unknown[]) => Promise<unknown>) & { [STREAMING]?: string };
 try {
   const { handler } = (await import(pathToFileURL(join(job.codeDir, "index.mjs")).href)) as { handler: Handler };
@@ -99,7 +103,7 @@ try {
     times.status = result?.statusCode ?? (result?.batchItemFailures?.length ? "batch failures" : "ok");
     times.body = result?.body;
   }
-  process.stdout.write(`${JSON.stringify(times)}\n`);
+  process.stdout.write(`${JSON.stringify({ ...times, aws })}\n`);
 } finally {
   // The browsers the bundle started (puppeteer gives them their own process group) end
   // with this run, as a frozen Lambda sandbox runs nothing either.

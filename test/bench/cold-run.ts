@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { ESM_REQUIRE_BANNER } from "#infra/stack/platen-function.ts";
+import type { AwsCalls } from "./aws-calls.ts";
 import type { ColdTimes } from "./cold-invoke.ts";
 
 const here = import.meta.dirname;
@@ -35,6 +36,7 @@ export interface ColdRun {
   answered: number;
   status: number | string;
   cpuMs?: number;
+  aws?: AwsCalls;
   body?: string;
 }
 
@@ -62,6 +64,7 @@ export async function runCold(program: string, job: unknown, env: Record<string,
       answered: since(times.answered)!,
       status: times.status,
       cpuMs: times.cpuMs,
+      aws: times.aws,
       body: times.body,
     };
   } finally {

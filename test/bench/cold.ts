@@ -2,7 +2,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { queues } from "#infra/definitions/index.ts";
 import { localEnvironment } from "#infra/local/resource-names.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
@@ -25,8 +26,25 @@ interface Runtime {
   urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
 }
 
-const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status"] as const;
+const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status", "download-files"] as const;
 const FLOOR = "floor: Chromium + page.pdf only";
+
+const ASYNC_100 = "generate-async, 100 files";
+/** The render queue's batch size (infra/definitions/queues.ts). */
+const RENDER_BATCH = queues.render.batchSize;
+const RENDER_BATCH_LABEL = `render, a batch of ${RENDER_BATCH} of those`;
+
+/** Up to `max` messages of the bench queue, each deleted once received. */
+async function receive(sqs: SQSClient, queueUrl: string, max: number): Promise<Message[]> {
+  const messages: Message[] = [];
+  while (messages.length < max) {
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, max - messages.length), WaitTimeSeconds: 1 }));
+    if (Messages.length === 0) break;
+    for (const m of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+    messages.push(...Messages);
+  }
+  return messages;
+}
 
 /** The sync function with one cold-start step undone by its environment. */
 const SYNC_VARIANTS: Record<string, Record<string, string>> = {
@@ -91,9 +109,18 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
       record("list-designs", expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
       const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
       record("get-status", expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      record("download-files", expectStatus(await cold(deployed["download-files"]!, apiEvent({ method: "GET", resource: "/file/download/{requestId}", path: `/file/download/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      if (i === n - 1) {
+        // Once: the inputs of the cost model's async 100-file request (its first render batch).
+        const contents = Array.from({ length: 100 }, (_, k) => ({ fileName: `cold-${k}`, params }));
+        record(ASYNC_100, expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/multiple", path: "/file/async/multiple", appKey: ws.appKey, body: { designId, version: 1, contents } }), { QUEUE_RENDER: benchQueue }), 202));
+        const batch = await receive(sqs, benchQueue, RENDER_BATCH);
+        record(RENDER_BATCH_LABEL, expectStatus(await cold(deployed.render!, sqsEvent(batch, Attributes!.QueueArn!)), "ok"));
+        while ((await receive(sqs, benchQueue, 10)).length > 0);
+      }
       log(`  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`);
     }
-    return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`];
+    return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -123,6 +150,18 @@ function coldTable(runs: Map<string, ColdRun[]>): string[] {
     const ratios = list.map((r, i) => (pdf(r) === undefined ? undefined : pdf(r)! / floor[i]!.answered)).filter((v): v is number => v !== undefined);
     const ratio = ratios.length ? fmt(percentile(ratios, 50), 2) : "–";
     lines.push(`| ${label} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${ratio} | ${spread(list, (r) => r.answered)} | ${spread(list, (r) => r.cpuMs)} |`);
+  }
+  return lines;
+}
+
+/** The cost model's inputs: AWS calls of one invocation of each (the last run; they do not vary). */
+function awsTable(runs: Map<string, ColdRun[]>): string[] {
+  const lines = ["| invocation | ms (last run) | AWS calls | DynamoDB WRU | RRU |", "|---|---|---|---|---|"];
+  for (const [label, list] of runs) {
+    const { aws, answered } = list.at(-1)!;
+    if (!aws || label.includes(", browser") || label.includes(", without")) continue;
+    const calls = Object.entries(aws.calls).map(([op, count]) => `${op} ${count}`).join(", ");
+    lines.push(`| ${label} | ${fmt(answered)} | ${calls} | ${fmt(aws.wru, 1)} | ${fmt(aws.rru, 1)} |`);
   }
   return lines;
 }
