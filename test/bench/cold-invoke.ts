@@ -18,6 +18,8 @@ export interface ColdJob {
   codeDir: string;
   event: unknown;
   timeoutSeconds: number;
+  /** Invocations of the same event after the cold one, timed as warm (0 for events that cannot repeat). */
+  warmRuns?: number;
 }
 
 export interface ColdTimes {
@@ -32,6 +34,10 @@ export interface ColdTimes {
   status: number | string;
   /** CPU time of this Node process (user + system) when it answered: less load-sensitive than wall time. */
   cpuMs: number;
+  /** The cold invocation's end, after-work included (Lambda bills init + this). */
+  done?: number;
+  /** Median duration of the warm invocations. */
+  warmMs?: number;
   /** What the invocation asked of AWS, counted until it returned (after-work included). */
   aws?: AwsCalls;
   /** A plain (not streamed) answer's body, for the parent to read ids from. */
@@ -80,30 +86,49 @@ function responseStream(): Writable {
   });
 }
 
-const deadline = performance.timeOrigin + job.timeoutSeconds * 1000;
-const context = {
-  functionName: "cold",
-  awsRequestId: crypto.randomUUID(),
-  callbackWaitsForEmptyEventLoop: false,
-  getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
-};
+/** A fresh context per invocation, as the runtime gives (the remaining time starts anew). */
+function invocationContext() {
+  const deadline = now() + job.timeoutSeconds * 1000;
+  return {
+    functionName: "cold",
+    awsRequestId: crypto.randomUUID(),
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
+  };
+}
+
+type Handler = ((event: unknown, ...rest: unknown[]) => Promise<unknown>) & { [STREAMING]?: string };
+type PlainResult = { statusCode?: number; body?: string; batchItemFailures?: unknown[] };
+
+/** One invocation to its end (a streamed answer's after-work included): what Lambda bills. */
+async function invoke(handler: Handler): Promise<PlainResult | undefined> {
+  if (handler[STREAMING]) return void (await handler(job.event, responseStream(), invocationContext()));
+  return (await handler(job.event, invocationContext())) as PlainResult;
+}
 
 installStreamingRuntime();
 const aws = countAwsCalls();
-type Handler = ((event: unknown, ...rest: unknown[]) => Promise<unknown>) & { [STREAMING]?: string };
 try {
   const { handler } = (await import(pathToFileURL(join(job.codeDir, "index.mjs")).href)) as { handler: Handler };
   times.ready = now();
-  if (handler[STREAMING]) {
-    await handler(job.event, responseStream(), context);
-  } else {
-    const result = (await handler(job.event, context)) as { statusCode?: number; body?: string; batchItemFailures?: unknown[] };
+  const result = await invoke(handler);
+  if (!handler[STREAMING]) {
     times.answered = now();
     times.cpuMs = cpuMs();
     times.status = result?.statusCode ?? (result?.batchItemFailures?.length ? "batch failures" : "ok");
     times.body = result?.body;
   }
-  process.stdout.write(`${JSON.stringify({ ...times, aws })}\n`);
+  times.done = now();
+  const coldAws = structuredClone(aws);
+  // The same event again in the now warm process: the billed duration of a warm invocation.
+  const warm: number[] = [];
+  for (let i = 0; i < (job.warmRuns ?? 0); i++) {
+    const started = now();
+    await invoke(handler);
+    warm.push(now() - started);
+  }
+  times.warmMs = warm.sort((a, b) => a - b)[Math.floor(warm.length / 2)];
+  process.stdout.write(`${JSON.stringify({ ...times, aws: coldAws })}\n`);
 } finally {
   // The browsers the bundle started (puppeteer gives them their own process group) end
   // with this run, as a frozen Lambda sandbox runs nothing either.

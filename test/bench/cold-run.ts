@@ -36,6 +36,9 @@ export interface ColdRun {
   answered: number;
   status: number | string;
   cpuMs?: number;
+  /** The cold invocation's end (after-work included), and a warm invocation's median duration. */
+  done?: number;
+  warmMs?: number;
   aws?: AwsCalls;
   body?: string;
 }
@@ -64,6 +67,8 @@ export async function runCold(program: string, job: unknown, env: Record<string,
       answered: since(times.answered)!,
       status: times.status,
       cpuMs: times.cpuMs,
+      done: since(times.done),
+      warmMs: times.warmMs,
       aws: times.aws,
       body: times.body,
     };
