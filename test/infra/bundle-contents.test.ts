@@ -1,10 +1,11 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { functions } from "#infra/definitions/index.ts";
-import { synthDeployedFunctions } from "../bench/cold-artefacts.ts";
 import { SYNTH_TIMEOUT_MS } from "./synth.ts";
 
 /** Traces a bundle keeps of puppeteer-core and @sparticuz/chromium, minified with kept names. */
@@ -40,12 +41,14 @@ describe("bundle contents", () => {
 
   it(
     `no non-render function's bundle contains them (${nonRender.join(", ")})`,
-    () => {
+    async () => {
       expect(nonRender.length).toBeGreaterThan(5);
-      const deployed = synthDeployedFunctions(nonRender, join(work, "cdk.out"));
-      const found = Object.fromEntries(
-        Object.values(deployed).map((fn) => [fn.id, markersIn(readFileSync(join(fn.codeDir, "index.mjs"), "utf8"))]),
-      );
+      const script = join(import.meta.dirname, "synth-bundles.ts");
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, join(work, "cdk.out"), ...nonRender], {
+        maxBuffer: 2 ** 24,
+      });
+      const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+      const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]));
       expect(found).toEqual(Object.fromEntries(nonRender.map((id) => [id, []])));
     },
     SYNTH_TIMEOUT_MS,
