@@ -1,3 +1,5 @@
+// First: starts Chromium before the other modules load (a cold start's init phase).
+import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";
@@ -9,7 +11,9 @@ import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
-import { getRenderer } from "#shared/render/renderer.ts";
+import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
+
+launchAtInit();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

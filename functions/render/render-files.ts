@@ -1,3 +1,5 @@
+// First: starts Chromium before the other modules load (a cold start's init phase).
+import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { renderQueuedBatch } from "#shared/generation/render-batch.ts";
@@ -5,7 +7,9 @@ import { parseRenderMessage } from "#shared/generation/render-queue.ts";
 import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
-import { getRenderer } from "#shared/render/renderer.ts";
+import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
+
+launchAtInit();
 
 /**
  * Render worker: one SQS batch, files rendered side by side (the renderer's pool bounds

@@ -6,6 +6,7 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import type { FunctionDefinition } from "../definitions/index.ts";
 import type { PlatenData } from "./data.ts";
+import { CHROMIUM_PATH, chromiumLayer } from "./chromium-layer.ts";
 import { RENDER_FONT_DIR, renderFontLayer } from "./font-layer.ts";
 import { executionRole, grantAccess, lookup } from "./function-access.ts";
 import type { StageSettings } from "./stage.ts";
@@ -18,7 +19,7 @@ export const CHROMIUM_EPHEMERAL_STORAGE_MIB = 2048;
  * ESM bundles still contain CommonJS dependencies that call `require` for Node built-ins;
  * esbuild's ESM output has no `require`, so the banner provides one.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __platenCreateRequire } from 'node:module'; const require = __platenCreateRequire(import.meta.url);";
 
 export interface PlatenFunctionProps {
@@ -35,7 +36,7 @@ export interface PlatenFunctionProps {
  * One Lambda of the service. Fixes in one place what every function shares: Node 24, x86-64,
  * ESM bundle with source maps, its own log group, the resource names it needs and
  * least-privilege grants from the definition's access lists. Chromium functions also get
- * memory, /tmp space, @sparticuz/chromium as a node module and the font layer.
+ * memory, /tmp space and two layers: the unpacked Chromium and the fonts.
  */
 export class PlatenFunction extends Construct {
   readonly definition: FunctionDefinition;
@@ -69,19 +70,21 @@ export class PlatenFunction extends Construct {
       memorySize: def.memoryMb,
       timeout: Duration.seconds(def.timeoutSeconds),
       ephemeralStorageSize: def.chromium ? Size.mebibytes(CHROMIUM_EPHEMERAL_STORAGE_MIB) : undefined,
-      // Fonts come from a layer: the renderer's TTFs only, not whole font packages.
-      layers: def.chromium ? [renderFontLayer(Stack.of(this))] : undefined,
+      // Fonts and the unpacked browser come from layers: the renderer's TTFs only, and a
+      // Chromium that needs no inflating when a container starts.
+      layers: def.chromium ? [renderFontLayer(Stack.of(this)), chromiumLayer(Stack.of(this))] : undefined,
       logGroup,
       role,
       environment: {
         ...props.environment,
         ...resourceEnvironment(def, props.data),
-        ...(def.chromium ? { RENDER_FONT_DIR } : {}),
+        // The first browser starts in the init phase (shared/render/renderer.ts launchAtInit).
+        ...(def.chromium ? { RENDER_FONT_DIR, CHROMIUM_PATH, RENDER_LAUNCH_AT_INIT: "1" } : {}),
         // Powertools: the `service` of every log line and metric (app-metrics.ts reads it per stage).
         POWERTOOLS_SERVICE_NAME: settings.prefix,
         NODE_OPTIONS: "--enable-source-maps",
       },
-      bundling: bundlingOptions(def),
+      bundling: bundlingOptions(),
     });
     grantAccess(role, def, props.data);
   }
@@ -93,10 +96,11 @@ export class PlatenFunction extends Construct {
 }
 
 /**
- * ESM bundle with source maps, built by the local esbuild. Only chromium functions carry
- * node modules.
+ * ESM bundle with source maps, built by the local esbuild. No node modules: even
+ * @sparticuz/chromium is bundled (only its flags are used; the browser comes unpacked from
+ * the Chromium layer, so its 66 MB of brotli'd archives stay out of the function).
  */
-function bundlingOptions(def: FunctionDefinition): BundlingOptions {
+function bundlingOptions(): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: "node24",
@@ -109,17 +113,10 @@ function bundlingOptions(def: FunctionDefinition): BundlingOptions {
     sourcesContent: false,
     // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
     bundleAwsSDK: true,
-    nodeModules: def.chromium ? CHROMIUM_NODE_MODULES : undefined,
     // `cdk synth` must work without Docker: esbuild from node_modules.
     forceDockerBundling: false,
   };
 }
-
-/**
- * Shipped as a node module instead of bundled: @sparticuz/chromium finds its brotli'd
- * Chromium (and the AL2023 libraries) relative to its own files, which a bundle loses.
- */
-export const CHROMIUM_NODE_MODULES = ["@sparticuz/chromium"];
 
 /**
  * Resource names as env vars. shared/aws/config.ts requires every table and bucket name at

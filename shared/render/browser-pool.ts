@@ -98,15 +98,13 @@ export class BrowserPool {
     }
   }
 
-  /** Launches every browser now, e.g. during a Lambda init phase. */
-  async warmUp(): Promise<void> {
+  /** Launches `count` browsers (all by default) now, e.g. during a Lambda init phase. */
+  async warmUp(count = this.#options.size): Promise<void> {
     const leased: BrowserSlot[] = [];
-    try {
-      while (leased.length < this.#options.size) leased.push(await this.#acquire(Infinity));
-      await Promise.all(leased.map((slot) => slot.ready()));
-    } finally {
-      for (const slot of leased) this.#release(slot);
-    }
+    while (leased.length < Math.min(count, this.#options.size)) leased.push(await this.#acquire(Infinity));
+    // Each slot is free as soon as its own browser is up: a render waiting for the first
+    // browser of a cold container does not also wait for the second one.
+    await Promise.all(leased.map((slot) => slot.ready().finally(() => this.#release(slot))));
   }
 
   /** Closes all browsers; queued renders fail. */

@@ -1,4 +1,5 @@
 import type { Browser } from "puppeteer-core";
+import { browserProcess } from "./chromium-launch.ts";
 import { type GuardedPage, guardPage } from "./page-guard.ts";
 
 /** A launched browser with its one reusable, locked-down page. */
@@ -104,7 +105,7 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
   const browser = await launch();
   // A killed or crashed browser resets its DevTools pipe; once puppeteer has detached
   // its listeners that ECONNRESET would be an uncaught exception taking the process down.
-  for (const stream of browser.process()?.stdio ?? []) stream?.on("error", () => {});
+  for (const stream of browserProcess(browser)?.stdio ?? []) stream?.on("error", () => {});
   try {
     const [first] = await browser.pages();
     return { browser, guarded: await guardPage(first ?? (await browser.newPage())) };
@@ -116,7 +117,7 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
 
 /** SIGKILL; puppeteer sees the pipe close and marks the browser disconnected by itself. */
 function killBrowser(browser: Browser): void {
-  browser.process()?.kill("SIGKILL");
+  browserProcess(browser)?.kill("SIGKILL");
 }
 
 async function closeBrowser(browser: Browser): Promise<void> {

@@ -1,15 +1,18 @@
-import { createRequire } from "node:module";
+import type { ChildProcess } from "node:child_process";
 import chromium from "@sparticuz/chromium";
+import debug from "debug";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { resolveExecutablePath } from "./chromium-binary.ts";
+import { publishRenderEvent } from "./render-events.ts";
 
 // puppeteer hands every DevTools message to a fresh `debug` logger even when logging is
 // off, and each one asks isatty(stderr) whether to use colours: a syscall per message,
 // ~1 ms of the Node thread per render. Deciding colours once removes it (puppeteer has
-// already loaded `debug` by now, so its options object is set, not DEBUG_COLORS).
-const requireHere = createRequire(import.meta.url);
-const debugOfPuppeteer = createRequire(requireHere.resolve("puppeteer-core"))("debug") as { inspectOpts?: Record<string, unknown> };
-if (debugOfPuppeteer.inspectOpts && !("colors" in debugOfPuppeteer.inspectOpts)) debugOfPuppeteer.inspectOpts.colors = false;
+// already loaded `debug` by now, so its options object is set, not DEBUG_COLORS). A static
+// import is the one instance puppeteer uses under Node and inside an esbuild bundle alike;
+// resolving puppeteer-core's path at run time failed in the deployed bundle, which ships
+// no puppeteer-core folder.
+if (debug.inspectOpts && !("colors" in debug.inspectOpts)) debug.inspectOpts.colors = false;
 
 /**
  * Flags of @sparticuz/chromium we drop: they switch off the same-origin policy and
@@ -71,7 +74,7 @@ export function browserEnv(fontEnv: Record<string, string>): Record<string, stri
  * loopback for anything to find).
  */
 export async function launchChromium(options: LaunchOptions): Promise<Browser> {
-  return puppeteer.launch({
+  const browser = await puppeteer.launch({
     executablePath: await resolveExecutablePath(options.chromiumPath),
     args: chromiumArgs(),
     headless: "shell",
@@ -83,4 +86,21 @@ export async function launchChromium(options: LaunchOptions): Promise<Browser> {
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
+  publishRenderEvent({ event: "browser-launched" });
+  return browser;
+}
+
+/** Processes of browsers puppeteer connected to rather than launched (early-chromium.ts). */
+const connectedProcesses = new WeakMap<Browser, ChildProcess>();
+
+/** Records the process of a browser puppeteer did not launch, so it can be killed like one it did. */
+export function registerBrowserProcess(browser: Browser, child: ChildProcess): Browser {
+  connectedProcesses.set(browser, child);
+  publishRenderEvent({ event: "browser-launched" });
+  return browser;
+}
+
+/** The browser's OS process, whether puppeteer launched it or connected to it. */
+export function browserProcess(browser: Browser): ChildProcess | undefined {
+  return browser.process() ?? connectedProcesses.get(browser);
 }

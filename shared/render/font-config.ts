@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -48,7 +48,7 @@ export function buildFontsConf(fontDirs: string[], cacheDir: string): string {
   ].join("\n");
 }
 
-let prepared: Promise<Record<string, string>> | undefined;
+let prepared: Record<string, string> | undefined;
 
 /**
  * Writes `$TMPDIR/platen-fonts/fonts.conf` once per process and returns the environment
@@ -57,26 +57,35 @@ let prepared: Promise<Record<string, string>> | undefined;
  * @param fontDir a folder holding the files instead of node_modules (RENDER_FONT_DIR).
  */
 export function prepareFontEnv(fontDir?: string): Promise<Record<string, string>> {
-  prepared ??= writeFontsConf(fontDir).catch((error: unknown) => {
-    prepared = undefined;
-    throw error;
-  });
+  try {
+    return Promise.resolve(prepareFontEnvSync(fontDir));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * {@link prepareFontEnv} without a promise, for a browser spawned while the module graph
+ * is still loading (early-chromium.ts). One small file, once per process.
+ */
+export function prepareFontEnvSync(fontDir?: string): Record<string, string> {
+  prepared ??= writeFontsConf(fontDir);
   return prepared;
 }
 
-async function writeFontsConf(fontDir: string | undefined): Promise<Record<string, string>> {
+function writeFontsConf(fontDir: string | undefined): Record<string, string> {
   const root = join(tmpdir(), "platen-fonts");
   const cacheDir = join(root, "cache");
-  await mkdir(cacheDir, { recursive: true });
+  mkdirSync(cacheDir, { recursive: true });
   const dirs = fontDir ? [fontDir] : [...new Set(resolveFontFiles().map((file) => dirname(file)))];
   const file = join(root, "fonts.conf");
   // Write-then-rename: a browser starting in another process never reads half a file.
   const partial = `${file}.${process.pid}.tmp`;
   try {
-    await writeFile(partial, buildFontsConf(dirs, cacheDir));
-    await rename(partial, file);
+    writeFileSync(partial, buildFontsConf(dirs, cacheDir));
+    renameSync(partial, file);
   } finally {
-    await rm(partial, { force: true }); // gone after a rename; left only if writing or renaming failed
+    rmSync(partial, { force: true }); // gone after a rename; left only if writing or renaming failed
   }
   return { FONTCONFIG_FILE: file, FONTCONFIG_PATH: root };
 }

@@ -14,6 +14,8 @@ export interface RendererConfig {
   fontDir?: string;
   /** Per-document limits (PLATEN_MAX_PAGES, PLATEN_MAX_HTML_CHARS, PLATEN_MAX_PDF_BYTES). */
   limits: DocumentLimits;
+  /** Launch the first browser when the handler module loads (RENDER_LAUNCH_AT_INIT=1), see `launchAtInit`. */
+  launchAtInit: boolean;
 }
 
 /** What one document may come to; past any of them the render fails with its own code. */
@@ -47,6 +49,7 @@ export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): Renderer
     timeoutMs: readPositiveInt(env, "RENDER_TIMEOUT_MS") ?? 30_000,
     chromiumPath: env.CHROMIUM_PATH || undefined,
     fontDir: env.RENDER_FONT_DIR || undefined,
+    launchAtInit: env.RENDER_LAUNCH_AT_INIT === "1",
     limits: readDocumentLimits(env),
   };
 }

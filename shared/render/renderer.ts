@@ -4,12 +4,14 @@ import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
 import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages } from "./document-limits.ts";
+import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
 import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
+import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
 
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
@@ -58,8 +60,8 @@ export interface Renderer {
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
   /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
-  /** Starts every browser of the pool now (e.g. in a Lambda init phase). */
-  warmUp(): Promise<void>;
+  /** Starts `count` browsers of the pool (all by default) now, e.g. in a Lambda init phase. */
+  warmUp(count?: number): Promise<void>;
   close(): Promise<void>;
   stats(): PoolStats;
 }
@@ -76,8 +78,10 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
     recycleAfter: config.recycleAfter,
     launch: async () => {
       const fontEnv = await prepareFontEnv(config.fontDir);
-      return openGuardedBrowser(() =>
-        launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs: config.timeoutMs + 10_000 }),
+      const protocolTimeoutMs = config.timeoutMs + 10_000;
+      // The browser spawned during the init phase, if there is one; every later one is launched.
+      return openGuardedBrowser(
+        () => takeEarlyChromium(protocolTimeoutMs) ?? launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs }),
       );
     },
   });
@@ -85,7 +89,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
     renderPdf: (req) => renderPdf(pool, config, req),
     printPdf: (req) => printPdf(pool, req, { deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs), ...budgetOf(config, req) }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
-    warmUp: () => pool.warmUp(),
+    warmUp: (count) => pool.warmUp(count),
     close: () => pool.close(),
     stats: () => pool.stats(),
   };
@@ -100,6 +104,21 @@ let shared: Renderer | undefined;
 export function getRenderer(config?: Partial<RendererConfig>): Renderer {
   shared ??= createRenderer(config);
   return shared;
+}
+
+/**
+ * Called at module load by the Chromium handlers: with RENDER_LAUNCH_AT_INIT (set on the
+ * deployed functions) the first browser is ready during the Lambda init phase or the first
+ * request's admission, instead of being launched after them (launch-at-init.ts spawned it
+ * before the module graph loaded; this connects to it, or launches one). Only one: a second
+ * browser would take CPU from the first render of a cold container; the pool starts the
+ * others when they are needed. Failures only log: the first render relaunches.
+ */
+export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
+  if (!readRenderConfig(env).launchAtInit) return;
+  getRenderer()
+    .warmUp(1)
+    .catch((error: unknown) => console.error(JSON.stringify({ level: "warn", msg: "browser launch at init failed", error: String(error) })));
 }
 
 /** Stats of the process-wide renderer, if one was created (local test hooks). */
@@ -155,6 +174,7 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
     throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
   }
   checkPageCount(pdf.pageCount, limits);
+  publishRenderEvent({ event: "pdf-printed", bytes: pdf.pdf.length });
   return pdf;
 }
 

@@ -3,13 +3,15 @@ import { cpus, totalmem } from "node:os";
 import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { runColdPhase } from "./cold.ts";
 import { startFloor } from "./floor.ts";
 import { processRssMb, treeRssMb } from "./process-tree.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**
- * `npm run bench`: the sync endpoint of the local stack against the Chromium floor,
- * measured in the same run on the same machine. BENCH_QUICK=1 shortens every phase.
+ * `npm run bench`: cold starts of the deployed bundles (cold.ts), then the sync endpoint of
+ * the local stack against the Chromium floor, measured in the same run on the same
+ * machine. BENCH_QUICK=1 shortens every phase.
  */
 const quick = process.env.BENCH_QUICK === "1";
 const n = (full: number, short: number) => (quick ? short : full);
@@ -92,6 +94,10 @@ const add = (into: Sample, run: { times: number[]; seconds: number }) => {
   into.times.push(...run.times);
   into.seconds += run.seconds;
 };
+
+// Cold first, while nothing else of the bench runs: the deployed bundles in fresh processes.
+log(`cold starts (deployed bundles, fresh processes, empty TMPDIR), N=${n(10, 3)}:`);
+const coldTable = await runColdPhase(stack, bundle, sample, n(10, 3), log);
 
 // Warm: every path of both sides has run (and been optimised by V8) before anything counts.
 log("warming up…");
@@ -189,4 +195,7 @@ log(`100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (ta
 const halfRenders = half * 50;
 log(`stack RSS over ${rssRenders} renders (every 50th): median ${fmt(typical)} MB, highest ${fmt(highest)} MB (+${over(highest, typical)} %); peak of renders ${halfRenders + 1}–${rssRenders} ${fmt(secondPeak)} MB vs ${fmt(firstPeak)} MB in 1–${halfRenders} (${over(secondPeak, firstPeak)} %); target: both within 10 %; lowest ${fmt(lowest)} MB, last ${fmt(rssSamples.at(-1)!)} MB`);
 log(`renderer browsers: ${browsers}`);
+log();
+log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");
+for (const line of coldTable) log(line);
 process.exit(0);

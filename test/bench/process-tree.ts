@@ -11,6 +11,24 @@ export function processRssMb(pid: number): number {
 
 /** Resident memory (MB) of a process and all its descendants (the stack plus its Chromiums), from /proc. */
 export function treeRssMb(rootPid: number): number {
+  const { rss } = readProcTable();
+  return [rootPid, ...descendantPids(rootPid)].reduce((total, pid) => total + (rss.get(pid) ?? 0), 0) / 1024;
+}
+
+/** Every process below `rootPid` (children, their children, …), from /proc. */
+export function descendantPids(rootPid: number): number[] {
+  const { children } = readProcTable();
+  const found: number[] = [];
+  const stack = [...(children.get(rootPid) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    found.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+function readProcTable(): { children: Map<number, number[]>; rss: Map<number, number> } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
@@ -18,19 +36,11 @@ export function treeRssMb(rootPid: number): number {
     try {
       const status = readFileSync(`/proc/${entry}/status`, "utf8");
       const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      rss.set(Number(entry), kb);
+      rss.set(Number(entry), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // the process ended while we looked
     }
   }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total / 1024;
+  return { children, rss };
 }

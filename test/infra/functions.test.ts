@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, type FunctionAccess, functions, queues, tables } from "../../infra/definitions/index.ts";
+import { CHROMIUM_PATH } from "../../infra/stack/chromium-layer.ts";
 import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
 import { allows, allStatements, asArray, type Statement, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
@@ -56,7 +57,7 @@ describe("every function of infra/definitions/functions.ts", () => {
     }
   });
 
-  it("gives chromium functions ≥ 2048 MB, 2048 MiB of /tmp and the font layer", () => {
+  it("gives chromium functions ≥ 2048 MB, 2048 MiB of /tmp, the font and the unpacked-Chromium layers, launch at init", () => {
     const chromium = Object.values(functions).filter((f) => "chromium" in f && f.chromium);
     expect(chromium.length).toBeGreaterThan(0);
     for (const def of Object.values(functions)) {
@@ -64,8 +65,13 @@ describe("every function of infra/definitions/functions.ts", () => {
       if (chromium.includes(def as (typeof chromium)[number])) {
         expect(p.MemorySize).toBeGreaterThanOrEqual(2048);
         expect(p.EphemeralStorage).toEqual({ Size: 2048 });
-        expect(p.Environment.Variables.RENDER_FONT_DIR).toBe(RENDER_FONT_DIR);
-        expect(s.json.Resources[p.Layers[0].Ref]!.Type).toBe("AWS::Lambda::LayerVersion");
+        expect(p.Environment.Variables).toMatchObject({ RENDER_FONT_DIR, CHROMIUM_PATH, RENDER_LAUNCH_AT_INIT: "1" });
+        const layers = (p.Layers as { Ref: string }[]).map((l) => s.json.Resources[l.Ref]!);
+        expect(layers.map((l) => l.Type)).toEqual(["AWS::Lambda::LayerVersion", "AWS::Lambda::LayerVersion"]);
+        expect(layers.map((l) => l.Properties!.Description)).toEqual([
+          expect.stringContaining("fonts"),
+          expect.stringMatching(/Chromium: @sparticuz\/chromium \d+\.\d+\.\d+, unpacked/),
+        ]);
       } else {
         expect(p.EphemeralStorage).toBeUndefined();
         expect(p.Layers).toBeUndefined();

@@ -1,0 +1,18 @@
+import { channel } from "node:diagnostics_channel";
+
+/**
+ * Milestones of the renderer, published on the diagnostics channel `platen.render`
+ * (`diagnostics_channel.subscribe("platen.render", …)`): a cold-start probe, a tracer or
+ * the bench sees when the first browser is up and when a PDF exists without the renderer
+ * knowing about them. Publishing costs nothing while nobody subscribes.
+ */
+export const RENDER_CHANNEL = "platen.render";
+
+export type RenderEvent = { event: "browser-launched" } | { event: "pdf-printed"; bytes: number };
+
+const renderChannel = channel(RENDER_CHANNEL);
+
+/** Tells the subscribers of {@link RENDER_CHANNEL}, if any. */
+export function publishRenderEvent(event: RenderEvent): void {
+  if (renderChannel.hasSubscribers) renderChannel.publish(event);
+}

@@ -1,0 +1,21 @@
+import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { runColdPhase } from "./cold.ts";
+
+/**
+ * `npm run bench:cold`: the cold phase of `npm run bench` on its own (a local stack for the
+ * emulators, the deployed bundles in fresh processes). BENCH_COLD_N sets the runs (10).
+ */
+const n = Number(process.env.BENCH_COLD_N ?? 10);
+const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
+const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
+try {
+  console.log(`cold starts, N=${n}:`);
+  const table = await runColdPhase(stack, bundle, bundle.manifest.sampleParams as Record<string, unknown>, n, (l) => console.log(l));
+  console.log();
+  for (const line of table) console.log(line);
+} finally {
+  await stack.stop();
+  removeDataDir(stack.dataDir);
+}
+process.exit(0);

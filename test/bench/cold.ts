@@ -1,0 +1,178 @@
+import { readFileSync, rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { queues } from "#infra/definitions/index.ts";
+import { localEnvironment } from "#infra/local/resource-names.ts";
+import type { LocalJson } from "#infra/local/seed.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
+import { renderHtml } from "#shared/render/template.ts";
+import { type DeployedFunction, remapOpt, synthDeployedFunctions, unzippedSizeMb } from "./cold-artefacts.ts";
+import { apiEvent, sqsEvent } from "./cold-events.ts";
+import { buildColdChildren, type ColdRun, runCold } from "./cold-run.ts";
+import { fmt, percentile } from "./stats.ts";
+
+/** What the cold phase needs of a running local stack: its data dir (runtime.json) and seed. */
+export interface ColdTarget {
+  dataDir: string;
+  localJson: LocalJson;
+}
+
+interface Runtime {
+  endpoints: { dynamodb: string; aws: string };
+  queueUrls: Record<string, string>;
+  urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
+}
+
+const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status", "download-files"] as const;
+const FLOOR = "floor: Chromium + page.pdf only";
+
+const ASYNC_100 = "generate-async, 100 files";
+/** The render queue's batch size (infra/definitions/queues.ts). */
+const RENDER_BATCH = queues.render.batchSize;
+const RENDER_BATCH_LABEL = `render, a batch of ${RENDER_BATCH} of those`;
+
+/** Up to `max` messages of the bench queue, each deleted once received. */
+async function receive(sqs: SQSClient, queueUrl: string, max: number): Promise<Message[]> {
+  const messages: Message[] = [];
+  while (messages.length < max) {
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, max - messages.length), WaitTimeSeconds: 1 }));
+    if (Messages.length === 0) break;
+    for (const m of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+    messages.push(...Messages);
+  }
+  return messages;
+}
+
+/** Empties the bench queue (messages of warm repeats nobody renders). */
+async function drain(sqs: SQSClient, queueUrl: string): Promise<void> {
+  while ((await receive(sqs, queueUrl, 10)).length > 0);
+}
+
+/** The sync function with one cold-start step undone by its environment. */
+const SYNC_VARIANTS: Record<string, Record<string, string>> = {
+  "generate-sync, browser launched at first render (RENDER_LAUNCH_AT_INIT=0)": { RENDER_LAUNCH_AT_INIT: "0" },
+  "generate-sync, without --enable-source-maps": { NODE_OPTIONS: "" },
+};
+
+/**
+ * The cold phase: the deployed bundles (synthesized by the CDK stack) run `n` times each in
+ * fresh processes against the running stack's emulators. Per round: a sync PDF, an async
+ * request (its render message goes to a bench queue, not the stack's poller), that message
+ * rendered by a cold render function, then the designs list and the status of the request,
+ * and the cold floor. Rounds interleave the functions so load changes hit all alike.
+ */
+export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, params: Record<string, unknown>, n: number, log: (line: string) => void) {
+  const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
+  try {
+    log(`  synthesizing the stack's bundles (${FUNCTIONS.join(", ")})…`);
+    const deployed = synthDeployedFunctions(FUNCTIONS, join(work, "cdk.out"));
+    const children = await buildColdChildren(work);
+    const sizes = FUNCTIONS.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
+    log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
+    const runtime = JSON.parse(readFileSync(join(target.dataDir, "runtime.json"), "utf8")) as Runtime;
+    const local = localEnvironment({ ...runtime.endpoints, dynamodbEndpoint: runtime.endpoints.dynamodb, awsEndpoint: runtime.endpoints.aws, queueUrls: runtime.queueUrls, baseUrl: runtime.urls.apiBaseUrl, siteUrl: runtime.urls.siteUrl, authUrl: runtime.urls.authUrl });
+    const sqs = new SQSClient({ region: "us-east-1", endpoint: runtime.endpoints.aws, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+    const benchQueue = (await sqs.send(new CreateQueueCommand({ QueueName: "platen-bench-cold-render" }))).QueueUrl!;
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: benchQueue, AttributeNames: ["QueueArn"] }));
+    const ws = target.localJson.workspaces[0]!;
+    const designId = ws.designs.find((d) => d.label.includes("請求書"))!.id;
+    const floorJob = {
+      chromiumPath: await resolveExecutablePath(remapOpt(deployed.render!).CHROMIUM_PATH),
+      fontDir: remapOpt(deployed.render!).RENDER_FONT_DIR,
+      html: await renderHtml(bundle, params, { bundleKey: "floor", title: "floor" }),
+      page: bundle.manifest.page,
+    };
+    // Warm repeats where the event can repeat (a render message is settled once rendered).
+    const cold = (fn: DeployedFunction, event: unknown, extraEnv: Record<string, string> = {}, warmRuns = fn.id === "render" ? 0 : 3) =>
+      runCold(children.invoke, { codeDir: fn.codeDir, event, timeoutSeconds: 60, warmRuns }, {
+        ...local,
+        ...remapOpt(fn),
+        AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+        LAMBDA_TASK_ROOT: fn.codeDir,
+        ...extraEnv,
+      });
+    const runs = new Map<string, ColdRun[]>();
+    const record = (label: string, run: ColdRun) => {
+      runs.set(label, [...(runs.get(label) ?? []), run]);
+      return run;
+    };
+    const content = { fileName: "cold", params };
+    const syncEvent = () => apiEvent({ method: "POST", resource: "/file/sync/single", path: "/file/sync/single", appKey: ws.appKey, body: { designId, version: 1, content } });
+    for (let i = 0; i < n; i++) {
+      const floor = record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
+      const sync = record("generate-sync", expectStatus(await cold(deployed["generate-sync"]!, syncEvent()), 200));
+      // The same bundle with one step undone, in the same round: the steps' effects side by side.
+      for (const [label, env] of Object.entries(SYNC_VARIANTS)) record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env, 0), 200));
+      const accepted = record("generate-async", expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/single", path: "/file/async/single", appKey: ws.appKey, body: { designId, version: 1, content } }), { QUEUE_RENDER: benchQueue }), 202));
+      // One message (the cold request or a warm repeat: each is a 1-file request), the rest dropped.
+      const messages = await receive(sqs, benchQueue, 1);
+      if (messages.length === 0) throw new Error("the cold async request queued no render message");
+      const render = record("render", expectStatus(await cold(deployed.render!, sqsEvent(messages, Attributes!.QueueArn!)), "ok"));
+      await drain(sqs, benchQueue);
+      record("list-designs", expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
+      const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
+      record("get-status", expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      record("download-files", expectStatus(await cold(deployed["download-files"]!, apiEvent({ method: "GET", resource: "/file/download/{requestId}", path: `/file/download/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      if (i === n - 1) {
+        // Once: the inputs of the cost model's async 100-file request (its first render batch).
+        const contents = Array.from({ length: 100 }, (_, k) => ({ fileName: `cold-${k}`, params }));
+        record(ASYNC_100, expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/multiple", path: "/file/async/multiple", appKey: ws.appKey, body: { designId, version: 1, contents } }), { QUEUE_RENDER: benchQueue }, 1), 202));
+        const batch = await receive(sqs, benchQueue, RENDER_BATCH);
+        record(RENDER_BATCH_LABEL, expectStatus(await cold(deployed.render!, sqsEvent(batch, Attributes!.QueueArn!)), "ok"));
+        await drain(sqs, benchQueue);
+      }
+      log(`  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`);
+    }
+    return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function expectStatus(run: ColdRun, status: number | string): ColdRun {
+  if (run.status !== status) throw new Error(`cold run answered ${run.status}, expected ${status}: ${run.body ?? ""}`);
+  return run;
+}
+
+/** p50 / p95 of one milestone over the runs, "–" where the function has none. */
+function spread(runs: ColdRun[], pick: (r: ColdRun) => number | undefined): string {
+  const values = runs.map(pick).filter((v): v is number => v !== undefined);
+  return values.length ? `${fmt(percentile(values, 50))} / ${fmt(percentile(values, 95))}` : "–";
+}
+
+/** The cold table in Markdown: ms from process start, p50 / p95 over the runs; first PDF also over the floor of the same round. */
+function coldTable(runs: Map<string, ColdRun[]>): string[] {
+  const lines = [
+    "| cold process (N each) | → handler ready | → browser launched | → first PDF | ÷ floor (p50 of rounds) | → answered | Node CPU ms |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  const floor = runs.get(FLOOR)!;
+  for (const [label, list] of runs) {
+    // The sync function's first PDF is its first body byte; the worker's is the rendered file.
+    const pdf = label.startsWith("generate-sync") ? (r: ColdRun) => r.answered : (r: ColdRun) => r.pdfPrinted;
+    const ratios = list.map((r, i) => (pdf(r) === undefined ? undefined : pdf(r)! / floor[i]!.answered)).filter((v): v is number => v !== undefined);
+    const ratio = ratios.length ? fmt(percentile(ratios, 50), 2) : "–";
+    lines.push(`| ${label} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${ratio} | ${spread(list, (r) => r.answered)} | ${spread(list, (r) => r.cpuMs)} |`);
+  }
+  return lines;
+}
+
+/** The cost model's inputs: AWS calls of one invocation of each (the last run; they do not vary). */
+function awsTable(runs: Map<string, ColdRun[]>): string[] {
+  const lines = [
+    "| invocation | cold: to the end, ms | warm: median ms | AWS calls (cold) | DynamoDB WRU | RRU |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const [label, list] of runs) {
+    const { aws, done } = list.at(-1)!;
+    if (!aws || label.includes(", browser") || label.includes(", without")) continue;
+    const calls = Object.entries(aws.calls).map(([op, count]) => `${op} ${count}`).join(", ");
+    const warm = list.map((r) => r.warmMs).filter((v): v is number => v !== undefined);
+    lines.push(`| ${label} | ${fmt(done ?? Number.NaN)} | ${warm.length ? fmt(percentile(warm, 50)) : "–"} | ${calls} | ${fmt(aws.wru, 1)} | ${fmt(aws.rru, 1)} |`);
+  }
+  return lines;
+}
