@@ -38,7 +38,7 @@ export function chromiumLayer(scope: Stack): LayerVersion {
   const bin = sparticuzBin();
   return new LayerVersion(scope, LAYER_ID, {
     description: `Platen render Chromium: @sparticuz/chromium ${bin.version}, unpacked`,
-    compatibleRuntimes: [Runtime.NODEJS_24_X],
+    compatibleRuntimes: [Runtime.NODEJS_22_X],
     compatibleArchitectures: [Architecture.X86_64],
     code: Code.fromAsset(bin.dir, {
       assetHash: `sparticuz-chromium-${bin.version}-layout-${LAYOUT_VERSION}`,

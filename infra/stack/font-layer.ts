@@ -24,7 +24,7 @@ export function renderFontLayer(scope: Stack): LayerVersion {
   const source = fileURLToPath(new URL("../../shared/render/", import.meta.url));
   return new LayerVersion(scope, LAYER_ID, {
     description: `Platen render fonts: ${fonts.map((file) => basename(file)).join(", ")}`,
-    compatibleRuntimes: [Runtime.NODEJS_24_X],
+    compatibleRuntimes: [Runtime.NODEJS_22_X],
     compatibleArchitectures: [Architecture.X86_64],
     code: Code.fromAsset(source, {
       bundling: {

@@ -8,7 +8,7 @@ import type { PlatenFunction } from "./platen-function.ts";
  * The cdk-nag AwsSolutions findings Platen accepts, each on the construct it concerns and
  * with the reason a reviewer can check. Everything else is fixed in the stack (WAF,
  * access-log bucket, execution logging, request validation, customer-managed execution
- * policies, resources named instead of wildcards, the latest Node.js runtime);
+ * policies, resources named instead of wildcards);
  * test/infra/nag.test.ts fails on any finding not listed here.
  */
 
@@ -18,6 +18,11 @@ const AUTH_IN_HANDLER =
   "or the Bearer token and the workspace before any work, and the front ends (oidc-provider, the site) authenticate their own " +
   "sessions. An API Gateway authorizer would add a second, cached decision: a rotated application key must stop working at once " +
   "(spec 4.11), which an authorizer cache breaks. GET /health/check is unauthenticated by spec 4.10.";
+
+/** Why the functions stay on nodejs22.x although a newer runtime exists (infra/README.md "Runtime"). */
+const NODE_22 =
+  "The service targets the Lambda nodejs22.x runtime (supported by Lambda until 2027) and its test suite runs on Node 22 and on the " +
+  "project minimum Node 20.19; a runtime change is a tested release of its own, not a side effect of a lint rule.";
 
 const ACKNOWLEDGED_API = [
   { id: "AwsSolutions-APIG4", reason: AUTH_IN_HANDLER },
@@ -35,7 +40,21 @@ export function acknowledgeNagFindings(stack: Stack, parts: { data: PlatenDataRe
   acknowledge(parts.data.accessLogs, [
     { id: "AwsSolutions-S1", reason: "This is the access-log bucket of the data buckets; logging it into itself would log every log delivery, without end." },
   ]);
-  for (const fn of Object.values(parts.functions)) acknowledgeObjectKeys(stack, fn, parts.data);
+  if (parts.data.identityKeys) {
+    acknowledge(parts.data.identityKeys, [
+      {
+        id: "AwsSolutions-SMG4",
+        reason:
+          "The secret holds the seeds of the OAuth signing keys and cookie keys. Rotation is a deliberate operator step that keeps the " +
+          "previous seeds verifying (shared/identity/README.md, 'Keys and their rotation'); a rotation Lambda replacing the value on a " +
+          "schedule would sign out every user and invalidate every token at once.",
+      },
+    ]);
+  }
+  for (const fn of Object.values(parts.functions)) {
+    acknowledgeObjectKeys(stack, fn, parts.data);
+    acknowledge(fn, [{ id: "AwsSolutions-L1", reason: NODE_22 }]);
+  }
 }
 
 /** Object ARNs end in `/*`: keys are built at run time from workspace, request and file ids. */

@@ -33,7 +33,7 @@ export interface PlatenFunctionProps {
 }
 
 /**
- * One Lambda of the service. Fixes in one place what every function shares: Node 24, x86-64,
+ * One Lambda of the service. Fixes in one place what every function shares: Node 22, x86-64,
  * ESM bundle with source maps, its own log group, the resource names it needs and
  * least-privilege grants from the definition's access lists. Chromium functions also get
  * memory, /tmp space and two layers: the unpacked Chromium and the fonts.
@@ -61,8 +61,8 @@ export class PlatenFunction extends Construct {
       handler: "handler",
       projectRoot: props.projectRoot,
       depsLockFilePath: join(props.projectRoot, "package-lock.json"),
-      // Node 24 (Active LTS, supported by Lambda until 2028): see infra/README.md "Runtime".
-      runtime: Runtime.NODEJS_24_X,
+      // Node 22, the runtime the service targets and tests on: see infra/README.md "Runtime".
+      runtime: Runtime.NODEJS_22_X,
       // @sparticuz/chromium's npm package ships only the x86-64 Chromium build (arm64 is a
       // separate download), and the local stack runs that same binary on x86-64 machines.
       // One architecture for every function keeps bundles and tests alike.
@@ -103,7 +103,7 @@ export class PlatenFunction extends Construct {
 function bundlingOptions(): BundlingOptions {
   return {
     format: OutputFormat.ESM,
-    target: "node24",
+    target: "node22",
     mainFields: ["module", "main"],
     banner: ESM_REQUIRE_BANNER,
     minify: true,

@@ -19,11 +19,11 @@ const bucketId = (id: string) => logicalId(s.stack, s.stack.data.buckets[id]!.bu
 const queueId = (id: string) => logicalId(s.stack, s.stack.data.queues[id]!.queue);
 
 describe("every function of infra/definitions/functions.ts", () => {
-  it("exists once, on Node 24 and x86-64", () => {
+  it("exists once, on Node 22 and x86-64", () => {
     const lambdas = resourcesOfType(s.json, "AWS::Lambda::Function");
     expect(lambdas).toHaveLength(Object.keys(functions).length);
     for (const [, p] of lambdas) {
-      expect(p.Runtime).toBe("nodejs24.x");
+      expect(p.Runtime).toBe("nodejs22.x");
       expect(p.Architectures).toEqual(["x86_64"]);
       expect(p.Handler).toBe("index.handler");
     }
