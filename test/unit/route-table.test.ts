@@ -18,6 +18,18 @@ const SPEC_CLASSES: Record<string, string> = {
   "GET /file/status/{requestId}": "status",
   "GET /file/download/{requestId}": "retrieval",
   "GET /file/download/{requestId}/{fileId}": "retrieval",
+  // Not in spec 8's table: the API description, and management (spec 4.11/4.12), whose handlers
+  // authenticate the token or session themselves (shared/workspaces/README.md).
+  "GET /openapi.json": "none",
+  "GET /workspace/{workspaceId}/webhook-endpoints": "none",
+  "POST /workspace/{workspaceId}/webhook-endpoints": "none",
+  "PATCH /workspace/{workspaceId}/webhook-endpoints/{endpointId}": "none",
+  "DELETE /workspace/{workspaceId}/webhook-endpoints/{endpointId}": "none",
+  "POST /workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret/regenerate": "none",
+  "GET /workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret": "none",
+  "PATCH /workspace/webhook": "none",
+  "PATCH /workspace/{workspaceId}/webhook": "none",
+  "POST /workspace/{workspaceId}/application-token/regenerate": "none",
 };
 
 /** Runs the requestContext and admission middlewares on a bare proxy event. */
@@ -31,10 +43,10 @@ async function admitted(method: string, resource: string, headers: Record<string
 }
 
 describe("route table: the one source of rate class and auth mode", () => {
-  it("gives every route spec 8's rate class, and only the health check runs without a caller", () => {
+  it("gives every route spec 8's rate class, and only the health check and the API description run without a caller", () => {
     const table = Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.rateClass]));
     expect(table).toEqual(SPEC_CLASSES);
-    expect(routes.filter((r) => r.auth === "none").map((r) => r.path)).toEqual(["/health/check"]);
+    expect(routes.filter((r) => r.auth === "none").map((r) => r.path)).toEqual(["/health/check", "/openapi.json"]);
   });
 
   it("finds each route from the resource API Gateway reports, below /v1 or in its quiet API", () => {
