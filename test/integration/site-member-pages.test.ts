@@ -170,6 +170,9 @@ describe("workspace settings (issue 14 item 4)", () => {
     const rotation = entries.find((e) => e.action === "application-key.rotate");
     expect(rotation?.actor).toEqual({ via: "session", userId: "admin" });
     expect(entries.some((e) => e.action === "webhook-endpoint.create" && e.actor.userId === "admin")).toBe(true);
+    const invitation = entries.find((e) => e.action === "file-invitation.add");
+    expect(invitation).toMatchObject({ actor: { via: "session", userId: "admin" }, target: `${invited.requestId}/${invited.fileId}`, detail: { email: "guest@example.com" } });
+    expect(entries.some((e) => e.action === "file-invitation.remove")).toBe(true);
     // Three rotations at once: each page shows a key (200) or explains the lost race (409); one key stays valid.
     const answers = await Promise.all([1, 2, 3].map(() => site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text) } })));
     for (const a of answers) expect([200, 409]).toContain(a.status);
