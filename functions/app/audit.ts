@@ -1,18 +1,22 @@
-import { logger } from "#shared/observability/logger.ts";
+import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
+import { systemClock } from "#shared/clock.ts";
 
 /** One change made through the site, for the workspace's audit trail. */
 export interface SiteAuditEntry {
   workspaceId: string;
+  /** The session's user id. */
   actor: string;
-  action: string;
+  action: AuditAction;
   target: string;
   detail?: Record<string, string>;
 }
 
 /**
- * Records a change made through the site. Until the workspace audit log (issue 13) is
- * available this is a structured log line (kept with the function's logs), the same fields.
+ * Records a change made through the site in the workspace's audit log, the same log the
+ * management API writes (actor `via: "session"`). Like the API, a failed write fails the
+ * request: a change must never go unrecorded silently.
  */
 export async function auditSite(entry: SiteAuditEntry): Promise<void> {
-  logger.info("audit", { at: new Date().toISOString(), ...entry });
+  const { actor, ...rest } = entry;
+  await recordAudit({ ...rest, actor: { via: "session", userId: actor } }, systemClock);
 }

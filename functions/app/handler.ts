@@ -39,6 +39,7 @@ export const siteRoutes = (identity: SiteIdentity): SiteRoute[] => [
   route(["GET"], "/settings", settingsPage(identity)),
   route(["POST"], "/settings/:workspaceId/hooks", settingsAction(identity, "create")),
   route(["POST"], "/settings/:workspaceId/hooks/:endpointId/:action", settingsAction(identity, "endpoint")),
+  route(["POST"], "/settings/:workspaceId/key-rotate", settingsAction(identity, "key-rotate")),
 ];
 
 export const handler = siteHandler(siteRoutes(siteIdentity), siteIdentity);

@@ -19,6 +19,8 @@ export const auditActions = [
   "webhook-endpoint.secret-regenerate",
   "webhook-endpoint.secret-read",
   "application-key.rotate",
+  "file-invitation.add",
+  "file-invitation.remove",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -28,8 +30,10 @@ export interface AuditEntry {
   at: string;
   actor: AuditActor;
   action: AuditAction;
-  /** The endpoint id for endpoint actions. */
+  /** The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations. */
   target?: string;
+  /** Extra facts of the change (the invited address); never a secret. */
+  detail?: Record<string, string>;
 }
 
 /** Audit entries are kept one year (DynamoDB TTL; readers filter expired ones too). */

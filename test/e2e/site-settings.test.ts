@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
 import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
 
 let stack: RunningStack;
@@ -56,5 +56,23 @@ describe("workspace settings in a browser (issue 14 item 4)", () => {
     expect(await page.$eval("#shown-secret", (e) => e.textContent)).toMatch(/^whsec_/);
     await shoot(page, shots, "22-settings-secret-regenerated");
   });
-});
 
+  it("rotates the application key: the new key is shown once, the API refuses the old one and accepts the new one", async () => {
+    const oldKey = stack.localJson.workspaces[0]!.appKey;
+    const designs = (appKey: string) => api(stack, appKey)("/file/designs");
+    expect((await designs(oldKey)).status).toBe(200);
+    await page.goto(`${origin}/settings`);
+    await Promise.all([page.waitForNavigation(), page.click("#rotate-key")]);
+    const newKey = (await page.$eval("#shown-secret", (e) => e.textContent)) ?? "";
+    expect(newKey).not.toBe("");
+    expect(newKey).not.toBe(oldKey);
+    expect(await page.$eval("#flash", (e) => e.textContent)).toContain("shown only this once");
+    await shoot(page, shots, "23-settings-key-rotated");
+    expect((await designs(oldKey)).status).toBe(401);
+    expect((await designs(newKey)).status).toBe(200);
+    // Shown once: the settings page reached again does not repeat it.
+    await page.goto(`${origin}/settings`);
+    expect(await page.$("#shown-secret")).toBeNull();
+    expect(await page.content()).not.toContain(newKey);
+  });
+});

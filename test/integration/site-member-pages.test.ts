@@ -5,6 +5,10 @@ import { api, removeDataDir, type RunningStack, settled, startStack } from "../h
 import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { type GeneratedFile, generateFile } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { listAudit } from "#shared/audit/audit-log.ts";
+import { systemClock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { problemText } from "../../functions/app/pages/settings-actions.ts";
 
 /**
  * The logged-in pages with the identity port faked in memory (users, roles, a cookie),
@@ -140,5 +144,50 @@ describe("workspace settings (issue 14 item 4)", () => {
       headers: { Origin: "https://evil.example", Host: "site.test" },
     });
     expect(crossSite.status).toBe(403);
+  });
+
+  it("gives readers no rotate button and refuses a reader's forged rotation", async () => {
+    const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("reader") });
+    expect(page.text).not.toContain('id="rotate-key"');
+    const forged = await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("reader"), form: { csrf: csrfOf(page.text) } });
+    expect(forged.status).toBe(403);
+    expect(forged.text).not.toMatch(/id="shown-secret"/);
+    const a = stack.localJson.workspaces[0]!;
+    expect((await api(stack, a.appKey)("/file/designs")).status).toBe(200); // the key still works
+    expect((await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("outsider"), form: {} })).status).toBe(404);
+  });
+
+  it("lets an admin rotate the key once, audited with the session's user; a lost race says so with 409", async () => {
+    const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
+    expect(page.text).toContain('id="rotate-key"');
+    expect((await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: {} })).status).toBe(403); // no CSRF token
+    const rotated = await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text) } });
+    expect(rotated.status).toBe(200);
+    const newKey = /<output class="secret" id="shown-secret">([^<]+)<\/output>/.exec(rotated.text)?.[1] ?? "";
+    expect((await api(stack, newKey)("/file/designs")).status).toBe(200);
+    expect((await api(stack, stack.localJson.workspaces[0]!.appKey)("/file/designs")).status).toBe(401);
+    const entries = await listAudit(wsA, systemClock);
+    const rotation = entries.find((e) => e.action === "application-key.rotate");
+    expect(rotation?.actor).toEqual({ via: "session", userId: "admin" });
+    expect(entries.some((e) => e.action === "webhook-endpoint.create" && e.actor.userId === "admin")).toBe(true);
+    const invitation = entries.find((e) => e.action === "file-invitation.add");
+    expect(invitation).toMatchObject({ actor: { via: "session", userId: "admin" }, target: `${invited.requestId}/${invited.fileId}`, detail: { email: "guest@example.com" } });
+    expect(entries.some((e) => e.action === "file-invitation.remove")).toBe(true);
+    // Three rotations at once: each page shows a key (200) or explains the lost race (409); one key stays valid.
+    const answers = await Promise.all([1, 2, 3].map(() => site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text) } })));
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.text).toContain("Someone else rotated the application key");
+    const keys = answers.flatMap((a) => /id="shown-secret">([^<]+)</.exec(a.text)?.[1] ?? []);
+    const valid = await Promise.all(keys.map(async (k) => (await api(stack, k)("/file/designs")).status === 200));
+    expect(valid.filter(Boolean)).toHaveLength(1);
+    expect((await api(stack, newKey)("/file/designs")).status).toBe(401);
+  });
+
+  it("words the 409 APP_KEY_ROTATION_CONFLICT for people in both languages", () => {
+    const err = new PlatenError("APP_KEY_ROTATION_CONFLICT", { vars: { lastRotatedAt: "2026-11-24T07:00:00.000Z" }, details: [{ field: "lastRotatedAt", message: "2026-11-24T07:00:00.000Z" }] });
+    expect(problemText("en", err)).toBe(
+      "Someone else rotated the application key at the same time and finished first (2026-11-24T07:00:00.000Z). Their key is the valid one; your rotation made no change. Ask them for the key, or rotate again.",
+    );
+    expect(problemText("ja", err)).toContain("先に完了しました（2026-11-24T07:00:00.000Z）");
   });
 });

@@ -54,7 +54,7 @@ export const invitationsAction =
     await auditSite({
       workspaceId: file.workspaceId,
       actor: visit.userId!,
-      action: add ? "file.invitation.added" : "file.invitation.removed",
+      action: add ? "file-invitation.add" : "file-invitation.remove",
       target: `${file.requestId}/${file.fileId}`,
       detail: { email: email.toLowerCase() },
     });

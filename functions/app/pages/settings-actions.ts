@@ -1,6 +1,8 @@
+import type { AuditAction } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
+import type { Language } from "#shared/http/language.ts";
 import { verifyCsrfToken } from "#shared/site/csrf.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { getEndpointRecord } from "#shared/webhooks/endpoint-store.ts";
@@ -12,6 +14,7 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from "#shared/webhooks/endpoints.ts";
+import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { auditSite } from "../audit.ts";
 import { nowSeconds } from "../file-visit.ts";
@@ -80,16 +83,23 @@ const actions: Record<string, Action> = {
   },
 };
 
-const audit = (view: SettingsView, action: string, target: string) => auditSite({ workspaceId: view.workspace.id, actor: view.userId, action, target });
+/** The same domain function as POST /v1/workspace/{id}/application-token/regenerate (spec 4.11); the key is shown once. */
+const rotateKey: Action = async ({ req, view, deps }) => {
+  const { applicationKey } = await rotateAppKey(view.workspace.id, deps.clock);
+  await audit(view, "application-key.rotate", view.workspace.id);
+  return { kind: "secret", text: s_(req).settingsKeyNew, secret: applicationKey };
+};
+
+const audit = (view: SettingsView, action: AuditAction, target: string) => auditSite({ workspaceId: view.workspace.id, actor: view.userId, action, target });
 
 /**
- * POST `/settings/{workspaceId}/hooks[/{endpointId}/{action}]`: admins only (readers get
+ * POST `/settings/{workspaceId}/hooks[/{endpointId}/{action}]` and `/settings/{workspaceId}/key-rotate`: admins only (readers get
  * 403, non-members the 404 page), CSRF-checked. A change the domain refuses (bad URL, 11th
  * endpoint, …) shows its message on the page with the error's status; a secret is shown
  * once in the answer itself, never stored in a redirect.
  */
 export const settingsAction =
-  (identity: SiteIdentity, name: "create" | "endpoint"): PageHandler =>
+  (identity: SiteIdentity, name: "create" | "endpoint" | "key-rotate"): PageHandler =>
   async (req) => {
     const user = await requireUser(req, identity);
     if ("result" in user) return user.result;
@@ -102,7 +112,8 @@ export const settingsAction =
     if (role !== "admin" || !verifyCsrfToken(await siteSecret(), user.userId, req.form().get("csrf"), nowSeconds())) {
       return { status: 403, page: page(req, identity, true, s.settingsTitle, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`) };
     }
-    const action = actions[name === "create" ? "create" : (req.params.action ?? "")];
+    const key = name === "create" ? "create" : (req.params.action ?? "");
+    const action = name === "key-rotate" ? rotateKey : Object.hasOwn(actions, key) ? actions[key] : undefined;
     if (!action) return notFound(req, identity, true);
     return runAction(req, identity, view, action);
   };
@@ -111,11 +122,18 @@ async function runAction(req: SiteRequest, identity: SiteIdentity, view: Setting
   const deps: EndpointDeps = { clock: systemClock, env: config().env };
   try {
     const flash = await action({ req, view, deps, endpointId: req.params.endpointId ?? "" });
-    if (flash) return renderSettings(req, identity, { ...view, flash });
+    // Re-read: a rotation changed the key's date shown next to the new key.
+    if (flash) return renderSettings(req, identity, { ...view, workspace: (await getWorkspace(view.workspace.id)) ?? view.workspace, flash });
     return { status: 303, redirect: `/settings?workspace=${encodeURIComponent(view.workspace.id)}` };
   } catch (err) {
     if (!isPlatenError(err) || err.status >= 500) throw err;
-    const problem = [t(req.lang).settingsProblem, ...err.details.map((d) => (req.lang === "ja" && d.messageJa) || d.message)].join(" ");
-    return renderSettings(req, identity, { ...view, flash: { kind: "problem", text: problem } }, err.status);
+    return renderSettings(req, identity, { ...view, flash: { kind: "problem", text: problemText(req.lang, err) } }, err.status);
   }
+}
+
+/** A refused change's reason; a lost rotation race says whose key is valid instead of the raw details. */
+export function problemText(lang: Language, err: PlatenError): string {
+  const s = t(lang);
+  if (err.code === "APP_KEY_ROTATION_CONFLICT") return fill(s.settingsKeyConflict, { at: String(err.vars.lastRotatedAt ?? "") });
+  return [s.settingsProblem, ...err.details.map((d) => (lang === "ja" && d.messageJa) || d.message)].join(" ");
 }

@@ -17,9 +17,6 @@ import { endpointSection } from "./settings-hooks.ts";
 const KEY_WARNING_DAYS = 90;
 const keyAgeDays = (ws: Workspace, now: Date) => Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
 
-/** Key rotation arrives with the management domain (issue 13); until then the page only shows the key's age. */
-const canRotateKey = false;
-
 /** A one-time message above the sections: a secret shown once, or why a change failed. */
 export type Flash = { kind: "secret"; text: string; secret: string } | { kind: "problem"; text: string };
 
@@ -36,8 +33,8 @@ function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
   const days = keyAgeDays(v.workspace, systemClock.now());
   const warning = days > KEY_WARNING_DAYS ? html`<p class="warning" role="alert" id="key-warning">${fill(s.settingsKeyWarning, { days })}</p>` : "";
   const rotate =
-    v.role === "admin" && canRotateKey
-      ? html`<form method="post" action="/settings/${v.workspace.id}/key-rotate">${csrf}<p class="muted">${s.settingsKeyRotateHint}</p><button type="submit" id="rotate-key">${s.settingsKeyRotate}</button></form>`
+    v.role === "admin"
+      ? html`<form method="post" action="/settings/${v.workspace.id}/key-rotate" id="rotate-key-form">${csrf}<p class="muted">${s.settingsKeyRotateHint}</p><button type="submit" id="rotate-key">${s.settingsKeyRotate}</button></form>`
       : "";
   return html`<section aria-labelledby="key-title"><h2 id="key-title">${s.settingsKeyTitle}</h2>
 <dl class="facts"><dt>${s.settingsKeyRotated}</dt><dd id="key-rotated"><time datetime="${v.workspace.appKeyRotatedAt}">${formatTime(v.workspace.appKeyRotatedAt)}</time> (${fill(s.settingsKeyAge, { days })})</dd></dl>
