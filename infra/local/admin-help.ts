@@ -16,6 +16,13 @@ export interface CommandGroup {
 }
 
 export const PROGRAM = "npm run admin --";
+
+/** The value of a required `--name` option, or the usage error naming it. */
+export const need = (args: Args, name: string): string => {
+  const v = args.values[name];
+  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
+  return v;
+};
 const HELP_WORDS = new Set(["help", "--help", "-h"]);
 
 /** A mistake of the operator: printed as one line (plus usage), exit code 1, never a stack trace. */

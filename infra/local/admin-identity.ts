@@ -6,6 +6,7 @@ import { createOAuthClient, deleteOAuthClient, listOAuthClients, type OAuthClien
 import { parseScopes } from "#shared/identity/scopes.ts";
 import { createUser, getUser } from "#shared/identity/users.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { type Args, type Command, need, UsageError } from "./admin-help.ts";
 
 /** Usage lines of the identity commands (admin.ts prints them with its own). */
 export const IDENTITY_USAGE = `  user create --email E --password P [--name N]
@@ -27,20 +28,6 @@ export const identityOptions = {
   "redirect-uri": { type: "string" },
   scope: { type: "string" },
 } as const;
-
-type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
-type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
-
-/** Named like admin.ts's own so its error handler prints the message as one line. */
-class UsageError extends Error {
-  override name = "UsageError";
-}
-
-const need = (args: Args, name: string): string => {
-  const v = args.values[name];
-  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
-  return v;
-};
 
 /** Domain refusals (duplicate e-mail, bad redirect URI) become one line on stderr. */
 async function domain<T>(work: () => Promise<T>): Promise<T> {

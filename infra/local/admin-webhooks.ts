@@ -14,6 +14,7 @@ import {
   type WebhookEndpointView,
 } from "#shared/webhooks/endpoints.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { type Args, type Command, need, UsageError } from "./admin-help.ts";
 
 /** Usage lines of the webhook commands (admin.ts prints them with its own). */
 export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--design ID ...]
@@ -32,20 +33,6 @@ export const webhookOptions = {
   endpoint: { type: "string" },
   limit: { type: "string" },
 } as const;
-
-type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
-type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
-
-/** Named like admin.ts's own so its error handler prints the message as one line. */
-class UsageError extends Error {
-  override name = "UsageError";
-}
-
-const need = (args: Args, name: string): string => {
-  const v = args.values[name];
-  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
-  return v;
-};
 
 const positional = (args: Args, what: string): string => {
   const v = args.positionals[2];

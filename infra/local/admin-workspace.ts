@@ -4,19 +4,12 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { appKeyAgeDays, keyRotationAdvice } from "#shared/workspaces/key-age.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { type Args, type Command, UsageError } from "./admin-help.ts";
 
 /** Usage lines of the workspace-key and audit commands (admin.ts prints them with its own). */
 export const WORKSPACE_USAGE = `  workspace show ID
   workspace rotate-key ID
   audit list --workspace ID [--limit N]`;
-
-type Args = { positionals: string[]; values: Record<string, string | boolean | undefined> };
-type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
-
-/** Named like admin.ts's own so its error handler prints the message as one line. */
-class UsageError extends Error {
-  override name = "UsageError";
-}
 
 async function workspaceArg(args: Args, id: unknown = args.positionals[2] ?? args.values.workspace) {
   if (typeof id !== "string" || !id) throw new UsageError("workspace id missing");

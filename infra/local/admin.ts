@@ -7,7 +7,7 @@ import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
-import { type Args, type Command, type CommandGroup, allOptions, resolveRequest, UsageError } from "./admin-help.ts";
+import { type Args, type Command, type CommandGroup, allOptions, need, resolveRequest, UsageError } from "./admin-help.ts";
 import { IDENTITY_USAGE, identityCommands, identityOptions } from "./admin-identity.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
 import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
@@ -19,12 +19,6 @@ const CORE_USAGE = `  workspace create --name NAME [--plan free|personal|standar
   design publish DIR --workspace ID [--design ID]
   design list --workspace ID
   usage --workspace ID [--month YYYY-MM]`;
-
-const need = (args: Args, name: string): string => {
-  const v = args.values[name];
-  if (typeof v !== "string" || !v) throw new UsageError(`--${name} is required`);
-  return v;
-};
 
 const parsePlan = (raw: string | undefined): Plan => {
   const plan = (raw ?? "free") as Plan;

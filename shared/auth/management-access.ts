@@ -6,14 +6,7 @@ import type { Principal } from "./authenticate.ts";
  * The caller of a management route: the identity contract's `Principal`. A login session
  * is resolved against the path's workspace (its `role` is the membership there).
  */
-export type ManagementCaller = Pick<Principal, "workspace"> & {
-  method: "appkey" | "bearer" | "session";
-  userId?: string;
-  clientId?: string;
-  scopes?: string[];
-  grant?: "authorization_code" | "client_credentials";
-  role?: "admin" | "read";
-};
+export type ManagementCaller = Principal;
 
 /** The operations of spec 4.11 and 4.12. */
 export type ManagementOperation =
