@@ -3,7 +3,7 @@ import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts"
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
-import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages } from "./document-limits.ts";
+import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages, PRINT_BREAK_CHECK_FROM } from "./document-limits.ts";
 import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
@@ -160,7 +160,7 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
   const webFonts = /@font-face|@import|<link\b/i.test(html);
   const raw = await pool.run(async (guarded, deadlineAt) => {
     await loadDocument(guarded, req.bundle, html, deadlineAt);
-    await checkForcedBreaks(guarded, html, limits);
+    await checkForcedBreaks(guarded, html, limits, Math.max(limits.maxPages, PRINT_BREAK_CHECK_FROM));
     const pageRanges = cappedPageRanges(limits);
     if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
     const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });

@@ -1,4 +1,4 @@
-import { Context, Liquid, type Template, toPromise } from "liquidjs";
+import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { registerPlatenFilters } from "./filters.ts";
 import { BoundedEmitter, HtmlLimitReached } from "./html-emitter.ts";
@@ -126,7 +126,7 @@ export async function renderHtml(
   // instead of building the whole string first.
   const emitter = new BoundedEmitter(maxChars);
   try {
-    await toPromise(engine.renderer.renderTemplates(compiled.templates, new Context(params, engine.options, { renderLimit }, { liquid: engine }), emitter));
+    toValueSync(engine.renderer.renderTemplates(compiled.templates, new Context(params, engine.options, { renderLimit, sync: true }, { liquid: engine }), emitter));
   } catch (cause) {
     throw templateError(cause, { maxChars, renderLimit, elapsed: performance.now() - started });
   }
