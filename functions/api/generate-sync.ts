@@ -3,6 +3,7 @@ import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";
+import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
@@ -33,14 +34,20 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
   const { siteUrl } = config();
   const idempotent = req.header("idempotency-key") !== undefined;
   const prepare = async (workspaceId: string) => prepareSync(workspaceId, validateGenerationBody(req.bodyText(), mode));
-  // A key this container has admitted before: parse, check and template while admission
-  // runs. Its errors still come first (401, 429 before 400). It starts on the next turn of
-  // the event loop, once admission's requests have left: they are the longer path.
+  const renderer = measuredRenderer(getRenderer());
+  const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
+  // A key this container has admitted before: parse, check, template (and for a single,
+  // render: render-ahead.ts) while admission runs. Its errors still come first (401, 429
+  // before 400). It starts on the next turn of the event loop, once admission's requests
+  // have left: they are the longer path.
   const known = idempotent ? undefined : req.admission.knownWorkspaceId;
-  const early: Promise<PreparedSync> | undefined = known ? nextTurn().then(() => prepare(known)) : undefined;
+  const early: Promise<PreparedSync> | undefined = known
+    ? nextTurn().then(async () => renderAhead(await prepare(known), known, { renderer, budgetMs: budgetMs() }))
+    : undefined;
   early?.catch(() => undefined);
   const principal = await req.admission.principal;
   const workspace = principal.workspace;
+  rememberPlan(workspace);
   const outcome = await withIdempotencyKey(
     { ...req, principal },
     async () => {
@@ -48,10 +55,10 @@ export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> 
       const prepared = early && known === workspace.id ? await early : await prepare(workspace.id);
       const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
-        renderer: measuredRenderer(getRenderer()),
+        renderer,
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
-        budgetMs: req.remainingMs() - storeMarginMs(req.remainingMs()),
+        budgetMs: budgetMs(),
       });
       if (idempotent) {
         // Stored before the answer so a replay can serve it; if that fails, nothing is kept or counted.

@@ -72,6 +72,14 @@ export interface PreparedSync {
   bundle: DesignBundle;
   /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
   html(i: number): Promise<string>;
+  /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
+  rendered?: Promise<RenderedItem[]>;
+}
+
+/** One item's PDF as Chromium printed it (post-processed). */
+export interface RenderedItem {
+  pdf: Buffer;
+  pageCount: number;
 }
 
 /**
@@ -113,7 +121,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   const planned = plan.files;
   // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,
   // signing) then run while it renders.
-  const rendering = renderAll(prepared, deps);
+  const rendering = prepared.rendered ?? renderAll(prepared, deps);
   rendering.catch(() => undefined); // awaited below
   const writtenAhead = plan.records().then(async (planned) => {
     const records = planned.map((r, index) => fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays));
@@ -159,7 +167,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
 }
 
 /** Renders every item; one failure fails them all (no partial ZIP). */
-async function renderAll(prepared: PreparedSync, deps: SyncDeps): Promise<{ pdf: Buffer; pageCount: number }[]> {
+export async function renderAll(prepared: PreparedSync, deps: Pick<SyncDeps, "renderer" | "budgetMs">): Promise<RenderedItem[]> {
   const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
     request.contents.map(async (c, i) =>
@@ -173,7 +181,7 @@ async function renderAll(prepared: PreparedSync, deps: SyncDeps): Promise<{ pdf:
     if (reason instanceof PlatenError) throw reason;
     throw documentLimitError(reason) ?? new PlatenError("INTERNAL_ERROR", { cause: reason });
   }
-  return renders.map((r) => (r as PromiseFulfilledResult<{ pdf: Buffer; pageCount: number }>).value);
+  return renders.map((r) => (r as PromiseFulfilledResult<RenderedItem>).value);
 }
 
 function fileRecord(

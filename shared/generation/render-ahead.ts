@@ -1,0 +1,35 @@
+import { planOf } from "#shared/limits/page-quota.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+import { type PreparedSync, renderAll, type SyncDeps } from "./generate-sync.ts";
+
+/**
+ * Rendering a sync single while its admission (key read, rate-limit write) is still on the
+ * wire: Chromium's ~40 ms then hide admission's round trips instead of following them.
+ * Only for a key this container has admitted before (the caller's early path) and a
+ * workspace whose plan, as last seen here, never stops: a stopping plan reserves its pages
+ * before anything renders (page-quota.ts). A render started ahead is used only if admission
+ * agrees on the workspace; otherwise it is dropped unseen (its errors too), so 401/429
+ * still come first. The cost of a refusal is one render's Chromium time, once per
+ * container: a refused key is forgotten and a workspace over its limit is not rendered
+ * ahead until its window ends (admission.ts).
+ */
+const planStops = new Map<string, boolean>();
+const MAX_REMEMBERED = 10_000;
+
+/** Notes whether the admitted workspace's plan stops at its page limit (read on the next request). */
+export function rememberPlan(workspace: Workspace): void {
+  if (planStops.size >= MAX_REMEMBERED) planStops.clear();
+  try {
+    planStops.set(workspace.id, planOf(workspace).stops);
+  } catch {
+    planStops.delete(workspace.id); // no plan: generation reports it
+  }
+}
+
+/** A prepared single of a workspace known not to stop, with its render started; else unchanged. */
+export function renderAhead(prepared: PreparedSync, workspaceId: string, deps: Pick<SyncDeps, "renderer" | "budgetMs">): PreparedSync {
+  if (prepared.request.mode !== "single" || planStops.get(workspaceId) !== false) return prepared;
+  const rendered = renderAll(prepared, deps);
+  rendered.catch(() => undefined); // reported when awaited, or dropped with the request
+  return { ...prepared, rendered };
+}

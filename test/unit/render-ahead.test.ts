@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { PreparedSync } from "#shared/generation/generate-sync.ts";
+import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
+import type { Renderer } from "#shared/render/renderer.ts";
+import type { Workspace } from "#shared/workspaces/workspace-store.ts";
+
+/** A renderer that counts its prints and answers a one-page PDF. */
+function countingRenderer() {
+  const printed: string[] = [];
+  const renderer = {
+    printPdf: async (req: { html: string }) => {
+      printed.push(req.html);
+      return { pdf: Buffer.from("%PDF-1.7"), pageCount: 1 };
+    },
+  } as unknown as Renderer;
+  return { renderer, printed };
+}
+
+const prepared = (mode: "single" | "multiple"): PreparedSync =>
+  ({
+    request: { mode, designId: "d", version: 1, contents: [{ fileName: "a", params: {} }] },
+    design: {},
+    bundle: {},
+    html: async () => "<p>a</p>",
+  }) as unknown as PreparedSync;
+
+const workspace = (id: string, plan: string): Workspace => ({ id, name: id, plan: plan as Workspace["plan"], appKeyRotatedAt: "", createdAt: "" });
+
+describe("rendering a sync single ahead of its admission (render-ahead.ts)", () => {
+  it("renders ahead only for a workspace last seen on a plan that never stops", async () => {
+    const { renderer, printed } = countingRenderer();
+    rememberPlan(workspace("ws-standard", "standard"));
+    const ahead = renderAhead(prepared("single"), "ws-standard", { renderer, budgetMs: 1000 });
+    expect(ahead.rendered).toBeDefined();
+    expect(await ahead.rendered).toEqual([{ pdf: Buffer.from("%PDF-1.7"), pageCount: 1 }]);
+    expect(printed).toEqual(["<p>a</p>"]);
+  });
+
+  it("never for a stopping plan (pages are reserved first), an unseen workspace, a plan-less one or a multiple", () => {
+    const { renderer, printed } = countingRenderer();
+    rememberPlan(workspace("ws-free", "free"));
+    rememberPlan(workspace("ws-none", ""));
+    rememberPlan(workspace("ws-standard-2", "standard"));
+    for (const [mode, id] of [["single", "ws-free"], ["single", "ws-unseen"], ["single", "ws-none"], ["multiple", "ws-standard-2"]] as const) {
+      expect(renderAhead(prepared(mode), id, { renderer, budgetMs: 1000 }).rendered).toBeUndefined();
+    }
+    expect(printed).toEqual([]);
+  });
+
+  it("follows a plan change: a workspace moved to a stopping plan is no longer rendered ahead", () => {
+    const { renderer } = countingRenderer();
+    rememberPlan(workspace("ws-moved", "premium"));
+    expect(renderAhead(prepared("single"), "ws-moved", { renderer, budgetMs: 1000 }).rendered).toBeDefined();
+    rememberPlan(workspace("ws-moved", "personal"));
+    expect(renderAhead(prepared("single"), "ws-moved", { renderer, budgetMs: 1000 }).rendered).toBeUndefined();
+  });
+
+  it("a failed render ahead rejects only when awaited (never an unhandled rejection)", async () => {
+    const renderer = { printPdf: async () => Promise.reject(new Error("boom")) } as unknown as Renderer;
+    rememberPlan(workspace("ws-fail", "standard"));
+    const ahead = renderAhead(prepared("single"), "ws-fail", { renderer, budgetMs: 1000 });
+    await new Promise((r) => setTimeout(r, 10));
+    await expect(ahead.rendered).rejects.toMatchObject({ code: "INTERNAL_ERROR" });
+  });
+});
