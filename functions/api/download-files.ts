@@ -8,7 +8,7 @@ import { contentDisposition, pdfFileName, zipContentDisposition } from "#shared/
 import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
 
 /** GET /v1/file/download/{requestId}[/{fileId}] (spec 4.6, 4.7), streamed from S3. */
-export const handler = streamingApiHandler(async (req): Promise<ApiResult> => {
+export const handler = streamingApiHandler(async function handleDownloadFiles(req): Promise<ApiResult> {
   const requestId = req.path("requestId");
   const fileId = req.event.pathParameters?.fileId;
   const workspaceId = req.principal.workspace.id;

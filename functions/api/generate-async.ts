@@ -14,7 +14,7 @@ const withoutPasscodes = (accepted: { requestId: string; files: AcceptedFile[] }
 });
 
 /** POST /v1/file/async/single and /v1/file/async/multiple (spec 4.3, 4.4): 202 at once. */
-export const handler = apiHandler(async (req) => {
+export const handler = apiHandler(async function handleGenerateAsync(req) {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
   const outcome = await withIdempotencyKey(

@@ -29,7 +29,7 @@ const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed 
  * as soon as the PDFs exist; storing them is the response's after-work (generate-sync.ts).
  * With an Idempotency-Key the files are stored first, so a replay can serve them.
  */
-export const handler = earlyStreamingApiHandler(async (req): Promise<ApiResult> => {
+export const handler = earlyStreamingApiHandler(async function handleGenerateSync(req): Promise<ApiResult> {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
   const idempotent = req.header("idempotency-key") !== undefined;

@@ -2,7 +2,7 @@ import { findDesignVersion, parseVersionQuery, publicParameterSchema } from "#sh
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/design/parameter/{designId}?version= (spec 4.8). */
-export const handler = apiHandler(async (req) => {
+export const handler = apiHandler(async function handleGetDesignParameters(req) {
   const version = parseVersionQuery(req.query("version"));
   const found = await findDesignVersion(req.principal.workspace.id, req.path("designId"), version);
   return {

@@ -4,7 +4,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/designs/{designId}/thumbnail?version= : the `thumbnail` URL of the design list. */
-export const handler = apiHandler(async (req) => {
+export const handler = apiHandler(async function handleGetDesignThumbnail(req) {
   const version = parseVersionQuery(req.query("version"));
   const found = await findDesignVersion(req.principal.workspace.id, req.path("designId"), version);
   const png = found.thumbnailKey ? await getThumbnail(found.thumbnailKey) : undefined;

@@ -4,7 +4,7 @@ import { requestStatus } from "#shared/generation/request-status.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/status/{requestId} (spec 4.5): Retry-After: 2 while queued or processing. */
-export const handler = apiHandler(async (req) => {
+export const handler = apiHandler(async function handleGetStatus(req) {
   const body = await requestStatus(req.path("requestId"), req.principal.workspace.id, systemClock);
   const pending = body.status === "queued" || body.status === "processing";
   return {

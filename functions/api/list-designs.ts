@@ -3,7 +3,7 @@ import { listDesigns, parsePage } from "#shared/designs/list-designs.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/designs (spec 4.9). */
-export const handler = apiHandler(async (req) => {
+export const handler = apiHandler(async function handleListDesigns(req) {
   const page = parsePage(req.query("page"));
   return { status: 200, json: await listDesigns(req.principal.workspace.id, page, config().baseUrl) };
 });

@@ -3,7 +3,7 @@ import { listWebhookEndpoints } from "#shared/webhooks/endpoints.ts";
 import { withMissingDesigns } from "#shared/webhooks/missing-designs.ts";
 
 /** GET /v1/workspace/{workspaceId}/webhook-endpoints (spec 4.12, READ): every endpoint, never a secret. */
-export const handler = managementHandler("list-endpoints", async (_req, { grant }) => {
+export const handler = managementHandler("list-endpoints", async function handleListWebhookEndpoints(_req, { grant }) {
   const items = await withMissingDesigns(grant.workspaceId, await listWebhookEndpoints(grant.workspaceId));
   return { status: 200, headers: { "Cache-Control": "no-store" }, json: { items } };
 });

@@ -5,7 +5,7 @@ import { readWebhookSecret } from "#shared/webhooks/endpoints.ts";
  * GET /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret (spec 4.12, ADMIN):
  * only in a first-party login session, never with an OAuth token (403). Reads are audited.
  */
-export const handler = managementHandler("read-secret", async (req, { grant, audit }) => {
+export const handler = managementHandler("read-secret", async function handleReadWebhookSecret(req, { grant, audit }) {
   const endpointId = req.path("endpointId");
   const out = await readWebhookSecret(grant.workspaceId, endpointId);
   await audit("webhook-endpoint.secret-read", endpointId);

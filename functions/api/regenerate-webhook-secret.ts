@@ -7,7 +7,7 @@ import { rotateWebhookSecret } from "#shared/webhooks/endpoints.ts";
  * POST /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret/regenerate
  * (spec 4.12, ADMIN): the new secret once; the previous one keeps signing for 24 h.
  */
-export const handler = managementHandler("regenerate-secret", async (req, { grant, audit }) => {
+export const handler = managementHandler("regenerate-secret", async function handleRegenerateWebhookSecret(req, { grant, audit }) {
   const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
   const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps);
   await audit("webhook-endpoint.secret-regenerate", out.id);

@@ -9,7 +9,7 @@ import { setWorkspaceWebhook } from "#shared/webhooks/workspace-webhook.ts";
  * the single-URL setting, i.e. the workspace's one unfiltered endpoint (workspace-webhook.ts).
  * 201 with the secret when it had to be created, else 200.
  */
-export const handler = managementHandler("set-workspace-webhook", async (_req, { grant, body, audit }) => {
+export const handler = managementHandler("set-workspace-webhook", async function handleSetWorkspaceWebhook(_req, { grant, body, audit }) {
   const input = body(workspaceWebhookBody);
   const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
   const out = await setWorkspaceWebhook(grant.workspaceId, input, deps);
