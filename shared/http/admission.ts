@@ -1,4 +1,4 @@
-import { hashAppKey, isWellFormedAppKey } from "#shared/auth/app-key.ts";
+import { hashAppKey, isWellFormedAppKey } from "#shared/workspaces/app-key.ts";
 import { type AuthenticateOptions, authenticate, type HeaderReader, type Principal } from "#shared/auth/authenticate.ts";
 import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
