@@ -4,7 +4,7 @@ import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
 import { requestStatus, type StatusBody } from "#shared/generation/request-status.ts";
 import { zipContentDisposition } from "#shared/http/file-headers.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/output-history.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
