@@ -2,7 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { afterAdmissions } from "#shared/http/foreground.ts";
+import { afterAdmissions } from "./foreground.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, claimPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";

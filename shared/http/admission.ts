@@ -4,7 +4,7 @@ import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { whileAdmitting } from "./foreground.ts";
+import { whileAdmitting } from "#shared/generation/foreground.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
 export interface Admission {
