@@ -1,6 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
+import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
+import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
 import { type FileRecord, isFinal, listFileRecords } from "./file-store.ts";
 import { type FailedFile, finalizeJob, getJob, type JobRecord } from "./job-store.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
@@ -29,7 +30,7 @@ export function outcomeOf(job: Pick<JobRecord, "mode">, files: FileRecord[]): Pi
  * (idempotent writes), then the conditional finalization: whoever wins it queues the
  * deliveries; everyone else (duplicates, replays, racing workers) does nothing. A crash
  * or a failed queue between the two leaves the events in the outbox, which the sweeper
- * relays once the job has ended (events.ts). Returns true when this call finalized.
+ * relays once the job has ended (webhooks/event-outbox.ts). Returns true when this call finalized.
  */
 export async function finalizeIfSettled(requestId: string, clock: Clock): Promise<boolean> {
   const job = await getJob(requestId);

@@ -12,12 +12,12 @@ import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
-import { deliverEvent, writeEventRecord } from "./events.ts";
+import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PlannedRecord, planFiles } from "./plan-files.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
-import type { Share } from "./share.ts";
+import type { Share } from "#shared/share-link.ts";
 
 /**
  * The renders did not finish within the sync budget (spec 8: 60 s). The edge answers 504
