@@ -5,6 +5,7 @@ import { pagesUsed } from "#shared/limits/page-quota.ts";
 import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
+import { storedRequestDeps } from "./request-adapters.ts";
 import { deleteParams, paramsObjectKey } from "./params-store.ts";
 import type { Outcome } from "./render-file.ts";
 
@@ -109,7 +110,7 @@ export async function countSettled(requestId: string, files: SettledFile[], cloc
   const account = files.find((f) => f.account)?.account;
   await Promise.all([
     account ? dropMarkers(account, files.filter((f) => f.account).map((f) => f.fileId)) : undefined,
-    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, clock) : undefined,
+    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, storedRequestDeps(clock)) : undefined,
   ]);
 }
 
