@@ -4,6 +4,7 @@ import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { whileAdmitting } from "#shared/generation/foreground.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
@@ -72,7 +73,7 @@ async function admitTogether(header: HeaderReader, keyHash: string, workspaceId:
 
 async function limitRate(workspaceId: string, rateClass: RateClass, clock: Clock): Promise<void> {
   try {
-    await checkRateLimit(workspaceId, rateClass, clock);
+    await checkRateLimit(workspaceId, rateClass, { clock, windows: dynamoRateWindows });
     limitedUntil.delete(`${workspaceId}#${rateClass}`);
   } catch (err) {
     if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {
