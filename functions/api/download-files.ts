@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
-import { systemClock } from "#shared/clock.ts";
 import { resolveFileDownload } from "#shared/generation/download.ts";
 import { openRequestArchive } from "#shared/generation/download-archive.ts";
 import { openPdf } from "#shared/generation/file-store.ts";
+import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, pdfFileName, zipContentDisposition } from "#shared/http/file-headers.ts";
 import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
@@ -13,7 +13,7 @@ export const handler = streamingApiHandler(async function handleDownloadFiles(re
   const fileId = req.event.pathParameters?.fileId;
   const workspaceId = req.principal.workspace.id;
   if (fileId !== undefined) {
-    const file = await resolveFileDownload(requestId, fileId, workspaceId, systemClock);
+    const file = await resolveFileDownload(requestId, fileId, workspaceId, liveRequestDeps);
     const pdf = await openPdf(file.s3Key!);
     return {
       status: 200,
@@ -23,7 +23,7 @@ export const handler = streamingApiHandler(async function handleDownloadFiles(re
       headers: { "Content-Disposition": contentDisposition(pdfFileName(file.fileName)), "File-ID": file.fileId },
     };
   }
-  const archive = await openRequestArchive(requestId, workspaceId, systemClock);
+  const archive = await openRequestArchive(requestId, workspaceId, liveRequestDeps);
   return {
     status: 200,
     contentType: "application/zip",

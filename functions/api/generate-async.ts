@@ -6,6 +6,7 @@ import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { outputHistoryUrl } from "#shared/http/sync-response.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 
 /** A replay answers the same requestId and files; the passcodes were shown once only. */
 const withoutPasscodes = (accepted: { requestId: string; files: AcceptedFile[] }) => ({
@@ -24,6 +25,7 @@ export const handler = apiHandler(async function handleGenerateAsync(req) {
         clock: systemClock,
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+        pages: dynamoPageCounter,
       }),
     withoutPasscodes,
   );

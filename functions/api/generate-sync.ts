@@ -11,6 +11,7 @@ import type { ApiResult } from "#shared/http/api-types.ts";
 import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
 
@@ -59,6 +60,7 @@ export const handler = earlyStreamingApiHandler(async function handleGenerateSyn
         siteUrl,
         retentionDays: DEFAULT_FILE_RETENTION_DAYS,
         budgetMs: budgetMs(),
+        pages: dynamoPageCounter,
       });
       if (idempotent) {
         // Stored before the answer so a replay can serve it; if that fails, nothing is kept or counted.

@@ -1,11 +1,11 @@
-import { systemClock } from "#shared/clock.ts";
 import { RETRY_AFTER_SECONDS } from "#shared/generation/download.ts";
+import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { requestStatus } from "#shared/generation/request-status.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/status/{requestId} (spec 4.5): Retry-After: 2 while queued or processing. */
 export const handler = apiHandler(async function handleGetStatus(req) {
-  const body = await requestStatus(req.path("requestId"), req.principal.workspace.id, systemClock);
+  const body = await requestStatus(req.path("requestId"), req.principal.workspace.id, liveRequestDeps);
   const pending = body.status === "queued" || body.status === "processing";
   return {
     status: 200,

@@ -1,4 +1,4 @@
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { type Html, html, raw } from "./html.ts";
 import { t } from "./strings.ts";
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import { type Language, pickLanguage } from "#shared/http/language.ts";
+import { type Language, pickLanguage } from "#shared/errors/language.ts";
 import type { SiteRequest } from "./site-types.ts";
 
 /** The cookie the language switch sets; it wins over Accept-Language. */

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import type { Html } from "./html.ts";
 
 /** The visitor as the site knows them: anonymous, or a logged-in user (identity session). */

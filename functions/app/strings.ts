@@ -1,4 +1,4 @@
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 
 /** Every text of the site's pages, in English and Japanese (one object per language). */
 const en = {

@@ -1,6 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
+import { listFileRecords } from "#shared/generation/file-store.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { dispatchDelivery } from "#shared/webhooks/dispatch-delivery.ts";
@@ -19,7 +20,7 @@ const realClock: Clock = { now: () => new Date() };
  */
 export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   startLogContext(context);
-  const deps = { clock: realClock, env: config().env, siteUrl: config().siteUrl, settings: webhookSettings() };
+  const deps = { clock: realClock, env: config().env, siteUrl: config().siteUrl, settings: webhookSettings(), listFiles: listFileRecords };
   try {
     // Parsed inside each message's own promise: a malformed one fails alone, never its batch.
     const results = await Promise.allSettled(event.Records.map(async (r) => dispatchDelivery(parseDispatchMessage(r.body), deps)));

@@ -5,6 +5,7 @@ import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./admin-connection.ts";
 import { type Args, type Command, type CommandGroup, allOptions, need, resolveRequest, UsageError } from "./admin-help.ts";
@@ -59,7 +60,7 @@ const coreCommands: Record<string, Command> = {
     const workspace = await requireWorkspace(need(args, "workspace"));
     const month = typeof args.values.month === "string" ? args.values.month : monthOf(systemClock.now());
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
-    const report = await usageReport(workspace, month);
+    const report = await usageReport(dynamoPageCounter, workspace, month);
     const limit = report.limit === null ? "no plan" : `${report.limit}${report.stops ? " (stops)" : " included"}`;
     return { json: report, text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}` };
   },

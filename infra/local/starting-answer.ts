@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { corsHeaders } from "#shared/http/cors.ts";
 import { buildErrorBody } from "#shared/http/error-body.ts";
-import { pickLanguage } from "#shared/http/language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 
 /**
  * What the local gateway answers while the stack is still starting (issue 18): a spec 7.1

@@ -1,7 +1,7 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { findWorkspaceByAppKey } from "#shared/workspaces/workspace-store.ts";
-import { isWellFormedAppKey } from "./app-key.ts";
+import { isWellFormedAppKey } from "#shared/workspaces/app-key.ts";
 
 /** Header lookup that ignores case, as HTTP does. */
 export type HeaderReader = (name: string) => string | undefined;

@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
-import { admitPages, settlePages } from "#shared/limits/page-quota.ts";
+import { admitPages, type PageCounter, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys, logger } from "#shared/observability/logger.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type FileRecord, putFileRecords } from "./file-store.ts";
@@ -18,6 +18,8 @@ export interface AsyncDeps {
   clock: Clock;
   siteUrl: string;
   retentionDays: number;
+  /** The workspace's page counts (spec 8 quotas). */
+  pages: PageCounter;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function acceptAsync(
   const workspaceId = workspace.id;
   const design = await resolveDesign(workspaceId, request);
   // spec 8: checked before acceptance, so a quota refusal never shows up in status.
-  const admission = await admitPages(workspace, request.contents.length, deps.clock);
+  const admission = await admitPages(workspace, request.contents.length, deps);
   const requestId = newId();
   addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
@@ -62,7 +64,7 @@ export async function acceptAsync(
   try {
     await putJob(job);
   } catch (err) {
-    await settlePages(workspaceId, admission.month, -admission.reserved);
+    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved);
     throw err;
   }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
@@ -79,7 +81,7 @@ export async function acceptAsync(
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {
     // Nothing will ever render: end the job now rather than leave it processing forever.
-    await settlePages(workspaceId, admission.month, -admission.reserved).catch(() => undefined);
+    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved).catch(() => undefined);
     await finalizeJob(requestId, {
       status: "failed",
       completedAt: deps.clock.now().toISOString(),

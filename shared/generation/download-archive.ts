@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
-import type { Clock } from "#shared/clock.ts";
 import { zipEntryNames } from "#shared/zip/build-zip.ts";
 import { zipLength, zipStream } from "#shared/zip/zip-stream.ts";
 import { resolveRequestDownload } from "./download.ts";
 import { openPdf, pdfSize } from "./file-store.ts";
+import type { DownloadDeps } from "./request-ports.ts";
 
 /**
  * The ZIP of a whole request (spec 4.6) as a stream of known length, by the rules of
@@ -13,9 +13,9 @@ import { openPdf, pdfSize } from "./file-store.ts";
 export async function openRequestArchive(
   requestId: string,
   workspaceId: string,
-  clock: Clock,
+  deps: DownloadDeps,
 ): Promise<{ templateName: string; stream: Readable; contentLength: number }> {
-  const { templateName, files } = await resolveRequestDownload(requestId, workspaceId, clock);
+  const { templateName, files } = await resolveRequestDownload(requestId, workspaceId, deps);
   const names = zipEntryNames(files.map((f) => f.fileName));
   const sizes = await Promise.all(files.map((f) => f.bytes ?? pdfSize(f.s3Key!)));
   const sources = files.map((f, i) => ({ name: names[i]!, size: sizes[i]!, open: async () => (await openPdf(f.s3Key!)).stream }));

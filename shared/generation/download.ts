@@ -1,7 +1,6 @@
-import type { Clock } from "#shared/clock.ts";
-import { getDesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { type FileRecord, getFileRecord } from "./file-store.ts";
+import type { FileRecord } from "./file-store.ts";
+import type { DownloadDeps, ReadDeps } from "./request-ports.ts";
 import { liveFiles, liveJob } from "./request-status.ts";
 import { whenStored } from "./stored-files.ts";
 
@@ -17,17 +16,17 @@ const failed = (requestId: string, failureCode: string) =>
  * request failed, 404 for unknown/foreign/expired ids; a completed request with partial
  * failure downloads its successful files.
  */
-export async function resolveRequestDownload(requestId: string, workspaceId: string, clock: Clock) {
-  const job = await liveJob(requestId, workspaceId, clock);
+export async function resolveRequestDownload(requestId: string, workspaceId: string, deps: DownloadDeps) {
+  const job = await liveJob(requestId, workspaceId, deps);
   if (job?.status === "processing") throw notReady();
   if (job?.status === "failed") throw failed(requestId, job.error?.code ?? "FILE_GENERATION_FAILED");
-  const files = await liveFiles(requestId, workspaceId, clock);
+  const files = await liveFiles(requestId, workspaceId, deps);
   if (files.some((f) => f.status === "storing")) throw notReady();
   // A sync request answered in full but not stored in full: no silently partial ZIP.
   const interrupted = files.find((f) => f.source === "sync" && f.status === "failed");
   if (interrupted) throw failed(requestId, interrupted.errorCode ?? "GENERATION_INTERRUPTED");
   const done = files.filter((f) => f.status === "done");
-  if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!)), files: done };
+  if (done.length) return { templateName: job?.designLabel ?? (await designLabel(done[0]!, deps)), files: done };
   // After 24 h: an all-failed multiple still answers 422; a failed single, like no files, is 404.
   if (!job && files.length && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple") {
     throw failed(requestId, "FILE_GENERATION_FAILED");
@@ -36,15 +35,16 @@ export async function resolveRequestDownload(requestId: string, workspaceId: str
 }
 
 /** One file (spec 4.7): the same rules applied to the file, 422 naming its own failure code. */
-export async function resolveFileDownload(requestId: string, fileId: string, workspaceId: string, clock: Clock): Promise<FileRecord> {
+export async function resolveFileDownload(requestId: string, fileId: string, workspaceId: string, deps: ReadDeps): Promise<FileRecord> {
+  const { requests, clock } = deps;
   const [file] = await whenStored(async () => {
-    const record = await getFileRecord(requestId, fileId);
+    const record = await requests.getFile(requestId, fileId);
     return record?.workspaceId === workspaceId ? [record] : [];
   }, clock);
   if (!file || file.expiresAt <= Math.floor(clock.now().getTime() / 1000)) throw new PlatenError("FILE_NOT_FOUND");
   if (file.status === "done") return file;
   if (file.status === "storing") throw notReady();
-  const job = await liveJob(requestId, workspaceId, clock);
+  const job = await liveJob(requestId, workspaceId, deps);
   if (file.status === "queued" || file.status === "counting") {
     if (job?.status === "processing") throw notReady();
     throw new PlatenError("FILE_NOT_FOUND");
@@ -53,7 +53,6 @@ export async function resolveFileDownload(requestId: string, fileId: string, wor
   throw new PlatenError("FILE_NOT_FOUND");
 }
 
-async function designLabel(file: FileRecord): Promise<string> {
-  const version = await getDesignVersion(file.workspaceId, file.designId, file.version);
-  return version?.manifest.label ?? "platen";
+async function designLabel(file: FileRecord, { designs }: DownloadDeps): Promise<string> {
+  return (await designs.labelOf(file.workspaceId, file.designId, file.version)) ?? "platen";
 }

@@ -4,7 +4,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import type { ShareType } from "./share.ts";
+import type { ShareType } from "#shared/share-link.ts";
 
 /** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
 export interface FileRecord {

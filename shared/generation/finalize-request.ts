@@ -1,8 +1,8 @@
-import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { deliverEvent, type GenerationEvent, writeEventRecord } from "./events.ts";
-import { type FileRecord, isFinal, listFileRecords } from "./file-store.ts";
-import { type FailedFile, finalizeJob, getJob, type JobRecord } from "./job-store.ts";
+import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
+import { type FileRecord, isFinal } from "./file-store.ts";
+import type { FailedFile, JobRecord } from "./job-store.ts";
+import type { FinalizeDeps } from "./request-ports.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
 
 /** The outcome of a finished request (spec 3.1 transitions). */
@@ -29,28 +29,28 @@ export function outcomeOf(job: Pick<JobRecord, "mode">, files: FileRecord[]): Pi
  * (idempotent writes), then the conditional finalization: whoever wins it queues the
  * deliveries; everyone else (duplicates, replays, racing workers) does nothing. A crash
  * or a failed queue between the two leaves the events in the outbox, which the sweeper
- * relays once the job has ended (events.ts). Returns true when this call finalized.
+ * relays once the job has ended (webhooks/event-outbox.ts). Returns true when this call finalized.
  */
-export async function finalizeIfSettled(requestId: string, clock: Clock): Promise<boolean> {
-  const job = await getJob(requestId);
+export async function finalizeIfSettled(requestId: string, deps: FinalizeDeps): Promise<boolean> {
+  const job = await deps.requests.getJob(requestId);
   if (job?.status !== "processing") return false;
-  const files = await listFileRecords(requestId);
+  const files = await deps.requests.listFiles(requestId);
   if (files.length < job.total || !files.every(isFinal)) return false;
-  return finalizeWith(job, files, outcomeOf(job, files), clock);
+  return finalizeWith(job, files, outcomeOf(job, files), deps);
 }
 
 /** Records the request's events, ends the job with `outcome` and, if this call ended it, queues the deliveries. */
-export async function finalizeWith(job: JobRecord, files: FileRecord[], outcome: ReturnType<typeof outcomeOf>, clock: Clock): Promise<boolean> {
+export async function finalizeWith(job: JobRecord, files: FileRecord[], outcome: ReturnType<typeof outcomeOf>, { clock, requests, outbox }: FinalizeDeps): Promise<boolean> {
   const now = clock.now();
   const events = finalEvents(job, files, now);
   const expiresAt = Math.max(...files.map((f) => f.expiresAt), Math.floor(now.getTime() / 1000) + 86400);
-  for (const e of events) await writeEventRecord(e, expiresAt);
-  const won = await finalizeJob(job.requestId, {
+  for (const e of events) await outbox.record(e, expiresAt);
+  const won = await requests.finalizeJob(job.requestId, {
     ...outcome,
     completedAt: now.toISOString(),
     expiresAt: Math.floor((now.getTime() + JOB_RETENTION_MS) / 1000),
   });
-  if (won) for (const e of events) await deliverEvent(e);
+  if (won) for (const e of events) await outbox.deliver(e);
   return won;
 }
 

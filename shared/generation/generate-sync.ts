@@ -2,9 +2,9 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { afterAdmissions } from "#shared/http/foreground.ts";
+import { afterAdmissions } from "./foreground.ts";
 import { newId } from "#shared/ids.ts";
-import { admitPages, claimPages, monthOf, planOf, settlePages } from "#shared/limits/page-quota.ts";
+import { admitPages, claimPages, monthOf, type PageCounter, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { compiledBundleKey, renderHtml } from "#shared/render/template.ts";
@@ -12,12 +12,12 @@ import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
-import { deliverEvent, writeEventRecord } from "./events.ts";
+import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PlannedRecord, planFiles } from "./plan-files.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
-import type { Share } from "./share.ts";
+import type { Share } from "#shared/share-link.ts";
 
 /**
  * The renders did not finish within the sync budget (spec 8: 60 s). The edge answers 504
@@ -63,6 +63,8 @@ export interface SyncDeps {
   retentionDays: number;
   /** Milliseconds the renders may take before the sync deadline (spec 8: 60 s). */
   budgetMs: number;
+  /** The workspace's page counts (spec 8 quotas). */
+  pages: PageCounter;
 }
 
 /** A sync request checked and templated: everything before the first effect. */
@@ -111,7 +113,7 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   const workspaceId = workspace.id;
   // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
   // plans that never stop simply count what was stored.
-  const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps.clock) : undefined;
+  const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps) : undefined;
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
   const requestId = newId();
@@ -139,13 +141,13 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     // A stopping plan: the pages beyond the reservation are claimed before anything is
     // answered; past the limit the request is refused (403) and its reservation returned.
     const pages = files.reduce((n, f) => n + f.pageCount, 0);
-    if (admission) await claimPages(workspaceId, month, pages - reserved, admission.limit, reserved);
+    if (admission) await claimPages(deps.pages, workspaceId, month, pages - reserved, admission.limit, reserved);
     counted = admission ? pages : reserved;
     records = await writtenAhead;
   } catch (err) {
     // Nothing was answered: no page counts and no record stays behind.
     await Promise.all([
-      counted ? settlePages(workspaceId, month, -counted) : undefined,
+      counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined,
       writtenAhead.then((written) => deleteFileRecords(written)).catch(() => undefined),
     ]);
     throw err;
@@ -156,11 +158,11 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
     files,
     store: () =>
       storeFiles(workspaceId, requestId, request.webhookUrl, records, files, now, deps.clock, async (pages) => {
-        await settlePages(workspaceId, month, pages - counted);
+        await settlePages(deps.pages, workspaceId, month, pages - counted);
         counted = pages;
       }),
     discard: async () => {
-      await Promise.all([counted ? settlePages(workspaceId, month, -counted) : undefined, deleteFileRecords(records)]);
+      await Promise.all([counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined, deleteFileRecords(records)]);
       counted = 0;
     },
   };

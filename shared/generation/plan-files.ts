@@ -1,6 +1,7 @@
 import { newId } from "#shared/ids.ts";
 import type { GenerationRequest } from "./request-schema.ts";
-import { generatePasscode, hashPasscode, type Share, shareTypes, shareUrl } from "./share.ts";
+import { type Share, shareTypes, shareUrl } from "#shared/share-link.ts";
+import { generatePasscode, hashPasscode } from "./share.ts";
 
 /** One file of a request as planned before anything renders (spec 2.3/2.5 file entry). */
 export interface PlannedFile {

@@ -1,7 +1,8 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { type FileRecord, listFileRecords } from "./file-store.ts";
-import { getJob, type JobRecord } from "./job-store.ts";
+import type { FileRecord } from "./file-store.ts";
+import type { JobRecord } from "./job-store.ts";
+import type { ReadDeps } from "./request-ports.ts";
 import { whenStored } from "./stored-files.ts";
 
 /** spec 2.7 body. */
@@ -22,16 +23,16 @@ export const downloadPath = (requestId: string, fileId: string) => `/v1/file/dow
 const nowSeconds = (clock: Clock) => Math.floor(clock.now().getTime() / 1000);
 
 /** A job record counts only while processing or within 24 h of its end (TTL deletes late). */
-export async function liveJob(requestId: string, workspaceId: string, clock: Clock): Promise<JobRecord | undefined> {
-  const job = await getJob(requestId);
+export async function liveJob(requestId: string, workspaceId: string, { requests, clock }: ReadDeps): Promise<JobRecord | undefined> {
+  const job = await requests.getJob(requestId);
   if (!job || job.workspaceId !== workspaceId) return undefined;
   if (job.status !== "processing" && job.expiresAt !== undefined && job.expiresAt <= nowSeconds(clock)) return undefined;
   return job;
 }
 
 /** File records of the workspace that have not passed their retention (sync files read once stored). */
-export async function liveFiles(requestId: string, workspaceId: string, clock: Clock): Promise<FileRecord[]> {
-  const files = await whenStored(async () => (await listFileRecords(requestId)).filter((f) => f.workspaceId === workspaceId), clock);
+export async function liveFiles(requestId: string, workspaceId: string, { requests, clock }: ReadDeps): Promise<FileRecord[]> {
+  const files = await whenStored(async () => (await requests.listFiles(requestId)).filter((f) => f.workspaceId === workspaceId), clock);
   const now = nowSeconds(clock);
   return files.filter((f) => f.expiresAt > now);
 }
@@ -41,12 +42,12 @@ export async function liveFiles(requestId: string, workspaceId: string, clock: C
  * rebuilt from file records: `completed` with designId and files, `failed` +
  * FILE_GENERATION_FAILED for an all-failed multiple, 404 for a failed single or no files.
  */
-export async function requestStatus(requestId: string, workspaceId: string, clock: Clock): Promise<StatusBody> {
-  const job = await liveJob(requestId, workspaceId, clock);
+export async function requestStatus(requestId: string, workspaceId: string, deps: ReadDeps): Promise<StatusBody> {
+  const job = await liveJob(requestId, workspaceId, deps);
   // spec 2.7: `files` stays empty until completed, so a request still generating (what
   // clients poll) costs one read, not a listing of up to 100 file records.
   if (job && job.status !== "completed") return fromJob(job, []);
-  const files = await liveFiles(requestId, workspaceId, clock);
+  const files = await liveFiles(requestId, workspaceId, deps);
   if (job) return fromJob(job, files);
   if (files.some((f) => f.status === "storing")) {
     const [first] = files as [FileRecord];

@@ -1,10 +1,11 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
 import { correctFilePages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
-import { pagesUsed } from "#shared/limits/page-quota.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
+import { storedRequestDeps } from "./request-adapters.ts";
 import { deleteParams, paramsObjectKey } from "./params-store.ts";
 import type { Outcome } from "./render-file.ts";
 
@@ -73,7 +74,7 @@ async function accountFor(file: FileRecord, outcome: Outcome): Promise<Outcome> 
   const c = await correctFilePages(account, file.fileId, outcome.status === "done" ? outcome.pageCount : undefined);
   if (c.kind !== "refused" || outcome.status !== "done") return outcome;
   if (outcome.s3Key) await deletePdf(outcome.s3Key).catch(() => undefined); // a leftover would only wait for its retention
-  const used = await pagesUsed(account.workspaceId, account.month);
+  const used = await dynamoPageCounter.used(account.workspaceId, account.month);
   const vars = { used, limit: account.limit ?? used };
   return { status: "failed", errorCode: "PLAN_PAGE_LIMIT_EXCEEDED", errorMessage: formatMessage(catalogue.PLAN_PAGE_LIMIT_EXCEEDED.en, vars) };
 }
@@ -109,7 +110,7 @@ export async function countSettled(requestId: string, files: SettledFile[], cloc
   const account = files.find((f) => f.account)?.account;
   await Promise.all([
     account ? dropMarkers(account, files.filter((f) => f.account).map((f) => f.fileId)) : undefined,
-    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, clock) : undefined,
+    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, storedRequestDeps(clock)) : undefined,
   ]);
 }
 

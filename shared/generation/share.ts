@@ -1,21 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { newId } from "#shared/ids.ts";
 
-export const shareTypes = { "01": "workspace", "02": "invited", "03": "public" } as const;
-export type ShareType = (typeof shareTypes)[keyof typeof shareTypes];
-
-/** spec 2.3 (response side). `passcode` only right after generation. */
-export interface Share {
-  shareType: ShareType;
-  url: string;
-  passcodeEnabled: boolean;
-  passcode?: string;
-}
-
-/** spec 2.3: `{site}/file/<requestId>/<fileId>` for every share type. */
-export const shareUrl = (siteUrl: string, requestId: string, fileId: string) =>
-  `${siteUrl}/file/${encodeURIComponent(requestId)}/${encodeURIComponent(fileId)}`;
-
 /** A passcode people can type: 10 base62 characters (~59 bits). */
 export const generatePasscode = (): string => newId(10);
 

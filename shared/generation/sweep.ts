@@ -1,12 +1,14 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { queues } from "#infra/definitions/queues.ts";
-import { relayOutbox, OUTBOX_RELAY_SECONDS } from "./events.ts";
+import { relayOutbox, OUTBOX_RELAY_SECONDS } from "#shared/webhooks/event-outbox.ts";
 import { type FileRecord, listFileRecords } from "./file-store.ts";
 import { finalizeWith } from "./finalize-request.ts";
 import { getJob, type JobRecord, listActiveJobs } from "./job-store.ts";
 import type { Outcome } from "./render-file.ts";
+import { storedRequestDeps } from "./request-adapters.ts";
 import { countSettled, failAndMaybeFinalize, finalFilesOf, finishPending } from "./settle-file.ts";
 
 /**
@@ -73,6 +75,6 @@ async function endWithMissingFiles(job: JobRecord, clock: Clock): Promise<void> 
   if (files.some((f) => f.status === "queued" || f.status === "counting")) return;
   const error = { code: "GENERATION_INTERRUPTED", message: catalogue.GENERATION_INTERRUPTED.en };
   const failedFiles = files.filter((f) => f.status === "failed").map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? error.code, message: f.errorMessage ?? error.message }));
-  const won = await finalizeWith(job, files, { status: "failed", error, ...(failedFiles.length && { failedFiles }) }, clock);
-  if (won && job.usageMonth) await settlePages(job.workspaceId, job.usageMonth, -(job.total - files.length));
+  const won = await finalizeWith(job, files, { status: "failed", error, ...(failedFiles.length && { failedFiles }) }, storedRequestDeps(clock));
+  if (won && job.usageMonth) await settlePages(dynamoPageCounter, job.workspaceId, job.usageMonth, -(job.total - files.length));
 }

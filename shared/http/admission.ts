@@ -1,10 +1,11 @@
-import { hashAppKey, isWellFormedAppKey } from "#shared/auth/app-key.ts";
+import { hashAppKey, isWellFormedAppKey } from "#shared/workspaces/app-key.ts";
 import { type AuthenticateOptions, authenticate, type HeaderReader, type Principal } from "#shared/auth/authenticate.ts";
 import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { whileAdmitting } from "./foreground.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import { whileAdmitting } from "#shared/generation/foreground.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
 export interface Admission {
@@ -72,7 +73,7 @@ async function admitTogether(header: HeaderReader, keyHash: string, workspaceId:
 
 async function limitRate(workspaceId: string, rateClass: RateClass, clock: Clock): Promise<void> {
   try {
-    await checkRateLimit(workspaceId, rateClass, clock);
+    await checkRateLimit(workspaceId, rateClass, { clock, windows: dynamoRateWindows });
     limitedUntil.delete(`${workspaceId}#${rateClass}`);
   } catch (err) {
     if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {

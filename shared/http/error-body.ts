@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
-import type { Language } from "./language.ts";
+import type { Language } from "#shared/errors/language.ts";
 
 /** The spec 7.1 error body. */
 export interface ErrorBody {

@@ -22,5 +22,5 @@ export function zipContentDisposition(templateName: string, requestId: string): 
 /** spec 4.1: URL-encoded JSON array of file entries; clients URL-decode then parse. */
 export const fileMappingHeader = (entries: unknown[]): string => encodeURIComponent(JSON.stringify(entries));
 
-/** The file name a PDF is saved under: `.pdf` appended when missing. */
-export const pdfFileName = (fileName: string) => (/\.pdf$/i.test(fileName) ? fileName : `${fileName}.pdf`);
+/** ZIP entries are named by the same rule, and zip/ sits below the HTTP edge: the rule lives there. */
+export { pdfFileName } from "#shared/zip/build-zip.ts";

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "oidc-provider";
-import { pickLanguage } from "#shared/http/language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { readBody, send, sendHtml, sendJson } from "./http-io.ts";
 import { handleInteraction, type InteractionContext } from "./interactions.ts";

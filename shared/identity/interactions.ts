@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { systemClock } from "#shared/clock.ts";
-import { pickLanguage } from "#shared/http/language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { saveGrantWorkspace } from "./grant-workspace.ts";
 import { readBody, sendHtml, sourceAddress } from "./http-io.ts";

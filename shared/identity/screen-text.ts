@@ -1,4 +1,4 @@
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 
 /** Words of the login and consent screens, English and Japanese (picked by Accept-Language). */
 export const screenText = {

@@ -1,4 +1,4 @@
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { scopeText, screenText } from "./screen-text.ts";
 
 /** HTML-escapes text for element content and attribute values. */

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/li
 import { awsClients } from "#shared/aws/clients.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import type { DeliveryEvent } from "./payload.ts";
+import type { DeliveryEvent } from "./generation-event.ts";
 
 /** One attempt in the delivery log. */
 export interface AttemptLogEntry {

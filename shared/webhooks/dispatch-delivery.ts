@@ -1,12 +1,11 @@
 import type { Clock } from "#shared/clock.ts";
-import { listFileRecords } from "#shared/generation/file-store.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { recordWebhookAttempt } from "#shared/observability/metrics.ts";
 import { type AttemptLogEntry, claimAttempt, type DeliveryRecord, type DeliveryRef, getDelivery, markScheduled, recordAttempt } from "./delivery-store.ts";
 import { activeSigningSecrets } from "./endpoint-input.ts";
 import { getEndpointRecord, type WebhookEndpoint } from "./endpoint-store.ts";
 import { disableWebhookEndpoint } from "./endpoints.ts";
-import { buildWebhookPayload } from "./payload.ts";
+import { buildWebhookPayload, type PayloadFile } from "./payload.ts";
 import { type AttemptDecision, type AttemptResult, decideAfterAttempt } from "./retry-schedule.ts";
 import { postWebhook, type WebhookPost } from "./send-webhook.ts";
 import { signWebhookPayload, webhookSignatureHeader } from "./signature.ts";
@@ -21,6 +20,8 @@ export interface DispatchDeps {
   env: string;
   siteUrl: string;
   settings: WebhookSettings;
+  /** The request's file records, read when the payload is built (generation's file store). */
+  listFiles: (requestId: string) => Promise<PayloadFile[]>;
   random?: () => number;
   post?: (post: WebhookPost) => Promise<AttemptResult>;
 }
@@ -101,7 +102,7 @@ async function scheduleNext(msg: DispatchMessage, notBefore: number, clock: Cloc
 
 /** Builds, signs (current secret, plus the previous one during a rotation) and POSTs. */
 async function attemptPost(delivery: DeliveryRecord, endpoint: WebhookEndpoint, msg: DispatchMessage, deps: DispatchDeps): Promise<AttemptResult> {
-  const files = await listFileRecords(delivery.requestId);
+  const files = await deps.listFiles(delivery.requestId);
   const body = JSON.stringify(buildWebhookPayload(delivery, files, deps.siteUrl, msg.passcodes));
   const now = deps.clock.now();
   const signature = signWebhookPayload(body, activeSigningSecrets(endpoint, now), Math.floor(now.getTime() / 1000));

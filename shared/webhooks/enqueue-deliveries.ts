@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { GenerationEvent } from "#shared/generation/events.ts";
 import { createDelivery, type DeliveryRecord, getDelivery } from "./delivery-store.ts";
 import { listEndpointRecords, type WebhookEndpoint } from "./endpoint-store.ts";
+import type { GenerationEvent } from "./generation-event.ts";
 import type { Passcodes } from "./payload.ts";
 import { routeEvent } from "./routing.ts";
 import { type DispatchMessage, sendDispatchMessages } from "./webhook-queue.ts";

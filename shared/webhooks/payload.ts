@@ -1,19 +1,20 @@
 import { catalogue } from "#shared/errors/catalogue.ts";
-import type { FileRecord } from "#shared/generation/file-store.ts";
-import { type Share, shareUrl } from "#shared/generation/share.ts";
+import { type Share, type ShareType, shareUrl } from "#shared/share-link.ts";
+import type { DeliveryEvent } from "./generation-event.ts";
 
-/** The event a delivery carries, as recorded when the request finished (spec 6). */
-export interface DeliveryEvent {
-  deliveryId: string;
-  event: "file.completed" | "file.failed";
-  /** When the event happened (request finished), not when this attempt is made. */
-  timestamp: string;
-  workspaceId: string;
+/**
+ * What a payload reads of a file record (generation's `FileRecord` has these fields; the
+ * dispatcher gets the records through its deps, so webhooks never imports generation).
+ */
+export interface PayloadFile {
   requestId: string;
-  designId: string;
-  version: number;
-  fileIds: string[];
+  fileId: string;
+  fileName: string;
+  shareType: ShareType;
+  passcodeHash?: string;
+  passthrough?: Record<string, string | number>;
   errorCode?: string;
+  errorMessage?: string;
 }
 
 /** spec 2.4 file entry; `share.passcode` only in the first delivery right after a sync generation. */
@@ -65,9 +66,9 @@ export type WebhookPayload = FileCompletedPayload | FileFailedPayload;
 /** Plaintext passcodes by file id; only the first delivery of a sync request has them. */
 export type Passcodes = Record<string, string>;
 
-const passthroughOf = (f: FileRecord) => (f.passthrough ? { passthrough: f.passthrough } : {});
+const passthroughOf = (f: PayloadFile) => (f.passthrough ? { passthrough: f.passthrough } : {});
 
-function completedEntry(f: FileRecord, siteUrl: string, passcodes: Passcodes): WebhookFileEntry {
+function completedEntry(f: PayloadFile, siteUrl: string, passcodes: Passcodes): WebhookFileEntry {
   const passcode = f.passcodeHash ? passcodes[f.fileId] : undefined;
   const share: Share = {
     shareType: f.shareType,
@@ -78,7 +79,7 @@ function completedEntry(f: FileRecord, siteUrl: string, passcodes: Passcodes): W
   return { fileId: f.fileId, fileName: f.fileName, ...passthroughOf(f), share };
 }
 
-function failedEntry(f: FileRecord): WebhookFailedFileEntry {
+function failedEntry(f: PayloadFile): WebhookFailedFileEntry {
   const code = f.errorCode ?? "INTERNAL_ERROR";
   return { fileId: f.fileId, fileName: f.fileName, ...passthroughOf(f), code, message: f.errorMessage ?? catalogue.INTERNAL_ERROR.en };
 }
@@ -97,7 +98,7 @@ export function failureError(code: string, failed: WebhookFailedFileEntry[]): { 
  * (records of other files, or expired ones, are left out). Deterministic: every attempt
  * of a delivery sends the same body, except that a redelivery has no passcodes.
  */
-export function buildWebhookPayload(event: DeliveryEvent, records: FileRecord[], siteUrl: string, passcodes: Passcodes = {}): WebhookPayload {
+export function buildWebhookPayload(event: DeliveryEvent, records: PayloadFile[], siteUrl: string, passcodes: Passcodes = {}): WebhookPayload {
   const byId = new Map(records.map((r) => [r.fileId, r]));
   const files = event.fileIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   const base: PayloadBase = {

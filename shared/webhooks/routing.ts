@@ -1,5 +1,5 @@
-import type { GenerationEvent } from "#shared/generation/events.ts";
 import type { WebhookEndpoint } from "./endpoint-store.ts";
+import type { GenerationEvent } from "./generation-event.ts";
 
 /** Whether an endpoint's design filter lets a design through (spec 2.10). */
 export const filterMatches = (endpoint: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds">, designId: string): boolean =>

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { generateAppKey, hashAppKey } from "#shared/auth/app-key.ts";
+import { generateAppKey, hashAppKey } from "./app-key.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";

@@ -1,5 +1,7 @@
 import JSZip from "jszip";
-import { pdfFileName } from "#shared/http/file-headers.ts";
+
+/** The file name a PDF is saved under (downloads and ZIP entries): `.pdf` appended when missing. */
+export const pdfFileName = (fileName: string) => (/\.pdf$/i.test(fileName) ? fileName : `${fileName}.pdf`);
 
 /**
  * ZIP entry names from fileNames: `.pdf` appended, Unicode NFC, and made unique

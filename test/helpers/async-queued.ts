@@ -4,6 +4,7 @@ import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/job-sto
 import type { RenderMessage } from "#shared/generation/render-queue.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages } from "#shared/limits/page-quota.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 
 export interface QueuedFileInput {
@@ -35,7 +36,7 @@ export async function writeQueuedRequest(
 ): Promise<QueuedRequest> {
   const workspace = await getWorkspace(workspaceId);
   if (!workspace) throw new Error(`no workspace ${workspaceId}`);
-  const admission = await admitPages(workspace, files.length, systemClock);
+  const admission = await admitPages(workspace, files.length, { clock: systemClock, pages: dynamoPageCounter });
   const requestId = newId();
   const createdAt = new Date().toISOString();
   const job: JobRecord = {

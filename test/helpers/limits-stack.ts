@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { systemClock } from "#shared/clock.ts";
-import { monthOf, pagesUsed } from "#shared/limits/page-quota.ts";
+import { monthOf } from "#shared/limits/page-quota.ts";
+import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { createWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import { hostOf, moveClock } from "./async-http.ts";
 import { type RunningStack, settled } from "./local-stack.ts";
@@ -53,7 +54,7 @@ export async function adminUsage(stack: RunningStack, workspaceId: string, env: 
 export async function pagesUsedNow(stack: RunningStack, workspaceId: string, at: Date = new Date()): Promise<number> {
   await settled(stack);
   useStackEmulators(stack.dataDir);
-  return pagesUsed(workspaceId, monthOf(at));
+  return dynamoPageCounter.used(workspaceId, monthOf(at));
 }
 
 /** `GET /__local/renderer`: the renderer pool of the stack's process. */

@@ -1,6 +1,6 @@
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashAppKey } from "#shared/auth/app-key.ts";
+import { hashAppKey } from "#shared/workspaces/app-key.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateAppKey, hashAppKey, isWellFormedAppKey, randomSecret } from "#shared/auth/app-key.ts";
+import { generateAppKey, hashAppKey, isWellFormedAppKey, randomSecret } from "#shared/workspaces/app-key.ts";
 import { isId, newId } from "#shared/ids.ts";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

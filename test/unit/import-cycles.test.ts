@@ -7,17 +7,11 @@ import { describe, expect, it } from "vitest";
  * another's shape moves it down or gets it through deps. This reads every import of shared/
  * (static, re-exports, dynamic, type-only alike) and fails on any cycle between folders.
  *
- * KNOWN_CYCLES lists the cycles (as strongly connected sets of folders) that exist today
- * and may only shrink: a new cycle or a folder joining one fails, and so does a listed set
- * that split or is gone (replace its entry by what remains; an empty list is the goal).
+ * KNOWN_CYCLES is empty since issue 16 cut the last ones (shapes moved down: app-key to
+ * workspaces, language to errors, share-link to shared/, the event outbox to webhooks; the
+ * dispatcher reads file records through its deps). Any cycle now fails; do not list one.
  */
-const KNOWN_CYCLES: string[][] = [
-  // One strongly connected set today. Its links (the failure message lists every import):
-  // generation/events ↔ webhooks/enqueue-deliveries (issue 16, item 1); domain code importing
-  // the HTTP edge (generation → http/foreground, zip → http/file-headers, identity →
-  // http/language); auth ↔ workspaces (app-key) and auth → identity (bearer).
-  ["auth", "generation", "http", "identity", "limits", "webhooks", "workspaces", "zip"],
-];
+const KNOWN_CYCLES: string[][] = [];
 
 const root = resolve(import.meta.dirname, "../..");
 const shared = join(root, "shared");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickLanguage } from "#shared/http/language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 
 // spec 7.1: Japanese when the highest-priority Accept-Language tag is `ja` or `ja-*`, else English.
 describe("pickLanguage", () => {

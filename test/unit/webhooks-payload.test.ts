@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { activeSigningSecrets } from "#shared/webhooks/endpoint-input.ts";
-import { buildWebhookPayload, type DeliveryEvent } from "#shared/webhooks/payload.ts";
+import type { DeliveryEvent } from "#shared/webhooks/generation-event.ts";
+import { buildWebhookPayload } from "#shared/webhooks/payload.ts";
 
 const record = (fileId: string, over: Partial<FileRecord> = {}): FileRecord => ({
   requestId: "REQ0000000000001",

@@ -1,5 +1,5 @@
 import type { FileRecord } from "#shared/generation/file-store.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "../html.ts";
 import { t } from "../strings.ts";
 

@@ -3,6 +3,7 @@ import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { resolveFileDownload } from "#shared/generation/download.ts";
 import { openPdf } from "#shared/generation/file-store.ts";
+import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { verifyPasscode } from "#shared/generation/share.ts";
 import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
 import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
@@ -81,7 +82,7 @@ export const fileBytes =
   async (req) => {
     const visit = await visitFile(req, identity);
     if (visit.access.kind !== "show") return notFound(req, identity, Boolean(visit.userId));
-    const file = await resolveFileDownload(visit.requestId, visit.fileId, visit.file!.workspaceId, systemClock).catch((err) => {
+    const file = await resolveFileDownload(visit.requestId, visit.fileId, visit.file!.workspaceId, liveRequestDeps).catch((err) => {
       // Not ready (409) or failed (422): the file page says which.
       if (isPlatenError(err) && err.status !== 404) return undefined;
       throw err;

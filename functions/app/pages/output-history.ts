@@ -2,9 +2,10 @@ import { systemClock } from "#shared/clock.ts";
 import { openRequestArchive } from "#shared/generation/download-archive.ts";
 import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
+import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { requestStatus, type StatusBody } from "#shared/generation/request-status.ts";
 import { zipContentDisposition } from "#shared/http/file-headers.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/output-history.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
@@ -97,7 +98,7 @@ export const outputHistoryRequest =
     const requestId = req.params.requestId ?? "";
     const workspaceId = await workspaceOfRequest(requestId);
     if (!(await roleOf(identity, workspaceId, user.userId))) return notFound(req, identity, true);
-    const status = await requestStatus(requestId, workspaceId!, systemClock);
+    const status = await requestStatus(requestId, workspaceId!, liveRequestDeps);
     const title = fill(t(req.lang).historyRequestTitle, { requestId });
     return { status: 200, page: page(req, identity, true, title, statusBody(req.lang, status)) };
   };
@@ -111,7 +112,7 @@ export const outputHistoryZip =
     const requestId = req.params.requestId ?? "";
     const workspaceId = await workspaceOfRequest(requestId);
     if (!(await roleOf(identity, workspaceId, user.userId))) return notFound(req, identity, true);
-    const archive = await openRequestArchive(requestId, workspaceId!, systemClock);
+    const archive = await openRequestArchive(requestId, workspaceId!, liveRequestDeps);
     return {
       status: 200,
       contentType: "application/zip",

@@ -2,7 +2,7 @@ import type { AuditAction } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { verifyCsrfToken } from "#shared/site/csrf.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { getEndpointRecord } from "#shared/webhooks/endpoint-store.ts";

@@ -1,5 +1,5 @@
 import type { DesignHead } from "#shared/designs/design-store.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import type { WebhookEndpointView } from "#shared/webhooks/endpoints.ts";
 import { type Html, html } from "../html.ts";
 import { fill, t } from "../strings.ts";

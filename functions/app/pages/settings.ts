@@ -1,6 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
 import { listDesignHeads } from "#shared/designs/design-store.ts";
-import type { Language } from "#shared/http/language.ts";
+import type { Language } from "#shared/errors/language.ts";
 import { type WebhookEndpointView, listWebhookEndpoints } from "#shared/webhooks/endpoints.ts";
 import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type Html, html } from "../html.ts";

@@ -7,7 +7,7 @@ import { logger } from "#shared/observability/logger.ts";
 import { corsHeaders } from "../cors.ts";
 import { buildErrorBody } from "../error-body.ts";
 import { keyAgeHeaders, settledPrincipal } from "../key-age-headers.ts";
-import { pickLanguage } from "../language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 import { requestsByEvent } from "./request-context.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import type { ApiRequest } from "../api-types.ts";
-import { pickLanguage } from "../language.ts";
+import { pickLanguage } from "#shared/errors/language.ts";
 
 /** The parsed request of each in-flight event, for the final handler to pick up. */
 export const requestsByEvent = new WeakMap<APIGatewayProxyEvent, ApiRequest>();

@@ -3,26 +3,9 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { logger } from "#shared/observability/logger.ts";
-import { enqueueWebhookDeliveries } from "#shared/webhooks/enqueue-deliveries.ts";
-import { listEndpointRecords, type WebhookEndpoint } from "#shared/webhooks/endpoint-store.ts";
-
-/**
- * A generation event (spec 6) recorded for the webhook dispatcher: which request, which
- * files, and whether it was addressed to one `webhookUrl`. Payloads are built from the
- * file records at delivery time, so no params (and no passcode) are stored here.
- * `errorCode` (file.failed): PARTIAL_FAILURE, FILE_GENERATION_FAILED or a single file's code.
- */
-export interface GenerationEvent {
-  event: "file.completed" | "file.failed";
-  workspaceId: string;
-  requestId: string;
-  designId: string;
-  version: number;
-  fileIds: string[];
-  webhookUrl?: string;
-  errorCode?: string;
-  timestamp: string;
-}
+import { enqueueWebhookDeliveries } from "./enqueue-deliveries.ts";
+import { listEndpointRecords, type WebhookEndpoint } from "./endpoint-store.ts";
+import type { GenerationEvent } from "./generation-event.ts";
 
 /** Shard of the `active` index that lists outbox items whose deliveries are not queued yet. */
 export const OUTBOX_SHARD = "outbox";
