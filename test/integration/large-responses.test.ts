@@ -1,7 +1,7 @@
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "#shared/clock.ts";
 import { openRequestArchive } from "#shared/generation/download-archive.ts";
+import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { invoiceItems, invoiceOf } from "../helpers/async-fixtures.ts";
 import { acceptOrFail, download, errorOf, hostOf, moveClock, pollStatus } from "../helpers/async-http.ts";
 import { api, type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
@@ -33,7 +33,7 @@ const noRedirect = (requestId: string, appKey: string) => api(stack, appKey)(`/f
 /** The ZIP the download route streams for a request, built the same way in this process from the stack's stores. */
 async function streamedZip(requestId: string, workspaceId: string): Promise<Buffer> {
   useStackEmulators(stack.dataDir);
-  const archive = await openRequestArchive(requestId, workspaceId, systemClock);
+  const archive = await openRequestArchive(requestId, workspaceId, liveRequestDeps);
   const chunks: Buffer[] = [];
   for await (const chunk of archive.stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
