@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { archiveLinkSettings, archiveUrl, servedFromS3 } from "#shared/generation/archive-link.ts";
 import { resolveFileDownload } from "#shared/generation/download.ts";
 import { openRequestArchive } from "#shared/generation/download-archive.ts";
 import { openPdf } from "#shared/generation/file-store.ts";
@@ -7,7 +8,13 @@ import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, pdfFileName, zipContentDisposition } from "#shared/http/file-headers.ts";
 import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
 
-/** GET /v1/file/download/{requestId}[/{fileId}] (spec 4.6, 4.7), streamed from S3. */
+const linkSettings = archiveLinkSettings();
+
+/**
+ * GET /v1/file/download/{requestId}[/{fileId}] (spec 4.6, 4.7), streamed from S3. A request
+ * ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
+ * deviation), after the same authentication and ownership checks.
+ */
 export const handler = streamingApiHandler(async function handleDownloadFiles(req): Promise<ApiResult> {
   const requestId = req.path("requestId");
   const fileId = req.event.pathParameters?.fileId;
@@ -24,11 +31,17 @@ export const handler = streamingApiHandler(async function handleDownloadFiles(re
     };
   }
   const archive = await openRequestArchive(requestId, workspaceId, liveRequestDeps);
+  const disposition = zipContentDisposition(archive.templateName, requestId);
+  if (servedFromS3(archive.contentLength, linkSettings)) {
+    const link = { ...archive, contentDisposition: disposition };
+    const location = await archiveUrl(link, { workspaceId, requestId }, liveRequestDeps.clock, linkSettings);
+    return { status: 302, contentType: "text/plain; charset=utf-8", body: Buffer.alloc(0), headers: { Location: location, "Cache-Control": "no-store" } };
+  }
   return {
     status: 200,
     contentType: "application/zip",
     stream: archive.stream,
     contentLength: archive.contentLength,
-    headers: { "Content-Disposition": zipContentDisposition(archive.templateName, requestId) },
+    headers: { "Content-Disposition": disposition },
   };
 });

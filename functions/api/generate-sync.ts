@@ -8,6 +8,7 @@ import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
+import { checkFileMappingSize, fileMappingMaxBytes } from "#shared/http/file-mapping-cap.ts";
 import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
 import { syncResponse } from "#shared/http/sync-response.ts";
@@ -16,6 +17,8 @@ import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
 
 launchAtInit();
+
+const mappingMaxBytes = fileMappingMaxBytes();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -34,7 +37,14 @@ export const handler = earlyStreamingApiHandler(async function handleGenerateSyn
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
   const idempotent = req.header("idempotency-key") !== undefined;
-  const prepare = async (workspaceId: string) => prepareSync(workspaceId, validateGenerationBody(req.bodyText(), mode));
+  // spec 4.1: only the `response=json` query switches the format, never Accept.
+  const format = { mode, json: req.query("response") === "json", siteUrl, mappingMaxBytes } as const;
+  const prepare = async (workspaceId: string) => {
+    const request = validateGenerationBody(req.bodyText(), mode);
+    // Like validation: before any page is reserved, rendered or written.
+    if (!format.json) checkFileMappingSize(request, siteUrl, mappingMaxBytes);
+    return prepareSync(workspaceId, request);
+  };
   const renderer = measuredRenderer(getRenderer());
   const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
   // A key this container has admitted before: parse, check, template (and for a single,
@@ -77,8 +87,6 @@ export const handler = earlyStreamingApiHandler(async function handleGenerateSyn
     throw err;
   });
   if (!outcome) return GATEWAY_TIMEOUT;
-  // spec 4.1: only the `response=json` query switches the format, never Accept.
-  const format = { mode, json: req.query("response") === "json", siteUrl } as const;
   if ("replay" in outcome) return syncResponse(await replaySync(outcome.replay, workspace.id), format);
   const generation = outcome.fresh;
   const response = await syncResponse(generation, format).catch(async (err) => {

@@ -5,6 +5,8 @@ export interface BucketDefinition {
   purpose: string;
   /** Lifecycle expiry in days (matches file retention), or undefined to keep forever. */
   expireAfterDays?: number;
+  /** Shorter expiry of objects under a prefix (a lifecycle rule each). */
+  prefixExpiry?: readonly { prefix: string; days: number }[];
 }
 
 /** Default file retention of a workspace (spec 3.1 retention; DESIGN retention row). */
@@ -15,8 +17,11 @@ export const buckets = {
   files: {
     id: "files",
     envVar: "BUCKET_FILES",
-    purpose: "generated PDFs and async params",
+    purpose: "generated PDFs, async params and large request ZIPs",
     expireAfterDays: DEFAULT_FILE_RETENTION_DAYS,
+    // Request ZIPs served by presigned URL (shared/generation/archive-link.ts) copy PDFs kept
+    // anyway: a day's copy covers repeated downloads; a later download builds it again.
+    prefixExpiry: [{ prefix: "zips/", days: 1 }],
   },
 } as const satisfies Record<string, BucketDefinition>;
 

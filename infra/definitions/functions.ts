@@ -88,6 +88,8 @@ export const functions = {
     tablesRead: ["requests", "files", "designs"],
     tablesWrite: ["usage"],
     bucketsRead: ["files"],
+    // Large request ZIPs are written once to zips/ and served by presigned URL (archive-link.ts).
+    bucketsWrite: ["files"],
   }),
   ...managementFunctions(),
   render: {

@@ -7,6 +7,7 @@ import { frontEndFor, functions, type RouteDefinition, routes } from "../definit
 import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
+import { PRESIGNED_S3_PREFIX, servePresignedGet } from "./presigned-s3.ts";
 import { toProxyEvent } from "./proxy-event.ts";
 import { answerStarting } from "./starting-answer.ts";
 
@@ -84,6 +85,8 @@ export interface Gateway {
 async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOptions): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
+  // What S3 answers in AWS: presigned GETs of large request ZIPs (shared/generation/archive-link.ts).
+  if (url.pathname.startsWith(PRESIGNED_S3_PREFIX)) return servePresignedGet(req, res, url);
   if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
   const match = candidates.find((c) => c.route.method === req.method);

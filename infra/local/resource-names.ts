@@ -19,6 +19,8 @@ export function localEnvironment(opts: {
   siteUrl: string;
   authUrl: string;
 }): Record<string, string> {
+  // Presigned S3 URLs name the gateway, which serves them as S3 would (presigned-s3.ts).
+  const presignEndpoint = `${new URL(opts.baseUrl).origin}/__s3`;
   const env: Record<string, string> = {
     PLATEN_ENV: process.env.PLATEN_ENV ?? "local",
     ...QUIET_SDK_NOTICE,
@@ -27,6 +29,7 @@ export function localEnvironment(opts: {
     AWS_SECRET_ACCESS_KEY: "local",
     DYNAMODB_ENDPOINT: opts.dynamodbEndpoint,
     S3_ENDPOINT: opts.awsEndpoint,
+    S3_PRESIGN_ENDPOINT: presignEndpoint,
     SQS_ENDPOINT: opts.awsEndpoint,
     PLATEN_BASE_URL: opts.baseUrl,
     PLATEN_SITE_URL: opts.siteUrl,

@@ -141,6 +141,7 @@ function createBucket(scope: Construct, def: BucketDefinition, settings: StageSe
         abortIncompleteMultipartUploadAfter: Duration.days(1),
         expiration: def.expireAfterDays === undefined ? undefined : Duration.days(def.expireAfterDays),
       },
+      ...(def.prefixExpiry ?? []).map((p) => ({ id: `expire-${p.prefix.replace(/\W/g, "")}`, prefix: p.prefix, expiration: Duration.days(p.days) })),
     ],
   });
 }

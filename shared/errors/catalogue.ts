@@ -199,6 +199,11 @@ export const catalogue = {
     en: "Platen is starting (creating tables and seeding sample data). Retry in a moment.",
     ja: "Platen を起動中です（テーブル作成とサンプルデータの登録）。しばらくしてから再試行してください。",
   },
+  FILE_MAPPING_TOO_LARGE: {
+    status: 400,
+    en: "The X-File-Mapping header of this answer would be {size} bytes, over the limit of {limit}. Send the request with ?response=json (the file entries come in the body) or split it into smaller requests.",
+    ja: "この応答の X-File-Mapping ヘッダーは {size} バイトになり、上限の {limit} バイトを超えます。?response=json を付けて送信する（ファイル情報は本文で返ります）か、リクエストを分割してください。",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -65,6 +65,7 @@ const docs: Partial<Record<ErrorCode, { when?: Text; todo: Text }>> = {
   BAD_REQUEST: { todo: FIX_REQUEST },
   NOT_FOUND: { todo: { en: "Check the method and path against the API reference; paths start with `/v1`.", ja: "メソッドとパスを API リファレンスと照合してください。パスは `/v1` で始まります。" } },
   METHOD_NOT_ALLOWED: { todo: { en: "Use a method the route supports.", ja: "ルートが対応するメソッドを使ってください。" } },
+  FILE_MAPPING_TOO_LARGE: { when: { en: "A sync request answered with the PDF or ZIP itself would carry an `X-File-Mapping` header (file names, passthrough, share URLs, URL-encoded) over the size limit (64 KiB by default); refused before any rendering, so no page counts.", ja: "PDF または ZIP 本体で応答する同期リクエストの `X-File-Mapping` ヘッダー（ファイル名、passthrough、共有 URL を URL エンコードしたもの）がサイズ上限（既定 64 KiB）を超えます。レンダリング前に拒否されるため、ページは消費されません。" }, todo: { en: "Add `?response=json`: the body then lists every file (ids, names, passthrough, share) and each PDF downloads from its `downloadPath`. Or send fewer files, shorter names or smaller passthrough per request.", ja: "`?response=json` を付けてください。本文に全ファイル（ID、名前、passthrough、共有情報）が返り、各 PDF は `downloadPath` からダウンロードできます。または 1 リクエストのファイル数、名前の長さ、passthrough を減らしてください。" } },
 };
 
 /** Codes that are never an HTTP status of a response (spec 7.3: webhook only, status only). */

@@ -2,7 +2,8 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { newId } from "#shared/ids.ts";
 
 /** A passcode people can type: 10 base62 characters (~59 bits). */
-export const generatePasscode = (): string => newId(10);
+export const PASSCODE_LENGTH = 10;
+export const generatePasscode = (): string => newId(PASSCODE_LENGTH);
 
 /**
  * The passcode KDF: scrypt with N = 2^10 (r = 8, p = 1; 1 MiB, ~1–3 ms), stored as

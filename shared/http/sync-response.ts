@@ -4,7 +4,7 @@ import type { ApiResult } from "./api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
 
 /** spec 2.4: the file entry (passthrough only when supplied, passcode only now). */
-export const fileEntry = (f: GeneratedFile) => ({
+export const fileEntry = (f: Pick<GeneratedFile, "fileId" | "fileName" | "passthrough" | "share">) => ({
   fileId: f.fileId,
   fileName: f.fileName,
   ...(f.passthrough && { passthrough: f.passthrough }),
@@ -17,12 +17,14 @@ export const outputHistoryUrl = (siteUrl: string, requestId: string) => `${siteU
 /** Builds the sync answer: PDF, ZIP, or (`response=json`) the spec 2.6 body. */
 export async function syncResponse(
   result: SyncGeneration,
-  opts: { mode: "single" | "multiple"; json: boolean; siteUrl: string },
+  opts: { mode: "single" | "multiple"; json: boolean; siteUrl: string; mappingMaxBytes: number },
 ): Promise<ApiResult> {
+  const mapping = fileMappingHeader(result.files.map(fileEntry));
   const headers = {
     "File-URL": outputHistoryUrl(opts.siteUrl, result.requestId),
     "Request-Id": result.requestId,
-    "X-File-Mapping": fileMappingHeader(result.files.map(fileEntry)),
+    // A file answer was refused beforehand if too large (file-mapping-cap.ts); a JSON answer has it all in its body.
+    ...(mapping.length <= opts.mappingMaxBytes && { "X-File-Mapping": mapping }),
     "X-Page-Count": String(result.files.reduce((n, f) => n + f.pageCount, 0)),
     "Cache-Control": "no-store",
   };

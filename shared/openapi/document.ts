@@ -64,7 +64,8 @@ function responseObject(response: ResponseDoc, schemas: SchemaCollector, name: s
   const content: JsonObject = {};
   if (response.binary) content[response.binary] = { schema: { type: "string", contentMediaType: response.binary } };
   if (response.json) content["application/json"] = { schema: schemas.ref(name, response.json) };
-  return { description: response.description, ...(Object.keys(content).length > 0 && { content }) };
+  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }]));
+  return { description: response.description, ...(Object.keys(headers).length > 0 && { headers }), ...(Object.keys(content).length > 0 && { content }) };
 }
 
 function security(auth: DocumentedRoute["auth"]): JsonObject[] {

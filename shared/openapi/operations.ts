@@ -18,6 +18,8 @@ export interface ResponseDoc {
   description: string;
   json?: ZodType;
   binary?: string;
+  /** Response headers worth a schema: name → description (a string each). */
+  headers?: Record<string, string>;
 }
 
 /** What the OpenAPI document says about one route of the route table. */
@@ -117,7 +119,14 @@ export const operationDocs: Record<string, OperationDoc> = {
     operationId: "downloadRequest",
     summary: "ZIP of a request's files (spec 4.6)",
     tags: ["generation"],
-    responses: { 200: { description: "the ZIP", binary: "application/zip" } },
+    responses: {
+      200: { description: "the ZIP", binary: "application/zip" },
+      // Deviation from spec 4.6 (README "Large responses"): big ZIPs come from S3.
+      302: {
+        description: "the ZIP is larger than PLATEN_ZIP_REDIRECT_BYTES (default 6,000,000): fetch it from `Location` without credentials",
+        headers: { Location: "short-lived presigned GET of the ZIP (PLATEN_ZIP_URL_SECONDS, default 300 s); answers the ZIP with the same Content-Type and Content-Disposition" },
+      },
+    },
     errors: [401, 404, 409, 412, 422, 429],
   },
   "GET /file/download/{requestId}/{fileId}": {

@@ -82,9 +82,11 @@ describe("S3 buckets of infra/definitions/buckets.ts", () => {
         RestrictPublicBuckets: true,
       });
       expect(p.VersioningConfiguration).toBeUndefined();
-      const [rule] = p.LifecycleConfiguration.Rules;
+      const [rule, ...prefixRules] = p.LifecycleConfiguration.Rules;
       expect(rule.AbortIncompleteMultipartUpload).toEqual({ DaysAfterInitiation: 1 });
       expect(rule.ExpirationInDays).toBe("expireAfterDays" in def ? def.expireAfterDays : undefined);
+      const expected = "prefixExpiry" in def ? def.prefixExpiry : [];
+      expect(prefixRules.map((r: Cfn) => ({ prefix: r.Prefix, days: r.ExpirationInDays }))).toEqual(expected);
     }
   });
 

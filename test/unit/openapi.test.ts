@@ -43,6 +43,15 @@ describe("OpenAPI document", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("documents the large-ZIP redirect of the request download (302 with Location) and the sync 400s", () => {
+    const ops = doc.paths as unknown as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { schema: unknown }> }> }>>;
+    const download = ops["/file/download/{requestId}"]!.get!.responses;
+    expect(Object.keys(download)).toEqual(expect.arrayContaining(["200", "302", "404"]));
+    expect(download["302"]!.headers!.Location!.schema).toEqual({ type: "string" });
+    expect(ops["/file/download/{requestId}/{fileId}"]!.get!.responses["302"]).toBeUndefined();
+    expect(Object.keys(ops["/file/sync/multiple"]!.post!.responses)).toContain("400");
+  });
+
   it("refuses to build when a route has no documentation", () => {
     expect(() => buildOpenApiDocument([...routes, { method: "GET", path: "/undocumented", auth: "none" }], urls)).toThrow(/GET \/undocumented has no OpenAPI documentation/);
   });
