@@ -14,6 +14,12 @@ export interface QueueDefinition {
   /** AWS advice: at least 6 × the consumer's time-out. */
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
+  /**
+   * Messages one workspace may have in work at once across all consumers (render only, set
+   * as PLATEN_RENDER_WORKSPACE_CAP; shared/generation/fair-share.ts). 10 of the fleet's
+   * 20 batches × 2 browsers: a workspace alone keeps a quarter of it busy, and never more.
+   */
+  workspaceInFlight?: number;
   dlq: { id: string; envVar: string; consumer?: string; retentionDays: number };
 }
 
@@ -27,6 +33,7 @@ export const queues = {
     maxConcurrency: 20,
     visibilityTimeoutSeconds: 6 * 120,
     maxReceiveCount: 5,
+    workspaceInFlight: 10,
     dlq: { id: "render-dlq", envVar: "QUEUE_RENDER_DLQ", consumer: "interrupted", retentionDays: 14 },
   },
   webhook: {
