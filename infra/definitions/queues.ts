@@ -15,11 +15,13 @@ export interface QueueDefinition {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /**
-   * Messages one workspace may have in work at once across all consumers (render only, set
-   * as PLATEN_RENDER_WORKSPACE_CAP; shared/generation/fair-share.ts). 10 of the fleet's
-   * 20 batches × 2 browsers: a workspace alone keeps a quarter of it busy, and never more.
+   * Render only (PLATEN_RENDER_WORKSPACE_WORK_SECONDS, shared/generation/fair-share.ts):
+   * seconds of expected rendering one workspace may have in flight across all consumers
+   * (its renders in flight × its average render time). 20 = 2 s on each of 10 browsers, a
+   * quarter of the fleet's 20 batches × 2 browsers: slow documents of one workspace never
+   * hold more, fast ones are barely limited.
    */
-  workspaceInFlight?: number;
+  workspaceWorkSeconds?: number;
   dlq: { id: string; envVar: string; consumer?: string; retentionDays: number };
 }
 
@@ -33,7 +35,7 @@ export const queues = {
     maxConcurrency: 20,
     visibilityTimeoutSeconds: 6 * 120,
     maxReceiveCount: 5,
-    workspaceInFlight: 10,
+    workspaceWorkSeconds: 20,
     dlq: { id: "render-dlq", envVar: "QUEUE_RENDER_DLQ", consumer: "interrupted", retentionDays: 14 },
   },
   webhook: {

@@ -1,4 +1,3 @@
-import { queues } from "#infra/definitions/queues.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
@@ -24,15 +23,14 @@ export const DEFERRED = Symbol("deferred");
 const LEASE_SLACK_MS = 15_000;
 
 /**
- * The worker's fairness from its environment: leases in the usage table, the cap of
- * `PLATEN_RENDER_WORKSPACE_CAP` or, by default, what one container renders at once (never
- * less than a batch, so one workspace's batch is never split).
+ * The worker's fairness from its environment: leases in the usage table, the knobs of
+ * fair-share.ts (the default work allowance scaled to this container's browsers).
  */
 export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.ProcessEnv = process.env): FairRendering {
   const render = readRenderConfig(env);
   return {
     store: dynamoLeaseStore,
-    config: readFairShareConfig(env, Math.max(render.browsers, queues.render.batchSize)),
+    config: readFairShareConfig(env, render.browsers),
     budgetMs: render.timeoutMs,
     remainingMs,
   };
@@ -44,22 +42,33 @@ export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.Proc
  * for a whole render, or when no browser became free within the budget (BROWSER_BUSY).
  * A render that timed out keeps its slot for the penalty (fair-share.ts `endLease`).
  */
-export async function renderInSlot(workspaceId: string, fair: FairRendering, clock: Clock, render: () => Promise<Outcome>): Promise<Outcome | typeof DEFERRED> {
+export async function renderInSlot(
+  workspaceId: string,
+  fair: FairRendering,
+  clock: Clock,
+  render: (onBrowser: () => void) => Promise<Outcome>,
+): Promise<Outcome | typeof DEFERRED> {
   if (!fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
-  if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config.workspaceCap))) return DEFERRED;
+  if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config))) return DEFERRED;
+  // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
+  let started: number | undefined;
   let timedOut = false;
   try {
-    const outcome = await render();
+    const outcome = await render(() => (started ??= performance.now()));
     timedOut = outcome.errorCode === "RENDER_TIMEOUT";
     return outcome;
   } catch (err) {
     if (err instanceof RenderError && err.code === "BROWSER_BUSY") return DEFERRED;
     throw err;
   } finally {
-    const ended = await giveBackLease(fair.store, workspaceId, token, clock.now().getTime(), timedOut, fair.config.timeoutPenaltyMs).catch(() => false);
-    // Not fatal: the lease then ends at its own expiry.
-    if (!ended) logger.warn("render lease not given back", { workspaceId });
+    // A time-out counts as the whole budget; a render that never reached a browser, not at all.
+    const tookMs = started === undefined ? undefined : performance.now() - started;
+    const end = { tookMs: timedOut ? fair.budgetMs : tookMs, timedOut };
+    await giveBackLease(fair.store, workspaceId, token, clock.now().getTime(), end, fair.config.timeoutPenaltyMs).catch((error: unknown) =>
+      // Not fatal: the lease then ends at its own expiry.
+      logger.warn("render lease not given back", { workspaceId, error: String(error) }),
+    );
   }
 }

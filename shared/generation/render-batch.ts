@@ -1,3 +1,4 @@
+import { logger } from "#shared/observability/logger.ts";
 import { DEFERRED, type FairRendering, renderInSlot } from "./fair-render.ts";
 import { deferDelaySeconds } from "./fair-share.ts";
 import { type FileRecord, getFileRecords } from "./file-store.ts";
@@ -74,6 +75,7 @@ async function deferTasks(deferred: FileTask[], fair: FairRendering | undefined)
   });
   try {
     await sendDelayedRenderMessages(again);
+    logger.info("render deferred", { workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))], files: deferred.length });
     return [];
   } catch (error) {
     return [{ messageIds: deferred.flatMap((t) => t.messageIds), error }];
@@ -106,7 +108,7 @@ async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps
   if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
   if (file.status !== "queued") return settledFileOf(file);
   // Not settled: another delivery of the file owns it and counts it.
-  const render = () => produceFile(file, deps);
+  const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
   const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
   if (outcome === DEFERRED) return DEFERRED;
   if (!(await settleOnce(file, outcome, deps.clock))) return undefined;

@@ -1,86 +1,127 @@
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
-import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
+import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import { admit, endLease, type Leases } from "./fair-share.ts";
-
-/** A workspace's leases as stored, with the version every write checks. */
-export interface LeaseBook {
-  leases: Leases;
-  /** 0 when the workspace holds no item yet. */
-  version: number;
-}
+import { endLease, type FairShareConfig, inFlightCap, type Leases, liveLeases, type RenderEnd, type RenderShare } from "./fair-share.ts";
 
 /**
- * Where the leases live. Every change is a read followed by a write conditioned on the
- * version read, so render containers anywhere agree on the count.
+ * Where the leases live. Taking a lease is one atomic conditional write (no read-modify-
+ * write race between the renders of a busy workspace); the average is a plain overwrite
+ * (a lost update of a moving average is harmless).
  */
 export interface LeaseStore {
-  read(workspaceId: string): Promise<LeaseBook>;
-  /** Writes `leases` as version `expected + 1`; false when someone else wrote first. */
-  write(workspaceId: string, leases: Leases, expected: number): Promise<boolean>;
+  read(workspaceId: string): Promise<RenderShare>;
+  /** Adds the lease unless the workspace already holds `cap` (expired ones included); false then. */
+  add(workspaceId: string, token: string, untilMs: number, cap: number): Promise<boolean>;
+  /** Removes these expired leases, each only if it is unchanged. */
+  prune(workspaceId: string, expired: Leases): Promise<void>;
+  /** Removes the lease, or keeps it until `keepUntilMs` (a time-out's penalty); records the average. */
+  end(workspaceId: string, token: string, keepUntilMs: number | undefined, avgMs: number | undefined): Promise<void>;
 }
 
-/** Tries of a read-then-conditional-write before giving up (contention of one workspace's batch). */
-const TRIES = 8;
-
-const jitter = () => new Promise((r) => setTimeout(r, 5 + Math.random() * 25));
+/** Attempts when a lease was taken by another render between the read and the write. */
+const TRIES = 3;
 
 /**
  * Takes a render slot of the workspace for `token` until `untilMs`, unless it already holds
- * `cap` live ones. A refusal costs one consistent read and no write. Under contention
- * that outlasts the tries the answer is "no" (the message is deferred, never lost).
+ * its cap of live leases. A refusal costs one consistent read and no write.
  */
-export async function takeLease(store: LeaseStore, workspaceId: string, token: string, untilMs: number, nowMs: number, cap: number): Promise<boolean> {
+export async function takeLease(store: LeaseStore, workspaceId: string, token: string, untilMs: number, nowMs: number, config: FairShareConfig): Promise<boolean> {
   for (let i = 0; i < TRIES; i++) {
-    const book = await store.read(workspaceId);
-    const next = admit(book.leases, token, untilMs, nowMs, cap);
-    if (!next) return false;
-    if (await store.write(workspaceId, next, book.version)) return true;
-    await jitter();
+    const share = await store.read(workspaceId);
+    const cap = inFlightCap(share, config);
+    const live = liveLeases(share.leases, nowMs);
+    if (Object.keys(live).length >= cap) return false;
+    const expired = Object.fromEntries(Object.entries(share.leases).filter(([t]) => !(t in live)));
+    if (Object.keys(expired).length) await store.prune(workspaceId, expired);
+    if (await store.add(workspaceId, token, untilMs, cap)) return true;
   }
   return false;
 }
 
-/**
- * Ends `token`'s lease: freed, or kept for the penalty when its render timed out. Returns
- * false when contention outlasted the tries; the lease then ends at its own expiry.
- */
-export async function giveBackLease(store: LeaseStore, workspaceId: string, token: string, nowMs: number, timedOut: boolean, penaltyMs: number): Promise<boolean> {
-  for (let i = 0; i < TRIES; i++) {
-    const book = await store.read(workspaceId);
-    if (await store.write(workspaceId, endLease(book.leases, token, nowMs, timedOut, penaltyMs), book.version)) return true;
-    await jitter();
-  }
-  return false;
+/** Ends `token`'s lease: freed, or kept for the penalty when its render timed out; its time joins the average. */
+export async function giveBackLease(store: LeaseStore, workspaceId: string, token: string, nowMs: number, end: RenderEnd, penaltyMs: number): Promise<void> {
+  const share = await store.read(workspaceId);
+  const next = endLease({ ...share, leases: { ...share.leases, [token]: Number.POSITIVE_INFINITY } }, token, nowMs, end, penaltyMs);
+  await store.end(workspaceId, token, next.leases[token], next.avgMs);
 }
 
 const leaseKey = (workspaceId: string) => ({ pk: `RENDERING#${workspaceId}`, sk: "LEASES" });
+const TableName = () => config().tables.usage;
+/** A busy workspace's item stays (with its average) for an hour after its last lease; TTL removes an idle one. */
+const ttl = (untilMs: number) => Math.ceil(untilMs / 1000) + 3600;
 
-/**
- * The leases in the usage table, one item per workspace. The item's TTL is a minute past
- * its last lease, so an idle workspace leaves nothing behind.
- */
+/** The shares in the usage table, one item per workspace. */
 export const dynamoLeaseStore: LeaseStore = {
   async read(workspaceId) {
-    const { Item } = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.usage, Key: leaseKey(workspaceId), ConsistentRead: true }));
-    return { leases: (Item?.leases as Leases | undefined) ?? {}, version: (Item?.version as number | undefined) ?? 0 };
+    const { Item } = await awsClients().ddb.send(new GetCommand({ TableName: TableName(), Key: leaseKey(workspaceId), ConsistentRead: true }));
+    const avgMs = Item?.avgMs as number | undefined;
+    return { leases: (Item?.leases as Leases | undefined) ?? {}, ...(avgMs === undefined ? {} : { avgMs }) };
   },
-  async write(workspaceId, leases, expected) {
-    const last = Math.max(Date.now(), ...Object.values(leases));
-    try {
-      await awsClients().ddb.send(
-        new PutCommand({
-          TableName: config().tables.usage,
-          Item: { ...leaseKey(workspaceId), leases, version: expected + 1, expiresAt: Math.ceil(last / 1000) + 60 },
-          ConditionExpression: expected === 0 ? "attribute_not_exists(pk)" : "version = :v",
-          ExpressionAttributeValues: expected === 0 ? undefined : { ":v": expected },
+  async add(workspaceId, token, untilMs, cap) {
+    const update = () =>
+      awsClients().ddb.send(
+        new UpdateCommand({
+          TableName: TableName(),
+          Key: leaseKey(workspaceId),
+          UpdateExpression: "SET leases.#t = :until, expiresAt = :ttl",
+          ConditionExpression: "size(leases) < :cap",
+          ExpressionAttributeNames: { "#t": token },
+          ExpressionAttributeValues: { ":until": untilMs, ":ttl": ttl(untilMs), ":cap": cap },
         }),
       );
+    try {
+      await update().catch(async (err: unknown) => {
+        if (!isConditionalCheckFailed(err)) throw err;
+        // No item yet: create it empty (unless another render just did), then take the lease.
+        await createEmpty(workspaceId, untilMs);
+        await update();
+      });
       return true;
     } catch (err) {
       if (isConditionalCheckFailed(err)) return false;
       throw err;
     }
   },
+  async prune(workspaceId, expired) {
+    await Promise.all(
+      Object.entries(expired).map(([token, until]) =>
+        awsClients()
+          .ddb.send(
+            new UpdateCommand({
+              TableName: TableName(),
+              Key: leaseKey(workspaceId),
+              UpdateExpression: "REMOVE leases.#t",
+              ConditionExpression: "leases.#t = :until",
+              ExpressionAttributeNames: { "#t": token },
+              ExpressionAttributeValues: { ":until": until },
+            }),
+          )
+          .catch(ignoreConditionalCheckFailed),
+      ),
+    );
+  },
+  async end(workspaceId, token, keepUntilMs, avgMs) {
+    const sets = [...(keepUntilMs === undefined ? [] : ["leases.#t = :until", "expiresAt = :ttl"]), ...(avgMs === undefined ? [] : ["avgMs = :avg"])];
+    const values = { ...(keepUntilMs === undefined ? {} : { ":until": keepUntilMs, ":ttl": ttl(keepUntilMs) }), ...(avgMs === undefined ? {} : { ":avg": Math.round(avgMs) }) };
+    const expression = [sets.length ? `SET ${sets.join(", ")}` : "", keepUntilMs === undefined ? "REMOVE leases.#t" : ""].filter(Boolean).join(" ");
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: TableName(),
+        Key: leaseKey(workspaceId),
+        UpdateExpression: expression,
+        // Only while the item is there: a lease's item vanished by TTL is not recreated without its leases map.
+        ConditionExpression: "attribute_exists(leases)",
+        ExpressionAttributeNames: { "#t": token },
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      }),
+    ).catch(ignoreConditionalCheckFailed);
+  },
 };
+
+/** Creates the workspace's item with no lease, unless it exists. */
+async function createEmpty(workspaceId: string, untilMs: number): Promise<void> {
+  await awsClients()
+    .ddb.send(new PutCommand({ TableName: TableName(), Item: { ...leaseKey(workspaceId), leases: {}, expiresAt: ttl(untilMs) }, ConditionExpression: "attribute_not_exists(pk)" }))
+    .catch(ignoreConditionalCheckFailed);
+}
