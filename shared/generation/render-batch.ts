@@ -44,8 +44,8 @@ const recordKey = (r: Pick<RenderMessage, "requestId" | "fileId">) => `${r.reque
  * request whose last file this was. Returns the messages to retry: a file that failed
  * transiently, and every message of a request whose count failed — their retry finds
  * the files settled and only counts them again (idempotent). A file whose render did not
- * start (its workspace at its cap, no browser in time) is sent again with a short delay
- * and its message reported done, so it never waits in a worker nor for the visibility
+ * start (its workspace at its share, no browser in time) is sent again at once with a
+ * short delay and its message reported done, so it never waits for the visibility
  * time-out, and its receive count (the DLQ's measure of failed attempts) starts afresh.
  */
 export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDeps): Promise<BatchFailure[]> {
@@ -61,25 +61,20 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
     else if (result.value === DEFERRED) deferred.push(task);
     else if (result.value) counted.push({ task, file: result.value });
   });
-  const [countFailures, deferFailures] = await Promise.all([countByRequest(counted, deps), deferTasks(deferred, deps.fair)]);
-  failures.push(...countFailures, ...deferFailures);
+  if (deferred.length) logger.info("render deferred", { workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))], files: deferred.length });
+  failures.push(...(await countByRequest(counted, deps)));
   return failures;
 }
 
-/** Sends the deferred files' messages again, later each time; a failed send retries the originals. */
-async function deferTasks(deferred: FileTask[], fair: FairRendering | undefined): Promise<BatchFailure[]> {
-  if (!deferred.length || !fair) return [];
-  const again = deferred.map(({ msg }) => {
-    const deferrals = (msg.deferrals ?? 0) + 1;
-    return { message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) };
-  });
-  try {
-    await sendDelayedRenderMessages(again);
-    logger.info("render deferred", { workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))], files: deferred.length });
-    return [];
-  } catch (error) {
-    return [{ messageIds: deferred.flatMap((t) => t.messageIds), error }];
-  }
+/**
+ * Sends a file whose render did not start back to the queue, later each time, as soon as
+ * that is known (not when its batch ends). A failed send throws: the original message then
+ * comes back after the visibility time-out.
+ */
+async function sendBack(msg: RenderMessage, fair: FairRendering): Promise<typeof DEFERRED> {
+  const deferrals = (msg.deferrals ?? 0) + 1;
+  await sendDelayedRenderMessages([{ message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) }]);
+  return DEFERRED;
 }
 
 /** One task per file named in the batch; a malformed message fails alone. */
@@ -110,7 +105,7 @@ async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps
   // Not settled: another delivery of the file owns it and counts it.
   const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
   const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
-  if (outcome === DEFERRED) return DEFERRED;
+  if (outcome === DEFERRED) return sendBack(msg, deps.fair!);
   if (!(await settleOnce(file, outcome, deps.clock))) return undefined;
   await dropParams(file);
   return settledFileOf(file);
