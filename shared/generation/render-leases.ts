@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
@@ -124,4 +124,29 @@ async function createEmpty(workspaceId: string, untilMs: number): Promise<void> 
   await awsClients()
     .ddb.send(new PutCommand({ TableName: TableName(), Item: { ...leaseKey(workspaceId), leases: {}, expiresAt: ttl(untilMs) }, ConditionExpression: "attribute_not_exists(pk)" }))
     .catch(ignoreConditionalCheckFailed);
+}
+
+/**
+ * Drops every workspace's leases. Only for the local stack's start: its one process was the
+ * whole render fleet, so the leases of the process before it belong to renders that died
+ * with it (in AWS they run out on their own).
+ */
+export async function dropAllRenderLeases(): Promise<number> {
+  let dropped = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await awsClients().ddb.send(
+      new ScanCommand({
+        TableName: TableName(),
+        FilterExpression: "begins_with(pk, :p)",
+        ExpressionAttributeValues: { ":p": "RENDERING#" },
+        ProjectionExpression: "pk, sk",
+        ExclusiveStartKey,
+      }),
+    );
+    for (const key of page.Items ?? []) await awsClients().ddb.send(new DeleteCommand({ TableName: TableName(), Key: key }));
+    dropped += page.Items?.length ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return dropped;
 }
