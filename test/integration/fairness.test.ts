@@ -8,7 +8,7 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
  * Fair rendering across workspaces (issue 15 item 4), on the real local stack: workspace A
  * queues 50 slow files (80 pages each), workspace B queues 5 invoices right after. Without
  * the per-workspace cap, the stack's 2 browsers work through most of A's backlog before
- * B's first file (measured: B ended ~10 s after its 202, A's files took ~12 s in all); with
+ * B's first file (measured: B ended 15.1 s after its 202, A's files took 15.5 s); with
  * it, A holds only its share of renders in flight, the rest of its messages go back to the
  * queue, and B's files render as soon as a browser is free.
  */
