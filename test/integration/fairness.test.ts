@@ -8,7 +8,8 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
  * Fair rendering across workspaces (issue 15 item 4), on the real local stack: workspace A
  * queues 50 slow files (80 pages each), workspace B queues 5 invoices right after. Without
  * the per-workspace cap, the stack's 2 browsers work through most of A's backlog before
- * B's first file (measured: B ended 15.1 s after its 202, A's files took 15.5 s); with
+ * B's first file (measured: B ended 15.1 s after its 202 and A's files took 15.5 s at load
+ * average 15; 5.8 s and 5.8 s on a quiet machine); with
  * it, A holds only its share of renders in flight, the rest of its messages go back to the
  * queue, and B's files render as soon as a browser is free.
  */
@@ -27,7 +28,11 @@ let a: PlanTenant & { slow: { id: string; version: number } };
 let b: PlanTenant;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // A 1 s allowance instead of the local default (2 s per browser): on a quiet machine these
+  // 80-page documents take ~0.25 s of Chromium, and A's share must bind at any load. Deferred
+  // files come back within 2 s (default 20), so A's backlog stays well inside the test's time
+  // when a loaded machine makes its documents slow and its share small.
+  stack = await startStack({ env: { PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "1", PLATEN_RENDER_DEFER_MAX_SECONDS: "2" } });
   const tenantA = await createPlanTenant(stack, "fairness A", "standard");
   a = { ...tenantA, slow: await publishSlowDesign(stack, tenantA.workspaceId) };
   b = await createPlanTenant(stack, "fairness B", "standard");
@@ -61,8 +66,8 @@ describe("one workspace's backlog does not starve another", () => {
     const aMs = endA.at - startA;
     console.log(`fairness: B ended ${bMs} ms after its 202 (sent ${startB - startA} ms after A's); A's 50 files took ${aMs} ms`);
     expect(bMs).toBeLessThan(B_BOUND_MS);
-    // B did not wait behind A's backlog: A was still rendering when B had ended.
-    expect(endA.at).toBeGreaterThan(endB.at);
+    // B did not wait behind A's backlog: without the share B ends with A (measured 0.97–1.0 × A's time).
+    expect(bMs * 2).toBeLessThan(aMs);
     expect(outcome(endA.answer.body)).toEqual({ status: "completed", done: 50, failed: [] });
     expect(deferredOf(a.workspaceId)).toBeGreaterThan(0);
     expect(deferredOf(b.workspaceId)).toBe(0);
