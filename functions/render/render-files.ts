@@ -2,6 +2,7 @@
 import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
+import { fairRenderingFromEnv } from "#shared/generation/fair-render.ts";
 import { renderQueuedBatch } from "#shared/generation/render-batch.ts";
 import { parseRenderMessage } from "#shared/generation/render-queue.ts";
 import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
@@ -14,12 +15,15 @@ launchAtInit();
 /**
  * Render worker: one SQS batch, files rendered side by side (the renderer's pool bounds
  * the work), the store calls shared by the batch; each failure reported through
- * `batchItemFailures` so only its messages retry.
+ * `batchItemFailures` so only its messages retry. Each workspace renders at most its cap
+ * of files at once across containers; the rest go back to the queue (fair-render.ts).
  */
 export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   startLogContext(context, sharedLogKeys(event.Records.flatMap((r) => messageOf(r.body))));
   try {
-    const failures = await renderQueuedBatch(event.Records, { clock: systemClock, renderer: measuredRenderer(getRenderer()) });
+    const remainingMs = () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+    const deps = { clock: systemClock, renderer: measuredRenderer(getRenderer()), fair: fairRenderingFromEnv(remainingMs) };
+    const failures = await renderQueuedBatch(event.Records, deps);
     for (const { messageIds, error } of failures) logger.error("render failed, will retry", { messageIds, error: asError(error) });
     return { batchItemFailures: failures.flatMap((f) => f.messageIds.map((itemIdentifier) => ({ itemIdentifier }))) };
   } finally {

@@ -103,7 +103,8 @@ export const functions = {
       tablesWrite: ["requests", "files", "usage", "webhooks"],
       bucketsRead: ["designs", "files"],
       bucketsWrite: ["files"],
-      queuesSend: ["webhook"],
+      // `render`: a file whose workspace is at its cap goes back to the queue (fair-render.ts).
+      queuesSend: ["webhook", "render"],
     },
   },
   interrupted: {

@@ -14,6 +14,14 @@ export interface QueueDefinition {
   /** AWS advice: at least 6 × the consumer's time-out. */
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
+  /**
+   * Render only (PLATEN_RENDER_WORKSPACE_WORK_SECONDS, shared/generation/fair-share.ts):
+   * seconds of expected rendering one workspace may have in flight across all consumers
+   * (its renders in flight × its average render time). 20 = 2 s on each of 10 browsers, a
+   * quarter of the fleet's 20 batches × 2 browsers: slow documents of one workspace never
+   * hold more, fast ones are barely limited.
+   */
+  workspaceWorkSeconds?: number;
   dlq: { id: string; envVar: string; consumer?: string; retentionDays: number };
 }
 
@@ -27,6 +35,7 @@ export const queues = {
     maxConcurrency: 20,
     visibilityTimeoutSeconds: 6 * 120,
     maxReceiveCount: 5,
+    workspaceWorkSeconds: 20,
     dlq: { id: "render-dlq", envVar: "QUEUE_RENDER_DLQ", consumer: "interrupted", retentionDays: 14 },
   },
   webhook: {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
 import { recoverUnfinishedRequests } from "#shared/generation/recover-requests.ts";
+import { dropAllRenderLeases } from "#shared/generation/render-leases.ts";
 import { ensureLocalKeyFile } from "#shared/identity/keys.ts";
 import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";
@@ -70,6 +71,8 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
     localEnvironment({ ...emulators, queueUrls, baseUrl: urls.apiBaseUrl, siteUrl: urls.siteUrl, authUrl: urls.authUrl }),
     { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile },
   );
+  // The renders of the process before this one died with it: their leases go (fair-render.ts).
+  await dropAllRenderLeases();
   const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
   // fauxqs lost its messages with the last process: put unfinished files back on the queue.
   const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock);

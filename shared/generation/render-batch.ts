@@ -1,7 +1,15 @@
+import { logger } from "#shared/observability/logger.ts";
+import { DEFERRED, type FairRendering, renderInSlot } from "./fair-render.ts";
+import { deferDelaySeconds } from "./fair-share.ts";
 import { type FileRecord, getFileRecords } from "./file-store.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
 import { countSettled, dropParams, finishCounting, pendingOutcome, type SettledFile, settledFileOf, settleOnce } from "./settle-file.ts";
-import { parseRenderMessage, type RenderMessage } from "./render-queue.ts";
+import { parseRenderMessage, type RenderMessage, sendDelayedRenderMessages } from "./render-queue.ts";
+
+/** The worker's dependencies; without `fair` every file renders at once (no per-workspace cap). */
+export interface BatchDeps extends WorkerDeps {
+  fair?: FairRendering;
+}
 
 /** A queued message as the worker gets it (an SQS record has these and more). */
 export interface QueuedMessage {
@@ -35,21 +43,38 @@ const recordKey = (r: Pick<RenderMessage, "requestId" | "fileId">) => `${r.reque
  * fails alone; the settled files are then counted once per request, which finalizes the
  * request whose last file this was. Returns the messages to retry: a file that failed
  * transiently, and every message of a request whose count failed — their retry finds
- * the files settled and only counts them again (idempotent).
+ * the files settled and only counts them again (idempotent). A file whose render did not
+ * start (its workspace at its share, no browser in time) is sent again at once with a
+ * short delay and its message reported done, so it never waits for the visibility
+ * time-out, and its receive count (the DLQ's measure of failed attempts) starts afresh.
  */
-export async function renderQueuedBatch(messages: QueuedMessage[], deps: WorkerDeps): Promise<BatchFailure[]> {
+export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDeps): Promise<BatchFailure[]> {
   const failures: BatchFailure[] = [];
   const tasks = fileTasks(messages, failures);
   const records = new Map((await getFileRecords(tasks.map((t) => t.msg))).map((r) => [recordKey(r), r]));
   const results = await Promise.allSettled(tasks.map((t) => renderTask(records.get(recordKey(t.msg)), t.msg, deps)));
   const counted: Counted[] = [];
+  const deferred: FileTask[] = [];
   results.forEach((result, i) => {
     const task = tasks[i]!;
     if (result.status === "rejected") failures.push({ messageIds: task.messageIds, error: result.reason });
+    else if (result.value === DEFERRED) deferred.push(task);
     else if (result.value) counted.push({ task, file: result.value });
   });
+  if (deferred.length) logger.info("render deferred", { workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))], files: deferred.length });
   failures.push(...(await countByRequest(counted, deps)));
   return failures;
+}
+
+/**
+ * Sends a file whose render did not start back to the queue, later each time, as soon as
+ * that is known (not when its batch ends). A failed send throws: the original message then
+ * comes back after the visibility time-out.
+ */
+async function sendBack(msg: RenderMessage, fair: FairRendering): Promise<typeof DEFERRED> {
+  const deferrals = (msg.deferrals ?? 0) + 1;
+  await sendDelayedRenderMessages([{ message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) }]);
+  return DEFERRED;
 }
 
 /** One task per file named in the batch; a malformed message fails alone. */
@@ -72,13 +97,16 @@ function fileTasks(messages: QueuedMessage[], failures: BatchFailure[]): FileTas
 }
 
 /** Renders, counts the pages of and settles one file; returns what its request should count, if anything. */
-async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps: WorkerDeps): Promise<SettledFile | undefined> {
+async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps: BatchDeps): Promise<SettledFile | undefined | typeof DEFERRED> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
   // A replay: the first attempt may have died while counting, or before counting or finalizing.
   if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
   if (file.status !== "queued") return settledFileOf(file);
   // Not settled: another delivery of the file owns it and counts it.
-  if (!(await settleOnce(file, await produceFile(file, deps), deps.clock))) return undefined;
+  const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
+  const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
+  if (outcome === DEFERRED) return sendBack(msg, deps.fair!);
+  if (!(await settleOnce(file, outcome, deps.clock))) return undefined;
   await dropParams(file);
   return settledFileOf(file);
 }

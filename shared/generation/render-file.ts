@@ -19,9 +19,9 @@ export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorC
  * Renders a queued file to its outcome: the PDF is stored under a key derived from the
  * ids, so a retry overwrites the same object. A file that cannot render (bad params, a
  * failing template) fails alone; transient errors throw (the message is retried, then
- * dead-lettered).
+ * dead-lettered). `onBrowser` is called when a browser is taken (fair-render.ts times renders from there).
  */
-export async function produceFile(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
+export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
   const design = await findDesignVersion(file.workspaceId, file.designId, file.version);
   const params =
     file.paramsJson !== undefined
@@ -42,6 +42,7 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps): Promise<O
       passthrough: file.passthrough,
       // The wait for a browser (a busy batch) never eats the document's own time budget.
       budgetFrom: "browser",
+      onBrowser,
     });
     const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
     await putPdf(s3Key, rendered.pdf);

@@ -1,4 +1,4 @@
-import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
+import { SendMessageBatchCommand, type SendMessageBatchRequestEntry } from "@aws-sdk/client-sqs";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 
@@ -7,16 +7,38 @@ export interface RenderMessage {
   workspaceId: string;
   requestId: string;
   fileId: string;
+  /** Times the message went back to the queue before its render started (fair-share.ts). */
+  deferrals?: number;
+}
+
+/** A message to send again after `delaySeconds` (a deferral, see render-batch.ts). */
+export interface DelayedRenderMessage {
+  message: RenderMessage;
+  delaySeconds: number;
 }
 
 /** One SQS message per file, sent 10 per call (SendMessageBatch), failures retried once. */
-export async function sendRenderMessages(messages: RenderMessage[]): Promise<void> {
+export function sendRenderMessages(messages: RenderMessage[]): Promise<void> {
+  return sendDelayedRenderMessages(messages.map((message) => ({ message, delaySeconds: 0 })));
+}
+
+/**
+ * Sends render messages, each with its own delay. The workspace is the message group:
+ * on an SQS standard queue that makes it a fair queue in AWS (a workspace with a backlog
+ * does not hold back the others' messages); fauxqs accepts and ignores it.
+ */
+export async function sendDelayedRenderMessages(messages: DelayedRenderMessage[]): Promise<void> {
   const QueueUrl = config().queues.render;
-  const batches: RenderMessage[][] = [];
+  const batches: DelayedRenderMessage[][] = [];
   for (let i = 0; i < messages.length; i += 10) batches.push(messages.slice(i, i + 10));
   await Promise.all(
     batches.map(async (batch) => {
-      let entries = batch.map((m, i) => ({ Id: String(i), MessageBody: JSON.stringify(m) }));
+      let entries: SendMessageBatchRequestEntry[] = batch.map(({ message, delaySeconds }, i) => ({
+        Id: String(i),
+        MessageBody: JSON.stringify(message),
+        MessageGroupId: message.workspaceId,
+        ...(delaySeconds > 0 ? { DelaySeconds: delaySeconds } : {}),
+      }));
       for (let attempt = 0; entries.length && attempt < 3; attempt++) {
         const out = await awsClients().sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
@@ -32,5 +54,6 @@ export function parseRenderMessage(body: string): RenderMessage {
   if (typeof m.workspaceId !== "string" || typeof m.requestId !== "string" || typeof m.fileId !== "string") {
     throw new Error("malformed render message");
   }
-  return m as RenderMessage;
+  const deferrals = Number.isInteger(m.deferrals) && m.deferrals! > 0 ? m.deferrals : undefined;
+  return { workspaceId: m.workspaceId, requestId: m.requestId, fileId: m.fileId, ...(deferrals ? { deferrals } : {}) };
 }

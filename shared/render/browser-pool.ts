@@ -25,6 +25,8 @@ export interface RunOptions {
    * bounds the wait. A time-out is then the document's doing, never the queue's.
    */
   workBudgetMs?: number;
+  /** Called once the browser is ready and the work starts (the async worker times its renders from here). */
+  onStart?: () => void;
 }
 
 interface Waiter {
@@ -77,6 +79,7 @@ export class BrowserPool {
       // A launch that outlives the deadline is left to finish: the next render uses it.
       const page = await withDeadline(slot.ready(), deadlineAt, () => {});
       working = true;
+      options.onStart?.();
       const workDeadline = options.workBudgetMs === undefined ? deadlineAt : performance.now() + options.workBudgetMs;
       return await withDeadline(work(page, workDeadline), workDeadline, () => slot.kill());
     } catch (error) {

@@ -38,6 +38,8 @@ export interface RenderRequest {
    * RENDER_TIMEOUT means the document is too slow, not that the renderer was busy.
    */
   budgetFrom?: "request" | "browser";
+  /** Called when a browser is taken and the document's browser work starts. */
+  onBrowser?: () => void;
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
@@ -147,7 +149,7 @@ interface PrintBounds {
 }
 
 const budgetOf = (config: RendererConfig, req: RenderRequest | PrintRequest): Omit<PrintBounds, "deadlineAt"> => ({
-  run: req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {},
+  run: { ...(req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {}), onStart: req.onBrowser },
   limits: limitsOf(config, req),
 });
 

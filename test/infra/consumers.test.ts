@@ -26,6 +26,13 @@ describe("queue consumers with the shared definitions", () => {
     const permissions = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "events.amazonaws.com");
     expect(permissions.some(([, p]) => resolveResource(p.FunctionName).logicalId === sweep)).toBe(true);
   });
+  it("gives the render worker its fleet-wide fair share (issue 15 item 4) and lets it send deferred files back to its queue", () => {
+    const render = s.json.Resources[logicalId(s.stack, s.stack.functions.render!.fn)]!.Properties!;
+    const env = (render.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env.PLATEN_RENDER_WORKSPACE_WORK_SECONDS).toBe(String(queues.render.workspaceWorkSeconds));
+    expect(resolveResource(env.QUEUE_RENDER).logicalId).toBe(logicalId(s.stack, s.stack.data.queues.render!.queue));
+    expect(functions.render.access.queuesSend).toContain("render");
+  });
 });
 
 describe("queue consumers once their functions land (stand-ins)", () => {

@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import type { Clock } from "#shared/clock.ts";
+import { DEFERRED, type FairRendering, renderInSlot } from "#shared/generation/fair-render.ts";
+import {
+  admit,
+  deferDelaySeconds,
+  endLease,
+  type FairShareConfig,
+  fitsInvocation,
+  inFlightCap,
+  type Leases,
+  liveLeases,
+  type RenderEnd,
+  type RenderShare,
+  readFairShareConfig,
+} from "#shared/generation/fair-share.ts";
+import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/render-leases.ts";
+import type { Outcome } from "#shared/generation/render-file.ts";
+import { RenderError } from "#shared/render/renderer.ts";
+
+/** Fair rendering across workspaces (issue 15 item 4): the pure rules and the lease protocol, with an in-memory store. */
+
+/**
+ * An in-memory LeaseStore with the DynamoDB item's semantics (an atomic conditional add,
+ * conditional prunes, plain overwrites); `beforeAdd` lets a test race another container.
+ */
+class MemoryLeaseStore implements LeaseStore {
+  shares = new Map<string, RenderShare>();
+  writes = 0;
+  beforeAdd?: (workspaceId: string) => void;
+  async read(workspaceId: string): Promise<RenderShare> {
+    const share = this.shares.get(workspaceId) ?? { leases: {} };
+    return { ...share, leases: { ...share.leases } };
+  }
+  async add(workspaceId: string, token: string, untilMs: number, cap: number): Promise<boolean> {
+    this.beforeAdd?.(workspaceId);
+    const share = this.shares.get(workspaceId) ?? { leases: {} };
+    if (Object.keys(share.leases).length >= cap) return false;
+    this.writes += 1;
+    this.shares.set(workspaceId, { ...share, leases: { ...share.leases, [token]: untilMs } });
+    return true;
+  }
+  async prune(workspaceId: string, expired: Leases): Promise<void> {
+    const share = this.shares.get(workspaceId);
+    if (!share) return;
+    const leases = Object.fromEntries(Object.entries(share.leases).filter(([t, until]) => expired[t] !== until));
+    this.writes += 1;
+    this.shares.set(workspaceId, { ...share, leases });
+  }
+  async end(workspaceId: string, token: string, keepUntilMs: number | undefined, avgMs: number | undefined): Promise<void> {
+    const share = this.shares.get(workspaceId);
+    if (!share) return;
+    const { [token]: _gone, ...rest } = share.leases;
+    this.writes += 1;
+    this.shares.set(workspaceId, { leases: keepUntilMs === undefined ? rest : { ...rest, [token]: keepUntilMs }, ...(avgMs === undefined ? {} : { avgMs }) });
+  }
+  held = (workspaceId: string, nowMs: number) => Object.keys(liveLeases(this.shares.get(workspaceId)?.leases ?? {}, nowMs)).length;
+}
+
+const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+/** 4 s of expected rendering in flight, at least 2 renders; 200 ms assumed before the first. */
+const config: FairShareConfig = { workMs: 4000, minInFlight: 2, initialAvgMs: 200, timeoutPenaltyMs: 60_000, maxDeferSeconds: 20 };
+const share = (leases: Leases, avgMs?: number): RenderShare => ({ leases, ...(avgMs === undefined ? {} : { avgMs }) });
+const tokens = (n: number, until: number): Leases => Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, until]));
+const fast: RenderEnd = { tookMs: 100, timedOut: false };
+
+describe("the cap decision", () => {
+  it("caps the renders in flight by expected rendering time: fast documents barely, slow ones to the minimum", () => {
+    expect(inFlightCap({}, config)).toBe(20); // 4 s / 200 ms assumed
+    expect(inFlightCap({ avgMs: 100 }, config)).toBe(40);
+    expect(inFlightCap({ avgMs: 1000 }, config)).toBe(4);
+    expect(inFlightCap({ avgMs: 30_000 }, config)).toBe(2);
+  });
+
+  it("admits while the workspace holds fewer live leases than its cap; expired leases do not count and are dropped", () => {
+    expect(admit(share({}, 2000), "a", T0 + 1000, T0, config)).toEqual(share({ a: T0 + 1000 }, 2000));
+    expect(admit(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toBeUndefined();
+    // a crashed worker's lease runs out: its slot is free again once it expired
+    expect(admit(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(share({ b: T0 + 2000, c: T0 + 3000 }, 2000));
+    expect(admit(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeDefined();
+    expect(admit(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeUndefined();
+  });
+
+  it("takes at most the cap when many renders of one workspace race, and other workspaces are unaffected", async () => {
+    const store = new MemoryLeaseStore();
+    store.shares.set("A", { leases: {}, avgMs: 1000 });
+    const taken = await Promise.all(Array.from({ length: 12 }, (_, i) => takeLease(store, "A", `t${i}`, T0 + 60_000, T0, config)));
+    expect(taken.filter(Boolean)).toHaveLength(4);
+    expect(store.held("A", T0)).toBe(4);
+    expect(await takeLease(store, "B", "b1", T0 + 60_000, T0, config)).toBe(true);
+  });
+
+  it("the add is atomic: a lease another container took between the read and the write counts", async () => {
+    const store = new MemoryLeaseStore();
+    store.shares.set("A", { leases: { t1: T0 + 60_000 }, avgMs: 30_000 }); // cap: the minimum, 2
+    store.beforeAdd = (ws) => {
+      store.beforeAdd = undefined;
+      store.shares.get(ws)!.leases.other = T0 + 60_000; // another container's lease lands first
+    };
+    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBe(false);
+    expect(Object.keys(store.shares.get("A")!.leases).sort()).toEqual(["other", "t1"]);
+  });
+
+  it("drops expired leases (a crashed worker's) before adding, so they never block the workspace", async () => {
+    const store = new MemoryLeaseStore();
+    store.shares.set("A", { leases: { crashed1: T0 - 1, crashed2: T0 - 5 }, avgMs: 30_000 });
+    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBe(true);
+    expect(Object.keys(store.shares.get("A")!.leases)).toEqual(["mine"]);
+  });
+
+  it("a refusal costs a read and no write", async () => {
+    const store = new MemoryLeaseStore();
+    store.shares.set("A", { leases: { a: T0 + 60_000, b: T0 + 60_000 }, avgMs: 30_000 });
+    expect(await takeLease(store, "A", "c", T0 + 60_000, T0, config)).toBe(false);
+    expect(store.writes).toBe(0);
+  });
+});
+
+describe("time-out charging", () => {
+  it("a render that ended frees its slot and joins the average; one that timed out keeps its slot for the penalty", () => {
+    const leases = { a: T0 + 60_000, b: T0 + 60_000 };
+    expect(endLease(share(leases), "a", T0, fast, 60_000)).toEqual(share({ b: T0 + 60_000 }, 100));
+    expect(endLease(share(leases, 1000), "a", T0, fast, 60_000).avgMs).toBeCloseTo(730);
+    const charged = endLease(share(leases, 1000), "a", T0 + 5000, { tookMs: 30_000, timedOut: true }, 60_000);
+    expect(charged).toEqual(share({ a: T0 + 65_000, b: T0 + 60_000 }, 9700));
+    // the time-out raised the average to 9.7 s: the cap falls to the minimum, 2, both still held
+    expect(admit(charged, "c", T0 + 90_000, T0 + 10_000, config)).toBeUndefined();
+    expect(admit(charged, "c", T0 + 90_000, T0 + 65_001, config)).toEqual(share({ c: T0 + 90_000 }, 9700));
+  });
+
+  it("repeated time-outs shrink what the workspace holds at once until their penalties run out", async () => {
+    const store = new MemoryLeaseStore();
+    store.shares.set("A", { leases: {}, avgMs: 400 }); // cap 10
+    for (const t of ["x", "y"]) {
+      expect(await takeLease(store, "A", t, T0 + 60_000, T0, config)).toBe(true);
+      await giveBackLease(store, "A", t, T0 + 1000, { tookMs: 30_000, timedOut: true }, 60_000);
+    }
+    // two time-outs: both slots held for a minute, the average past 4 s → the cap is the minimum, 2
+    expect(inFlightCap(store.shares.get("A")!, config)).toBe(2);
+    expect(await takeLease(store, "A", "z", T0 + 60_000, T0 + 2000, config)).toBe(false);
+    expect(await takeLease(store, "A", "z", T0 + 120_000, T0 + 61_001, config)).toBe(true);
+  });
+});
+
+describe("deferral and the invocation's time", () => {
+  it("waits 1, 1, 2, 2, 4 … seconds up to the maximum, with under a second of jitter", () => {
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 12].map((d) => deferDelaySeconds(d, 20, () => 0))).toEqual([1, 1, 2, 2, 4, 4, 16, 16, 20]);
+    expect(deferDelaySeconds(0, 20, () => 0.99)).toBe(1);
+    expect(deferDelaySeconds(50, 900, () => 0.99)).toBe(900);
+  });
+
+  it("a render starts only with time for the longest wait, the budget and a margin", () => {
+    expect(fitsInvocation(120_000, 30_000)).toBe(true);
+    expect(fitsInvocation(69_999, 30_000)).toBe(false);
+  });
+
+  it("reads its knobs from the environment, the work allowance defaulting to 2 s per browser of the container", () => {
+    expect(readFairShareConfig({}, 2)).toEqual({ workMs: 4000, minInFlight: 2, initialAvgMs: 200, timeoutPenaltyMs: 60_000, maxDeferSeconds: 20 });
+    const env = {
+      PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "20",
+      PLATEN_RENDER_WORKSPACE_MIN: "3",
+      PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS: "90",
+      PLATEN_RENDER_DEFER_MAX_SECONDS: "4",
+    };
+    expect(readFairShareConfig(env, 2)).toEqual({ workMs: 20_000, minInFlight: 3, initialAvgMs: 200, timeoutPenaltyMs: 90_000, maxDeferSeconds: 4 });
+    expect(readFairShareConfig({ PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "0" }, 1).workMs).toBe(2000);
+  });
+});
+
+describe("renderInSlot (the worker's use of a slot)", () => {
+  const clock: Clock = { now: () => new Date(T0) };
+  const fair = (store: LeaseStore, remainingMs = 120_000): FairRendering => ({ store, config, budgetMs: 30_000, remainingMs: () => remainingMs });
+  const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
+
+  it("renders in a slot and gives it back, its time in the average; at the cap it defers without rendering", async () => {
+    const store = new MemoryLeaseStore();
+    const onBrowser = async (started: () => void) => {
+      started();
+      return done;
+    };
+    expect(await renderInSlot("A", fair(store), clock, onBrowser)).toEqual(done);
+    expect(store.held("A", T0)).toBe(0);
+    expect(store.shares.get("A")!.avgMs).toBeLessThan(1000);
+    // a render that never reached a browser leaves the average alone
+    expect(await renderInSlot("A", fair(store), clock, async () => done)).toEqual(done);
+    expect(endLease(share({}, 300), "x", T0, { timedOut: false }, 60_000)).toEqual(share({}, 300));
+    store.shares.set("A", { leases: { busy: T0 + 60_000, busy2: T0 + 60_000 }, avgMs: 30_000 });
+    let rendered = false;
+    const render = async () => {
+      rendered = true;
+      return done;
+    };
+    expect(await renderInSlot("A", fair(store), clock, render)).toBe(DEFERRED);
+    expect(rendered).toBe(false);
+  });
+
+  it("defers when no browser became free in time (BROWSER_BUSY) or the invocation is nearly over, and keeps a timed-out render's slot", async () => {
+    const store = new MemoryLeaseStore();
+    const busy = async (): Promise<Outcome> => {
+      throw new RenderError("BROWSER_BUSY", "no browser");
+    };
+    expect(await renderInSlot("A", fair(store), clock, busy)).toBe(DEFERRED);
+    expect(store.held("A", T0)).toBe(0);
+    expect(await renderInSlot("A", fair(store, 30_000), clock, async () => done)).toBe(DEFERRED);
+    const timedOut: Outcome = { status: "failed", errorCode: "RENDER_TIMEOUT", errorMessage: "slow" };
+    expect(await renderInSlot("A", fair(store), clock, async () => timedOut)).toEqual(timedOut);
+    expect(Object.values(store.shares.get("A")!.leases)).toEqual([T0 + 60_000]);
+    await expect(renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down")))).rejects.toThrow("S3 down");
+    expect(store.held("A", T0)).toBe(1);
+  });
+});
