@@ -14,6 +14,8 @@ export interface DeployedFunction {
   /** What /opt holds: the function's layers merged, as Lambda mounts them. */
   optDir: string;
   memoryMb: number;
+  /** The function's time-out: what its invocation context counts down from. */
+  timeoutSeconds: number;
   /** The template's literal variables (resource names are Refs; the bench fills those locally). */
   environment: Record<string, string>;
 }
@@ -47,6 +49,7 @@ export function synthDeployedFunctions(ids: readonly string[], outdir: string): 
       codeDir: assetDir(props.Code),
       optDir: mergeLayers(layers),
       memoryMb: props.MemorySize,
+      timeoutSeconds: props.Timeout,
       environment: Object.fromEntries(literal),
     };
   }

@@ -1,3 +1,4 @@
+import { UNLIMITED } from "../helpers/local-stack.ts";
 import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -87,8 +88,10 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
     };
     // Warm repeats where the event can repeat (a render message is settled once rendered).
     const cold = (fn: DeployedFunction, event: unknown, extraEnv: Record<string, string> = {}, warmRuns = fn.id === "render" ? 0 : 3) =>
-      runCold(children.invoke, { codeDir: fn.codeDir, event, timeoutSeconds: 60, warmRuns }, {
+      runCold(children.invoke, { codeDir: fn.codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns }, {
         ...local,
+        // A round is 12 sync calls: spec 8's per-minute limits would answer 429 from the fifth.
+        PLATEN_RATE_LIMITS: UNLIMITED,
         ...remapOpt(fn),
         AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
