@@ -2,7 +2,7 @@
 import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/generate-sync.ts";
+import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/sync-generation.ts";
 import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
@@ -30,7 +30,7 @@ const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed 
 
 /**
  * POST /v1/file/sync/single and /v1/file/sync/multiple (spec 4.1, 4.2). The answer goes out
- * as soon as the PDFs exist; storing them is the response's after-work (generate-sync.ts).
+ * as soon as the PDFs exist; storing them is the response's after-work (sync-generation.ts).
  * With an Idempotency-Key the files are stored first, so a replay can serve them.
  */
 export const handler = earlyStreamingApiHandler(async function handleGenerateSync(req): Promise<ApiResult> {

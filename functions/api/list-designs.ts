@@ -1,5 +1,5 @@
 import { config } from "#shared/aws/config.ts";
-import { listDesigns, parsePage } from "#shared/designs/list-designs.ts";
+import { listDesigns, parsePage } from "#shared/designs/design-pages.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/designs (spec 4.9). */

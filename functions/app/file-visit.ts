@@ -2,7 +2,7 @@ import { systemClock } from "#shared/clock.ts";
 import { type FileRecord, getFileRecord } from "#shared/generation/file-store.ts";
 import { isId } from "#shared/ids.ts";
 import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
-import { isInvited } from "#shared/site/invitations.ts";
+import { isInvited } from "#shared/site/invitation-store.ts";
 import { grantCookieName, verifyGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import type { Role, SiteIdentity } from "./identity.ts";

@@ -41,7 +41,7 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/designs", "list-designs", "retrieval"),
   route("GET", "/file/designs/{designId}/thumbnail", "get-design-thumbnail", "retrieval"),
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
-  // Streamed so the files can be stored after the answer (generate-sync.ts).
+  // Streamed so the files can be stored after the answer (sync-generation.ts).
   route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
   route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
   route("POST", "/file/async/single", "generate-async", "async", { jsonBody: true }),

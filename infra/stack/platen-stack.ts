@@ -4,7 +4,7 @@ import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { Construct } from "constructs";
 import { PlatenApi } from "./api.ts";
 import { wireQueueConsumers } from "./consumers.ts";
-import { wireSchedules } from "./schedules.ts";
+import { wireSchedules } from "./schedule-wiring.ts";
 import { PlatenDataResources } from "./data.ts";
 import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definitions.ts";
 import { type CustomDomains, PlatenDomains } from "./domains.ts";

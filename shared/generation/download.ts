@@ -2,7 +2,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { FileRecord } from "./file-store.ts";
 import type { DownloadDeps, ReadDeps } from "./request-ports.ts";
 import { liveFiles, liveJob } from "./request-status.ts";
-import { whenStored } from "./stored-files.ts";
+import { whenStored } from "./when-stored.ts";
 
 /** spec 3.1 / 4.6: Retry-After while a request is still generating. */
 export const RETRY_AFTER_SECONDS = 2;

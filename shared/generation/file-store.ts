@@ -17,7 +17,7 @@ export interface FileRecord {
   /** Position in the request's contents (ZIP and status order). */
   index: number;
   /**
-   * `storing`: a sync file already answered whose PDF is being stored (generate-sync.ts).
+   * `storing`: a sync file already answered whose PDF is being stored (sync-generation.ts).
    * `counting`: an async file rendered (or failed) whose pages are being counted; its
    * outcome waits in `pendingStatus` and the outcome fields (settle-file.ts).
    */
@@ -38,7 +38,7 @@ export interface FileRecord {
   errorMessage?: string;
   createdAt: string;
   completedAt?: string;
-  /** Epoch seconds: a file still `storing` after this was interrupted (see stored-files.ts). */
+  /** Epoch seconds: a file still `storing` after this was interrupted (see when-stored.ts). */
   storeBy?: number;
   /** Async: the UTC month its pages were reserved in (the page correction goes there). */
   usageMonth?: string;

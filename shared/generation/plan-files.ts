@@ -1,7 +1,7 @@
 import { newId } from "#shared/ids.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { type Share, shareTypes, shareUrl } from "#shared/share-link.ts";
-import { generatePasscode, hashPasscode } from "./share.ts";
+import { generatePasscode, hashPasscode } from "./passcodes.ts";
 
 /** One file of a request as planned before anything renders (spec 2.3/2.5 file entry). */
 export interface PlannedFile {
@@ -21,7 +21,7 @@ export interface PlannedRecord {
 /**
  * Plans the files of a request, sync and async alike: ids, share URLs and passcodes. The
  * plan itself is immediate (the answer's entries); the passcode hashes for the records
- * come from `hashes`, computed off the event loop (share.ts), so a caller may render
+ * come from `hashes`, computed off the event loop (passcodes.ts), so a caller may render
  * while they are made.
  */
 export function planFiles(request: GenerationRequest, requestId: string, siteUrl: string): { files: PlannedFile[]; records(): Promise<PlannedRecord[]> } {

@@ -1,6 +1,6 @@
 import { planOf } from "#shared/limits/page-quota.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
-import { type PreparedSync, renderAll, type SyncDeps } from "./generate-sync.ts";
+import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.ts";
 
 /**
  * Rendering a sync single while its admission (key read, rate-limit write) is still on the
@@ -11,7 +11,7 @@ import { type PreparedSync, renderAll, type SyncDeps } from "./generate-sync.ts"
  * agrees on the workspace; otherwise it is dropped unseen (its errors too), so 401/429
  * still come first. The cost of a refusal is one render's Chromium time, once per
  * container: a refused key is forgotten and a workspace over its limit is not rendered
- * ahead until its window ends (admission.ts).
+ * ahead until its window ends (admit.ts).
  */
 const planStops = new Map<string, boolean>();
 const MAX_REMEMBERED = 10_000;

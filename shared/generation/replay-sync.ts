@@ -1,6 +1,6 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { getPdf, listFileRecords } from "./file-store.ts";
-import type { GeneratedFile, SyncGeneration } from "./generate-sync.ts";
+import type { GeneratedFile, SyncGeneration } from "./sync-generation.ts";
 
 /** What an idempotent replay of a sync request keeps: ids and names, never PDFs or passcodes. */
 export interface StoredSync {

@@ -3,7 +3,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { FileRecord } from "./file-store.ts";
 import type { JobRecord } from "./job-store.ts";
 import type { ReadDeps } from "./request-ports.ts";
-import { whenStored } from "./stored-files.ts";
+import { whenStored } from "./when-stored.ts";
 
 /** spec 2.7 body. */
 export interface StatusBody {
@@ -54,7 +54,7 @@ export async function requestStatus(requestId: string, workspaceId: string, deps
     return { requestId, status: "processing", designId: first.designId, version: first.version, files: [], createdAt: first.createdAt };
   }
   const done = files.filter((f) => f.status === "done");
-  // A sync file fails only by an interrupted store (stored-files.ts): the client has it, the
+  // A sync file fails only by an interrupted store (when-stored.ts): the client has it, the
   // kept copy is missing, and the status says so instead of hiding it.
   const interrupted = files.filter((f) => f.source === "sync" && f.status === "failed");
   const failedFiles = interrupted.map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? "GENERATION_INTERRUPTED", message: f.errorMessage ?? "" }));

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { Principal } from "#shared/auth/authenticate.ts";
-import type { Admission } from "./admission.ts";
+import type { Admission } from "./admit.ts";
 import type { Language } from "#shared/errors/language.ts";
 
 /** What a thin API handler returns; the edge turns it into an API Gateway proxy result. */

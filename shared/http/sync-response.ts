@@ -1,4 +1,4 @@
-import type { GeneratedFile, SyncGeneration } from "#shared/generation/generate-sync.ts";
+import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync-generation.ts";
 import { buildZip, zipEntryNames } from "#shared/zip/build-zip.ts";
 import type { ApiResult } from "./api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";

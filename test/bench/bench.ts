@@ -5,7 +5,7 @@ import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
 import { startFloor } from "./floor.ts";
-import { processRssMb, treeRssMb } from "./process-tree.ts";
+import { processRssMb, treeRssMb } from "./tree-rss.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**

@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
 import { type AwsCalls, countAwsCalls } from "./aws-calls.ts";
-import { descendantPids } from "./process-tree.ts";
+import { descendantPids } from "./tree-rss.ts";
 
 /**
  * The child of one cold run, standing in for the Lambda Node.js runtime: a fresh process

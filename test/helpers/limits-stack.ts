@@ -15,7 +15,7 @@ import { publishFolder, sampleDir, type TestDesignSource, writeDesignFolder } fr
 const repoRoot = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 
-/** `admin usage --json` (infra/local/admin.ts). */
+/** `admin usage --json` (infra/admin/cli.ts). */
 export interface UsageJson {
   workspaceId: string;
   month: string;
@@ -32,7 +32,7 @@ export interface UsageJson {
  * (PLATEN_PLAN_PAGES): the CLI reads the plans from its own environment.
  */
 export async function adminJson<T>(stack: RunningStack, args: string[], env: Record<string, string> = {}): Promise<T> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args, "--json"], {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args, "--json"], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PLATEN_DATA_DIR: stack.dataDir },
   });

@@ -23,7 +23,7 @@ export const webhookStackEnv = {
 /** Runs `npm run admin -- …` against the running stack (through its runtime.json). */
 export async function admin(stack: RunningStack, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
       cwd: repoRoot,
       env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
     });

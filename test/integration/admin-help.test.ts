@@ -19,9 +19,9 @@ function run(file: string, args: string[]): Promise<{ code: number; stdout: stri
   });
 }
 
-const admin = (...args: string[]) => run(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args]);
+const admin = (...args: string[]) => run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args]);
 
-/** A command of each file that registers commands (admin.ts, webhooks, identity). */
+/** A command of each file that registers commands (cli.ts, webhooks, identity). */
 const SOME_COMMANDS = ["workspace create", "design publish", "usage", "webhook create", "webhook redeliver", "user create", "oauth-client list"];
 
 describe("admin CLI help (issue 18 item 4)", () => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args], {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
       cwd: repoRoot,
       env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir, ...env },
     });
@@ -68,7 +68,7 @@ describe("workspace rotate-key (admin CLI)", () => {
   it("refuses an unknown workspace with one line and exit 1", async () => {
     const out = await cli(["workspace", "rotate-key", "NoSuchWorkspace1", "--json"]);
     expect(out.code).toBe(1);
-    // One line: the message, then the command's usage (infra/local/admin-help.ts).
+    // One line: the message, then the command's usage (infra/admin/cli-args.ts).
     expect(out.stderr.trim().split("\n")).toHaveLength(1);
     expect(out.stderr.trim()).toMatch(/^admin: workspace NoSuchWorkspace1 not found/);
   });

@@ -174,7 +174,7 @@ describe("design list (spec 4.9)", () => {
 
 describe("admin CLI", () => {
   const admin = (...args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args], {
+    run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
       env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
     });
 

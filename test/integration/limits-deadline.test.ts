@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { acceptOrFail, download, errorOf, pollStatus } from "../helpers/async-http.ts";
-import { watchHealth } from "../helpers/document-limits.ts";
+import { watchHealth } from "../helpers/limit-fixtures.ts";
 import { invoiceSingle, postJson } from "../helpers/limits-http.ts";
 import { adminUsage, createPlanTenant, type PlanTenant, publishSlowDesign, slowParams } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";

@@ -46,7 +46,7 @@ it("a sync request past the time-out gets 504 quickly; the abandoned render free
   // Whatever still ran after the answer has settled by now: nothing was stored, nothing counted.
   await new Promise((r) => setTimeout(r, Math.max(0, started + SYNC_TIMEOUT_MS + 1_000 - Date.now())));
   expect((await adminUsage(stack, tenant.workspaceId)).pagesUsed).toBe(0);
-  // The file records written ahead of the render are gone again (generate-sync.ts).
+  // The file records written ahead of the render are gone again (sync-generation.ts).
   expect(await fileRecordsOfWorkspace(tenant.workspaceId)).toEqual([]);
 
   // The renderer recovers and the service keeps answering within the time-out.

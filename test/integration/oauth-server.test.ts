@@ -202,7 +202,7 @@ describe("admin CLI (issue 12 item 5)", () => {
   const repo = resolve(import.meta.dirname, "../..");
   const admin = async (...args: string[]) => {
     try {
-      const out = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/local/admin.ts", ...args], { cwd: repo, env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir } });
+      const out = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], { cwd: repo, env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir } });
       return { code: 0, stdout: out.stdout, stderr: out.stderr };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "#shared/clock.ts";
-import { listOutputHistory, matchesSearch } from "#shared/site/output-history.ts";
+import { listOutputHistory, matchesSearch } from "#shared/site/history-query.ts";
 import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
 import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPdf, listFileRecords } from "#shared/generation/file-store.ts";
-import { verifyPasscode } from "#shared/generation/share.ts";
+import { verifyPasscode } from "#shared/generation/passcodes.ts";
 import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { compactPdfText, extractPdfText, inspectPdf } from "../helpers/pdf-inspect.ts";
 import { publishFolder, sampleLabel, sampleParams, writeDesignFolder } from "../helpers/sync-fixtures.ts";

@@ -4,7 +4,7 @@ import { hashAppKey } from "#shared/workspaces/app-key.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { STORE_DEADLINE_SECONDS } from "#shared/generation/generate-sync.ts";
+import { STORE_DEADLINE_SECONDS } from "#shared/generation/sync-generation.ts";
 import { type FileRecord, getPdf, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/file-store.ts";
 import { newId } from "#shared/ids.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
@@ -17,7 +17,7 @@ import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
 
 /**
  * Sync generation answers as soon as the PDFs exist and stores them afterwards
- * (generate-sync.ts): records are written ahead as `storing`, readers wait for them, and a
+ * (sync-generation.ts): records are written ahead as `storing`, readers wait for them, and a
  * file whose storing never finished reads as interrupted. Admission runs the key read and
  * the rate-limit write side by side for a key seen before, without changing which error wins.
  */

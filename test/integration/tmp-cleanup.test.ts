@@ -15,7 +15,7 @@ import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
 const repoRoot = resolve(import.meta.dirname, "../..");
 const FILES = [
   "test/unit/zip-stream.test.ts", // zip-*
-  "test/infra/definitions.test.ts", // cdk.out* of synthesis
+  "test/infra/definitions-synth.test.ts", // cdk.out* of synthesis
   "test/integration/restart.test.ts", // data dirs; browser profiles after a clean stop and after SIGKILL
 ];
 /** Caches kept on purpose and reused by the next process: the renderer's fontconfig, tsx's compile cache. */

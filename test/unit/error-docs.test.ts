@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { errorDocs } from "#shared/errors/error-docs.ts";
+import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { docsUrl } from "#shared/http/error-body.ts";
 
 describe("error docs content (issue 14 item 3)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/params-shape.ts";
-import { hashPasscode, verifyPasscode } from "#shared/generation/share.ts";
+import { hashPasscode, verifyPasscode } from "#shared/generation/passcodes.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PreparedSync } from "#shared/generation/generate-sync.ts";
+import type { PreparedSync } from "#shared/generation/sync-generation.ts";
 import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";

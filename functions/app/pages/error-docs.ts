@@ -1,4 +1,4 @@
-import { errorDocs } from "#shared/errors/error-docs.ts";
+import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { catalogue, type ErrorCode } from "#shared/errors/catalogue.ts";
 import { type Html, html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";

@@ -1,6 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
 import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
-import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitations.ts";
+import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
 import { type Html, html } from "../html.ts";

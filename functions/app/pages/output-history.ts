@@ -7,7 +7,7 @@ import { requestStatus, type StatusBody } from "#shared/generation/request-statu
 import { zipContentDisposition } from "#shared/http/file-headers.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
-import { listOutputHistory, type RequestSummary } from "#shared/site/output-history.ts";
+import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type Html, html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";

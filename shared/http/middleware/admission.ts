@@ -4,13 +4,13 @@ import { findRoute } from "#infra/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
-import { admit } from "../admission.ts";
+import { admit } from "../admit.ts";
 import { requestsByEvent } from "./request-context.ts";
 
 /**
  * spec 5 and 8: the caller's workspace and the per-workspace class limit, settled before
  * the handler runs — or, for a handler that asked for `early` admission, started here and
- * awaited by the handler itself before any work with effects (see admission.ts). The route
+ * awaited by the handler itself before any work with effects (see admit.ts). The route
  * table says whether a route needs a caller and which rate class it counts toward; a route
  * missing from it (never in a deployed API) needs a caller and counts toward no class.
  */

@@ -5,7 +5,7 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
-import { whileAdmitting } from "#shared/generation/foreground.ts";
+import { whileAdmitting } from "#shared/generation/admissions-first.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
 export interface Admission {

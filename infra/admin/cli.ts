@@ -1,18 +1,18 @@
 import { parseArgs } from "node:util";
 import { systemClock } from "#shared/clock.ts";
-import { listDesigns } from "#shared/designs/list-designs.ts";
+import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
-import { connectAdmin } from "./admin-connection.ts";
-import { type Args, type Command, type CommandGroup, allOptions, need, resolveRequest, UsageError } from "./admin-help.ts";
-import { IDENTITY_USAGE, identityCommands, identityOptions } from "./admin-identity.ts";
-import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./admin-webhooks.ts";
-import { WORKSPACE_USAGE, workspaceCommands } from "./admin-workspace.ts";
-import { thumbnailRenderer } from "./thumbnails.ts";
+import { connectAdmin } from "./connection.ts";
+import { type Args, type Command, type CommandGroup, allOptions, need, resolveRequest, UsageError } from "./cli-args.ts";
+import { IDENTITY_USAGE, identityCommands, identityOptions } from "./identity-commands.ts";
+import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./webhook-commands.ts";
+import { WORKSPACE_USAGE, workspaceCommands } from "./workspace-commands.ts";
+import { thumbnailRenderer } from "../local/thumbnails.ts";
 
 /** Usage of this file's commands, one line each, starting with the command's name. */
 const CORE_USAGE = `  workspace create --name NAME [--plan free|personal|standard|premium]

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { createLocalResources } from "./create-resources.ts";
-import { startEmulators } from "./emulators.ts";
-import { localEnvironment, quietSdkNotice } from "./resource-names.ts";
-import { AlreadyRunningError, type Runtime, readLiveRuntime } from "./runtime-file.ts";
+import { createLocalResources } from "../local/create-resources.ts";
+import { startEmulators } from "../local/emulators.ts";
+import { localEnvironment, quietSdkNotice } from "../local/resource-names.ts";
+import { AlreadyRunningError, type Runtime, readLiveRuntime } from "../local/runtime-file.ts";
 
 /**
  * Points the handlers' configuration at the right place for an admin command:

@@ -14,9 +14,9 @@ import {
   type WebhookEndpointView,
 } from "#shared/webhooks/endpoints.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Args, type Command, need, UsageError } from "./admin-help.ts";
+import { type Args, type Command, need, UsageError } from "./cli-args.ts";
 
-/** Usage lines of the webhook commands (admin.ts prints them with its own). */
+/** Usage lines of the webhook commands (cli.ts prints them with its own). */
 export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--design ID ...]
   webhook list --workspace ID
   webhook update ID --workspace ID [--url URL] [--enabled true|false] [--design ID ... | --filter all]
@@ -25,7 +25,7 @@ export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--desig
   webhook deliveries --endpoint ID [--workspace ID] [--limit N]
   webhook redeliver DELIVERY_ID`;
 
-/** Options the webhook commands add to admin.ts's parser (`--design` is re-read as a list below). */
+/** Options the webhook commands add to cli.ts's parser (`--design` is re-read as a list below). */
 export const webhookOptions = {
   url: { type: "string" },
   enabled: { type: "string" },
@@ -40,7 +40,7 @@ const positional = (args: Args, what: string): string => {
   return v;
 };
 
-/** Every `--design` value (repeatable, or comma-separated); admin.ts's parser keeps only the last. */
+/** Every `--design` value (repeatable, or comma-separated); cli.ts's parser keeps only the last. */
 function designIds(): string[] | undefined {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { design: { type: "string", multiple: true } }, strict: false, allowPositionals: true });
   const raw = values.design as unknown;

@@ -8,7 +8,7 @@ const STORE_WAIT_MS = 3_000;
 const FIRST_POLL_MS = 20;
 
 /**
- * Sync files are answered before they are stored (generate-sync.ts), so a client may ask
+ * Sync files are answered before they are stored (sync-generation.ts), so a client may ask
  * for one while it is still `storing`. Readers load through this: while a file is being
  * stored the records are read again (up to STORE_WAIT_MS), and a file still `storing`
  * after its `storeBy` — the function died before storing it — reads as failed with

@@ -6,9 +6,9 @@ import { createOAuthClient, deleteOAuthClient, listOAuthClients, type OAuthClien
 import { parseScopes } from "#shared/identity/scopes.ts";
 import { createUser, getUser } from "#shared/identity/users.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Args, type Command, need, UsageError } from "./admin-help.ts";
+import { type Args, type Command, need, UsageError } from "./cli-args.ts";
 
-/** Usage lines of the identity commands (admin.ts prints them with its own). */
+/** Usage lines of the identity commands (cli.ts prints them with its own). */
 export const IDENTITY_USAGE = `  user create --email E --password P [--name N]
   member add --workspace ID --user ID --role admin|read
   member remove --workspace ID --user ID
@@ -17,7 +17,7 @@ export const IDENTITY_USAGE = `  user create --email E --password P [--name N]
   oauth-client list --workspace ID
   oauth-client delete ID`;
 
-/** Options the identity commands add to admin.ts's parser (`--redirect-uri` is re-read as a list below). */
+/** Options the identity commands add to cli.ts's parser (`--redirect-uri` is re-read as a list below). */
 export const identityOptions = {
   email: { type: "string" },
   password: { type: "string" },
@@ -51,7 +51,7 @@ async function userOf(args: Args): Promise<string> {
   return id;
 }
 
-/** Every `--redirect-uri` value (repeatable); admin.ts's parser keeps only the last. */
+/** Every `--redirect-uri` value (repeatable); cli.ts's parser keeps only the last. */
 function redirectUris(): string[] {
   const options = { "redirect-uri": { type: "string", multiple: true } } as const;
   const { values } = parseArgs({ args: process.argv.slice(2), options, strict: false, allowPositionals: true });

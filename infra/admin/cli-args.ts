@@ -7,7 +7,7 @@ export type Command = (args: Args) => Promise<{ json: unknown; text: string }>;
 /**
  * One file's commands for the admin CLI: the handlers, the options they read and their
  * usage, one line per command starting with its name (`  webhook list --workspace ID`).
- * admin.ts lists the groups; help, per-command `--help` and "did you mean" come from here.
+ * cli.ts lists the groups; help, per-command `--help` and "did you mean" come from here.
  */
 export interface CommandGroup {
   commands: Record<string, Command>;

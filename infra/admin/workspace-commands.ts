@@ -4,9 +4,9 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { appKeyAgeDays, keyRotationAdvice } from "#shared/workspaces/key-age.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Args, type Command, UsageError } from "./admin-help.ts";
+import { type Args, type Command, UsageError } from "./cli-args.ts";
 
-/** Usage lines of the workspace-key and audit commands (admin.ts prints them with its own). */
+/** Usage lines of the workspace-key and audit commands (cli.ts prints them with its own). */
 export const WORKSPACE_USAGE = `  workspace show ID
   workspace rotate-key ID
   audit list --workspace ID [--limit N]`;

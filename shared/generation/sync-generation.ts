@@ -2,7 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { afterAdmissions } from "./foreground.ts";
+import { afterAdmissions } from "./admissions-first.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, claimPages, monthOf, type PageCounter, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
@@ -105,7 +105,7 @@ export async function prepareSync(workspaceId: string, request: GenerationReques
  * Chromium renders, so the answer needs no write after the last render: the PDFs, the
  * records' `done`, the page count and `file.completed` follow in `store()`, which the
  * handler runs once the response is sent. A reader that meets a `storing` file waits for
- * it (stored-files.ts). Any failed render fails the whole request: no partial ZIP, and
+ * it (when-stored.ts). Any failed render fails the whole request: no partial ZIP, and
  * the records written ahead are removed.
  */
 export async function generateSync(workspace: Workspace, prepared: PreparedSync, deps: SyncDeps): Promise<UnstoredSyncGeneration> {
@@ -225,7 +225,7 @@ function fileRecord(
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (spec 6.1).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
- * after the admissions in progress in this process (foreground.ts), so requests arriving
+ * after the admissions in progress in this process (admissions-first.ts), so requests arriving
  * meanwhile never queue behind a burst of these (the local stack serves many at once).
  */
 async function storeFiles(
