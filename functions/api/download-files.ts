@@ -35,7 +35,12 @@ export const handler = streamingApiHandler(async function handleDownloadFiles(re
   if (servedFromS3(archive.contentLength, linkSettings)) {
     const link = { ...archive, contentDisposition: disposition };
     const location = await archiveUrl(link, { workspaceId, requestId }, liveRequestDeps.clock, linkSettings);
-    return { status: 302, contentType: "text/plain; charset=utf-8", body: Buffer.alloc(0), headers: { Location: location, "Cache-Control": "no-store" } };
+    return {
+      status: 302,
+      contentType: "text/plain; charset=utf-8",
+      body: Buffer.alloc(0),
+      headers: { Location: location, "Cache-Control": "no-store" },
+    };
   }
   return {
     status: 200,

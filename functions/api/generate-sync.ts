@@ -2,7 +2,12 @@
 import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { generateSync, type PreparedSync, prepareSync, SyncDeadlineExceeded } from "#shared/generation/sync-generation.ts";
+import {
+  generateSync,
+  type PreparedSync,
+  prepareSync,
+  SyncDeadlineExceeded,
+} from "#shared/generation/sync-generation.ts";
 import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";

@@ -7,9 +7,12 @@ import { rotateWebhookSecret } from "#shared/webhooks/endpoints.ts";
  * POST /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret/regenerate
  * (spec 4.12, ADMIN): the new secret once; the previous one keeps signing for 24 h.
  */
-export const handler = managementHandler("regenerate-secret", async function handleRegenerateWebhookSecret(req, { grant, audit }) {
-  const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
-  const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps);
-  await audit("webhook-endpoint.secret-regenerate", out.id);
-  return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
-});
+export const handler = managementHandler(
+  "regenerate-secret",
+  async function handleRegenerateWebhookSecret(req, { grant, audit }) {
+    const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
+    const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps);
+    await audit("webhook-endpoint.secret-regenerate", out.id);
+    return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
+  },
+);

@@ -7,8 +7,11 @@ import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
  * key once; the old one is refused from the next request on. A concurrent rotation that
  * lost answers 409 APP_KEY_ROTATION_CONFLICT with the winner's lastRotatedAt.
  */
-export const handler = managementHandler("rotate-app-key", async function handleRotateApplicationKey(_req, { grant, audit }) {
-  const out = await rotateAppKey(grant.workspaceId, systemClock);
-  await audit("application-key.rotate");
-  return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
-});
+export const handler = managementHandler(
+  "rotate-app-key",
+  async function handleRotateApplicationKey(_req, { grant, audit }) {
+    const out = await rotateAppKey(grant.workspaceId, systemClock);
+    await audit("application-key.rotate");
+    return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
+  },
+);

@@ -29,10 +29,17 @@ export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promi
   const userId = await identity.userOf(req.header("cookie"));
   const file = isId(requestId) && isId(fileId) ? await getFileRecord(requestId, fileId) : undefined;
   const role = file && userId ? await identity.roleIn(file.workspaceId, userId) : undefined;
-  const invited = Boolean(file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))));
+  const invited = Boolean(
+    file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))),
+  );
   const passcodeGranted = Boolean(
     file?.passcodeHash &&
-      verifyGrant(await siteSecret(), { requestId, fileId, passcodeHash: file.passcodeHash }, req.cookie(grantCookieName(fileId)), nowSeconds()),
+      verifyGrant(
+        await siteSecret(),
+        { requestId, fileId, passcodeHash: file.passcodeHash },
+        req.cookie(grantCookieName(fileId)),
+        nowSeconds(),
+      ),
   );
   const access = decideFileAccess(file, { role, invited, passcodeGranted }, nowSeconds());
   return { requestId, fileId, file, userId, role, access };

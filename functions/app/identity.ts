@@ -36,12 +36,14 @@ export const siteIdentity: SiteIdentity = {
   },
   roleIn: async (workspaceId, userId) => (await findMembership(workspaceId, userId))?.role,
   emailOf: async (userId) => (await getUser(userId))?.email,
-  workspacesOf: async (userId) => (await listMemberships(userId)).map(({ workspaceId, role }) => ({ workspaceId, role })),
+  workspacesOf: async (userId) =>
+    (await listMemberships(userId)).map(({ workspaceId, role }) => ({ workspaceId, role })),
   membersOf: async (workspaceId) => {
     const members = await listMembers(workspaceId);
     const users = await Promise.all(members.map((m) => getUser(m.userId)));
     return members.map((m, i) => ({ userId: m.userId, email: users[i]?.email ?? m.userId, role: m.role }));
   },
-  clientsOf: async (workspaceId) => (await listOAuthClients(workspaceId)).map(({ clientId, name, isPublic }) => ({ clientId, name, isPublic })),
+  clientsOf: async (workspaceId) =>
+    (await listOAuthClients(workspaceId)).map(({ clientId, name, isPublic }) => ({ clientId, name, isPublic })),
   loginUrl: (returnTo) => `${config().siteUrl}/login?return_to=${encodeURIComponent(returnTo)}`,
 };

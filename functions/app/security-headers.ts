@@ -17,7 +17,9 @@ const PAGE_POLICY = [
 ].join("; ");
 
 /** The PDF preview is framed by the file page: same origin only, and nothing loads from it. */
-const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"].join("; ");
+const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"].join(
+  "; ",
+);
 
 export type HeaderProfile = "page" | "preview";
 
@@ -38,6 +40,17 @@ export function securityHeaders(profile: HeaderProfile, https: boolean): Record<
 }
 
 /** Attributes of every cookie the site sets: unreadable to scripts, same-site only. */
-export function cookieAttributes(opts: { path: string; maxAgeSeconds: number; https: boolean; sameSite?: "Strict" | "Lax" }): string {
-  return [`Path=${opts.path}`, `Max-Age=${opts.maxAgeSeconds}`, "HttpOnly", `SameSite=${opts.sameSite ?? "Strict"}`, ...(opts.https ? ["Secure"] : [])].join("; ");
+export function cookieAttributes(opts: {
+  path: string;
+  maxAgeSeconds: number;
+  https: boolean;
+  sameSite?: "Strict" | "Lax";
+}): string {
+  return [
+    `Path=${opts.path}`,
+    `Max-Age=${opts.maxAgeSeconds}`,
+    "HttpOnly",
+    `SameSite=${opts.sameSite ?? "Strict"}`,
+    ...(opts.https ? ["Secure"] : []),
+  ].join("; ");
 }

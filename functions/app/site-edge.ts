@@ -35,7 +35,11 @@ const https = () => config().siteUrl.startsWith("https://");
 /** The HTML page of a result: the shell around a body, with the language switch and login link. */
 export function page(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean, title: string, body: Html): Html {
   const other = req.lang === "ja" ? "en" : "ja";
-  const switchHref = req.path.startsWith("/ja/docs/") ? req.path.slice(3) : req.path.startsWith("/docs/") ? `/ja${req.path}` : `${req.path}?lang=${other}`;
+  const switchHref = req.path.startsWith("/ja/docs/")
+    ? req.path.slice(3)
+    : req.path.startsWith("/docs/")
+      ? `/ja${req.path}`
+      : `${req.path}?lang=${other}`;
   return layout({ lang: req.lang, switchHref, loggedIn, loginHref: identity.loginUrl(req.returnTo) }, title, body);
 }
 
@@ -47,17 +51,31 @@ export function notFound(req: SiteRequest, identity: SiteIdentity, loggedIn: boo
 }
 
 function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): StreamingProxyResult {
-  const headers: Record<string, string> = { ...securityHeaders(profile, https()), "Content-Language": lang, ...result.headers };
+  const headers: Record<string, string> = {
+    ...securityHeaders(profile, https()),
+    "Content-Language": lang,
+    ...result.headers,
+  };
   const multiValueHeaders = result.cookies?.length ? { "Set-Cookie": result.cookies } : undefined;
   const head = { statusCode: result.status, ...(multiValueHeaders && { multiValueHeaders }) };
   if ("redirect" in result) return { ...head, headers: { ...headers, Location: result.redirect }, body: "" };
   if ("stream" in result) {
-    const streamHeaders = { ...headers, "Content-Type": result.contentType, "Content-Length": String(result.contentLength) };
+    const streamHeaders = {
+      ...headers,
+      "Content-Type": result.contentType,
+      "Content-Length": String(result.contentLength),
+    };
     return { ...head, headers: streamHeaders, body: "", isBase64Encoded: true, [BODY_STREAM]: result.stream };
   }
-  const [text, type] = "page" in result ? [result.page.text, "text/html; charset=utf-8"] : [result.text, result.contentType];
+  const [text, type] =
+    "page" in result ? [result.page.text, "text/html; charset=utf-8"] : [result.text, result.contentType];
   const bytes = Buffer.from(text, "utf8");
-  return { ...head, headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) }, body: "", [BODY_STREAM]: bytes };
+  return {
+    ...head,
+    headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) },
+    body: "",
+    [BODY_STREAM]: bytes,
+  };
 }
 
 /**
@@ -99,25 +117,50 @@ export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyH
     const path = event.path || "/";
     const matches = routes.filter((r) => r.pattern.test(path));
     const match = matches.find((r) => r.methods.includes(event.httpMethod.toUpperCase()));
-    const params = match ? Object.fromEntries(match.names.map((n, i) => [n, safeDecode(match.pattern.exec(path)![i + 1]!)])) : {};
+    const params = match
+      ? Object.fromEntries(match.names.map((n, i) => [n, safeDecode(match.pattern.exec(path)![i + 1]!)]))
+      : {};
     const req = toSiteRequest(event, params);
     try {
       const switched = req.method === "GET" ? languageSwitch(req) : undefined;
       if (switched) return toProxy(switched, "page", req.lang);
       if (crossSitePost(req)) {
         const s = t(req.lang);
-        return toProxy({ status: 403, page: page(req, identity, false, s.serverErrorTitle, html`<p class="alert" role="alert">${s.crossSite}</p>`) }, "page", req.lang);
+        return toProxy(
+          {
+            status: 403,
+            page: page(
+              req,
+              identity,
+              false,
+              s.serverErrorTitle,
+              html`<p class="alert" role="alert">${s.crossSite}</p>`,
+            ),
+          },
+          "page",
+          req.lang,
+        );
       }
       if (!match) {
         const result = notFound(req, identity, false);
-        return toProxy(matches.length ? { ...result, status: 405, headers: { Allow: matches.flatMap((m) => m.methods).join(", ") } } : result, "page", req.lang);
+        return toProxy(
+          matches.length
+            ? { ...result, status: 405, headers: { Allow: matches.flatMap((m) => m.methods).join(", ") } }
+            : result,
+          "page",
+          req.lang,
+        );
       }
       return toProxy(await match.handler(req), match.profile ?? "page", req.lang);
     } catch (err) {
       if (isPlatenError(err) && err.status === 404) return toProxy(notFound(req, identity, false), "page", req.lang);
       logger.error("site page failed", { path, error: err as Error });
       const s = t(req.lang);
-      return toProxy({ status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) }, "page", req.lang);
+      return toProxy(
+        { status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) },
+        "page",
+        req.lang,
+      );
     }
   };
   return streamed(inner as ProxyHandler);

@@ -42,7 +42,9 @@ export function toSiteRequest(event: APIGatewayProxyEvent, params: Record<string
   const cookies = parseCookies(header("cookie"));
   const query = event.queryStringParameters ?? {};
   const path = event.path || "/";
-  const search = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "lang") as [string, string][]).toString();
+  const search = new URLSearchParams(
+    Object.entries(query).filter(([k]) => k !== "lang") as [string, string][],
+  ).toString();
   let form: URLSearchParams | undefined;
   return {
     event,

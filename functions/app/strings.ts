@@ -29,8 +29,19 @@ const en = {
   download: "Download PDF",
   previewTitle: "Preview of the PDF",
   previewFallback: "Your browser does not show PDFs inline: download the file instead.",
-  status: { queued: "Queued", storing: "Being stored", processing: "Processing", done: "Ready", completed: "Completed", failed: "Failed" } as Record<string, string>,
-  shareType: { workspace: "Members of the workspace", invited: "Invited users", public: "Anyone with the link" } as Record<string, string>,
+  status: {
+    queued: "Queued",
+    storing: "Being stored",
+    processing: "Processing",
+    done: "Ready",
+    completed: "Completed",
+    failed: "Failed",
+  } as Record<string, string>,
+  shareType: {
+    workspace: "Members of the workspace",
+    invited: "Invited users",
+    public: "Anyone with the link",
+  } as Record<string, string>,
   notReadyBody: "The file is still being generated. Reload this page in a few seconds.",
   failedBody: "The file could not be generated.",
   expiredTitle: "File expired",
@@ -80,7 +91,8 @@ const en = {
   settingsKeyRotate: "Rotate the application key",
   settingsKeyRotateHint: "The current key stops working at once.",
   settingsKeyNew: "The new application key (shown only this once; store it now):",
-  settingsKeyConflict: "Someone else rotated the application key at the same time and finished first ({at}). Their key is the valid one; your rotation made no change. Ask them for the key, or rotate again.",
+  settingsKeyConflict:
+    "Someone else rotated the application key at the same time and finished first ({at}). Their key is the valid one; your rotation made no change. Ask them for the key, or rotate again.",
   settingsHooksTitle: "Webhook endpoints",
   settingsHooksNone: "No webhook endpoints yet.",
   settingsHookUrl: "URL",
@@ -90,7 +102,8 @@ const en = {
   settingsHookAll: "All designs",
   settingsHookSelected: "Selected designs",
   settingsHookOtherIds: "Other design ids (comma-separated)",
-  settingsHookMissing: "These designs no longer exist in the workspace: {ids}. The endpoint keeps them in its list but they never match.",
+  settingsHookMissing:
+    "These designs no longer exist in the workspace: {ids}. The endpoint keeps them in its list but they never match.",
   settingsHookCreate: "Add endpoint",
   settingsHookSave: "Save",
   settingsHookEdit: "Edit",
@@ -135,7 +148,9 @@ const en = {
   docsOther: "日本語版",
 } as const;
 
-type Strings = { [K in keyof typeof en]: (typeof en)[K] extends Record<string, string> ? Record<string, string> : string };
+type Strings = {
+  [K in keyof typeof en]: (typeof en)[K] extends Record<string, string> ? Record<string, string> : string;
+};
 
 const ja: Strings = {
   siteName: "Platen",
@@ -165,7 +180,14 @@ const ja: Strings = {
   download: "PDF をダウンロード",
   previewTitle: "PDF のプレビュー",
   previewFallback: "このブラウザーでは PDF を表示できません。ファイルをダウンロードしてください。",
-  status: { queued: "待機中", storing: "保存中", processing: "処理中", done: "完了", completed: "完了", failed: "失敗" },
+  status: {
+    queued: "待機中",
+    storing: "保存中",
+    processing: "処理中",
+    done: "完了",
+    completed: "完了",
+    failed: "失敗",
+  },
   shareType: { workspace: "ワークスペースのメンバー", invited: "招待したユーザー", public: "リンクを知っている全員" },
   notReadyBody: "ファイルは生成中です。数秒後にこのページを再読み込みしてください。",
   failedBody: "ファイルを生成できませんでした。",
@@ -183,7 +205,8 @@ const ja: Strings = {
   invitationsAdd: "招待する",
   invitationsRemove: "削除",
   invitationsInvalid: "有効なメールアドレスを入力してください。",
-  invitationsForbidden: "フォームの有効期限が切れたか、変更の権限がありません。ページを再読み込みしてやり直してください。",
+  invitationsForbidden:
+    "フォームの有効期限が切れたか、変更の権限がありません。ページを再読み込みしてやり直してください。",
   historyTitle: "出力履歴",
   historyRequestTitle: "リクエスト {requestId}",
   historyWorkspace: "ワークスペース",
@@ -212,11 +235,13 @@ const ja: Strings = {
   settingsKeyTitle: "アプリケーションキー",
   settingsKeyRotated: "最終ローテーション",
   settingsKeyAge: "{days} 日前",
-  settingsKeyWarning: "アプリケーションキーは {days} 日前にローテーションされました。90 日ごとにローテーションしてください。",
+  settingsKeyWarning:
+    "アプリケーションキーは {days} 日前にローテーションされました。90 日ごとにローテーションしてください。",
   settingsKeyRotate: "アプリケーションキーをローテーション",
   settingsKeyRotateHint: "現在のキーはすぐに使えなくなります。",
   settingsKeyNew: "新しいアプリケーションキー（表示はこの一度だけです。今すぐ保存してください）:",
-  settingsKeyConflict: "別の人が同時にアプリケーションキーをローテーションし、先に完了しました（{at}）。そちらのキーが有効で、今回の操作では何も変わっていません。そのキーを確認するか、もう一度ローテーションしてください。",
+  settingsKeyConflict:
+    "別の人が同時にアプリケーションキーをローテーションし、先に完了しました（{at}）。そちらのキーが有効で、今回の操作では何も変わっていません。そのキーを確認するか、もう一度ローテーションしてください。",
   settingsHooksTitle: "Webhook エンドポイント",
   settingsHooksNone: "Webhook エンドポイントはまだありません。",
   settingsHookUrl: "URL",
@@ -226,7 +251,8 @@ const ja: Strings = {
   settingsHookAll: "すべてのデザイン",
   settingsHookSelected: "選択したデザイン",
   settingsHookOtherIds: "その他のデザイン ID（カンマ区切り）",
-  settingsHookMissing: "次のデザインはワークスペースに存在しません: {ids}。一覧には残りますが一致することはありません。",
+  settingsHookMissing:
+    "次のデザインはワークスペースに存在しません: {ids}。一覧には残りますが一致することはありません。",
   settingsHookCreate: "エンドポイントを追加",
   settingsHookSave: "保存",
   settingsHookEdit: "編集",

@@ -2,15 +2,21 @@ import type { Role, SiteIdentity } from "./identity.ts";
 import type { SiteRequest, SiteResult } from "./site-types.ts";
 
 /** A logged-in visitor, or the redirect to the login page that brings them back here. */
-export async function requireUser(req: SiteRequest, identity: SiteIdentity): Promise<{ userId: string } | { result: SiteResult }> {
+export async function requireUser(
+  req: SiteRequest,
+  identity: SiteIdentity,
+): Promise<{ userId: string } | { result: SiteResult }> {
   const userId = await identity.userOf(req.header("cookie"));
   if (userId) return { userId };
   return { result: { status: 303, redirect: identity.loginUrl(req.returnTo) } };
 }
 
 /** The visitor's role in a workspace, undefined for non-members (whose pages are 404). */
-export const roleOf = (identity: SiteIdentity, workspaceId: string | undefined, userId: string): Promise<Role | undefined> =>
-  workspaceId ? identity.roleIn(workspaceId, userId) : Promise.resolve(undefined);
+export const roleOf = (
+  identity: SiteIdentity,
+  workspaceId: string | undefined,
+  userId: string,
+): Promise<Role | undefined> => (workspaceId ? identity.roleIn(workspaceId, userId) : Promise.resolve(undefined));
 
 /**
  * The workspace a workspace-wide page shows: `?workspace=` when the visitor is a member of

@@ -20,14 +20,26 @@ const realClock: Clock = { now: () => new Date() };
  */
 export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   startLogContext(context);
-  const deps = { clock: realClock, env: config().env, siteUrl: config().siteUrl, settings: webhookSettings(), listFiles: listFileRecords };
+  const deps = {
+    clock: realClock,
+    env: config().env,
+    siteUrl: config().siteUrl,
+    settings: webhookSettings(),
+    listFiles: listFileRecords,
+  };
   try {
     // Parsed inside each message's own promise: a malformed one fails alone, never its batch.
-    const results = await Promise.allSettled(event.Records.map(async (r) => dispatchDelivery(parseDispatchMessage(r.body), deps)));
+    const results = await Promise.allSettled(
+      event.Records.map(async (r) => dispatchDelivery(parseDispatchMessage(r.body), deps)),
+    );
     const batchItemFailures = results.flatMap((result, i) => {
       if (result.status === "fulfilled" && result.value !== "busy") return [];
       // Only the message id: the body carries passcodes.
-      if (result.status === "rejected") logger.error("webhook dispatch failed, will retry", { messageId: event.Records[i]!.messageId, error: asError(result.reason) });
+      if (result.status === "rejected")
+        logger.error("webhook dispatch failed, will retry", {
+          messageId: event.Records[i]!.messageId,
+          error: asError(result.reason),
+        });
       return [{ itemIdentifier: event.Records[i]!.messageId }];
     });
     return { batchItemFailures };

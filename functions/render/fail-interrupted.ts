@@ -24,6 +24,8 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     }),
   );
   return {
-    batchItemFailures: results.flatMap((r, i) => (r.status === "rejected" ? [{ itemIdentifier: event.Records[i]!.messageId }] : [])),
+    batchItemFailures: results.flatMap((r, i) =>
+      r.status === "rejected" ? [{ itemIdentifier: event.Records[i]!.messageId }] : [],
+    ),
   };
 }

@@ -22,9 +22,14 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
   startLogContext(context, sharedLogKeys(event.Records.flatMap((r) => messageOf(r.body))));
   try {
     const remainingMs = () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
-    const deps = { clock: systemClock, renderer: measuredRenderer(getRenderer()), fair: fairRenderingFromEnv(remainingMs) };
+    const deps = {
+      clock: systemClock,
+      renderer: measuredRenderer(getRenderer()),
+      fair: fairRenderingFromEnv(remainingMs),
+    };
     const failures = await renderQueuedBatch(event.Records, deps);
-    for (const { messageIds, error } of failures) logger.error("render failed, will retry", { messageIds, error: asError(error) });
+    for (const { messageIds, error } of failures)
+      logger.error("render failed, will retry", { messageIds, error: asError(error) });
     return { batchItemFailures: failures.flatMap((f) => f.messageIds.map((itemIdentifier) => ({ itemIdentifier }))) };
   } finally {
     flushMetrics();

@@ -42,14 +42,23 @@ export type Request = { kind: "help"; text: string } | { kind: "run"; name: stri
 export function resolveRequest(groups: CommandGroup[], argv: string[]): Request {
   const commands = Object.assign({}, ...groups.map((g) => g.commands)) as Record<string, Command>;
   // Lenient here (unknown options are the command's business): only the words matter.
-  const words = parseArgs({ args: argv, options: allOptions(groups), strict: false, allowPositionals: true }).positionals;
+  const words = parseArgs({
+    args: argv,
+    options: allOptions(groups),
+    strict: false,
+    allowPositionals: true,
+  }).positionals;
   const asksHelp = argv.length === 0 || HELP_WORDS.has(argv[0]!) || argv.some((a) => a === "--help" || a === "-h");
   const wanted = HELP_WORDS.has(words[0] ?? "") ? words.slice(1) : words;
   const name = commandName(commands, wanted);
-  if (name) return asksHelp ? { kind: "help", text: commandUsage(groups, name) } : { kind: "run", name, command: commands[name]!, usage: commandUsage(groups, name) };
+  if (name)
+    return asksHelp
+      ? { kind: "help", text: commandUsage(groups, name) }
+      : { kind: "run", name, command: commands[name]!, usage: commandUsage(groups, name) };
   if (asksHelp && !wanted.length) return { kind: "help", text: generalUsage(groups) };
   // `webhook` alone, or `webhook --help`: the family's commands.
-  const family = wanted.length === 1 && Object.keys(commands).some((n) => n.startsWith(`${wanted[0]} `)) ? wanted[0]! : undefined;
+  const family =
+    wanted.length === 1 && Object.keys(commands).some((n) => n.startsWith(`${wanted[0]} `)) ? wanted[0]! : undefined;
   if (family && asksHelp) return { kind: "help", text: commandUsage(groups, family) };
   if (family) throw new UsageError(`"${family}" needs a subcommand; \`${PROGRAM} ${family} --help\` lists them`);
   throw unknownCommand(Object.keys(commands), wanted);
@@ -68,20 +77,30 @@ function unknownCommand(names: string[], words: string[]): UsageError {
   // Compare like with like: "worksapce create" against two-word names, "usgae" against one-word ones.
   const sameLength = names.filter((n) => n.split(" ").length === Math.min(words.length, 2));
   const suggestion = closest(typed, sameLength.length ? sameLength : names);
-  return new UsageError(`unknown command "${typed}"; did you mean "${suggestion}"? Run \`${PROGRAM} --help\` for the list`);
+  return new UsageError(
+    `unknown command "${typed}"; did you mean "${suggestion}"? Run \`${PROGRAM} --help\` for the list`,
+  );
 }
 
 export function generalUsage(groups: CommandGroup[]): string {
   const lines = groups.flatMap((g) => usageLines(g.usage));
-  return [`usage: ${PROGRAM} <command> [options] [--json]`, ...lines, "", `${PROGRAM} <command> --help shows one command's usage.`].join("\n");
+  return [
+    `usage: ${PROGRAM} <command> [options] [--json]`,
+    ...lines,
+    "",
+    `${PROGRAM} <command> --help shows one command's usage.`,
+  ].join("\n");
 }
 
 export function commandUsage(groups: CommandGroup[], name: string): string {
-  const lines = groups.flatMap((g) => usageLines(g.usage)).filter((l) => l.trim() === name || l.trim().startsWith(`${name} `));
+  const lines = groups
+    .flatMap((g) => usageLines(g.usage))
+    .filter((l) => l.trim() === name || l.trim().startsWith(`${name} `));
   return lines.map((l, i) => `${i === 0 ? "usage:" : "      "} ${PROGRAM} ${l.trim()} [--json]`).join("\n");
 }
 
 const usageLines = (usage: string) => usage.split("\n").filter((l) => l.trim() !== "");
 
 /** Every group's options in one parser configuration (groups share names such as --workspace). */
-export const allOptions = (groups: CommandGroup[]) => Object.assign({ json: { type: "boolean" } }, ...groups.map((g) => g.options));
+export const allOptions = (groups: CommandGroup[]) =>
+  Object.assign({ json: { type: "boolean" } }, ...groups.map((g) => g.options));

@@ -6,9 +6,23 @@ import { publishDesign } from "#shared/designs/publish-design.ts";
 import { config } from "#shared/aws/config.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
-import { createWorkspace, getWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
+import {
+  createWorkspace,
+  getWorkspace,
+  type Plan,
+  plans,
+  updateWorkspacePlan,
+} from "#shared/workspaces/workspace-store.ts";
 import { connectAdmin } from "./connection.ts";
-import { type Args, type Command, type CommandGroup, allOptions, need, resolveRequest, UsageError } from "./cli-args.ts";
+import {
+  type Args,
+  type Command,
+  type CommandGroup,
+  allOptions,
+  need,
+  resolveRequest,
+  UsageError,
+} from "./cli-args.ts";
 import { IDENTITY_USAGE, identityCommands, identityOptions } from "./identity-commands.ts";
 import { WEBHOOK_USAGE, webhookCommands, webhookOptions } from "./webhook-commands.ts";
 import { WORKSPACE_USAGE, workspaceCommands } from "./workspace-commands.ts";
@@ -35,7 +49,10 @@ async function requireWorkspace(id: string) {
 
 const coreCommands: Record<string, Command> = {
   "workspace create": async (args) => {
-    const { workspace, appKey } = await createWorkspace({ name: need(args, "name"), plan: parsePlan(args.values.plan as string) }, systemClock);
+    const { workspace, appKey } = await createWorkspace(
+      { name: need(args, "name"), plan: parsePlan(args.values.plan as string) },
+      systemClock,
+    );
     const json = { id: workspace.id, name: workspace.name, plan: workspace.plan, appKey };
     return { json, text: `workspace ${json.id} (${json.name}, ${json.plan})\nappKey: ${appKey}  (shown once)` };
   },
@@ -53,7 +70,10 @@ const coreCommands: Record<string, Command> = {
     await requireWorkspace(workspaceId);
     const bundle = await loadBundleFromDir(dir);
     const designId = typeof args.values.design === "string" ? args.values.design : undefined;
-    const out = await publishDesign({ workspaceId, bundle, designId }, { clock: systemClock, renderThumbnail: thumbnailRenderer() });
+    const out = await publishDesign(
+      { workspaceId, bundle, designId },
+      { clock: systemClock, renderThumbnail: thumbnailRenderer() },
+    );
     return { json: out, text: `published ${out.label} as ${out.id} v${out.version}` };
   },
   usage: async (args) => {
@@ -62,7 +82,10 @@ const coreCommands: Record<string, Command> = {
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
     const report = await usageReport(dynamoPageCounter, workspace, month);
     const limit = report.limit === null ? "no plan" : `${report.limit}${report.stops ? " (stops)" : " included"}`;
-    return { json: report, text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}` };
+    return {
+      json: report,
+      text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}`,
+    };
   },
   "design list": async (args) => {
     const workspaceId = need(args, "workspace");
@@ -73,7 +96,10 @@ const coreCommands: Record<string, Command> = {
       designs.push(...body.designs);
       total = body.totalPages;
     }
-    return { json: designs, text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)" };
+    return {
+      json: designs,
+      text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)",
+    };
   },
 };
 
@@ -93,7 +119,11 @@ const groups: CommandGroup[] = [
   },
   { commands: webhookCommands, usage: WEBHOOK_USAGE, options: webhookOptions },
   { commands: identityCommands, usage: IDENTITY_USAGE, options: identityOptions },
-  { commands: workspaceCommands, usage: WORKSPACE_USAGE, options: { workspace: { type: "string" }, limit: { type: "string" } } },
+  {
+    commands: workspaceCommands,
+    usage: WORKSPACE_USAGE,
+    options: { workspace: { type: "string" }, limit: { type: "string" } },
+  },
 ];
 
 async function main(argv: string[]): Promise<number> {

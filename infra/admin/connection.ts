@@ -18,7 +18,9 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
   const runtime = readLiveRuntime(dataDir);
   if (runtime) {
     if (!runtime.endpoints || !runtime.queueUrls || !runtime.urls) {
-      throw new AlreadyRunningError(`Platen is still starting with this data folder (pid ${runtime.pid}); wait for its "ready" line`);
+      throw new AlreadyRunningError(
+        `Platen is still starting with this data folder (pid ${runtime.pid}); wait for its "ready" line`,
+      );
     }
     applyEnv(runtime.endpoints, runtime.queueUrls, runtime.urls);
     return async () => {};
@@ -31,7 +33,11 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
   return () => emulators.stop();
 }
 
-function applyEnv(endpoints: NonNullable<Runtime["endpoints"]>, queueUrls: Record<string, string>, urls: NonNullable<Runtime["urls"]>): void {
+function applyEnv(
+  endpoints: NonNullable<Runtime["endpoints"]>,
+  queueUrls: Record<string, string>,
+  urls: NonNullable<Runtime["urls"]>,
+): void {
   Object.assign(
     process.env,
     localEnvironment({

@@ -2,7 +2,12 @@ import { parseArgs } from "node:util";
 import { systemClock } from "#shared/clock.ts";
 import { IdentityError } from "#shared/identity/identity-error.ts";
 import { listMembers, putMembership, removeMembership, ROLES, type Role } from "#shared/identity/memberships.ts";
-import { createOAuthClient, deleteOAuthClient, listOAuthClients, type OAuthClient } from "#shared/identity/oauth-clients.ts";
+import {
+  createOAuthClient,
+  deleteOAuthClient,
+  listOAuthClients,
+  type OAuthClient,
+} from "#shared/identity/oauth-clients.ts";
 import { parseScopes } from "#shared/identity/scopes.ts";
 import { createUser, getUser } from "#shared/identity/users.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
@@ -34,7 +39,8 @@ async function domain<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof IdentityError || (err as Error).message?.startsWith("unknown scope")) throw new UsageError((err as Error).message);
+    if (err instanceof IdentityError || (err as Error).message?.startsWith("unknown scope"))
+      throw new UsageError((err as Error).message);
     throw err;
   }
 }
@@ -60,7 +66,8 @@ function redirectUris(): string[] {
 }
 
 function clientType(args: Args): boolean {
-  if (Boolean(args.values.public) === Boolean(args.values.confidential)) throw new UsageError("give exactly one of --public or --confidential");
+  if (Boolean(args.values.public) === Boolean(args.values.confidential))
+    throw new UsageError("give exactly one of --public or --confidential");
   return Boolean(args.values.public);
 }
 
@@ -78,9 +85,16 @@ const clientJson = (c: OAuthClient, clientSecret?: string) => ({
 /** `user …`, `member …` and `oauth-client …` commands of the admin CLI (issue 12). */
 export const identityCommands: Record<string, Command> = {
   "user create": async (args) => {
-    const input = { email: need(args, "email"), password: need(args, "password"), name: args.values.name as string | undefined };
+    const input = {
+      email: need(args, "email"),
+      password: need(args, "password"),
+      name: args.values.name as string | undefined,
+    };
     const user = await domain(() => createUser(input, systemClock));
-    return { json: { id: user.id, email: user.email, name: user.name }, text: `user ${user.id} (${user.email}, ${user.name})` };
+    return {
+      json: { id: user.id, email: user.email, name: user.name },
+      text: `user ${user.id} (${user.email}, ${user.name})`,
+    };
   },
   "member add": async (args) => {
     const role = need(args, "role") as Role;
@@ -92,26 +106,47 @@ export const identityCommands: Record<string, Command> = {
   "member remove": async (args) => {
     const workspaceId = await workspaceOf(args);
     const userId = need(args, "user");
-    if (!(await removeMembership(workspaceId, userId))) throw new UsageError(`user ${userId} is not a member of workspace ${workspaceId}`);
-    return { json: { workspaceId, userId, removed: true }, text: `removed user ${userId} from workspace ${workspaceId}` };
+    if (!(await removeMembership(workspaceId, userId)))
+      throw new UsageError(`user ${userId} is not a member of workspace ${workspaceId}`);
+    return {
+      json: { workspaceId, userId, removed: true },
+      text: `removed user ${userId} from workspace ${workspaceId}`,
+    };
   },
   "member list": async (args) => {
     const members = await listMembers(await workspaceOf(args));
     const rows = await Promise.all(members.map(async (m) => ({ ...m, email: (await getUser(m.userId))?.email })));
-    return { json: rows, text: rows.map((m) => `${m.userId}  ${m.role.padEnd(5)}  ${m.email ?? "(deleted user)"}`).join("\n") || "(no members)" };
+    return {
+      json: rows,
+      text:
+        rows.map((m) => `${m.userId}  ${m.role.padEnd(5)}  ${m.email ?? "(deleted user)"}`).join("\n") ||
+        "(no members)",
+    };
   },
   "oauth-client create": async (args) => {
     const isPublic = clientType(args);
     const workspaceId = await workspaceOf(args);
-    const scopes = typeof args.values.scope === "string" ? await domain(async () => parseScopes(args.values.scope as string)) : undefined;
-    const input = { workspaceId, name: need(args, "name"), isPublic, redirectUris: redirectUris(), allowedScopes: scopes };
+    const scopes =
+      typeof args.values.scope === "string"
+        ? await domain(async () => parseScopes(args.values.scope as string))
+        : undefined;
+    const input = {
+      workspaceId,
+      name: need(args, "name"),
+      isPublic,
+      redirectUris: redirectUris(),
+      allowedScopes: scopes,
+    };
     const { client, clientSecret } = await domain(() => createOAuthClient(input, systemClock));
     const secretLine = clientSecret ? `\nclientSecret: ${clientSecret}  (shown once)` : "";
     return { json: clientJson(client, clientSecret), text: `oauth client ${describeClient(client)}${secretLine}` };
   },
   "oauth-client list": async (args) => {
     const clients = await listOAuthClients(await workspaceOf(args));
-    return { json: clients.map((c) => clientJson(c)), text: clients.map(describeClient).join("\n") || "(no oauth clients)" };
+    return {
+      json: clients.map((c) => clientJson(c)),
+      text: clients.map(describeClient).join("\n") || "(no oauth clients)",
+    };
   },
   "oauth-client delete": async (args) => {
     const id = args.positionals[2];

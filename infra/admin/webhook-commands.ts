@@ -42,7 +42,12 @@ const positional = (args: Args, what: string): string => {
 
 /** Every `--design` value (repeatable, or comma-separated); cli.ts's parser keeps only the last. */
 function designIds(): string[] | undefined {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { design: { type: "string", multiple: true } }, strict: false, allowPositionals: true });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { design: { type: "string", multiple: true } },
+    strict: false,
+    allowPositionals: true,
+  });
   const raw = values.design as unknown;
   if (!Array.isArray(raw)) return undefined;
   return raw.flatMap((v) => (typeof v === "string" ? v.split(",") : [])).filter(Boolean);
@@ -73,14 +78,16 @@ async function workspaceOf(args: Args): Promise<string> {
 
 const deps = () => ({ clock: systemClock, env: config().env });
 /** Operator changes go to the workspace's audit log like API ones (shared/workspaces/README.md). */
-const audit = (workspaceId: string, action: AuditAction, target: string) => recordAudit({ workspaceId, actor: { via: "admin-cli" }, action, target }, systemClock);
+const audit = (workspaceId: string, action: AuditAction, target: string) =>
+  recordAudit({ workspaceId, actor: { via: "admin-cli" }, action, target }, systemClock);
 const describe = (e: WebhookEndpointView) =>
   `${e.id}  ${e.enabled ? "enabled " : "disabled"}  ${e.designFilterType === "all" ? "all designs" : e.targetDesignIds.join(",")}  ${e.url}`;
 
 function updateInput(args: Args): WebhookEndpointInput {
   const designs = designIds();
   const filter = args.values.filter;
-  if (filter !== undefined && filter !== "all" && filter !== "selected") throw new UsageError(`--filter must be all or selected`);
+  if (filter !== undefined && filter !== "all" && filter !== "selected")
+    throw new UsageError(`--filter must be all or selected`);
   return {
     ...(typeof args.values.url === "string" && { url: args.values.url }),
     ...(args.values.enabled !== undefined && { enabled: parseEnabled(args.values.enabled) }),
@@ -94,10 +101,20 @@ export const webhookCommands: Record<string, Command> = {
   "webhook create": async (args) => {
     const workspaceId = await workspaceOf(args);
     const designs = designIds();
-    const input: WebhookEndpointInput = { url: need(args, "url"), ...(designs && { designFilterType: "selected", targetDesignIds: designs }) };
+    const input: WebhookEndpointInput = {
+      url: need(args, "url"),
+      ...(designs && { designFilterType: "selected", targetDesignIds: designs }),
+    };
     const { endpoint, secret } = await domain(() => createWebhookEndpoint(workspaceId, input, deps()));
     await audit(workspaceId, "webhook-endpoint.create", endpoint.id);
-    const json = { id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, designFilterType: endpoint.designFilterType, targetDesignIds: endpoint.targetDesignIds, secret };
+    const json = {
+      id: endpoint.id,
+      url: endpoint.url,
+      enabled: endpoint.enabled,
+      designFilterType: endpoint.designFilterType,
+      targetDesignIds: endpoint.targetDesignIds,
+      secret,
+    };
     return { json, text: `webhook endpoint ${describe(endpoint)}\nsigning secret: ${secret}  (shown once)` };
   },
   "webhook list": async (args) => {
@@ -123,14 +140,21 @@ export const webhookCommands: Record<string, Command> = {
     const workspaceId = await workspaceOf(args);
     const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps()));
     await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
-    return { json: out, text: `new signing secret: ${out.secret}  (shown once; the previous one also signs until ${out.previousSecretExpiresAt})` };
+    return {
+      json: out,
+      text: `new signing secret: ${out.secret}  (shown once; the previous one also signs until ${out.previousSecretExpiresAt})`,
+    };
   },
   "webhook deliveries": async (args) => {
     const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError("--limit must be a positive integer");
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+      throw new UsageError("--limit must be a positive integer");
     const workspaceId = typeof args.values.workspace === "string" ? await workspaceOf(args) : undefined;
     const list = await listWebhookDeliveries(need(args, "endpoint"), { workspaceId, limit }, systemClock);
-    const text = list.map((d) => `${d.deliveryId}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)  last: ${d.attempts.at(-1)?.statusCode ?? d.attempts.at(-1)?.error ?? "-"}`);
+    const text = list.map(
+      (d) =>
+        `${d.deliveryId}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)  last: ${d.attempts.at(-1)?.statusCode ?? d.attempts.at(-1)?.error ?? "-"}`,
+    );
     return { json: list, text: text.join("\n") || "(no deliveries)" };
   },
   "webhook redeliver": async (args) => {

@@ -27,25 +27,41 @@ export const workspaceCommands: Record<string, Command> = {
     const ws = await workspaceArg(args);
     const now = systemClock.now();
     const warning = keyRotationAdvice(ws, now);
-    const json = { ...ws, lastRotatedAt: ws.appKeyRotatedAt, keyAgeDays: appKeyAgeDays(ws, now), ...(warning && { warning }) };
-    const lines = [`workspace ${ws.id} (${ws.name}, ${ws.plan ?? "no plan"})`, `application key last rotated ${ws.appKeyRotatedAt} (${json.keyAgeDays} days ago)`];
+    const json = {
+      ...ws,
+      lastRotatedAt: ws.appKeyRotatedAt,
+      keyAgeDays: appKeyAgeDays(ws, now),
+      ...(warning && { warning }),
+    };
+    const lines = [
+      `workspace ${ws.id} (${ws.name}, ${ws.plan ?? "no plan"})`,
+      `application key last rotated ${ws.appKeyRotatedAt} (${json.keyAgeDays} days ago)`,
+    ];
     return { json, text: [...lines, ...(warning ? [`WARNING: ${warning}`] : [])].join("\n") };
   },
   "workspace rotate-key": async (args) => {
     const ws = await workspaceArg(args);
     try {
       const out = await rotateAppKey(ws.id, systemClock);
-      await recordAudit({ workspaceId: ws.id, actor: { via: "admin-cli" }, action: "application-key.rotate" }, systemClock);
-      return { json: { id: ws.id, ...out }, text: `applicationKey: ${out.applicationKey}  (shown once; the previous key no longer works)` };
+      await recordAudit(
+        { workspaceId: ws.id, actor: { via: "admin-cli" }, action: "application-key.rotate" },
+        systemClock,
+      );
+      return {
+        json: { id: ws.id, ...out },
+        text: `applicationKey: ${out.applicationKey}  (shown once; the previous key no longer works)`,
+      };
     } catch (err) {
-      if (isPlatenError(err) && err.code === "APP_KEY_ROTATION_CONFLICT") throw new UsageError(`${err.code}: rotated concurrently at ${err.vars.lastRotatedAt}`);
+      if (isPlatenError(err) && err.code === "APP_KEY_ROTATION_CONFLICT")
+        throw new UsageError(`${err.code}: rotated concurrently at ${err.vars.lastRotatedAt}`);
       throw err;
     }
   },
   "audit list": async (args) => {
     const ws = await workspaceArg(args, args.values.workspace);
     const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError("--limit must be a positive integer");
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+      throw new UsageError("--limit must be a positive integer");
     const entries = await listAudit(ws.id, systemClock, limit);
     return { json: entries, text: entries.map(describeEntry).join("\n") || "(no audit entries)" };
   },

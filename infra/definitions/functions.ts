@@ -36,7 +36,12 @@ const api = (id: string, access: FunctionAccess = {}): FunctionDefinition => ({
   entry: `functions/api/${id}.ts`,
   timeoutSeconds: 29,
   memoryMb: 512,
-  access: { ...access, tablesRead: [...new Set(["workspaces" as const, "identity" as const, "oauth" as const, ...(access.tablesRead ?? [])])] },
+  access: {
+    ...access,
+    tablesRead: [
+      ...new Set(["workspaces" as const, "identity" as const, "oauth" as const, ...(access.tablesRead ?? [])]),
+    ],
+  },
 });
 
 const generation: FunctionAccess = {
@@ -51,7 +56,11 @@ const generation: FunctionAccess = {
  * Webhook endpoints live in `webhooks`; the audit log and key items in `workspaces`. Login
  * sessions are verified with the identity cookie keys.
  */
-const manageWebhooks: FunctionAccess = { tablesRead: ["designs"], tablesWrite: ["webhooks", "workspaces"], identityKeys: true };
+const manageWebhooks: FunctionAccess = {
+  tablesRead: ["designs"],
+  tablesWrite: ["webhooks", "workspaces"],
+  identityKeys: true,
+};
 
 /** The management routes (spec 4.11, 4.12), one function per route file. */
 const managementFunctions = () => ({
@@ -60,7 +69,11 @@ const managementFunctions = () => ({
   "update-webhook-endpoint": api("update-webhook-endpoint", manageWebhooks),
   "delete-webhook-endpoint": api("delete-webhook-endpoint", manageWebhooks),
   "regenerate-webhook-secret": api("regenerate-webhook-secret", manageWebhooks),
-  "read-webhook-secret": api("read-webhook-secret", { tablesRead: ["webhooks"], tablesWrite: ["workspaces"], identityKeys: true }),
+  "read-webhook-secret": api("read-webhook-secret", {
+    tablesRead: ["webhooks"],
+    tablesWrite: ["workspaces"],
+    identityKeys: true,
+  }),
   "set-workspace-webhook": api("set-workspace-webhook", manageWebhooks),
   "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"], identityKeys: true }),
 });
@@ -131,7 +144,13 @@ export const functions = {
     entry: "functions/sweep/sweep-stalled.ts",
     timeoutSeconds: 300,
     memoryMb: 512,
-    access: { tablesRead: ["workspaces"], tablesWrite: ["requests", "files", "usage", "webhooks"], bucketsRead: ["files"], bucketsWrite: ["files"], queuesSend: ["webhook"] },
+    access: {
+      tablesRead: ["workspaces"],
+      tablesWrite: ["requests", "files", "usage", "webhooks"],
+      bucketsRead: ["files"],
+      bucketsWrite: ["files"],
+      queuesSend: ["webhook"],
+    },
   },
   // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
   // delivery log and endpoint state (410 disables), re-queues its own back-off messages.

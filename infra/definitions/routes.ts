@@ -32,7 +32,15 @@ const route = (
   fn: FunctionId,
   rateClass: RateClass | "none",
   extra: Partial<RouteDefinition> = {},
-): RouteDefinition => ({ method, path, function: fn, rateClass, auth: "appkey-or-bearer", timeoutSeconds: 29, ...extra });
+): RouteDefinition => ({
+  method,
+  path,
+  function: fn,
+  rateClass,
+  auth: "appkey-or-bearer",
+  timeoutSeconds: 29,
+  ...extra,
+});
 
 /** The route table of the API, shared by the CDK stack and the local gateway. */
 export const routes: RouteDefinition[] = [
@@ -43,7 +51,11 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/design/parameter/{designId}", "get-design-parameters", "retrieval"),
   // Streamed so the files can be stored after the answer (sync-generation.ts).
   route("POST", "/file/sync/single", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
-  route("POST", "/file/sync/multiple", "generate-sync", "sync", { timeoutSeconds: 60, streaming: true, jsonBody: true }),
+  route("POST", "/file/sync/multiple", "generate-sync", "sync", {
+    timeoutSeconds: 60,
+    streaming: true,
+    jsonBody: true,
+  }),
   route("POST", "/file/async/single", "generate-async", "async", { jsonBody: true }),
   route("POST", "/file/async/multiple", "generate-async", "async", { jsonBody: true }),
   route("GET", "/file/status/{requestId}", "get-status", "status"),
@@ -54,7 +66,8 @@ export const routes: RouteDefinition[] = [
 
 /** spec 4.11 and 4.12; not in a spec 8 rate class (authenticated administration, low volume). */
 function managementRoutes(): RouteDefinition[] {
-  const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) => route(method, path, fn, "none", { auth: "bearer-or-session" });
+  const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) =>
+    route(method, path, fn, "none", { auth: "bearer-or-session" });
   const endpoints = "/workspace/{workspaceId}/webhook-endpoints";
   return [
     manage("GET", endpoints, "list-webhook-endpoints"),

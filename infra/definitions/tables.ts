@@ -46,7 +46,11 @@ export const tables = {
   webhooks: table("webhooks", "TABLE_WEBHOOKS", "webhook endpoints and their delivery log", [
     { name: "byDelivery", partitionKey: "deliveryId" },
   ]),
-  oauth: table("oauth", "TABLE_OAUTH", "oidc-provider models (grants, codes, sessions, tokens), login attempt counters"),
+  oauth: table(
+    "oauth",
+    "TABLE_OAUTH",
+    "oidc-provider models (grants, codes, sessions, tokens), login attempt counters",
+  ),
   identity: table("identity", "TABLE_IDENTITY", "users, workspace memberships and registered OAuth clients"),
 } as const satisfies Record<string, TableDefinition>;
 

@@ -1,7 +1,19 @@
-import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient, ResourceInUseException } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DynamoDBClient,
+  ResourceInUseException,
+} from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { type BucketDefinition, buckets, type QueueDefinition, queues, type TableDefinition, tables } from "../definitions/index.ts";
+import {
+  type BucketDefinition,
+  buckets,
+  type QueueDefinition,
+  queues,
+  type TableDefinition,
+  tables,
+} from "../definitions/index.ts";
 import { localBucketName, localQueueName, localTableName } from "./resource-names.ts";
 
 const credentials = { accessKeyId: "local", secretAccessKey: "local" };
@@ -52,13 +64,18 @@ export async function createQueues(
       }),
     );
     urls[q.dlq.id] = dlq.QueueUrl!;
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }),
+    );
     const main = await sqs.send(
       new CreateQueueCommand({
         QueueName: localQueueName(q.id),
         Attributes: {
           VisibilityTimeout: String(Math.max(1, Math.round(q.visibilityTimeoutSeconds * visibilityScale))),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: q.maxReceiveCount }),
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: Attributes!.QueueArn,
+            maxReceiveCount: q.maxReceiveCount,
+          }),
         },
       }),
     );

@@ -25,11 +25,14 @@ export function cacheDynaliteTableDescriptions(): void {
   const db = createRequire(import.meta.url)("dynalite/db/index.js") as DynaliteDbModule;
   if (db.create.tableCache) return;
   const create = db.create;
-  db.create = Object.assign((options: unknown) => {
-    const store = create(options);
-    cacheTableDb(store.tableDb);
-    return store;
-  }, { tableCache: true as const });
+  db.create = Object.assign(
+    (options: unknown) => {
+      const store = create(options);
+      cacheTableDb(store.tableDb);
+      return store;
+    },
+    { tableCache: true as const },
+  );
 }
 
 function cacheTableDb(tableDb: TableDb): void {

@@ -52,7 +52,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (!ready) return answerStarting(req, res);
     handle(req, res, opts).catch((err) => {
       console.error(JSON.stringify({ level: "error", msg: "gateway failure", error: String(err?.stack ?? err) }));
-      if (!res.headersSent) send(res, 502, { "Content-Type": "application/json" }, Buffer.from('{"message":"Internal server error"}'));
+      if (!res.headersSent)
+        send(res, 502, { "Content-Type": "application/json" }, Buffer.from('{"message":"Internal server error"}'));
     });
   });
   server.requestTimeout = 0; // the integration time-out below decides
@@ -67,7 +68,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     // A clean stop lets running invocations finish first (a sync answer's storing included).
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.race([invocations.settled(), new Promise((resolve) => setTimeout(resolve, DRAIN_ON_CLOSE_MS).unref())]);
+      await Promise.race([
+        invocations.settled(),
+        new Promise((resolve) => setTimeout(resolve, DRAIN_ON_CLOSE_MS).unref()),
+      ]);
       server.closeAllConnections();
       await closed;
     },
@@ -95,7 +99,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   if (!match) {
     const status = candidates.length ? 405 : 404;
     const code = candidates.length ? "METHOD_NOT_ALLOWED" : "NOT_FOUND";
-    return sendJson(res, status, { statusCode: status, code, message: candidates.length ? "Method not allowed" : "Not found" });
+    return sendJson(res, status, {
+      statusCode: status,
+      code,
+      message: candidates.length ? "Method not allowed" : "Not found",
+    });
   }
   const body = await readBody(req, res);
   if (!body) return;
@@ -113,7 +121,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
       if (!match.route.quiet) accessLog(req, url, res.statusCode, Date.now() - started);
       return;
     }
-    const result = await invokeWithTimeout(match.route, event, (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000);
+    const result = await invokeWithTimeout(
+      match.route,
+      event,
+      (opts.timeoutScale ?? 1) * match.route.timeoutSeconds * 1000,
+    );
     writeResult(res, result);
     if (!match.route.quiet) accessLog(req, url, result.statusCode, Date.now() - started);
   } finally {
@@ -122,20 +134,38 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
 }
 
 /** The `{proxy+}` integration of a front end's own proxy API (infra/stack/frontends.ts): the function routes itself. */
-async function serveFrontEnd(req: IncomingMessage, res: ServerResponse, url: URL, fn: string, opts: GatewayOptions): Promise<void> {
+async function serveFrontEnd(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  fn: string,
+  opts: GatewayOptions,
+): Promise<void> {
   const body = await readBody(req, res);
   if (!body) return;
   const proxy = url.pathname.replace(/^\//, "");
   const event = toProxyEvent(req, url, body, { resource: "/{proxy+}", pathParameters: proxy ? { proxy } : null });
   const timeoutSeconds = (functions as Record<string, { timeoutSeconds: number }>)[fn]!.timeoutSeconds;
-  const route: RouteDefinition = { method: "GET", path: url.pathname, function: fn as RouteDefinition["function"], rateClass: "none", auth: "none", timeoutSeconds };
+  const route: RouteDefinition = {
+    method: "GET",
+    path: url.pathname,
+    function: fn as RouteDefinition["function"],
+    rateClass: "none",
+    auth: "none",
+    timeoutSeconds,
+  };
   const handler = await loadHandler(fn);
   const end = invocations.begin();
   const started = Date.now();
   try {
     // Front ends set their own headers (oidc-provider its CORS: one Allow-Origin, never two).
     if (STREAMING in handler) await invokeStreaming(handler, route, event, res, opts.timeoutScale ?? 1);
-    else writeResult(res, await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000), false);
+    else
+      writeResult(
+        res,
+        await invokeWithTimeout(route, event, (opts.timeoutScale ?? 1) * route.timeoutSeconds * 1000),
+        false,
+      );
     accessLog(req, url, res.statusCode, Date.now() - started);
   } finally {
     end();
@@ -143,13 +173,22 @@ async function serveFrontEnd(req: IncomingMessage, res: ServerResponse, url: URL
 }
 
 /** A response-streaming handler writes straight into the HTTP response; the integration time-out applies until it starts. */
-async function invokeStreaming(handler: AnyHandler, route: RouteDefinition, event: { requestContext: { requestId: string } }, res: ServerResponse, timeoutScale: number) {
+async function invokeStreaming(
+  handler: AnyHandler,
+  route: RouteDefinition,
+  event: { requestContext: { requestId: string } },
+  res: ServerResponse,
+  timeoutScale: number,
+) {
   const stream = new LocalResponseStream(res);
   const context = lambdaContext(route.function, timeoutScale * route.timeoutSeconds, event.requestContext.requestId);
   // API Gateway's integration time-out, until the response starts; the handler runs on, as in AWS.
-  const timeout = setTimeout(() => {
-    if (!res.headersSent) sendJson(res, 504, { message: "Endpoint request timed out" });
-  }, timeoutScale * route.timeoutSeconds * 1000);
+  const timeout = setTimeout(
+    () => {
+      if (!res.headersSent) sendJson(res, 504, { message: "Endpoint request timed out" });
+    },
+    timeoutScale * route.timeoutSeconds * 1000,
+  );
   try {
     const streaming = handler as unknown as (e: unknown, s: LocalResponseStream, c: unknown) => Promise<void>;
     await inInvocation(context.awsRequestId, () => streaming(event, stream, context));
@@ -169,19 +208,31 @@ function safeDecode(value: string): string {
   }
 }
 
-async function invokeWithTimeout(route: RouteDefinition, event: unknown, timeoutMs: number): Promise<APIGatewayProxyResult> {
+async function invokeWithTimeout(
+  route: RouteDefinition,
+  event: unknown,
+  timeoutMs: number,
+): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler(route.function);
   const requestId = (event as { requestContext: { requestId: string } }).requestContext.requestId;
   const context = lambdaContext(route.function, timeoutMs / 1000, requestId);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<APIGatewayProxyResult>((resolve) => {
     timer = setTimeout(
-      () => resolve({ statusCode: 504, headers: { "Content-Type": "application/json" }, body: '{"message":"Endpoint request timed out"}' }),
+      () =>
+        resolve({
+          statusCode: 504,
+          headers: { "Content-Type": "application/json" },
+          body: '{"message":"Endpoint request timed out"}',
+        }),
       timeoutMs,
     );
   });
   try {
-    return await Promise.race([inInvocation(requestId, () => handler(event, context)) as Promise<APIGatewayProxyResult>, timeout]);
+    return await Promise.race([
+      inInvocation(requestId, () => handler(event, context)) as Promise<APIGatewayProxyResult>,
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -239,7 +290,12 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 function sendJson(res: ServerResponse, status: number, json: unknown, extra: Record<string, string> = {}): void {
-  send(res, status, { ...corsHeaders, "Content-Type": "application/json; charset=utf-8", ...extra }, Buffer.from(JSON.stringify(json)));
+  send(
+    res,
+    status,
+    { ...corsHeaders, "Content-Type": "application/json; charset=utf-8", ...extra },
+    Buffer.from(JSON.stringify(json)),
+  );
 }
 
 function accessLog(req: IncomingMessage, url: URL, status: number, ms: number): void {
@@ -266,7 +322,8 @@ const invocations = (() => {
         if (running === 0) for (const wake of waiters.splice(0)) wake();
       };
     },
-    settled: (): Promise<void> => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    settled: (): Promise<void> =>
+      running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
   };
 })();
 

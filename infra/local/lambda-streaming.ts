@@ -13,8 +13,17 @@ export class LocalResponseStream extends Writable {
     this.#res = res;
   }
   /** API Gateway's streaming prelude also carries `multiValueHeaders` (several Set-Cookie lines). */
-  sendHead(metadata: { statusCode?: number; headers?: Record<string, string>; multiValueHeaders?: Record<string, string[]> }): void {
-    if (!this.#res.headersSent) this.#res.writeHead(metadata.statusCode ?? 200, { ...corsHeaders, ...metadata.headers, ...metadata.multiValueHeaders });
+  sendHead(metadata: {
+    statusCode?: number;
+    headers?: Record<string, string>;
+    multiValueHeaders?: Record<string, string[]>;
+  }): void {
+    if (!this.#res.headersSent)
+      this.#res.writeHead(metadata.statusCode ?? 200, {
+        ...corsHeaders,
+        ...metadata.headers,
+        ...metadata.multiValueHeaders,
+      });
   }
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     if (this.#res.writableEnded) {

@@ -4,7 +4,13 @@ import { join } from "node:path";
 /** The parts of fauxqs' in-memory S3 store this wrapper touches. */
 interface S3StoreLike {
   createBucket(name: string): void;
-  putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>): unknown;
+  putObject(
+    bucket: string,
+    key: string,
+    body: Buffer,
+    contentType?: string,
+    metadata?: Record<string, string>,
+  ): unknown;
   deleteObject(bucket: string, key: string): unknown;
   completeMultipartUpload(uploadId: string, parts: unknown): { key?: string; bucket?: string } | unknown;
   getObject(bucket: string, key: string): { body: Buffer; contentType: string; metadata: Record<string, string> };
@@ -20,7 +26,9 @@ interface S3StoreLike {
  * (pinned fauxqs 1.x; test/unit/persistent-s3-store.test.ts and test/integration/restart.test.ts cover it).
  */
 export async function createPersistentS3Store(dir: string): Promise<S3StoreLike> {
-  const { S3Store } = (await import(new URL("./s3/s3Store.js", fauxqsDist()).href)) as { S3Store: new () => S3StoreLike };
+  const { S3Store } = (await import(new URL("./s3/s3Store.js", fauxqsDist()).href)) as {
+    S3Store: new () => S3StoreLike;
+  };
   const store = new S3Store();
   load(store, dir);
   const put = store.putObject.bind(store);
@@ -28,7 +36,10 @@ export async function createPersistentS3Store(dir: string): Promise<S3StoreLike>
   const complete = store.completeMultipartUpload.bind(store);
   store.putObject = (bucket, key, body, contentType, metadata) => {
     const obj = put(bucket, key, body, contentType, metadata);
-    return readFromDisk(obj, persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {}));
+    return readFromDisk(
+      obj,
+      persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {}),
+    );
   };
   store.deleteObject = (bucket, key) => {
     const out = del(bucket, key);
@@ -65,7 +76,9 @@ const OBJECT_SUFFIX = "@object";
 const filesOf = (dir: string, bucket: string, key: string) => {
   const name = encodeURIComponent(key);
   const current = join(dir, bucket, `${name}${OBJECT_SUFFIX}`);
-  return name === "." || name === ".." ? [current] : [current, join(dir, bucket, name), join(dir, bucket, `${name}.meta.json`)];
+  return name === "." || name === ".."
+    ? [current]
+    : [current, join(dir, bucket, name), join(dir, bucket, `${name}.meta.json`)];
 };
 
 interface StoredFile {
@@ -79,12 +92,23 @@ interface StoredFile {
  * `npm start` would otherwise hold every PDF it ever generated in RAM.
  */
 function readFromDisk<T>(obj: T, file: StoredFile): T {
-  Object.defineProperty(obj, "body", { get: () => readFileSync(file.path).subarray(file.offset), enumerable: true, configurable: true });
+  Object.defineProperty(obj, "body", {
+    get: () => readFileSync(file.path).subarray(file.offset),
+    enumerable: true,
+    configurable: true,
+  });
   return obj;
 }
 
 /** Write-then-rename of one file, so a crash never leaves a torn object (one file: half the syscalls of a body + meta pair). */
-function persist(dir: string, bucket: string, key: string, body: Buffer, contentType: string, metadata: Record<string, string>): StoredFile {
+function persist(
+  dir: string,
+  bucket: string,
+  key: string,
+  body: Buffer,
+  contentType: string,
+  metadata: Record<string, string>,
+): StoredFile {
   const [path, ...older] = filesOf(dir, bucket, key);
   const head = Buffer.from(`${JSON.stringify({ contentType, metadata })}\n`, "utf8");
   const bytes = Buffer.concat([head, body]);
@@ -113,12 +137,18 @@ function load(store: S3StoreLike, dir: string) {
         const offset = bytes.indexOf(0x0a) + 1;
         const meta = parseMeta(bytes.subarray(0, offset).toString("utf8"));
         const key = decodeURIComponent(file.slice(0, -OBJECT_SUFFIX.length));
-        readFromDisk(store.putObject(bucket, key, bytes.subarray(offset), meta.contentType, meta.metadata), { path, offset });
+        readFromDisk(store.putObject(bucket, key, bytes.subarray(offset), meta.contentType, meta.metadata), {
+          path,
+          offset,
+        });
       } else if (!existsSync(`${path}${OBJECT_SUFFIX}`)) {
         // Written by an earlier version: the bytes alone, metadata beside them (unless a crash
         // left it next to its replacement, which wins).
         const meta = parseMeta(readText(`${path}.meta.json`));
-        readFromDisk(store.putObject(bucket, decodeURIComponent(file), bytes, meta.contentType, meta.metadata), { path, offset: 0 });
+        readFromDisk(store.putObject(bucket, decodeURIComponent(file), bytes, meta.contentType, meta.metadata), {
+          path,
+          offset: 0,
+        });
       }
     }
   }

@@ -24,9 +24,15 @@ export async function servePresignedGet(req: IncomingMessage, res: ServerRespons
   const signedAt = amzDate(q.get("X-Amz-Date"));
   const expires = Number(q.get("X-Amz-Expires"));
   if (!signedAt || !Number.isInteger(expires) || !q.get("X-Amz-Signature")) {
-    return s3Error(res, 403, "AccessDenied", "Query-string authentication requires the X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters.");
+    return s3Error(
+      res,
+      403,
+      "AccessDenied",
+      "Query-string authentication requires the X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters.",
+    );
   }
-  if (systemClock.now().getTime() > signedAt.getTime() + expires * 1000) return s3Error(res, 403, "AccessDenied", "Request has expired");
+  if (systemClock.now().getTime() > signedAt.getTime() + expires * 1000)
+    return s3Error(res, 403, "AccessDenied", "Request has expired");
   const [bucket = "", ...rest] = url.pathname.slice(PRESIGNED_S3_PREFIX.length).split("/");
   const get = {
     bucket: decodeURIComponent(bucket),
@@ -34,9 +40,16 @@ export async function servePresignedGet(req: IncomingMessage, res: ServerRespons
     contentDisposition: q.get("response-content-disposition") ?? undefined,
     contentType: q.get("response-content-type") ?? undefined,
   };
-  const expected = new URL(await presignGet(presignClientFor(`http://${req.headers.host}/__s3`), get, signedAt, expires));
+  const expected = new URL(
+    await presignGet(presignClientFor(`http://${req.headers.host}/__s3`), get, signedAt, expires),
+  );
   if (!sameQuery(expected.searchParams, q) || expected.pathname !== url.pathname) {
-    return s3Error(res, 403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    return s3Error(
+      res,
+      403,
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided.",
+    );
   }
   return sendObject(res, get);
 }
@@ -57,7 +70,10 @@ function amzDate(value: string | null): Date | undefined {
   return m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!)) : undefined;
 }
 
-async function sendObject(res: ServerResponse, get: { bucket: string; key: string; contentDisposition?: string; contentType?: string }): Promise<void> {
+async function sendObject(
+  res: ServerResponse,
+  get: { bucket: string; key: string; contentDisposition?: string; contentType?: string },
+): Promise<void> {
   const object = await getObject(get.bucket, get.key);
   if (!object) return s3Error(res, 404, "NoSuchKey", "The specified key does not exist.");
   res.writeHead(200, {
@@ -78,7 +94,9 @@ async function getObject(bucket: string, key: string): Promise<GetObjectCommandO
 }
 
 function s3Error(res: ServerResponse, status: number, code: string, message: string): void {
-  const body = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+  const body = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+  );
   res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": String(body.length) });
   res.end(body);
 }

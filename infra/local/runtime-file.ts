@@ -53,7 +53,8 @@ export function readLiveRuntime(dataDir: string): Runtime | undefined {
   if (!existsSync(path)) return undefined;
   try {
     const runtime = JSON.parse(readFileSync(path, "utf8")) as Runtime;
-    const serving = Number.isInteger(runtime.pid) && runtime.pid !== process.pid && isAlive(runtime.pid) && runsTheStack(runtime.pid);
+    const serving =
+      Number.isInteger(runtime.pid) && runtime.pid !== process.pid && isAlive(runtime.pid) && runsTheStack(runtime.pid);
     return serving ? runtime : undefined;
   } catch {
     return undefined; // half-written by a crash: nobody is serving from it

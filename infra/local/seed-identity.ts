@@ -20,14 +20,22 @@ export async function seedIdentity(
   const users: LocalJson["users"] = [];
   for (const ws of workspaces) {
     const password = newId(20);
-    const user = await createUser({ email: `${ws.name.toLowerCase()}@platen.local`, password, name: `${ws.name} admin` }, deps.clock);
+    const user = await createUser(
+      { email: `${ws.name.toLowerCase()}@platen.local`, password, name: `${ws.name} admin` },
+      deps.clock,
+    );
     await putMembership({ workspaceId: ws.id, userId: user.id, role: "admin" });
     deps.log(`seeded user ${user.email} (admin of ${ws.name})`);
     users.push({ id: user.id, email: user.email, password, workspaceIds: [ws.id] });
   }
   const oauthClients: LocalJson["oauthClients"] = [];
   if (workspaces[0]) {
-    const input = { workspaceId: workspaces[0].id, name: "Local client", isPublic: true, redirectUris: [LOCAL_REDIRECT_URI] };
+    const input = {
+      workspaceId: workspaces[0].id,
+      name: "Local client",
+      isPublic: true,
+      redirectUris: [LOCAL_REDIRECT_URI],
+    };
     const { client } = await createOAuthClient(input, deps.clock);
     deps.log(`seeded public OAuth client ${client.clientId} (redirect ${LOCAL_REDIRECT_URI})`);
     oauthClients.push({ clientId: client.clientId, isPublic: true, redirectUris: client.redirectUris });

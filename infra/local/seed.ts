@@ -43,12 +43,16 @@ export async function seedOrRefresh(
   urls: Pick<LocalJson, "apiBaseUrl" | "authUrl" | "siteUrl">,
   deps: PublishDeps & { log(msg: string): void },
 ): Promise<LocalJson> {
-  const previous = existsSync(localJsonPath) ? (JSON.parse(readFileSync(localJsonPath, "utf8")) as LocalJson) : undefined;
+  const previous = existsSync(localJsonPath)
+    ? (JSON.parse(readFileSync(localJsonPath, "utf8")) as LocalJson)
+    : undefined;
   if (previous && (await getWorkspace(previous.workspaces[0]?.id ?? ""))) {
     const workspaces = [];
     for (const ws of previous.workspaces) workspaces.push({ ...ws, designs: await designsOf(ws.id) });
     // Data dirs from before users existed get theirs now.
-    const identity = previous.users?.length ? { users: previous.users, oauthClients: previous.oauthClients ?? [] } : await seedIdentity(workspaces, deps);
+    const identity = previous.users?.length
+      ? { users: previous.users, oauthClients: previous.oauthClients ?? [] }
+      : await seedIdentity(workspaces, deps);
     return { ...urls, workspaces, ...identity };
   }
   const workspaces: LocalJson["workspaces"] = [];
@@ -60,7 +64,13 @@ export async function seedOrRefresh(
       const published = await publishDesign({ workspaceId: workspace.id, bundle }, deps);
       deps.log(`  published ${published.label} v${published.version} (${published.id})`);
     }
-    workspaces.push({ id: workspace.id, name: def.name, plan: def.plan, appKey, designs: await designsOf(workspace.id) });
+    workspaces.push({
+      id: workspace.id,
+      name: def.name,
+      plan: def.plan,
+      appKey,
+      designs: await designsOf(workspace.id),
+    });
   }
   return { ...urls, workspaces, ...(await seedIdentity(workspaces, deps)) };
 }

@@ -72,7 +72,8 @@ async function invokeBatch(opts: PollerOptions, messages: Message[]): Promise<vo
     const result = await inInvocation(requestId, () => opts.handler(event, context));
     failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     // Like Lambda: an identifier that is not in the batch makes the whole batch a failure.
-    if ([...failed].some((id) => !messages.some((m) => m.MessageId === id))) failed = new Set(messages.map((m) => m.MessageId!));
+    if ([...failed].some((id) => !messages.some((m) => m.MessageId === id)))
+      failed = new Set(messages.map((m) => m.MessageId!));
   } catch (err) {
     console.error(`[${opts.name}] batch failed: ${(err as Error).message}`);
     failed = new Set(messages.map((m) => m.MessageId!));
@@ -104,7 +105,11 @@ function toRecord(m: Message, queueArn: string): SQSRecord {
     messageAttributes: Object.fromEntries(
       Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [
         k,
-        { dataType: v.DataType ?? "String", stringValue: v.StringValue, binaryValue: v.BinaryValue as unknown as string },
+        {
+          dataType: v.DataType ?? "String",
+          stringValue: v.StringValue,
+          binaryValue: v.BinaryValue as unknown as string,
+        },
       ]),
     ),
     md5OfBody: m.MD5OfBody ?? "",

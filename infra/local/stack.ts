@@ -68,7 +68,13 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
   const urls = { apiBaseUrl: `${origin}/v1`, authUrl: origin, siteUrl: origin };
   Object.assign(
     process.env,
-    localEnvironment({ ...emulators, queueUrls, baseUrl: urls.apiBaseUrl, siteUrl: urls.siteUrl, authUrl: urls.authUrl }),
+    localEnvironment({
+      ...emulators,
+      queueUrls,
+      baseUrl: urls.apiBaseUrl,
+      siteUrl: urls.siteUrl,
+      authUrl: urls.authUrl,
+    }),
     { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile },
   );
   // The renders of the process before this one died with it: their leases go (fair-render.ts).
@@ -79,7 +85,11 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
   if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
   const sweeper = startSweeper(opts.sweepSeconds);
   const localJsonPath = join(dataDir, "local.json");
-  const localJson = await seedOrRefresh(localJsonPath, urls, { clock: systemClock, renderThumbnail: thumbnailRenderer(), log });
+  const localJson = await seedOrRefresh(localJsonPath, urls, {
+    clock: systemClock,
+    renderThumbnail: thumbnailRenderer(),
+    log,
+  });
   writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
   writeRuntime(dataDir, { pid: process.pid, port: gateway.port, endpoints, queueUrls, urls });
   gateway.markReady();
@@ -108,7 +118,11 @@ const LOCAL_MAX_CONCURRENCY = 4;
 
 /** One poller per queue (and DLQ) whose consumer function exists in the definitions. */
 async function startPollers(awsEndpoint: string, queueUrls: Record<string, string>): Promise<Poller[]> {
-  const sqs = new SQSClient({ region: "us-east-1", endpoint: awsEndpoint, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const sqs = new SQSClient({
+    region: "us-east-1",
+    endpoint: awsEndpoint,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
   const pollers: Poller[] = [];
   const consumers = (Object.values(queues) as QueueDefinition[]).flatMap((q) => [
     { id: q.id, consumer: q.consumer as string, batchSize: q.batchSize, maxConcurrency: q.maxConcurrency },
@@ -117,7 +131,9 @@ async function startPollers(awsEndpoint: string, queueUrls: Record<string, strin
   for (const c of consumers) {
     if (!(c.consumer in functions)) continue;
     const queueUrl = queueUrls[c.id]!;
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }),
+    );
     const handler = await loadHandler(c.consumer);
     const timeout = (functions as Record<string, { timeoutSeconds: number }>)[c.consumer]!.timeoutSeconds;
     pollers.push(

@@ -37,8 +37,11 @@ async function main(): Promise<void> {
 /** One line saying what to do, never a stack trace, for the mistakes a first start meets. */
 function explain(err: NodeJS.ErrnoException): string {
   if (err.name === "AlreadyRunningError") return err.message;
-  if (err.code === "EADDRINUSE") return `port ${process.env.PORT ?? 3000} is in use by another program; set PORT to a free one`;
-  const lockHint = /LOCK|lock/.test(String(err.message)) ? " (is another `npm start` or `npm run admin` using this data dir?)" : "";
+  if (err.code === "EADDRINUSE")
+    return `port ${process.env.PORT ?? 3000} is in use by another program; set PORT to a free one`;
+  const lockHint = /LOCK|lock/.test(String(err.message))
+    ? " (is another `npm start` or `npm run admin` using this data dir?)"
+    : "";
   return `failed to start: ${err.message}${lockHint}`;
 }
 

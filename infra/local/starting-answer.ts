@@ -12,7 +12,11 @@ import { pickLanguage } from "#shared/errors/language.ts";
 export function answerStarting(req: IncomingMessage, res: ServerResponse): void {
   req.resume(); // the body is not wanted
   const lang = pickLanguage(req.headers["accept-language"]);
-  const body = buildErrorBody(new PlatenError("SERVICE_STARTING"), lang, `http://localhost:${req.socket.localPort ?? 0}`);
+  const body = buildErrorBody(
+    new PlatenError("SERVICE_STARTING"),
+    lang,
+    `http://localhost:${req.socket.localPort ?? 0}`,
+  );
   const json = Buffer.from(JSON.stringify(body));
   res.writeHead(503, {
     ...corsHeaders,

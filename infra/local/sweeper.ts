@@ -6,7 +6,10 @@ import { lambdaContext, loadHandler } from "./load-handler.ts";
 export async function runSweep(): Promise<SweepReport> {
   const def = schedules.sweep;
   const handler = await loadHandler(def.function);
-  return (await handler({ source: "aws.events", "detail-type": "Scheduled Event" }, lambdaContext(def.function, 300, crypto.randomUUID()))) as SweepReport;
+  return (await handler(
+    { source: "aws.events", "detail-type": "Scheduled Event" },
+    lambdaContext(def.function, 300, crypto.randomUUID()),
+  )) as SweepReport;
 }
 
 /**
@@ -16,7 +19,11 @@ export async function runSweep(): Promise<SweepReport> {
 export function startSweeper(everySeconds = schedules.sweep.everyMinutes * 60): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(runSweep).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(err.stack ?? err) })));
+    running = running
+      .then(runSweep)
+      .catch((err: Error) =>
+        console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(err.stack ?? err) })),
+      );
   }, everySeconds * 1000);
   timer.unref();
   return {

@@ -19,7 +19,10 @@ export function thumbnailRenderer(): (bundle: DesignBundle, bundleKey: string) =
       // A sample document that breaks a document limit refuses the publish with its catalogue code.
       const refused = permanentFileFailure(err);
       if (!refused) throw err;
-      throw new PublishError(`the design's sample document cannot be rendered: ${refused.errorCode}: ${refused.errorMessage}`, { code: refused.errorCode, cause: err });
+      throw new PublishError(
+        `the design's sample document cannot be rendered: ${refused.errorCode}: ${refused.errorMessage}`,
+        { code: refused.errorCode, cause: err },
+      );
     }
   };
 }

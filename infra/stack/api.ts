@@ -99,7 +99,13 @@ export class PlatenApi extends Construct {
   addRoutes(functions: Readonly<Record<string, IFunction>>, docsBaseUrl: string): void {
     const validation = new JsonBodyValidation(this.restApi, this.defs.cors, docsBaseUrl);
     for (const route of this.defs.routes.filter((r) => !r.quiet)) {
-      addRouteMethod(this.restApi, `/${API_VERSION_PATH}${route.path}`, route, functions, validation.methodOptions(route));
+      addRouteMethod(
+        this.restApi,
+        `/${API_VERSION_PATH}${route.path}`,
+        route,
+        functions,
+        validation.methodOptions(route),
+      );
     }
     for (const quiet of this.quietApis) {
       for (const route of quiet.routes) addRouteMethod(quiet.api, quietPath(route), route, functions);
@@ -211,7 +217,8 @@ function addRouteMethod(
   options: MethodOptions = {},
 ): void {
   const fn = functions[route.function];
-  if (!fn) throw new Error(`Route ${route.method} ${route.path} needs function "${route.function}", which is not defined.`);
+  if (!fn)
+    throw new Error(`Route ${route.method} ${route.path} needs function "${route.function}", which is not defined.`);
   // timeout > 29 s needs the account-level quota increase (infra/README.md); no test-invoke
   // permission, so each method adds exactly one Lambda permission.
   const integration = new LambdaIntegration(fn, {
@@ -245,7 +252,9 @@ function groupQuietRoutes(routes: readonly RouteDefinition[]): [string, RouteDef
   }
   for (const route of routes.filter((r) => !r.quiet)) {
     if (groups.has(firstSegment(route))) {
-      throw new Error(`Route ${route.path} shares /${firstSegment(route)} with a quiet route; quiet routes need their own segment.`);
+      throw new Error(
+        `Route ${route.path} shares /${firstSegment(route)} with a quiet route; quiet routes need their own segment.`,
+      );
     }
   }
   return [...groups.entries()];

@@ -25,7 +25,14 @@ const MIN_RENDERS = 10;
  * `Platen`, dimension `service` = the stage's prefix (POWERTOOLS_SERVICE_NAME of every function).
  */
 export function appMetric(settings: StageSettings, name: string, statistic: string, label?: string): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: settings.prefix }, statistic, period: PERIOD, label });
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: settings.prefix },
+    statistic,
+    period: PERIOD,
+    label,
+  });
 }
 
 /** Every value of a metric's extra dimension (failure code, webhook outcome), one line each. */
@@ -43,8 +50,14 @@ export function appMetricWidgets(settings: StageSettings): IWidget[][] {
   const widget = (title: string, left: (Metric | MathExpression)[]) => new GraphWidget({ title, left, width: 12 });
   return [
     [
-      widget("Renders and pages", [appMetric(settings, metricNames.renders, "Sum", "renders"), appMetric(settings, metricNames.pages, "Sum", "pages")]),
-      widget("Render time (ms)", ["p50", "p95", "p99"].map((p) => appMetric(settings, metricNames.renderTime, p, p))),
+      widget("Renders and pages", [
+        appMetric(settings, metricNames.renders, "Sum", "renders"),
+        appMetric(settings, metricNames.pages, "Sum", "pages"),
+      ]),
+      widget(
+        "Render time (ms)",
+        ["p50", "p95", "p99"].map((p) => appMetric(settings, metricNames.renderTime, p, p)),
+      ),
     ],
     [
       widget("Render failures by code", [searchBy(settings, metricNames.renderFailures, "code", "failures")]),
@@ -66,7 +79,10 @@ export function appMetricAlarms(scope: Construct, settings: StageSettings): Alar
   });
   const rate = new MathExpression({
     expression: `IF(renders + failures >= ${MIN_RENDERS}, 100 * failures / (renders + failures), 0)`,
-    usingMetrics: { renders: appMetric(settings, metricNames.renders, "Sum"), failures: appMetric(settings, metricNames.renderFailures, "Sum") },
+    usingMetrics: {
+      renders: appMetric(settings, metricNames.renders, "Sum"),
+      failures: appMetric(settings, metricNames.renderFailures, "Sum"),
+    },
     period: PERIOD,
     label: "render failures (%)",
   });

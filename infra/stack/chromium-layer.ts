@@ -61,9 +61,14 @@ export function chromiumLayer(scope: Stack): LayerVersion {
 function unpackChromium(binDir: string, outputDir: string): void {
   const browserDir = join(outputDir, CHROMIUM_LAYER_DIR);
   mkdirSync(browserDir, { recursive: true });
-  writeFileSync(join(browserDir, "chromium"), brotliDecompressSync(readFileSync(join(binDir, "chromium.br"))), { mode: 0o755 });
+  writeFileSync(join(browserDir, "chromium"), brotliDecompressSync(readFileSync(join(binDir, "chromium.br"))), {
+    mode: 0o755,
+  });
   const untar = (archive: string, into: string) =>
-    execFileSync("tar", ["-x", "-C", into], { input: brotliDecompressSync(readFileSync(join(binDir, archive))), maxBuffer: 2 ** 30 });
+    execFileSync("tar", ["-x", "-C", into], {
+      input: brotliDecompressSync(readFileSync(join(binDir, archive))),
+      maxBuffer: 2 ** 30,
+    });
   untar("swiftshader.tar.br", browserDir);
   untar("al2023.tar.br", outputDir); // → lib/
 }

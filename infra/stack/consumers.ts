@@ -25,7 +25,8 @@ export function wireQueueConsumers(data: PlatenData, functions: Readonly<Record<
       );
       // The consumer may change visibility or re-queue (webhook back-off) on its own queue.
       consumer.addEnvironment(def.envVar, queue.queueUrl);
-      if (def.workspaceWorkSeconds !== undefined) consumer.addEnvironment("PLATEN_RENDER_WORKSPACE_WORK_SECONDS", String(def.workspaceWorkSeconds));
+      if (def.workspaceWorkSeconds !== undefined)
+        consumer.addEnvironment("PLATEN_RENDER_WORKSPACE_WORK_SECONDS", String(def.workspaceWorkSeconds));
     }
     const dlqConsumer = def.dlq.consumer ? functions[def.dlq.consumer] : undefined;
     if (dlqConsumer) wireDlqConsumer(dlq, def.dlq.envVar, dlqConsumer);

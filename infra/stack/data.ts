@@ -66,7 +66,8 @@ export class PlatenDataResources extends Construct implements PlatenData {
       const dlqConsumer = def.dlq.consumer ? defs.functions[def.dlq.consumer] : undefined;
       this.queues[def.id] = createQueue(queues, def, settings, dlqConsumer?.timeoutSeconds);
     }
-    if (Object.values(defs.functions).some((f) => f.access.identityKeys)) this.identityKeys = createIdentityKeys(this, settings);
+    if (Object.values(defs.functions).some((f) => f.access.identityKeys))
+      this.identityKeys = createIdentityKeys(this, settings);
   }
 }
 
@@ -80,7 +81,12 @@ function createIdentityKeys(scope: Construct, settings: StageSettings): Secret {
   return new Secret(scope, "IdentityKeys", {
     secretName: `${settings.prefix}-identity-keys`,
     description: "Platen identity key seeds: OAuth signing keys and cookie keys are derived from them",
-    generateSecretString: { secretStringTemplate: "{}", generateStringKey: "seed", passwordLength: 64, excludePunctuation: true },
+    generateSecretString: {
+      secretStringTemplate: "{}",
+      generateStringKey: "seed",
+      passwordLength: 64,
+      excludePunctuation: true,
+    },
     removalPolicy: settings.removalPolicy,
   });
 }
@@ -141,7 +147,11 @@ function createBucket(scope: Construct, def: BucketDefinition, settings: StageSe
         abortIncompleteMultipartUploadAfter: Duration.days(1),
         expiration: def.expireAfterDays === undefined ? undefined : Duration.days(def.expireAfterDays),
       },
-      ...(def.prefixExpiry ?? []).map((p) => ({ id: `expire-${p.prefix.replace(/\W/g, "")}`, prefix: p.prefix, expiration: Duration.days(p.days) })),
+      ...(def.prefixExpiry ?? []).map((p) => ({
+        id: `expire-${p.prefix.replace(/\W/g, "")}`,
+        prefix: p.prefix,
+        expiration: Duration.days(p.days),
+      })),
     ],
   });
 }

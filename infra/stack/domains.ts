@@ -20,7 +20,11 @@ export interface CustomDomains {
 export class PlatenDomains extends Construct {
   private readonly certificate: ICertificate | undefined;
 
-  constructor(scope: Construct, id: string, private readonly domains: CustomDomains) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly domains: CustomDomains,
+  ) {
     super(scope, id);
     const any = domains.baseDomain ?? domains.authDomain ?? domains.siteDomain;
     if (any && !domains.certificateArn) {

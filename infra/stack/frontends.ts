@@ -1,4 +1,10 @@
-import { LambdaIntegration, LogGroupLogDestination, ResponseTransferMode, type DomainName, type RestApi } from "aws-cdk-lib/aws-apigateway";
+import {
+  LambdaIntegration,
+  LogGroupLogDestination,
+  ResponseTransferMode,
+  type DomainName,
+  type RestApi,
+} from "aws-cdk-lib/aws-apigateway";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";

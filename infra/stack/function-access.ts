@@ -5,7 +5,14 @@ import type { FunctionDefinition } from "../definitions/index.ts";
 import type { PlatenData } from "./data.ts";
 
 /** What CDK's `grantReadData` / `grantReadWriteData` allow, minus the stream actions (no table has a stream). */
-const TABLE_READ = ["dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:Scan", "dynamodb:ConditionCheckItem", "dynamodb:DescribeTable"];
+const TABLE_READ = [
+  "dynamodb:BatchGetItem",
+  "dynamodb:Query",
+  "dynamodb:GetItem",
+  "dynamodb:Scan",
+  "dynamodb:ConditionCheckItem",
+  "dynamodb:DescribeTable",
+];
 const TABLE_WRITE = ["dynamodb:BatchWriteItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"];
 
 /**
@@ -16,9 +23,17 @@ const TABLE_WRITE = ["dynamodb:BatchWriteItem", "dynamodb:PutItem", "dynamodb:Up
 export function executionRole(scope: Construct, logGroup: ILogGroup): Role {
   const policy = new ManagedPolicy(scope, "ExecutionPolicy", {
     description: "Writes this function's own log group",
-    statements: [new PolicyStatement({ actions: ["logs:CreateLogStream", "logs:PutLogEvents"], resources: [logGroup.logGroupArn] })],
+    statements: [
+      new PolicyStatement({
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [logGroup.logGroupArn],
+      }),
+    ],
   });
-  return new Role(scope, "ServiceRole", { assumedBy: new ServicePrincipal("lambda.amazonaws.com"), managedPolicies: [policy] });
+  return new Role(scope, "ServiceRole", {
+    assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+    managedPolicies: [policy],
+  });
 }
 
 /**
@@ -37,17 +52,22 @@ export function grantAccess(role: Role, def: FunctionDefinition, data: PlatenDat
   }
   for (const id of bucketsRead) {
     const { bucket } = lookup(data.buckets, id, def, "bucket");
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ["s3:GetObject"], resources: [bucket.arnForObjects("*")] }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ["s3:GetObject"], resources: [bucket.arnForObjects("*")] }),
+    );
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ["s3:ListBucket"], resources: [bucket.bucketArn] }));
   }
   for (const id of bucketsWrite) {
     const { bucket } = lookup(data.buckets, id, def, "bucket");
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ["s3:PutObject"], resources: [bucket.arnForObjects("*")] }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ["s3:PutObject"], resources: [bucket.arnForObjects("*")] }),
+    );
   }
   for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(role);
   for (const id of def.access.deadLettersSend ?? []) lookup(data.queues, id, def, "queue").dlq.grantSendMessages(role);
   if (def.access.identityKeys) {
-    if (!data.identityKeys) throw new Error(`Function ${def.id} needs the identity keys secret, which the stack lacks.`);
+    if (!data.identityKeys)
+      throw new Error(`Function ${def.id} needs the identity keys secret, which the stack lacks.`);
     data.identityKeys.grantRead(role);
   }
 }

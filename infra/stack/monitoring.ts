@@ -43,9 +43,15 @@ export class PlatenMonitoring extends Construct {
   readonly alarms: Alarm[] = [];
   readonly topic: Topic | undefined;
 
-  constructor(scope: Construct, id: string, private readonly props: PlatenMonitoringProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: PlatenMonitoringProps,
+  ) {
     super(scope, id);
-    this.topic = props.alarmEmail ? new Topic(this, "Alarms", { displayName: `Platen ${props.settings.stage} alarms` }) : undefined;
+    this.topic = props.alarmEmail
+      ? new Topic(this, "Alarms", { displayName: `Platen ${props.settings.stage} alarms` })
+      : undefined;
     if (this.topic && props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     this.addDlqAlarms();
     this.addConsumerErrorAlarms();
@@ -64,7 +70,10 @@ export class PlatenMonitoring extends Construct {
   private addDlqAlarms(): void {
     for (const { definition, dlq } of Object.values(this.props.data.queues)) {
       // Maximum, not Average: a single dead letter must page someone.
-      const metric = dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: "Maximum" });
+      const metric = dlq.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: "Maximum",
+      });
       this.alarms.push(
         new Alarm(this, `Dlq-${definition.dlq.id}`, {
           alarmName: `${this.props.settings.prefix}-${definition.dlq.id}-not-empty`,
@@ -85,8 +94,12 @@ export class PlatenMonitoring extends Construct {
       if (!consumer) continue;
       const errors = consumer.fn.metricErrors({ period: PERIOD, statistic: "Sum" });
       const invocations = consumer.fn.metricInvocations({ period: PERIOD, statistic: "Sum" });
-      this.addRateAlarm(`${definition.consumer}-error-rate`, errors, invocations,
-        `Error rate of ${definition.consumer} (consumer of ${definition.id}: ${definition.purpose}).`);
+      this.addRateAlarm(
+        `${definition.consumer}-error-rate`,
+        errors,
+        invocations,
+        `Error rate of ${definition.consumer} (consumer of ${definition.id}: ${definition.purpose}).`,
+      );
     }
   }
 
@@ -94,7 +107,12 @@ export class PlatenMonitoring extends Construct {
     const api = this.props.api.restApi;
     const errors = api.metricServerError({ period: PERIOD, statistic: "Sum" });
     const count = api.metricCount({ period: PERIOD, statistic: "Sum" });
-    this.addRateAlarm("api-5xx-rate", errors, count, "Share of API requests answered with 5xx (includes 504 sync time-outs).");
+    this.addRateAlarm(
+      "api-5xx-rate",
+      errors,
+      count,
+      "Share of API requests answered with 5xx (includes 504 sync time-outs).",
+    );
   }
 
   private addRateAlarm(name: string, errors: IMetric, total: IMetric, description: string): void {
@@ -144,12 +162,26 @@ export class PlatenMonitoring extends Construct {
           ]),
         ],
         [
-          widget("Queue depth (visible)", each(queues, (q) => q.queue.metricApproximateNumberOfMessagesVisible({ statistic: "Maximum", label: q.label }))),
-          widget("Oldest message age (s)", each(queues, (q) => q.queue.metricApproximateAgeOfOldestMessage({ statistic: "Maximum", label: q.label }))),
+          widget(
+            "Queue depth (visible)",
+            each(queues, (q) =>
+              q.queue.metricApproximateNumberOfMessagesVisible({ statistic: "Maximum", label: q.label }),
+            ),
+          ),
+          widget(
+            "Oldest message age (s)",
+            each(queues, (q) => q.queue.metricApproximateAgeOfOldestMessage({ statistic: "Maximum", label: q.label })),
+          ),
         ],
         [
-          widget("Function errors", each(fns, (f) => f.fn.metricErrors({ statistic: "Sum", label: f.definition.id }))),
-          widget("Function duration p99 (ms)", each(fns, (f) => f.fn.metricDuration({ statistic: "p99", label: f.definition.id }))),
+          widget(
+            "Function errors",
+            each(fns, (f) => f.fn.metricErrors({ statistic: "Sum", label: f.definition.id })),
+          ),
+          widget(
+            "Function duration p99 (ms)",
+            each(fns, (f) => f.fn.metricDuration({ statistic: "p99", label: f.definition.id })),
+          ),
         ],
         ...appMetricWidgets(settings),
       ],

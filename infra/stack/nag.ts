@@ -26,11 +26,17 @@ const NODE_22 =
 
 const ACKNOWLEDGED_API = [
   { id: "AwsSolutions-APIG4", reason: AUTH_IN_HANDLER },
-  { id: "AwsSolutions-COG4", reason: `${AUTH_IN_HANDLER} Workspaces are not Cognito users, so a Cognito authorizer does not apply.` },
+  {
+    id: "AwsSolutions-COG4",
+    reason: `${AUTH_IN_HANDLER} Workspaces are not Cognito users, so a Cognito authorizer does not apply.`,
+  },
 ];
 
 /** Acknowledges the accepted findings of the whole stack; call once everything is built. */
-export function acknowledgeNagFindings(stack: Stack, parts: { data: PlatenDataResources; functions: Record<string, PlatenFunction>; quietApis: RestApi[] }): void {
+export function acknowledgeNagFindings(
+  stack: Stack,
+  parts: { data: PlatenDataResources; functions: Record<string, PlatenFunction>; quietApis: RestApi[] },
+): void {
   for (const api of stack.node.findAll().filter((c): c is RestApi => c instanceof RestApi)) {
     acknowledge(api, ACKNOWLEDGED_API);
     if (api.node.tryFindChild("CloudWatchRole")) acknowledgeCloudWatchRole(api);
@@ -38,7 +44,11 @@ export function acknowledgeNagFindings(stack: Stack, parts: { data: PlatenDataRe
     else if (!api.node.tryFindChild("JsonBody")) acknowledgeProxyApi(api);
   }
   acknowledge(parts.data.accessLogs, [
-    { id: "AwsSolutions-S1", reason: "This is the access-log bucket of the data buckets; logging it into itself would log every log delivery, without end." },
+    {
+      id: "AwsSolutions-S1",
+      reason:
+        "This is the access-log bucket of the data buckets; logging it into itself would log every log delivery, without end.",
+    },
   ]);
   if (parts.data.identityKeys) {
     acknowledge(parts.data.identityKeys, [
@@ -76,7 +86,8 @@ function acknowledgeCloudWatchRole(api: RestApi): void {
   acknowledge(api, [
     {
       id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]",
-      reason: "The account-level role API Gateway uses to write access and execution logs (RestApi cloudWatchRole). This AWS-managed policy is the one the API Gateway documentation prescribes; it only allows writing logs.",
+      reason:
+        "The account-level role API Gateway uses to write access and execution logs (RestApi cloudWatchRole). This AWS-managed policy is the one the API Gateway documentation prescribes; it only allows writing logs.",
     },
   ]);
 }
@@ -84,17 +95,36 @@ function acknowledgeCloudWatchRole(api: RestApi): void {
 /** The health check's own APIs (spec 4.10: not written to access logs). */
 function acknowledgeQuietApi(api: RestApi): void {
   acknowledge(api, [
-    { id: "AwsSolutions-APIG1", reason: "Spec 4.10: GET /health/check is not written to access logs; that is why it has its own API (infra/stack/api.ts)." },
-    { id: "AwsSolutions-APIG6", reason: "Spec 4.10 keeps health checks out of the logs; the route takes no input and its function logs its own errors." },
-    { id: "AwsSolutions-APIG2", reason: "GET /health/check takes no body, query or headers: there is nothing to validate." },
+    {
+      id: "AwsSolutions-APIG1",
+      reason:
+        "Spec 4.10: GET /health/check is not written to access logs; that is why it has its own API (infra/stack/api.ts).",
+    },
+    {
+      id: "AwsSolutions-APIG6",
+      reason:
+        "Spec 4.10 keeps health checks out of the logs; the route takes no input and its function logs its own errors.",
+    },
+    {
+      id: "AwsSolutions-APIG2",
+      reason: "GET /health/check takes no body, query or headers: there is nothing to validate.",
+    },
   ]);
 }
 
 /** `{auth_url}` / `{site}`: one proxy to a function that routes and validates itself. */
 function acknowledgeProxyApi(api: RestApi): void {
   acknowledge(api, [
-    { id: "AwsSolutions-APIG2", reason: "A proxy of every path to one function (oidc-provider or the site), which parses and validates its own forms and bodies; API Gateway knows no route or body shape here." },
-    { id: "AwsSolutions-APIG6", reason: "Access-logged at the stage; the one proxy function logs its own errors, which is all execution logging would add." },
+    {
+      id: "AwsSolutions-APIG2",
+      reason:
+        "A proxy of every path to one function (oidc-provider or the site), which parses and validates its own forms and bodies; API Gateway knows no route or body shape here.",
+    },
+    {
+      id: "AwsSolutions-APIG6",
+      reason:
+        "Access-logged at the stage; the one proxy function logs its own errors, which is all execution logging would add.",
+    },
   ]);
 }
 

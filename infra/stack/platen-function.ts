@@ -138,4 +138,3 @@ function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<
   if (def.access.identityKeys && data.identityKeys) env.PLATEN_IDENTITY_SECRET_ID = data.identityKeys.secretArn;
   return env;
 }
-

@@ -67,7 +67,10 @@ export class PlatenStack extends Stack {
       siteUrl: domains.url("site") ?? site?.generatedUrl,
     };
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
-    this.api.addRoutes(Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])), this.urls.siteUrl ?? this.urls.baseUrl);
+    this.api.addRoutes(
+      Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])),
+      this.urls.siteUrl ?? this.urls.baseUrl,
+    );
     this.attachFrontEnd(defs, auth, AUTH_FUNCTION_ID);
     this.attachFrontEnd(defs, site, SITE_FUNCTION_ID);
     this.mapDomains(domains, auth, site);
@@ -81,7 +84,11 @@ export class PlatenStack extends Stack {
       alarmEmail: props.alarmEmail,
     });
     this.protectApis();
-    acknowledgeNagFindings(this, { data: this.data, functions: this.functions, quietApis: this.api.quietApis.map((q) => q.api) });
+    acknowledgeNagFindings(this, {
+      data: this.data,
+      functions: this.functions,
+      quietApis: this.api.quietApis.map((q) => q.api),
+    });
     this.addOutputs();
   }
 
@@ -139,12 +146,21 @@ export class PlatenStack extends Stack {
   private addOutputs(): void {
     const fallback = "not deployed: falls back to BaseUrl";
     new CfnOutput(this, "BaseUrl", { value: this.urls.baseUrl, description: "{base_url}" });
-    new CfnOutput(this, "AuthUrl", { value: this.urls.authUrl ?? this.urls.baseUrl, description: `{auth_url}${this.urls.authUrl ? "" : ` (${fallback})`}` });
-    new CfnOutput(this, "SiteUrl", { value: this.urls.siteUrl ?? this.urls.baseUrl, description: `{site}${this.urls.siteUrl ? "" : ` (${fallback})`}` });
+    new CfnOutput(this, "AuthUrl", {
+      value: this.urls.authUrl ?? this.urls.baseUrl,
+      description: `{auth_url}${this.urls.authUrl ? "" : ` (${fallback})`}`,
+    });
+    new CfnOutput(this, "SiteUrl", {
+      value: this.urls.siteUrl ?? this.urls.baseUrl,
+      description: `{site}${this.urls.siteUrl ? "" : ` (${fallback})`}`,
+    });
     for (const { route, url } of this.api.quietRouteUrls()) {
       // With a base domain the `v1/<segment>` mapping serves the quiet route under {base_url}.
       const value = this.hasBaseDomain ? `${this.urls.baseUrl}${route.path}` : url;
-      new CfnOutput(this, `Quiet${pascalCase(route.path)}Url`, { value, description: `${route.path} (own API, not access-logged)` });
+      new CfnOutput(this, `Quiet${pascalCase(route.path)}Url`, {
+        value,
+        description: `${route.path} (own API, not access-logged)`,
+      });
     }
     for (const { definition, table } of Object.values(this.data.tables)) {
       new CfnOutput(this, `Table${pascalCase(definition.id)}Name`, { value: table.tableName });

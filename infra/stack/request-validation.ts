@@ -1,4 +1,12 @@
-import { JsonSchemaType, JsonSchemaVersion, type MethodOptions, type Model, type RequestValidator, ResponseType, type RestApi } from "aws-cdk-lib/aws-apigateway";
+import {
+  JsonSchemaType,
+  JsonSchemaVersion,
+  type MethodOptions,
+  type Model,
+  type RequestValidator,
+  ResponseType,
+  type RestApi,
+} from "aws-cdk-lib/aws-apigateway";
 import type { RouteDefinition } from "../definitions/index.ts";
 import type { CorsDefinition } from "./definitions.ts";
 
@@ -15,7 +23,10 @@ export class JsonBodyValidation {
   constructor(api: RestApi, cors: CorsDefinition, docsBaseUrl: string) {
     // Parameters too, although no method declares a required one yet: a route that does
     // gets it checked without another validator.
-    this.#validator = api.addRequestValidator("JsonBody", { validateRequestBody: true, validateRequestParameters: true });
+    this.#validator = api.addRequestValidator("JsonBody", {
+      validateRequestBody: true,
+      validateRequestParameters: true,
+    });
     this.#model = api.addModel("JsonObject", {
       contentType: "application/json",
       modelName: "JsonObject",

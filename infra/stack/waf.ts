@@ -26,7 +26,11 @@ export class PlatenWaf extends Construct {
 
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id);
-    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+    const visibility = (metricName: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName,
+    });
     this.webAcl = new CfnWebACL(this, "WebAcl", {
       name: `${settings.prefix}-api`,
       scope: "REGIONAL",
@@ -37,7 +41,13 @@ export class PlatenWaf extends Construct {
           name: "rate-per-source-address",
           priority: 0,
           action: { block: {} },
-          statement: { rateBasedStatement: { aggregateKeyType: "IP", limit: REQUESTS_PER_ADDRESS_PER_MINUTE, evaluationWindowSec: 60 } },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: "IP",
+              limit: REQUESTS_PER_ADDRESS_PER_MINUTE,
+              evaluationWindowSec: 60,
+            },
+          },
           visibilityConfig: visibility(`${settings.prefix}-rate-per-address`),
         },
         ...MANAGED_RULE_GROUPS.map((name, i) => ({

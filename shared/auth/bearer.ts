@@ -14,7 +14,11 @@ import type { Principal } from "./authenticate.ts";
  * 30 s, so a request never waits on the network otherwise.
  */
 let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
-const keys = () => (keySet ??= createRemoteJWKSet(new URL(`${config().authUrl}/jwks`), { cooldownDuration: 30_000, cacheMaxAge: 24 * 3600_000 }));
+const keys = () =>
+  (keySet ??= createRemoteJWKSet(new URL(`${config().authUrl}/jwks`), {
+    cooldownDuration: 30_000,
+    cacheMaxAge: 24 * 3600_000,
+  }));
 
 const denied = (cause?: unknown) => new PlatenError("INVALID_CREDENTIALS", { cause });
 
@@ -44,7 +48,11 @@ async function verifyToken(token: string): Promise<JWTPayload> {
  * registered → the principal; otherwise 401. A user who is no longer a member of the
  * token's workspace → 403 WORKSPACE_ROLE_DENIED (re-authorizing does not help).
  */
-export async function authenticateBearer(token: string, workspaceHeader: string | undefined, requiredScopes: readonly string[] = []): Promise<Principal> {
+export async function authenticateBearer(
+  token: string,
+  workspaceHeader: string | undefined,
+  requiredScopes: readonly string[] = [],
+): Promise<Principal> {
   const claims = await verifyToken(token);
   const workspaceId = typeof claims.workspace_id === "string" ? claims.workspace_id : undefined;
   const clientId = typeof claims.client_id === "string" ? claims.client_id : undefined;

@@ -58,27 +58,44 @@ const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { d
  * - no role, or READ where ADMIN is needed → 403 WORKSPACE_ROLE_DENIED;
  * - the signing secret is readable only in a first-party login session → 403 ACCESS_DENIED.
  */
-export function authorizeManagement(caller: ManagementCaller, operation: ManagementOperation, pathWorkspaceId: string | undefined): ManagementGrant {
+export function authorizeManagement(
+  caller: ManagementCaller,
+  operation: ManagementOperation,
+  pathWorkspaceId: string | undefined,
+): ManagementGrant {
   if (caller.method === "appkey") {
-    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "management routes take a Bearer access token or a login session, not an appkey" }] });
+    throw new PlatenError("INVALID_CREDENTIALS", {
+      details: [{ message: "management routes take a Bearer access token or a login session, not an appkey" }],
+    });
   }
   if (caller.method === "bearer") checkToken(caller);
   if (caller.method === "session" && pathWorkspaceId === undefined) {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }],
+    });
   }
-  if (pathWorkspaceId !== undefined && pathWorkspaceId !== caller.workspace.id) throw new PlatenError("WORKSPACE_MISMATCH");
+  if (pathWorkspaceId !== undefined && pathWorkspaceId !== caller.workspace.id)
+    throw new PlatenError("WORKSPACE_MISMATCH");
   checkRole(caller.role, requiredRole[operation]);
   if (operation === "read-secret" && caller.method !== "session") {
-    throw new PlatenError("ACCESS_DENIED", { details: [{ message: "the signing secret can be read only in a first-party login session" }] });
+    throw new PlatenError("ACCESS_DENIED", {
+      details: [{ message: "the signing secret can be read only in a first-party login session" }],
+    });
   }
   const workspaceId = caller.workspace.id;
   if (caller.method === "session") return { workspaceId, actor: { via: "session", userId: caller.userId } };
-  return { workspaceId, ownerClientId: caller.clientId, actor: { via: "bearer", userId: caller.userId, clientId: caller.clientId } };
+  return {
+    workspaceId,
+    ownerClientId: caller.clientId,
+    actor: { via: "bearer", userId: caller.userId, clientId: caller.clientId },
+  };
 }
 
 function checkToken(caller: ManagementCaller): void {
   if (!caller.scopes?.includes(MANAGEMENT_SCOPE)) {
-    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: `the access token lacks the ${MANAGEMENT_SCOPE} scope` }] });
+    throw new PlatenError("INVALID_CREDENTIALS", {
+      details: [{ message: `the access token lacks the ${MANAGEMENT_SCOPE} scope` }],
+    });
   }
   if (caller.grant === "client_credentials" || caller.userId === undefined) {
     throw denied("a client-credentials token has no end user, so no workspace role");

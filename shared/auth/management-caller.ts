@@ -19,11 +19,17 @@ export interface CallerDeps {
  * later by authorizeManagement with 401); else a first-party login session cookie, whose
  * role is the membership in the path's workspace; nothing at all → 412 (spec 5.1).
  */
-export async function resolveManagementCaller(header: HeaderReader, pathWorkspaceId: string | undefined, deps: CallerDeps): Promise<ManagementCaller> {
-  if (header("authorization") !== undefined || header("appkey") !== undefined) return (await deps.authenticate(header)) as ManagementCaller;
+export async function resolveManagementCaller(
+  header: HeaderReader,
+  pathWorkspaceId: string | undefined,
+  deps: CallerDeps,
+): Promise<ManagementCaller> {
+  if (header("authorization") !== undefined || header("appkey") !== undefined)
+    return (await deps.authenticate(header)) as ManagementCaller;
   const session = header("cookie") === undefined ? undefined : await deps.readSession(header("cookie"));
   if (session) return sessionCaller(session.userId, pathWorkspaceId, deps);
-  if (deps.hasSessionCookie(header("cookie"))) throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is invalid or expired" }] });
+  if (deps.hasSessionCookie(header("cookie")))
+    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is invalid or expired" }] });
   throw new PlatenError("AUTH_HEADER_MISSING");
 }
 
@@ -31,12 +37,24 @@ export async function resolveManagementCaller(header: HeaderReader, pathWorkspac
  * A login session acting on the path's workspace. An unknown workspace answers like one
  * the user is not a member of (403), so workspace ids cannot be probed.
  */
-async function sessionCaller(userId: string, pathWorkspaceId: string | undefined, deps: CallerDeps): Promise<ManagementCaller> {
+async function sessionCaller(
+  userId: string,
+  pathWorkspaceId: string | undefined,
+  deps: CallerDeps,
+): Promise<ManagementCaller> {
   if (pathWorkspaceId === undefined) {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }],
+    });
   }
-  const [workspace, membership] = await Promise.all([deps.getWorkspace(pathWorkspaceId), deps.findMembership(pathWorkspaceId, userId)]);
-  if (!workspace || !membership) throw new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message: "the user is not a member of this workspace" }] });
+  const [workspace, membership] = await Promise.all([
+    deps.getWorkspace(pathWorkspaceId),
+    deps.findMembership(pathWorkspaceId, userId),
+  ]);
+  if (!workspace || !membership)
+    throw new PlatenError("WORKSPACE_ROLE_DENIED", {
+      details: [{ message: "the user is not a member of this workspace" }],
+    });
   return { workspace, method: "session", userId, role: membership.role };
 }
 
@@ -45,9 +63,16 @@ async function sessionCaller(userId: string, pathWorkspaceId: string | undefined
  * `Origin` on a cross-origin POST/PATCH/DELETE, so one that names another site than the
  * service's own is refused (403 ACCESS_DENIED). Token callers carry no ambient credential.
  */
-export function checkSessionOrigin(caller: ManagementCaller, method: string, origin: string | undefined, ownOrigins: string[]): void {
+export function checkSessionOrigin(
+  caller: ManagementCaller,
+  method: string,
+  origin: string | undefined,
+  ownOrigins: string[],
+): void {
   if (caller.method !== "session" || method === "GET" || origin === undefined) return;
   if (!ownOrigins.includes(origin)) {
-    throw new PlatenError("ACCESS_DENIED", { details: [{ message: "a login session may change settings only from the service's own pages" }] });
+    throw new PlatenError("ACCESS_DENIED", {
+      details: [{ message: "a login session may change settings only from the service's own pages" }],
+    });
   }
 }

@@ -50,10 +50,19 @@ export function injectFaults<T extends Sendable>(service: FaultRule["service"], 
   return client;
 }
 
-function matching(service: FaultRule["service"], command: { constructor: { name: string }; input?: Record<string, unknown> }): ArmedRule | undefined {
+function matching(
+  service: FaultRule["service"],
+  command: { constructor: { name: string }; input?: Record<string, unknown> },
+): ArmedRule | undefined {
   const input = command.input ?? {};
-  const target = [input.TableName, input.Bucket, input.QueueUrl, ...Object.keys((input.RequestItems as object) ?? {})].filter(Boolean).join(" ");
-  const detail = JSON.stringify([input.Key, input.UpdateExpression, typeof input.Key === "string" ? input.Key : undefined]);
+  const target = [input.TableName, input.Bucket, input.QueueUrl, ...Object.keys((input.RequestItems as object) ?? {})]
+    .filter(Boolean)
+    .join(" ");
+  const detail = JSON.stringify([
+    input.Key,
+    input.UpdateExpression,
+    typeof input.Key === "string" ? input.Key : undefined,
+  ]);
   for (const rule of armed) {
     if (rule.service !== service || rule.command !== command.constructor.name) continue;
     if (rule.target && !target.includes(rule.target)) continue;

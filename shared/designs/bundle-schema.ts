@@ -42,15 +42,33 @@ export const parameterSpecSchema: z.ZodType<ParameterSpec> = z.lazy(() =>
 export const pageSchema = z
   .object({
     size: z.enum(["A3", "A4", "A5", "A6", "B4", "B5", "Letter", "Legal"]).default("A4"),
-    width: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).optional(),
-    height: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).optional(),
+    width: z
+      .string()
+      .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+      .optional(),
+    height: z
+      .string()
+      .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+      .optional(),
     orientation: z.enum(["portrait", "landscape"]).default("portrait"),
     margin: z
       .object({
-        top: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
-        right: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
-        bottom: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
-        left: z.string().regex(/^\d+(\.\d+)?(mm|cm|in|px)$/).default("10mm"),
+        top: z
+          .string()
+          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+          .default("10mm"),
+        right: z
+          .string()
+          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+          .default("10mm"),
+        bottom: z
+          .string()
+          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+          .default("10mm"),
+        left: z
+          .string()
+          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
+          .default("10mm"),
       })
       .strict()
       // prefault: zod 4's default() skips parsing, so the margins' own defaults would be lost

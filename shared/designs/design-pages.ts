@@ -17,7 +17,12 @@ export function parsePage(raw: string | undefined): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
     throw new PlatenError("VALIDATION_FAILED", {
       details: [
-        { field: "page", code: "VALIDATION_FAILED", message: "must be an integer ≥ 1", messageJa: "1 以上の整数である必要があります" },
+        {
+          field: "page",
+          code: "VALIDATION_FAILED",
+          message: "must be an integer ≥ 1",
+          messageJa: "1 以上の整数である必要があります",
+        },
       ],
     });
   }

@@ -27,7 +27,10 @@ export interface DesignVersion {
 }
 
 const headKey = (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `DESIGN#${id}` });
-const versionKey = (ws: string, id: string, v: number) => ({ pk: `DESIGN#${ws}#${id}`, sk: `V#${String(v).padStart(10, "0")}` });
+const versionKey = (ws: string, id: string, v: number) => ({
+  pk: `DESIGN#${ws}#${id}`,
+  sk: `V#${String(v).padStart(10, "0")}`,
+});
 export const bundleObjectKey = (ws: string, id: string, v: number) => `designs/${ws}/${id}/${v}/bundle.json`;
 export const thumbnailObjectKey = (ws: string, id: string, v: number) => `designs/${ws}/${id}/${v}/thumbnail.png`;
 
@@ -88,7 +91,10 @@ export async function putDesignHead(head: DesignHead): Promise<void> {
 /** Bundles are stored as one JSON object (assets base64) so a render needs one GET. */
 export async function putBundle(key: string, bundle: DesignBundle): Promise<void> {
   const assets = Object.fromEntries(
-    Object.entries(bundle.assets).map(([name, a]) => [name, { contentType: a.contentType, body: a.body.toString("base64") }]),
+    Object.entries(bundle.assets).map(([name, a]) => [
+      name,
+      { contentType: a.contentType, body: a.body.toString("base64") },
+    ]),
   );
   const Body = JSON.stringify({ manifest: bundle.manifest, template: bundle.template, css: bundle.css, assets });
   await awsClients().s3.send(
@@ -102,7 +108,10 @@ export async function getBundle(key: string): Promise<DesignBundle> {
     assets: Record<string, { contentType: string; body: string }>;
   };
   const assets = Object.fromEntries(
-    Object.entries(raw.assets).map(([name, a]) => [name, { contentType: a.contentType, body: Buffer.from(a.body, "base64") }]),
+    Object.entries(raw.assets).map(([name, a]) => [
+      name,
+      { contentType: a.contentType, body: Buffer.from(a.body, "base64") },
+    ]),
   );
   return { ...raw, assets };
 }

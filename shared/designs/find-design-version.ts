@@ -18,9 +18,14 @@ export function parseVersionQuery(raw: string | undefined): number | undefined {
  * spec 4.8: without `version` a missing design is DESIGN_NOT_FOUND; with a version, a
  * missing design or version is DESIGN_VERSION_NOT_FOUND. Never 400 for a wrong id.
  */
-export async function findDesignVersion(workspaceId: string, designId: string, version?: number): Promise<DesignVersion> {
+export async function findDesignVersion(
+  workspaceId: string,
+  designId: string,
+  version?: number,
+): Promise<DesignVersion> {
   // Ids are 16 characters; a much longer one cannot exist (and would exceed DynamoDB key sizes).
-  if (designId.length > MAX_DESIGN_ID_LENGTH) throw new PlatenError(version === undefined ? "DESIGN_NOT_FOUND" : "DESIGN_VERSION_NOT_FOUND");
+  if (designId.length > MAX_DESIGN_ID_LENGTH)
+    throw new PlatenError(version === undefined ? "DESIGN_NOT_FOUND" : "DESIGN_VERSION_NOT_FOUND");
   if (version === undefined) {
     const head = await getDesignHead(workspaceId, designId);
     if (!head) throw new PlatenError("DESIGN_NOT_FOUND");
@@ -36,7 +41,11 @@ export async function findDesignVersion(workspaceId: string, designId: string, v
 const versionCache = new Map<string, DesignVersion>();
 
 /** Versions never change once published, so a found one is kept (misses are not cached). */
-async function cachedVersion(workspaceId: string, designId: string, version: number): Promise<DesignVersion | undefined> {
+async function cachedVersion(
+  workspaceId: string,
+  designId: string,
+  version: number,
+): Promise<DesignVersion | undefined> {
   const key = `${workspaceId}/${designId}/${version}`;
   const hit = versionCache.get(key);
   if (hit) return hit;

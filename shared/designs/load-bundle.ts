@@ -24,7 +24,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Assets are small images and stylesheets; the whole bundle stays well under Lambda limits. */
 const MAX_ASSET_BYTES = 5 * 1024 * 1024;
 
-const describeIssue = (i: z.core.$ZodIssue) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`;
+const describeIssue = (i: z.core.$ZodIssue) =>
+  `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`;
 
 /** Reads and validates a design bundle folder (design.json, template.liquid, style.css, assets/). */
 export async function loadBundleFromDir(dir: string): Promise<DesignBundle> {

@@ -44,7 +44,8 @@ export async function publishDesign(
   const existing = input.designId
     ? await getDesignHead(workspaceId, input.designId)
     : (await listDesignHeads(workspaceId)).find((h) => h.label === bundle.manifest.label);
-  if (input.designId && !existing) throw new PublishError(`design ${input.designId} not found in workspace ${workspaceId}`);
+  if (input.designId && !existing)
+    throw new PublishError(`design ${input.designId} not found in workspace ${workspaceId}`);
   const id = existing?.id ?? newId();
   for (let version = (existing?.latestVersion ?? 0) + 1; ; version++) {
     // The thumbnail first: a design it refuses (e.g. over the page limit) leaves nothing stored.
@@ -55,12 +56,27 @@ export async function publishDesign(
     if (thumbnailKey && thumbnail) await putThumbnail(thumbnailKey, thumbnail);
     const now = deps.clock.now().toISOString();
     try {
-      await putDesignVersion({ designId: id, workspaceId, version, manifest: bundle.manifest, bundleKey, thumbnailKey, createdAt: now });
+      await putDesignVersion({
+        designId: id,
+        workspaceId,
+        version,
+        manifest: bundle.manifest,
+        bundleKey,
+        thumbnailKey,
+        createdAt: now,
+      });
     } catch (err) {
       if (isConditionalCheckFailed(err)) continue; // a concurrent publish took it
       throw err;
     }
-    await putDesignHead({ id, workspaceId, label: bundle.manifest.label, latestVersion: version, createdAt: now, updatedAt: now }).catch(ignoreConditionalCheckFailed);
+    await putDesignHead({
+      id,
+      workspaceId,
+      label: bundle.manifest.label,
+      latestVersion: version,
+      createdAt: now,
+      updatedAt: now,
+    }).catch(ignoreConditionalCheckFailed);
     return { id, version, label: bundle.manifest.label };
   }
 }

@@ -28,44 +28,215 @@ const BACKOFF: Text = {
 
 /** What the catalogue's one-line message does not say (spec 7.3), per code. */
 const docs: Partial<Record<ErrorCode, { when?: Text; todo: Text }>> = {
-  AUTH_HEADER_MISSING: { todo: { en: "Send the `appkey` header with the workspace application key, or `Authorization: Bearer <token>`.", ja: "`appkey` ヘッダーにワークスペースのアプリケーションキーを入れるか、`Authorization: Bearer <token>` を送信してください。" } },
-  INVALID_CREDENTIALS: { todo: { en: "Check the key (it may have been rotated), the token's expiry and its `pdf:generate` scope, and that `x-workspace-id`, if sent, names the key's workspace.", ja: "キー（ローテーション済みの可能性）、トークンの有効期限と `pdf:generate` スコープ、送信している場合は `x-workspace-id` がキーのワークスペースと一致するかを確認してください。" } },
-  WORKSPACE_MISMATCH: { todo: { en: "Use the workspaceId of the credentials' workspace.", ja: "認証情報のワークスペースの workspaceId を指定してください。" } },
-  WORKSPACE_SCOPE_VIOLATION: { todo: { en: "Write output only inside the authenticated workspace.", ja: "出力先は認証されたワークスペース内にしてください。" } },
-  WORKSPACE_ROLE_DENIED: { todo: { en: "Ask a workspace administrator for the needed role. Authorizing the same account again does not help.", ja: "ワークスペース管理者に必要なロールを依頼してください。同じアカウントで再認可しても解決しません。" } },
-  PLAN_NOT_FOUND: { todo: { en: "Contact support: the workspace has no plan assigned.", ja: "サポートに連絡してください。ワークスペースにプランが割り当てられていません。" } },
-  ACCESS_DENIED: { todo: { en: "Check that the account may use this feature.", ja: "このアカウントがこの機能を利用できるか確認してください。" } },
-  PLAN_PAGE_LIMIT_EXCEEDED: { when: { en: "The month's output pages of the plan are used up; checked before a generation is accepted.", ja: "プランの当月の出力ページ数を使い切りました。生成の受け付け前に確認されます。" }, todo: { en: "Wait for the next month (UTC) or move to a plan that bills extra pages.", ja: "翌月（UTC）まで待つか、超過ページを課金できるプランに変更してください。" } },
-  ACTIVE_PLAN_NOT_FOUND: { todo: { en: "Renew or choose a plan for the workspace.", ja: "ワークスペースのプランを更新または選択してください。" } },
-  RATE_LIMITED: { when: { en: "The workspace sent more requests of this kind in the current minute than spec 8 allows (sync 30, async 100, download and retrieval 100, status 300).", ja: "ワークスペースがこの種類のリクエストを 1 分間の上限（同期 30、非同期 100、ダウンロード・取得 100、ステータス 300）を超えて送信しました。" }, todo: RETRY_LATER },
-  DESIGN_NOT_FOUND: { todo: { en: "Use a designId from GET /v1/file/designs of the same workspace.", ja: "同じワークスペースの GET /v1/file/designs で得た designId を使ってください。" } },
-  DESIGN_VERSION_NOT_FOUND: { todo: { en: "Use a designId and a version listed by GET /v1/file/designs (`latestVersion`).", ja: "GET /v1/file/designs に表示される designId と version（`latestVersion`）を使ってください。" } },
-  VERSION_NOT_FOUND: { todo: { en: "Use an existing version of the design.", ja: "デザインに存在するバージョンを指定してください。" } },
+  AUTH_HEADER_MISSING: {
+    todo: {
+      en: "Send the `appkey` header with the workspace application key, or `Authorization: Bearer <token>`.",
+      ja: "`appkey` ヘッダーにワークスペースのアプリケーションキーを入れるか、`Authorization: Bearer <token>` を送信してください。",
+    },
+  },
+  INVALID_CREDENTIALS: {
+    todo: {
+      en: "Check the key (it may have been rotated), the token's expiry and its `pdf:generate` scope, and that `x-workspace-id`, if sent, names the key's workspace.",
+      ja: "キー（ローテーション済みの可能性）、トークンの有効期限と `pdf:generate` スコープ、送信している場合は `x-workspace-id` がキーのワークスペースと一致するかを確認してください。",
+    },
+  },
+  WORKSPACE_MISMATCH: {
+    todo: {
+      en: "Use the workspaceId of the credentials' workspace.",
+      ja: "認証情報のワークスペースの workspaceId を指定してください。",
+    },
+  },
+  WORKSPACE_SCOPE_VIOLATION: {
+    todo: {
+      en: "Write output only inside the authenticated workspace.",
+      ja: "出力先は認証されたワークスペース内にしてください。",
+    },
+  },
+  WORKSPACE_ROLE_DENIED: {
+    todo: {
+      en: "Ask a workspace administrator for the needed role. Authorizing the same account again does not help.",
+      ja: "ワークスペース管理者に必要なロールを依頼してください。同じアカウントで再認可しても解決しません。",
+    },
+  },
+  PLAN_NOT_FOUND: {
+    todo: {
+      en: "Contact support: the workspace has no plan assigned.",
+      ja: "サポートに連絡してください。ワークスペースにプランが割り当てられていません。",
+    },
+  },
+  ACCESS_DENIED: {
+    todo: {
+      en: "Check that the account may use this feature.",
+      ja: "このアカウントがこの機能を利用できるか確認してください。",
+    },
+  },
+  PLAN_PAGE_LIMIT_EXCEEDED: {
+    when: {
+      en: "The month's output pages of the plan are used up; checked before a generation is accepted.",
+      ja: "プランの当月の出力ページ数を使い切りました。生成の受け付け前に確認されます。",
+    },
+    todo: {
+      en: "Wait for the next month (UTC) or move to a plan that bills extra pages.",
+      ja: "翌月（UTC）まで待つか、超過ページを課金できるプランに変更してください。",
+    },
+  },
+  ACTIVE_PLAN_NOT_FOUND: {
+    todo: {
+      en: "Renew or choose a plan for the workspace.",
+      ja: "ワークスペースのプランを更新または選択してください。",
+    },
+  },
+  RATE_LIMITED: {
+    when: {
+      en: "The workspace sent more requests of this kind in the current minute than spec 8 allows (sync 30, async 100, download and retrieval 100, status 300).",
+      ja: "ワークスペースがこの種類のリクエストを 1 分間の上限（同期 30、非同期 100、ダウンロード・取得 100、ステータス 300）を超えて送信しました。",
+    },
+    todo: RETRY_LATER,
+  },
+  DESIGN_NOT_FOUND: {
+    todo: {
+      en: "Use a designId from GET /v1/file/designs of the same workspace.",
+      ja: "同じワークスペースの GET /v1/file/designs で得た designId を使ってください。",
+    },
+  },
+  DESIGN_VERSION_NOT_FOUND: {
+    todo: {
+      en: "Use a designId and a version listed by GET /v1/file/designs (`latestVersion`).",
+      ja: "GET /v1/file/designs に表示される designId と version（`latestVersion`）を使ってください。",
+    },
+  },
+  VERSION_NOT_FOUND: {
+    todo: { en: "Use an existing version of the design.", ja: "デザインに存在するバージョンを指定してください。" },
+  },
   VALIDATION_FAILED: { todo: FIX_REQUEST },
-  PARAMS_TYPE_MISMATCH: { when: { en: "A `params` value does not have the type of the template's parameter (also the failure code of an async file in the status and webhook).", ja: "`params` の値がテンプレートのパラメーターの型と異なります（非同期生成ではステータスと Webhook の失敗コードにもなります）。" }, todo: { en: "Send values of the types GET /v1/file/design/parameter/{designId} lists (`details[].expected`).", ja: "GET /v1/file/design/parameter/{designId} が示す型（`details[].expected`）の値を送信してください。" } },
-  PARAMS_NOT_OBJECT: { todo: { en: "Send `params` and `passthrough` as JSON objects.", ja: "`params` と `passthrough` は JSON オブジェクトで送信してください。" } },
-  PARAMS_CIRCULAR_REFERENCE: { todo: { en: "Remove the circular reference from `params`.", ja: "`params` から循環参照を取り除いてください。" } },
-  PARAMS_TOO_LARGE: { todo: { en: "Keep `params` under 1,000,000 bytes; move large data out of the request.", ja: "`params` を 1,000,000 バイト未満にしてください。大きなデータはリクエストに含めないでください。" } },
-  FILE_NAME_INVALID: { todo: { en: "Remove slashes, backslashes, colons, asterisks, question marks, double quotes, angle brackets, pipes and control characters from `fileName`.", ja: "`fileName` からスラッシュ、バックスラッシュ、コロン、アスタリスク、疑問符、二重引用符、山かっこ、パイプ、制御文字を取り除いてください。" } },
-  FILE_NAME_DUPLICATED: { todo: { en: "Give every item of `contents` a different `fileName` (compared case-insensitively).", ja: "`contents` の各項目に異なる `fileName` を付けてください（大文字小文字は区別されません）。" } },
-  TOO_MANY_CONTENTS: { todo: { en: "Split the request into requests of at most 100 items.", ja: "1 リクエストあたり 100 件以下に分割してください。" } },
-  WEBHOOK_URL_NOT_ALLOWED: { todo: { en: "Register the URL as a webhook endpoint of the workspace and enable it, or omit `webhookUrl`.", ja: "URL をワークスペースの Webhook エンドポイントとして登録して有効にするか、`webhookUrl` を省略してください。" } },
-  IDEMPOTENCY_KEY_REUSED: { todo: { en: "Use a new Idempotency-Key for a different request body.", ja: "異なるリクエスト本文には新しい Idempotency-Key を使ってください。" } },
+  PARAMS_TYPE_MISMATCH: {
+    when: {
+      en: "A `params` value does not have the type of the template's parameter (also the failure code of an async file in the status and webhook).",
+      ja: "`params` の値がテンプレートのパラメーターの型と異なります（非同期生成ではステータスと Webhook の失敗コードにもなります）。",
+    },
+    todo: {
+      en: "Send values of the types GET /v1/file/design/parameter/{designId} lists (`details[].expected`).",
+      ja: "GET /v1/file/design/parameter/{designId} が示す型（`details[].expected`）の値を送信してください。",
+    },
+  },
+  PARAMS_NOT_OBJECT: {
+    todo: {
+      en: "Send `params` and `passthrough` as JSON objects.",
+      ja: "`params` と `passthrough` は JSON オブジェクトで送信してください。",
+    },
+  },
+  PARAMS_CIRCULAR_REFERENCE: {
+    todo: { en: "Remove the circular reference from `params`.", ja: "`params` から循環参照を取り除いてください。" },
+  },
+  PARAMS_TOO_LARGE: {
+    todo: {
+      en: "Keep `params` under 1,000,000 bytes; move large data out of the request.",
+      ja: "`params` を 1,000,000 バイト未満にしてください。大きなデータはリクエストに含めないでください。",
+    },
+  },
+  FILE_NAME_INVALID: {
+    todo: {
+      en: "Remove slashes, backslashes, colons, asterisks, question marks, double quotes, angle brackets, pipes and control characters from `fileName`.",
+      ja: "`fileName` からスラッシュ、バックスラッシュ、コロン、アスタリスク、疑問符、二重引用符、山かっこ、パイプ、制御文字を取り除いてください。",
+    },
+  },
+  FILE_NAME_DUPLICATED: {
+    todo: {
+      en: "Give every item of `contents` a different `fileName` (compared case-insensitively).",
+      ja: "`contents` の各項目に異なる `fileName` を付けてください（大文字小文字は区別されません）。",
+    },
+  },
+  TOO_MANY_CONTENTS: {
+    todo: {
+      en: "Split the request into requests of at most 100 items.",
+      ja: "1 リクエストあたり 100 件以下に分割してください。",
+    },
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    todo: {
+      en: "Register the URL as a webhook endpoint of the workspace and enable it, or omit `webhookUrl`.",
+      ja: "URL をワークスペースの Webhook エンドポイントとして登録して有効にするか、`webhookUrl` を省略してください。",
+    },
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    todo: {
+      en: "Use a new Idempotency-Key for a different request body.",
+      ja: "異なるリクエスト本文には新しい Idempotency-Key を使ってください。",
+    },
+  },
   IDEMPOTENCY_KEY_IN_PROGRESS: { todo: RETRY_LATER },
-  REQUEST_NOT_FOUND: { when: { en: "Unknown requestId, another workspace's request, a failed single request older than 24 hours, deleted files, or a just-accepted request whose job record was not saved.", ja: "不明な requestId、他のワークスペースのリクエスト、24 時間以上前に失敗した単一リクエスト、削除済みのファイル、またはジョブ記録が保存されなかった受付直後のリクエストです。" }, todo: { en: "Check the requestId and the credentials' workspace; for a just-accepted request, check once or twice again a few seconds apart.", ja: "requestId と認証情報のワークスペースを確認してください。受付直後のリクエストは数秒おきに 1〜2 回再確認してください。" } },
-  FILE_NOT_FOUND: { when: { en: "Wrong id, another workspace's file (existence is hidden), a single generation that failed over 24 hours ago, deleted output, or an in-progress request without a job record.", ja: "ID の誤り、他のワークスペースのファイル（存在は隠されます）、24 時間以上前に失敗した単一生成、削除された出力、またはジョブ記録のない処理中リクエストです。" }, todo: { en: "Check the ids and the workspace; files are kept for the workspace's retention period only.", ja: "ID とワークスペースを確認してください。ファイルはワークスペースの保存期間だけ保持されます。" } },
+  REQUEST_NOT_FOUND: {
+    when: {
+      en: "Unknown requestId, another workspace's request, a failed single request older than 24 hours, deleted files, or a just-accepted request whose job record was not saved.",
+      ja: "不明な requestId、他のワークスペースのリクエスト、24 時間以上前に失敗した単一リクエスト、削除済みのファイル、またはジョブ記録が保存されなかった受付直後のリクエストです。",
+    },
+    todo: {
+      en: "Check the requestId and the credentials' workspace; for a just-accepted request, check once or twice again a few seconds apart.",
+      ja: "requestId と認証情報のワークスペースを確認してください。受付直後のリクエストは数秒おきに 1〜2 回再確認してください。",
+    },
+  },
+  FILE_NOT_FOUND: {
+    when: {
+      en: "Wrong id, another workspace's file (existence is hidden), a single generation that failed over 24 hours ago, deleted output, or an in-progress request without a job record.",
+      ja: "ID の誤り、他のワークスペースのファイル（存在は隠されます）、24 時間以上前に失敗した単一生成、削除された出力、またはジョブ記録のない処理中リクエストです。",
+    },
+    todo: {
+      en: "Check the ids and the workspace; files are kept for the workspace's retention period only.",
+      ja: "ID とワークスペースを確認してください。ファイルはワークスペースの保存期間だけ保持されます。",
+    },
+  },
   FILE_NOT_READY: { todo: RETRY_LATER },
-  FILE_GENERATION_FAILED: { when: { en: "The request or file failed to generate (download answer 422), or every file of a multiple request failed (status `error.code`).", ja: "リクエストまたはファイルの生成に失敗しました（ダウンロードは 422）。または複数リクエストの全ファイルが失敗しました（ステータスの `error.code`）。" }, todo: { en: "Read GET /v1/file/status/{requestId}: `failedFiles` names each file's own code. Fix the cause and generate again.", ja: "GET /v1/file/status/{requestId} の `failedFiles` で各ファイルのコードを確認し、原因を直して再生成してください。" } },
+  FILE_GENERATION_FAILED: {
+    when: {
+      en: "The request or file failed to generate (download answer 422), or every file of a multiple request failed (status `error.code`).",
+      ja: "リクエストまたはファイルの生成に失敗しました（ダウンロードは 422）。または複数リクエストの全ファイルが失敗しました（ステータスの `error.code`）。",
+    },
+    todo: {
+      en: "Read GET /v1/file/status/{requestId}: `failedFiles` names each file's own code. Fix the cause and generate again.",
+      ja: "GET /v1/file/status/{requestId} の `failedFiles` で各ファイルのコードを確認し、原因を直して再生成してください。",
+    },
+  },
   JOB_NOT_FOUND: { todo: { en: "Check the job id.", ja: "ジョブ ID を確認してください。" } },
   RENDER_QUEUE_FULL: { todo: BACKOFF },
   CONVERT_QUEUE_FULL: { todo: BACKOFF },
-  PARTIAL_FAILURE: { when: { en: "Webhook `file.failed` only: some files of a multiple request failed while others succeeded (sent only to the request's `webhookUrl`).", ja: "Webhook `file.failed` のみ: 複数リクエストの一部のファイルが失敗しました（リクエストの `webhookUrl` にのみ送信）。" }, todo: { en: "Successful files arrive as `file.completed`; read `failedFiles` of the status for the others and generate them again.", ja: "成功したファイルは `file.completed` で届きます。その他はステータスの `failedFiles` を確認して再生成してください。" } },
-  GENERATION_INTERRUPTED: { when: { en: "Status only: the generation process stopped before the file was finished.", ja: "ステータスのみ: ファイルの完成前に生成処理が停止しました。" }, todo: { en: "Generate the file again; nothing was billed for it twice.", ja: "ファイルを再生成してください。" } },
+  PARTIAL_FAILURE: {
+    when: {
+      en: "Webhook `file.failed` only: some files of a multiple request failed while others succeeded (sent only to the request's `webhookUrl`).",
+      ja: "Webhook `file.failed` のみ: 複数リクエストの一部のファイルが失敗しました（リクエストの `webhookUrl` にのみ送信）。",
+    },
+    todo: {
+      en: "Successful files arrive as `file.completed`; read `failedFiles` of the status for the others and generate them again.",
+      ja: "成功したファイルは `file.completed` で届きます。その他はステータスの `failedFiles` を確認して再生成してください。",
+    },
+  },
+  GENERATION_INTERRUPTED: {
+    when: {
+      en: "Status only: the generation process stopped before the file was finished.",
+      ja: "ステータスのみ: ファイルの完成前に生成処理が停止しました。",
+    },
+    todo: { en: "Generate the file again; nothing was billed for it twice.", ja: "ファイルを再生成してください。" },
+  },
   INTERNAL_ERROR: { todo: BACKOFF },
   BAD_REQUEST: { todo: FIX_REQUEST },
-  NOT_FOUND: { todo: { en: "Check the method and path against the API reference; paths start with `/v1`.", ja: "メソッドとパスを API リファレンスと照合してください。パスは `/v1` で始まります。" } },
-  METHOD_NOT_ALLOWED: { todo: { en: "Use a method the route supports.", ja: "ルートが対応するメソッドを使ってください。" } },
-  FILE_MAPPING_TOO_LARGE: { when: { en: "A sync request answered with the PDF or ZIP itself would carry an `X-File-Mapping` header (file names, passthrough, share URLs, URL-encoded) over the size limit (64 KiB by default); refused before any rendering, so no page counts.", ja: "PDF または ZIP 本体で応答する同期リクエストの `X-File-Mapping` ヘッダー（ファイル名、passthrough、共有 URL を URL エンコードしたもの）がサイズ上限（既定 64 KiB）を超えます。レンダリング前に拒否されるため、ページは消費されません。" }, todo: { en: "Add `?response=json`: the body then lists every file (ids, names, passthrough, share) and each PDF downloads from its `downloadPath`. Or send fewer files, shorter names or smaller passthrough per request.", ja: "`?response=json` を付けてください。本文に全ファイル（ID、名前、passthrough、共有情報）が返り、各 PDF は `downloadPath` からダウンロードできます。または 1 リクエストのファイル数、名前の長さ、passthrough を減らしてください。" } },
+  NOT_FOUND: {
+    todo: {
+      en: "Check the method and path against the API reference; paths start with `/v1`.",
+      ja: "メソッドとパスを API リファレンスと照合してください。パスは `/v1` で始まります。",
+    },
+  },
+  METHOD_NOT_ALLOWED: {
+    todo: { en: "Use a method the route supports.", ja: "ルートが対応するメソッドを使ってください。" },
+  },
+  FILE_MAPPING_TOO_LARGE: {
+    when: {
+      en: "A sync request answered with the PDF or ZIP itself would carry an `X-File-Mapping` header (file names, passthrough, share URLs, URL-encoded) over the size limit (64 KiB by default); refused before any rendering, so no page counts.",
+      ja: "PDF または ZIP 本体で応答する同期リクエストの `X-File-Mapping` ヘッダー（ファイル名、passthrough、共有 URL を URL エンコードしたもの）がサイズ上限（既定 64 KiB）を超えます。レンダリング前に拒否されるため、ページは消費されません。",
+    },
+    todo: {
+      en: "Add `?response=json`: the body then lists every file (ids, names, passthrough, share) and each PDF downloads from its `downloadPath`. Or send fewer files, shorter names or smaller passthrough per request.",
+      ja: "`?response=json` を付けてください。本文に全ファイル（ID、名前、passthrough、共有情報）が返り、各 PDF は `downloadPath` からダウンロードできます。または 1 リクエストのファイル数、名前の長さ、passthrough を減らしてください。",
+    },
+  },
 };
 
 /** Codes that are never an HTTP status of a response (spec 7.3: webhook only, status only). */

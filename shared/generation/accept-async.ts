@@ -73,9 +73,16 @@ export async function acceptAsync(
     const paramsJson = request.contents.map((c) => JSON.stringify(c.params));
     const inline = paramsJson.map((json) => Buffer.byteLength(json, "utf8") <= INLINE_PARAMS_BYTES);
     await Promise.all([
-      ...request.contents.flatMap((c, i) => (inline[i] ? [] : [putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)])),
+      ...request.contents.flatMap((c, i) =>
+        inline[i] ? [] : [putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)],
+      ),
       planned.then((records) =>
-        putFileRecords(records.map((r, index) => ({ ...fileRecord(job, r, index, expiresAt, admission.limit), ...(inline[index] && { paramsJson: paramsJson[index] }) }))),
+        putFileRecords(
+          records.map((r, index) => ({
+            ...fileRecord(job, r, index, expiresAt, admission.limit),
+            ...(inline[index] && { paramsJson: paramsJson[index] }),
+          })),
+        ),
       ),
     ]);
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
@@ -99,7 +106,13 @@ export async function acceptAsync(
   return { requestId, files };
 }
 
-function fileRecord(job: JobRecord, { file: f, passcodeHash }: PlannedRecord, index: number, expiresAt: number, pageLimit: number | undefined): FileRecord {
+function fileRecord(
+  job: JobRecord,
+  { file: f, passcodeHash }: PlannedRecord,
+  index: number,
+  expiresAt: number,
+  pageLimit: number | undefined,
+): FileRecord {
   return {
     requestId: job.requestId,
     fileId: f.fileId,

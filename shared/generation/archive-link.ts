@@ -27,7 +27,8 @@ const MAX_URL_SECONDS = 604_800;
 /** Reads the settings; a value that is not a positive integer (or a URL lifetime over 7 days) fails fast. */
 export function archiveLinkSettings(env: Record<string, string | undefined> = process.env): ArchiveLinkSettings {
   const urlSeconds = positiveInt(env, "PLATEN_ZIP_URL_SECONDS", DEFAULT_ZIP_URL_SECONDS);
-  if (urlSeconds > MAX_URL_SECONDS) throw new ConfigError(`PLATEN_ZIP_URL_SECONDS must be at most ${MAX_URL_SECONDS} (7 days), got ${urlSeconds}.`);
+  if (urlSeconds > MAX_URL_SECONDS)
+    throw new ConfigError(`PLATEN_ZIP_URL_SECONDS must be at most ${MAX_URL_SECONDS} (7 days), got ${urlSeconds}.`);
   return { redirectBytes: positiveInt(env, "PLATEN_ZIP_REDIRECT_BYTES", DEFAULT_ZIP_REDIRECT_BYTES), urlSeconds };
 }
 
@@ -35,12 +36,14 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got "${raw}".`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ConfigError(`${name} must be a positive integer, got "${raw}".`);
   return value;
 }
 
 /** Whether a ZIP of `contentLength` bytes is served from S3 instead of the response stream. */
-export const servedFromS3 = (contentLength: number, settings: ArchiveLinkSettings): boolean => contentLength > settings.redirectBytes;
+export const servedFromS3 = (contentLength: number, settings: ArchiveLinkSettings): boolean =>
+  contentLength > settings.redirectBytes;
 
 /** Where a request's ZIP is kept (its own prefix: a lifecycle rule expires it, infra/definitions/buckets.ts). */
 export const archiveObjectKey = (workspaceId: string, requestId: string) => `zips/${workspaceId}/${requestId}.zip`;
@@ -102,13 +105,24 @@ export interface LinkedArchive {
  * files never change once downloadable, so equal length means the same archive: a second
  * download builds nothing), then presigns its GET on the service clock.
  */
-export async function archiveUrl(archive: LinkedArchive, ids: { workspaceId: string; requestId: string }, clock: Clock, settings: ArchiveLinkSettings): Promise<string> {
+export async function archiveUrl(
+  archive: LinkedArchive,
+  ids: { workspaceId: string; requestId: string },
+  clock: Clock,
+  settings: ArchiveLinkSettings,
+): Promise<string> {
   const bucket = config().buckets.files;
   const key = archiveObjectKey(ids.workspaceId, ids.requestId);
   if ((await storedLength(bucket, key)) === archive.contentLength) archive.stream.destroy();
   else {
     await awsClients().s3.send(
-      new PutObjectCommand({ Bucket: bucket, Key: key, Body: archive.stream, ContentLength: archive.contentLength, ContentType: "application/zip" }),
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: archive.stream,
+        ContentLength: archive.contentLength,
+        ContentType: "application/zip",
+      }),
     );
   }
   const get = { bucket, key, contentDisposition: archive.contentDisposition, contentType: "application/zip" };

@@ -11,7 +11,8 @@ const DOCUMENT_CODES: Partial<Record<RenderErrorCode, ErrorCode>> = {
 };
 
 /** True for a render that ran out of time or found no browser in time (sync: the 504 of spec 7.2). */
-export const isRenderDeadline = (err: unknown): boolean => err instanceof RenderError && (err.code === "RENDER_TIMEOUT" || err.code === "BROWSER_BUSY");
+export const isRenderDeadline = (err: unknown): boolean =>
+  err instanceof RenderError && (err.code === "RENDER_TIMEOUT" || err.code === "BROWSER_BUSY");
 
 /** A document limit as the client's error (sync answers it), or undefined for anything else. */
 export function documentLimitError(err: unknown): PlatenError | undefined {
@@ -27,8 +28,13 @@ export function documentLimitError(err: unknown): PlatenError | undefined {
 export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
   if (!(err instanceof RenderError) || !err.permanent) return undefined;
   const code = DOCUMENT_CODES[err.code];
-  if (!code) return { errorCode: "INTERNAL_ERROR", errorMessage: `${catalogue.INTERNAL_ERROR.en} The template could not be rendered.` };
+  if (!code)
+    return {
+      errorCode: "INTERNAL_ERROR",
+      errorMessage: `${catalogue.INTERNAL_ERROR.en} The template could not be rendered.`,
+    };
   return { errorCode: code, errorMessage: formatMessage(catalogue[code].en, limitVars(err)) };
 }
 
-const limitVars = (err: RenderError): Record<string, string> => (err.limit === undefined ? {} : { limit: err.limit.toLocaleString("en-US") });
+const limitVars = (err: RenderError): Record<string, string> =>
+  err.limit === undefined ? {} : { limit: err.limit.toLocaleString("en-US") };

@@ -18,6 +18,10 @@ export async function openRequestArchive(
   const { templateName, files } = await resolveRequestDownload(requestId, workspaceId, deps);
   const names = zipEntryNames(files.map((f) => f.fileName));
   const sizes = await Promise.all(files.map((f) => f.bytes ?? pdfSize(f.s3Key!)));
-  const sources = files.map((f, i) => ({ name: names[i]!, size: sizes[i]!, open: async () => (await openPdf(f.s3Key!)).stream }));
+  const sources = files.map((f, i) => ({
+    name: names[i]!,
+    size: sizes[i]!,
+    open: async () => (await openPdf(f.s3Key!)).stream,
+  }));
   return { templateName, stream: zipStream(sources), contentLength: zipLength(sources) };
 }

@@ -35,7 +35,12 @@ export async function resolveRequestDownload(requestId: string, workspaceId: str
 }
 
 /** One file (spec 4.7): the same rules applied to the file, 422 naming its own failure code. */
-export async function resolveFileDownload(requestId: string, fileId: string, workspaceId: string, deps: ReadDeps): Promise<FileRecord> {
+export async function resolveFileDownload(
+  requestId: string,
+  fileId: string,
+  workspaceId: string,
+  deps: ReadDeps,
+): Promise<FileRecord> {
   const { requests, clock } = deps;
   const [file] = await whenStored(async () => {
     const record = await requests.getFile(requestId, fileId);
@@ -49,7 +54,8 @@ export async function resolveFileDownload(requestId: string, fileId: string, wor
     if (job?.status === "processing") throw notReady();
     throw new PlatenError("FILE_NOT_FOUND");
   }
-  if (job || file.mode === "multiple" || file.source === "sync") throw failed(requestId, file.errorCode ?? "FILE_GENERATION_FAILED");
+  if (job || file.mode === "multiple" || file.source === "sync")
+    throw failed(requestId, file.errorCode ?? "FILE_GENERATION_FAILED");
   throw new PlatenError("FILE_NOT_FOUND");
 }
 

@@ -51,7 +51,8 @@ export async function renderInSlot(
   if (!fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
-  if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config))) return DEFERRED;
+  if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config)))
+    return DEFERRED;
   // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
   let started: number | undefined;
   let timedOut = false;
@@ -66,9 +67,10 @@ export async function renderInSlot(
     // A time-out counts as the whole budget; a render that never reached a browser, not at all.
     const tookMs = started === undefined ? undefined : performance.now() - started;
     const end = { tookMs: timedOut ? fair.budgetMs : tookMs, timedOut };
-    await giveBackLease(fair.store, workspaceId, token, clock.now().getTime(), end, fair.config.timeoutPenaltyMs).catch((error: unknown) =>
-      // Not fatal: the lease then ends at its own expiry.
-      logger.warn("render lease not given back", { workspaceId, error: String(error) }),
+    await giveBackLease(fair.store, workspaceId, token, clock.now().getTime(), end, fair.config.timeoutPenaltyMs).catch(
+      (error: unknown) =>
+        // Not fatal: the lease then ends at its own expiry.
+        logger.warn("render lease not given back", { workspaceId, error: String(error) }),
     );
   }
 }

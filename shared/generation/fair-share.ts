@@ -63,7 +63,10 @@ export function liveLeases(leases: Leases, nowMs: number): Leases {
 }
 
 /** Renders the workspace may hold at once: its work allowance over its average render time, at least the minimum. */
-export function inFlightCap(share: Pick<RenderShare, "avgMs">, config: Pick<FairShareConfig, "workMs" | "minInFlight" | "initialAvgMs">): number {
+export function inFlightCap(
+  share: Pick<RenderShare, "avgMs">,
+  config: Pick<FairShareConfig, "workMs" | "minInFlight" | "initialAvgMs">,
+): number {
   const avgMs = Math.max(1, share.avgMs ?? config.initialAvgMs);
   return Math.max(config.minInFlight, Math.floor(config.workMs / avgMs));
 }
@@ -72,7 +75,13 @@ export function inFlightCap(share: Pick<RenderShare, "avgMs">, config: Pick<Fair
  * The share with `token` added until `untilMs`, or undefined when the workspace already
  * holds its cap of live leases (its message goes back to the queue). Expired leases are dropped.
  */
-export function admit(share: RenderShare, token: string, untilMs: number, nowMs: number, config: FairShareConfig): RenderShare | undefined {
+export function admit(
+  share: RenderShare,
+  token: string,
+  untilMs: number,
+  nowMs: number,
+  config: FairShareConfig,
+): RenderShare | undefined {
   const live = liveLeases(share.leases, nowMs);
   if (Object.keys(live).length >= inFlightCap(share, config)) return undefined;
   return { ...share, leases: { ...live, [token]: untilMs } };
@@ -93,7 +102,13 @@ const AVG_WEIGHT = 0.3;
  * shrink the workspace's cap), and a render that ran out of time is charged: its slot
  * stays taken until `nowMs + penaltyMs`. Any other end frees the slot at once.
  */
-export function endLease(share: RenderShare, token: string, nowMs: number, end: RenderEnd, penaltyMs: number): RenderShare {
+export function endLease(
+  share: RenderShare,
+  token: string,
+  nowMs: number,
+  end: RenderEnd,
+  penaltyMs: number,
+): RenderShare {
   const live = liveLeases(share.leases, nowMs);
   const avgMs = movingAverage(share.avgMs, end.tookMs);
   if (!(token in live)) return { leases: live, ...(avgMs === undefined ? {} : { avgMs }) };

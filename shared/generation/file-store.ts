@@ -59,12 +59,19 @@ const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 50 * 2 ** 
  */
 function toItem(r: FileRecord): Record<string, unknown> {
   const { passthrough, ...rest } = r;
-  return { ...fileKey(r.requestId, r.fileId), ...rest, ...(passthrough && { passthroughJson: JSON.stringify(passthrough) }) };
+  return {
+    ...fileKey(r.requestId, r.fileId),
+    ...rest,
+    ...(passthrough && { passthroughJson: JSON.stringify(passthrough) }),
+  };
 }
 
 function fromItem(item: Record<string, unknown>): FileRecord {
   const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
-  return { ...(rest as unknown as FileRecord), ...(typeof passthroughJson === "string" && { passthrough: JSON.parse(passthroughJson) }) };
+  return {
+    ...(rest as unknown as FileRecord),
+    ...(typeof passthroughJson === "string" && { passthrough: JSON.parse(passthroughJson) }),
+  };
 }
 
 export const pdfObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
@@ -108,7 +115,9 @@ export async function deleteFileRecords(records: Pick<FileRecord, "requestId" | 
   await writeInBatches(records.map((r) => ({ DeleteRequest: { Key: fileKey(r.requestId, r.fileId) } })));
 }
 
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
 
 async function writeInBatches(requests: WriteRequest[]): Promise<void> {
   const batches: WriteRequest[][] = [];
@@ -150,7 +159,9 @@ async function readBatch(keys: Record<string, unknown>[]): Promise<FileRecord[]>
   const items: Record<string, unknown>[] = [];
   let pending = keys;
   for (let attempt = 0; pending.length; attempt++) {
-    const out = await awsClients().ddb.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: true } } }));
+    const out = await awsClients().ddb.send(
+      new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: true } } }),
+    );
     items.push(...(out.Responses?.[TableName] ?? []));
     pending = out.UnprocessedKeys?.[TableName]?.Keys ?? [];
     if (pending.length) await backOff(attempt);
@@ -166,7 +177,10 @@ async function readBatch(keys: Record<string, unknown>[]): Promise<FileRecord[]>
 export async function settleFileRecord(
   requestId: string,
   fileId: string,
-  outcome: Pick<FileRecord, "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt" | "pendingStatus">,
+  outcome: Pick<
+    FileRecord,
+    "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt" | "pendingStatus"
+  >,
   from: "queued" | "counting" = "queued",
 ): Promise<boolean> {
   const names: Record<string, string> = { "#status": "status" };

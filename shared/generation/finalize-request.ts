@@ -6,7 +6,10 @@ import type { FinalizeDeps } from "./request-ports.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
 
 /** The outcome of a finished request (spec 3.1 transitions). */
-export function outcomeOf(job: Pick<JobRecord, "mode">, files: FileRecord[]): Pick<JobRecord, "status" | "failedFiles" | "error"> {
+export function outcomeOf(
+  job: Pick<JobRecord, "mode">,
+  files: FileRecord[],
+): Pick<JobRecord, "status" | "failedFiles" | "error"> {
   const failed = files.filter((f) => f.status === "failed");
   const failedFiles: FailedFile[] = failed.map((f) => ({
     fileId: f.fileId,
@@ -40,7 +43,12 @@ export async function finalizeIfSettled(requestId: string, deps: FinalizeDeps): 
 }
 
 /** Records the request's events, ends the job with `outcome` and, if this call ended it, queues the deliveries. */
-export async function finalizeWith(job: JobRecord, files: FileRecord[], outcome: ReturnType<typeof outcomeOf>, { clock, requests, outbox }: FinalizeDeps): Promise<boolean> {
+export async function finalizeWith(
+  job: JobRecord,
+  files: FileRecord[],
+  outcome: ReturnType<typeof outcomeOf>,
+  { clock, requests, outbox }: FinalizeDeps,
+): Promise<boolean> {
   const now = clock.now();
   const events = finalEvents(job, files, now);
   const expiresAt = Math.max(...files.map((f) => f.expiresAt), Math.floor(now.getTime() / 1000) + 86400);
@@ -56,14 +64,24 @@ export async function finalizeWith(job: JobRecord, files: FileRecord[], outcome:
 
 /** spec 6: file.completed for successes; file.failed only when webhookUrl was given. */
 function finalEvents(job: JobRecord, files: FileRecord[], now: Date): GenerationEvent[] {
-  const base = { workspaceId: job.workspaceId, requestId: job.requestId, designId: job.designId, version: job.version, timestamp: now.toISOString() };
+  const base = {
+    workspaceId: job.workspaceId,
+    requestId: job.requestId,
+    designId: job.designId,
+    version: job.version,
+    timestamp: now.toISOString(),
+  };
   const done = files.filter((f) => f.status === "done").map((f) => f.fileId);
   const failed = files.filter((f) => f.status === "failed").map((f) => f.fileId);
   const webhookUrl = job.webhookUrl ? { webhookUrl: job.webhookUrl } : {};
   const events: GenerationEvent[] = [];
   if (done.length) events.push({ ...base, event: "file.completed", fileIds: done, ...webhookUrl });
   if (failed.length && job.webhookUrl) {
-    const errorCode = done.length ? "PARTIAL_FAILURE" : job.mode === "multiple" ? "FILE_GENERATION_FAILED" : (files.find((f) => f.status === "failed")?.errorCode ?? "INTERNAL_ERROR");
+    const errorCode = done.length
+      ? "PARTIAL_FAILURE"
+      : job.mode === "multiple"
+        ? "FILE_GENERATION_FAILED"
+        : (files.find((f) => f.status === "failed")?.errorCode ?? "INTERNAL_ERROR");
     events.push({ ...base, event: "file.failed", fileIds: failed, errorCode, ...webhookUrl });
   }
   return events;

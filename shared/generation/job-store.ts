@@ -42,12 +42,18 @@ const table = () => config().tables.requests;
 
 export async function putJob(job: JobRecord): Promise<void> {
   await awsClients().ddb.send(
-    new PutCommand({ TableName: table(), Item: { ...jobKey(job.requestId), ...job }, ConditionExpression: "attribute_not_exists(pk)" }),
+    new PutCommand({
+      TableName: table(),
+      Item: { ...jobKey(job.requestId), ...job },
+      ConditionExpression: "attribute_not_exists(pk)",
+    }),
   );
 }
 
 export async function getJob(requestId: string): Promise<JobRecord | undefined> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }),
+  );
   if (!out.Item) return undefined;
   const { settledFiles, ...job } = out.Item as JobRecord & { settledFiles?: Set<string> };
   return { ...job, settled: settledFiles?.size ?? job.settled ?? 0 };
@@ -56,7 +62,13 @@ export async function getJob(requestId: string): Promise<JobRecord | undefined> 
 /** Marks the job's render messages as queued (acceptance is complete: see the sweeper). */
 export async function markEnqueued(requestId: string, at: string): Promise<void> {
   await awsClients().ddb.send(
-    new UpdateCommand({ TableName: table(), Key: jobKey(requestId), UpdateExpression: "SET enqueuedAt = :at", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":at": at } }),
+    new UpdateCommand({
+      TableName: table(),
+      Key: jobKey(requestId),
+      UpdateExpression: "SET enqueuedAt = :at",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":at": at },
+    }),
   );
 }
 

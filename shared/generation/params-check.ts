@@ -19,7 +19,9 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.
 function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
-  const [year, month, day, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((v) => Number(v ?? 0));
+  const [year, month, day, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m
+    .slice(1)
+    .map((v) => Number(v ?? 0));
   const date = new Date(Date.UTC(year!, month! - 1, day!));
   const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
   return sameDay && hour! <= 23 && minute! <= 59 && second! <= 59 && offH! <= 23 && offM! <= 59;
@@ -84,7 +86,12 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
   if (spec.type === "array" && spec.spec) {
     return (value as unknown[]).map((row, i) => {
       if (!isObject(row)) {
-        mismatches.push({ field: `${path}.${i}`, expected: "object", code: "PARAMS_TYPE_MISMATCH", message: `expected object, got ${describeValue(row)}` });
+        mismatches.push({
+          field: `${path}.${i}`,
+          expected: "object",
+          code: "PARAMS_TYPE_MISMATCH",
+          message: `expected object, got ${describeValue(row)}`,
+        });
         return {};
       }
       const inner = checkParams(spec.spec!, row, `${path}.${i}`);
@@ -96,14 +103,20 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
 }
 
 /** spec 2.8: what a date parameter accepts, named in its mismatch message. */
-const DATE_FORMAT = { en: "YYYY-MM-DD (ISO 8601; a time may follow, e.g. 2026-11-21T09:30:00+09:00)", ja: "YYYY-MM-DD 形式（ISO 8601。2026-11-21T09:30:00+09:00 のように時刻を続けても可）" };
+const DATE_FORMAT = {
+  en: "YYYY-MM-DD (ISO 8601; a time may follow, e.g. 2026-11-21T09:30:00+09:00)",
+  ja: "YYYY-MM-DD 形式（ISO 8601。2026-11-21T09:30:00+09:00 のように時刻を続けても可）",
+};
 
 function mismatch(field: string, spec: ParameterSpec, value: unknown): ErrorDetail {
   const expected = EXPECTED[spec.type];
   const got = describeValue(value);
   if (expected === "date") {
     // the value itself is not echoed: params may hold personal data (errors never repeat them)
-    const what = typeof value === "string" ? { en: "a string that is not such a date", ja: "その形式の日付でない文字列" } : { en: got, ja: `${got} 型` };
+    const what =
+      typeof value === "string"
+        ? { en: "a string that is not such a date", ja: "その形式の日付でない文字列" }
+        : { en: got, ja: `${got} 型` };
     return {
       field,
       expected,

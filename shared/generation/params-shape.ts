@@ -28,7 +28,8 @@ export function tooDeepPath(root: unknown, maxDepth: number): string[] | undefin
       for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.unshift(v.key);
       return path;
     }
-    for (const [key, child] of Object.entries(visit.value)) pending.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+    for (const [key, child] of Object.entries(visit.value))
+      pending.push({ value: child, depth: visit.depth + 1, key, parent: visit });
   }
   return undefined;
 }

@@ -17,7 +17,12 @@ export const paramsObjectKey = (workspaceId: string, requestId: string, fileId: 
 
 export async function putParams(key: string, params: Record<string, unknown>): Promise<void> {
   await awsClients().s3.send(
-    new PutObjectCommand({ Bucket: config().buckets.files, Key: key, Body: JSON.stringify(params), ContentType: "application/json" }),
+    new PutObjectCommand({
+      Bucket: config().buckets.files,
+      Key: key,
+      Body: JSON.stringify(params),
+      ContentType: "application/json",
+    }),
   );
 }
 

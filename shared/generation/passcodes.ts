@@ -17,7 +17,9 @@ const SCHEME = "scrypt-n1024";
 const COST: Record<string, number> = { [SCHEME]: 1024, scrypt: 16384 };
 
 const scryptAsync = (password: string, salt: Buffer, N: number) =>
-  new Promise<Buffer>((resolve, reject) => scrypt(password, salt, 32, { N, r: 8, p: 1 }, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, salt, 32, { N, r: 8, p: 1 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 /**
  * At most this many hashes at once: scrypt runs on libuv's thread pool (4 threads), so

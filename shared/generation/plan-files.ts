@@ -24,14 +24,28 @@ export interface PlannedRecord {
  * come from `hashes`, computed off the event loop (passcodes.ts), so a caller may render
  * while they are made.
  */
-export function planFiles(request: GenerationRequest, requestId: string, siteUrl: string): { files: PlannedFile[]; records(): Promise<PlannedRecord[]> } {
+export function planFiles(
+  request: GenerationRequest,
+  requestId: string,
+  siteUrl: string,
+): { files: PlannedFile[]; records(): Promise<PlannedRecord[]> } {
   const files = request.contents.map((c): PlannedFile => {
     const fileId = newId();
     const passcode = c.passcodeEnabled ? generatePasscode() : undefined;
-    const share: Share = { shareType: shareTypes[c.shareType], url: shareUrl(siteUrl, requestId, fileId), passcodeEnabled: c.passcodeEnabled, ...(passcode && { passcode }) };
+    const share: Share = {
+      shareType: shareTypes[c.shareType],
+      url: shareUrl(siteUrl, requestId, fileId),
+      passcodeEnabled: c.passcodeEnabled,
+      ...(passcode && { passcode }),
+    };
     return { fileId, fileName: c.fileName, ...(c.passthrough && { passthrough: c.passthrough }), share };
   });
   const records = () =>
-    Promise.all(files.map(async (file) => ({ file, ...(file.share.passcode && { passcodeHash: await hashPasscode(file.share.passcode) }) })));
+    Promise.all(
+      files.map(async (file) => ({
+        file,
+        ...(file.share.passcode && { passcodeHash: await hashPasscode(file.share.passcode) }),
+      })),
+    );
   return { files, records };
 }

@@ -23,11 +23,18 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
   if (request.webhookUrl !== undefined && !(await findEnabledEndpointByUrl(workspaceId, request.webhookUrl))) {
     // spec 2.2: it must equal the URL of an enabled endpoint of this workspace, exactly.
     throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
-      details: [{ field: "webhookUrl", code: "WEBHOOK_URL_NOT_ALLOWED", message: "is not a registered, enabled webhook endpoint" }],
+      details: [
+        {
+          field: "webhookUrl",
+          code: "WEBHOOK_URL_NOT_ALLOWED",
+          message: "is not a registered, enabled webhook endpoint",
+        },
+      ],
     });
   }
   return findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
-    if (err instanceof PlatenError && err.code === "DESIGN_NOT_FOUND") throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+    if (err instanceof PlatenError && err.code === "DESIGN_NOT_FOUND")
+      throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
     throw err;
   });
 }
@@ -35,7 +42,9 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
 /** Sync: every item's params are checked up front; one mismatch refuses the request (spec 2.1). */
 export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
   const design = await resolveDesign(workspaceId, request);
-  const checked = request.contents.map((c, i) => checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)));
+  const checked = request.contents.map((c, i) =>
+    checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)),
+  );
   const mismatches = checked.flatMap((c) => c.mismatches);
   if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
   return { design, bundle: await loadBundle(design), values: checked.map((c) => c.values) };

@@ -25,7 +25,9 @@ export async function recoverUnfinishedRequests(before: string, clock: Clock): P
     // Finalizes the request too when none of its files is queued any more.
     await countSettled(job.requestId, finalFilesOf(files), clock);
     if (!queued.length) continue;
-    await sendRenderMessages(queued.map((f) => ({ workspaceId: f.workspaceId, requestId: f.requestId, fileId: f.fileId })));
+    await sendRenderMessages(
+      queued.map((f) => ({ workspaceId: f.workspaceId, requestId: f.requestId, fileId: f.fileId })),
+    );
     requeued += queued.length;
   }
   return requeued;

@@ -27,7 +27,11 @@ export function rememberPlan(workspace: Workspace): void {
 }
 
 /** A prepared single of a workspace known not to stop, with its render started; else unchanged. */
-export function renderAhead(prepared: PreparedSync, workspaceId: string, deps: Pick<SyncDeps, "renderer" | "budgetMs">): PreparedSync {
+export function renderAhead(
+  prepared: PreparedSync,
+  workspaceId: string,
+  deps: Pick<SyncDeps, "renderer" | "budgetMs">,
+): PreparedSync {
   if (prepared.request.mode !== "single" || planStops.get(workspaceId) !== false) return prepared;
   const rendered = renderAll(prepared, deps);
   rendered.catch(() => undefined); // reported when awaited, or dropped with the request

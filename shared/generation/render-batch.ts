@@ -3,7 +3,15 @@ import { DEFERRED, type FairRendering, renderInSlot } from "./fair-render.ts";
 import { deferDelaySeconds } from "./fair-share.ts";
 import { type FileRecord, getFileRecords } from "./file-store.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
-import { countSettled, dropParams, finishCounting, pendingOutcome, type SettledFile, settledFileOf, settleOnce } from "./settle-file.ts";
+import {
+  countSettled,
+  dropParams,
+  finishCounting,
+  pendingOutcome,
+  type SettledFile,
+  settledFileOf,
+  settleOnce,
+} from "./settle-file.ts";
 import { parseRenderMessage, type RenderMessage, sendDelayedRenderMessages } from "./render-queue.ts";
 
 /** The worker's dependencies; without `fair` every file renders at once (no per-workspace cap). */
@@ -61,7 +69,11 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
     else if (result.value === DEFERRED) deferred.push(task);
     else if (result.value) counted.push({ task, file: result.value });
   });
-  if (deferred.length) logger.info("render deferred", { workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))], files: deferred.length });
+  if (deferred.length)
+    logger.info("render deferred", {
+      workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))],
+      files: deferred.length,
+    });
   failures.push(...(await countByRequest(counted, deps)));
   return failures;
 }
@@ -73,7 +85,9 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
  */
 async function sendBack(msg: RenderMessage, fair: FairRendering): Promise<typeof DEFERRED> {
   const deferrals = (msg.deferrals ?? 0) + 1;
-  await sendDelayedRenderMessages([{ message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) }]);
+  await sendDelayedRenderMessages([
+    { message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) },
+  ]);
   return DEFERRED;
 }
 
@@ -97,7 +111,11 @@ function fileTasks(messages: QueuedMessage[], failures: BatchFailure[]): FileTas
 }
 
 /** Renders, counts the pages of and settles one file; returns what its request should count, if anything. */
-async function renderTask(file: FileRecord | undefined, msg: RenderMessage, deps: BatchDeps): Promise<SettledFile | undefined | typeof DEFERRED> {
+async function renderTask(
+  file: FileRecord | undefined,
+  msg: RenderMessage,
+  deps: BatchDeps,
+): Promise<SettledFile | undefined | typeof DEFERRED> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
   // A replay: the first attempt may have died while counting, or before counting or finalizing.
   if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
@@ -116,8 +134,18 @@ async function countByRequest(counted: Counted[], deps: WorkerDeps): Promise<Bat
   const byRequest = new Map<string, Counted[]>();
   for (const c of counted) byRequest.set(c.task.msg.requestId, [...(byRequest.get(c.task.msg.requestId) ?? []), c]);
   const groups = [...byRequest];
-  const results = await Promise.allSettled(groups.map(([requestId, g]) => countSettled(requestId, g.map((c) => c.file), deps.clock)));
+  const results = await Promise.allSettled(
+    groups.map(([requestId, g]) =>
+      countSettled(
+        requestId,
+        g.map((c) => c.file),
+        deps.clock,
+      ),
+    ),
+  );
   return results.flatMap((result, i) =>
-    result.status === "rejected" ? [{ messageIds: groups[i]![1].flatMap((c) => c.task.messageIds), error: result.reason }] : [],
+    result.status === "rejected"
+      ? [{ messageIds: groups[i]![1].flatMap((c) => c.task.messageIds), error: result.reason }]
+      : [],
   );
 }

@@ -13,7 +13,9 @@ export interface WorkerDeps {
 }
 
 /** What rendering a queued file came to (the fields its settle writes). */
-export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage"> & { status: "done" | "failed" };
+export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage"> & {
+  status: "done" | "failed";
+};
 
 /**
  * Renders a queued file to its outcome: the PDF is stored under a key derived from the
@@ -31,7 +33,11 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
   const { values, mismatches } = checkParams(design.manifest.parameters, params, "params");
   if (mismatches.length) {
     const fields = mismatches.map((m) => `${m.field} (expected ${m.expected})`).join(", ");
-    return { status: "failed", errorCode: "PARAMS_TYPE_MISMATCH", errorMessage: `A params value has the wrong type: ${fields}.` };
+    return {
+      status: "failed",
+      errorCode: "PARAMS_TYPE_MISMATCH",
+      errorMessage: `A params value has the wrong type: ${fields}.`,
+    };
   }
   try {
     const rendered = await deps.renderer.renderPdf({

@@ -2,7 +2,15 @@ import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } fro
 import { awsClients } from "#shared/aws/clients.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import { endLease, type FairShareConfig, inFlightCap, type Leases, liveLeases, type RenderEnd, type RenderShare } from "./fair-share.ts";
+import {
+  endLease,
+  type FairShareConfig,
+  inFlightCap,
+  type Leases,
+  liveLeases,
+  type RenderEnd,
+  type RenderShare,
+} from "./fair-share.ts";
 
 /**
  * Where the leases live. Taking a lease is one atomic conditional write (no read-modify-
@@ -26,7 +34,14 @@ const TRIES = 3;
  * Takes a render slot of the workspace for `token` until `untilMs`, unless it already holds
  * its cap of live leases. A refusal costs one consistent read and no write.
  */
-export async function takeLease(store: LeaseStore, workspaceId: string, token: string, untilMs: number, nowMs: number, config: FairShareConfig): Promise<boolean> {
+export async function takeLease(
+  store: LeaseStore,
+  workspaceId: string,
+  token: string,
+  untilMs: number,
+  nowMs: number,
+  config: FairShareConfig,
+): Promise<boolean> {
   for (let i = 0; i < TRIES; i++) {
     const share = await store.read(workspaceId);
     const cap = inFlightCap(share, config);
@@ -40,9 +55,22 @@ export async function takeLease(store: LeaseStore, workspaceId: string, token: s
 }
 
 /** Ends `token`'s lease: freed, or kept for the penalty when its render timed out; its time joins the average. */
-export async function giveBackLease(store: LeaseStore, workspaceId: string, token: string, nowMs: number, end: RenderEnd, penaltyMs: number): Promise<void> {
+export async function giveBackLease(
+  store: LeaseStore,
+  workspaceId: string,
+  token: string,
+  nowMs: number,
+  end: RenderEnd,
+  penaltyMs: number,
+): Promise<void> {
   const share = await store.read(workspaceId);
-  const next = endLease({ ...share, leases: { ...share.leases, [token]: Number.POSITIVE_INFINITY } }, token, nowMs, end, penaltyMs);
+  const next = endLease(
+    { ...share, leases: { ...share.leases, [token]: Number.POSITIVE_INFINITY } },
+    token,
+    nowMs,
+    end,
+    penaltyMs,
+  );
   await store.end(workspaceId, token, next.leases[token], next.avgMs);
 }
 
@@ -54,7 +82,9 @@ const ttl = (untilMs: number) => Math.ceil(untilMs / 1000) + 3600;
 /** The shares in the usage table, one item per workspace. */
 export const dynamoLeaseStore: LeaseStore = {
   async read(workspaceId) {
-    const { Item } = await awsClients().ddb.send(new GetCommand({ TableName: TableName(), Key: leaseKey(workspaceId), ConsistentRead: true }));
+    const { Item } = await awsClients().ddb.send(
+      new GetCommand({ TableName: TableName(), Key: leaseKey(workspaceId), ConsistentRead: true }),
+    );
     const avgMs = Item?.avgMs as number | undefined;
     return { leases: (Item?.leases as Leases | undefined) ?? {}, ...(avgMs === undefined ? {} : { avgMs }) };
   },
@@ -102,27 +132,46 @@ export const dynamoLeaseStore: LeaseStore = {
     );
   },
   async end(workspaceId, token, keepUntilMs, avgMs) {
-    const sets = [...(keepUntilMs === undefined ? [] : ["leases.#t = :until", "expiresAt = :ttl"]), ...(avgMs === undefined ? [] : ["avgMs = :avg"])];
-    const values = { ...(keepUntilMs === undefined ? {} : { ":until": keepUntilMs, ":ttl": ttl(keepUntilMs) }), ...(avgMs === undefined ? {} : { ":avg": Math.round(avgMs) }) };
-    const expression = [sets.length ? `SET ${sets.join(", ")}` : "", keepUntilMs === undefined ? "REMOVE leases.#t" : ""].filter(Boolean).join(" ");
-    await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: TableName(),
-        Key: leaseKey(workspaceId),
-        UpdateExpression: expression,
-        // Only while the item is there: a lease's item vanished by TTL is not recreated without its leases map.
-        ConditionExpression: "attribute_exists(leases)",
-        ExpressionAttributeNames: { "#t": token },
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-      }),
-    ).catch(ignoreConditionalCheckFailed);
+    const sets = [
+      ...(keepUntilMs === undefined ? [] : ["leases.#t = :until", "expiresAt = :ttl"]),
+      ...(avgMs === undefined ? [] : ["avgMs = :avg"]),
+    ];
+    const values = {
+      ...(keepUntilMs === undefined ? {} : { ":until": keepUntilMs, ":ttl": ttl(keepUntilMs) }),
+      ...(avgMs === undefined ? {} : { ":avg": Math.round(avgMs) }),
+    };
+    const expression = [
+      sets.length ? `SET ${sets.join(", ")}` : "",
+      keepUntilMs === undefined ? "REMOVE leases.#t" : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    await awsClients()
+      .ddb.send(
+        new UpdateCommand({
+          TableName: TableName(),
+          Key: leaseKey(workspaceId),
+          UpdateExpression: expression,
+          // Only while the item is there: a lease's item vanished by TTL is not recreated without its leases map.
+          ConditionExpression: "attribute_exists(leases)",
+          ExpressionAttributeNames: { "#t": token },
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        }),
+      )
+      .catch(ignoreConditionalCheckFailed);
   },
 };
 
 /** Creates the workspace's item with no lease, unless it exists. */
 async function createEmpty(workspaceId: string, untilMs: number): Promise<void> {
   await awsClients()
-    .ddb.send(new PutCommand({ TableName: TableName(), Item: { ...leaseKey(workspaceId), leases: {}, expiresAt: ttl(untilMs) }, ConditionExpression: "attribute_not_exists(pk)" }))
+    .ddb.send(
+      new PutCommand({
+        TableName: TableName(),
+        Item: { ...leaseKey(workspaceId), leases: {}, expiresAt: ttl(untilMs) },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    )
     .catch(ignoreConditionalCheckFailed);
 }
 
@@ -144,7 +193,8 @@ export async function dropAllRenderLeases(): Promise<number> {
         ExclusiveStartKey,
       }),
     );
-    for (const key of page.Items ?? []) await awsClients().ddb.send(new DeleteCommand({ TableName: TableName(), Key: key }));
+    for (const key of page.Items ?? [])
+      await awsClients().ddb.send(new DeleteCommand({ TableName: TableName(), Key: key }));
     dropped += page.Items?.length ?? 0;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);

@@ -6,11 +6,17 @@ import { finalizeJob, getJob } from "./job-store.ts";
 import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "./request-ports.ts";
 
 /** The request ports over the DynamoDB tables (job-store.ts, file-store.ts). */
-export const dynamoRequestStore: RequestStore = { getJob, listFiles: listFileRecords, getFile: getFileRecord, finalizeJob };
+export const dynamoRequestStore: RequestStore = {
+  getJob,
+  listFiles: listFileRecords,
+  getFile: getFileRecord,
+  finalizeJob,
+};
 
 /** Design labels from the designs table. */
 export const dynamoDesignLabels: DesignLabels = {
-  labelOf: async (workspaceId, designId, version) => (await getDesignVersion(workspaceId, designId, version))?.manifest.label,
+  labelOf: async (workspaceId, designId, version) =>
+    (await getDesignVersion(workspaceId, designId, version))?.manifest.label,
 };
 
 /** The outbox in the requests table, deliveries queued on the webhook queue. */

@@ -16,7 +16,10 @@ export interface RequestStore {
   listFiles(requestId: string): Promise<FileRecord[]>;
   getFile(requestId: string, fileId: string): Promise<FileRecord | undefined>;
   /** Ends a processing job with its outcome; false when it had already ended (another finalizer won). */
-  finalizeJob(requestId: string, outcome: Pick<JobRecord, "status" | "completedAt" | "failedFiles" | "error" | "expiresAt">): Promise<boolean>;
+  finalizeJob(
+    requestId: string,
+    outcome: Pick<JobRecord, "status" | "completedAt" | "failedFiles" | "error" | "expiresAt">,
+  ): Promise<boolean>;
 }
 
 /** The label a design version names its ZIPs with (spec 4.6), if the version still exists. */

@@ -11,9 +11,14 @@ export const MAX_WEBHOOK_URL = 2048;
  * A rule of ours that zod has no words for: both languages travel with the issue, and
  * `kind` names the catalogue code it stands for (mixed kinds become VALIDATION_FAILED, spec 7.1).
  */
-const rule = (message: string, ja: string, kind?: ErrorCode) => ({ code: "custom" as const, message, params: { ja, ...(kind && { kind }) } });
+const rule = (message: string, ja: string, kind?: ErrorCode) => ({
+  code: "custom" as const,
+  message,
+  params: { ja, ...(kind && { kind }) },
+});
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const notObject = rule("must be a JSON object", "JSON オブジェクトである必要があります", "PARAMS_NOT_OBJECT");
 
@@ -23,7 +28,13 @@ const fileName = z
   .max(255)
   .superRefine((name, ctx) => {
     if (FORBIDDEN_FILE_NAME.test(name)) {
-      ctx.addIssue(rule('must not contain / \\ : * ? " < > | or control characters', '/ \\ : * ? " < > | や制御文字は使用できません', "FILE_NAME_INVALID"));
+      ctx.addIssue(
+        rule(
+          'must not contain / \\ : * ? " < > | or control characters',
+          '/ \\ : * ? " < > | や制御文字は使用できません',
+          "FILE_NAME_INVALID",
+        ),
+      );
     }
   });
 
@@ -36,7 +47,12 @@ const passthrough = z.unknown().superRefine((value, ctx) => {
     return;
   }
   if (Buffer.byteLength(JSON.stringify(value), "utf8") > MAX_PASSTHROUGH_BYTES) {
-    ctx.addIssue(rule(`must be at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON`, `JSON で ${MAX_PASSTHROUGH_BYTES} バイト以下である必要があります`));
+    ctx.addIssue(
+      rule(
+        `must be at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON`,
+        `JSON で ${MAX_PASSTHROUGH_BYTES} バイト以下である必要があります`,
+      ),
+    );
   }
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
@@ -77,7 +93,9 @@ export const multipleRequestSchema = z
       .min(1)
       .superRefine((items, ctx) => {
         if (items.length > MAX_CONTENTS) {
-          ctx.addIssue(rule(`must hold at most ${MAX_CONTENTS} items`, `最大 ${MAX_CONTENTS} 件までです`, "TOO_MANY_CONTENTS"));
+          ctx.addIssue(
+            rule(`must hold at most ${MAX_CONTENTS} items`, `最大 ${MAX_CONTENTS} 件までです`, "TOO_MANY_CONTENTS"),
+          );
         }
       }),
   })

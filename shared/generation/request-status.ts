@@ -23,16 +23,28 @@ export const downloadPath = (requestId: string, fileId: string) => `/v1/file/dow
 const nowSeconds = (clock: Clock) => Math.floor(clock.now().getTime() / 1000);
 
 /** A job record counts only while processing or within 24 h of its end (TTL deletes late). */
-export async function liveJob(requestId: string, workspaceId: string, { requests, clock }: ReadDeps): Promise<JobRecord | undefined> {
+export async function liveJob(
+  requestId: string,
+  workspaceId: string,
+  { requests, clock }: ReadDeps,
+): Promise<JobRecord | undefined> {
   const job = await requests.getJob(requestId);
   if (!job || job.workspaceId !== workspaceId) return undefined;
-  if (job.status !== "processing" && job.expiresAt !== undefined && job.expiresAt <= nowSeconds(clock)) return undefined;
+  if (job.status !== "processing" && job.expiresAt !== undefined && job.expiresAt <= nowSeconds(clock))
+    return undefined;
   return job;
 }
 
 /** File records of the workspace that have not passed their retention (sync files read once stored). */
-export async function liveFiles(requestId: string, workspaceId: string, { requests, clock }: ReadDeps): Promise<FileRecord[]> {
-  const files = await whenStored(async () => (await requests.listFiles(requestId)).filter((f) => f.workspaceId === workspaceId), clock);
+export async function liveFiles(
+  requestId: string,
+  workspaceId: string,
+  { requests, clock }: ReadDeps,
+): Promise<FileRecord[]> {
+  const files = await whenStored(
+    async () => (await requests.listFiles(requestId)).filter((f) => f.workspaceId === workspaceId),
+    clock,
+  );
   const now = nowSeconds(clock);
   return files.filter((f) => f.expiresAt > now);
 }
@@ -51,27 +63,51 @@ export async function requestStatus(requestId: string, workspaceId: string, deps
   if (job) return fromJob(job, files);
   if (files.some((f) => f.status === "storing")) {
     const [first] = files as [FileRecord];
-    return { requestId, status: "processing", designId: first.designId, version: first.version, files: [], createdAt: first.createdAt };
+    return {
+      requestId,
+      status: "processing",
+      designId: first.designId,
+      version: first.version,
+      files: [],
+      createdAt: first.createdAt,
+    };
   }
   const done = files.filter((f) => f.status === "done");
   // A sync file fails only by an interrupted store (when-stored.ts): the client has it, the
   // kept copy is missing, and the status says so instead of hiding it.
   const interrupted = files.filter((f) => f.source === "sync" && f.status === "failed");
-  const failedFiles = interrupted.map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? "GENERATION_INTERRUPTED", message: f.errorMessage ?? "" }));
+  const failedFiles = interrupted.map((f) => ({
+    fileId: f.fileId,
+    fileName: f.fileName,
+    code: f.errorCode ?? "GENERATION_INTERRUPTED",
+    message: f.errorMessage ?? "",
+  }));
   if (done.length) {
     return {
       requestId,
       status: "completed",
       designId: done[0]!.designId,
-      files: done.map((f) => ({ fileId: f.fileId, fileName: f.fileName, downloadPath: downloadPath(requestId, f.fileId) })),
+      files: done.map((f) => ({
+        fileId: f.fileId,
+        fileName: f.fileName,
+        downloadPath: downloadPath(requestId, f.fileId),
+      })),
       ...(failedFiles.length && { failedFiles }),
     };
   }
   if (interrupted.length) {
     const [first] = interrupted as [FileRecord];
-    return { requestId, status: "failed", designId: first.designId, files: [], failedFiles, error: { code: failedFiles[0]!.code, message: failedFiles[0]!.message } };
+    return {
+      requestId,
+      status: "failed",
+      designId: first.designId,
+      files: [],
+      failedFiles,
+      error: { code: failedFiles[0]!.code, message: failedFiles[0]!.message },
+    };
   }
-  const allFailedMultiple = files.length > 0 && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple";
+  const allFailedMultiple =
+    files.length > 0 && files.every((f) => f.status === "failed") && files[0]!.mode === "multiple";
   if (allFailedMultiple) {
     return {
       requestId,
@@ -97,7 +133,12 @@ function fromJob(job: JobRecord, files: FileRecord[]): StatusBody {
       job.status === "completed"
         ? files
             .filter((f) => f.status === "done")
-            .map((f) => ({ fileId: f.fileId, fileName: f.fileName, pageCount: f.pageCount, downloadPath: downloadPath(job.requestId, f.fileId) }))
+            .map((f) => ({
+              fileId: f.fileId,
+              fileName: f.fileName,
+              pageCount: f.pageCount,
+              downloadPath: downloadPath(job.requestId, f.fileId),
+            }))
         : [],
     ...(job.failedFiles?.length && { failedFiles: job.failedFiles }),
     ...(job.error && { error: job.error }),

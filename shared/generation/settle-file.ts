@@ -28,10 +28,16 @@ export interface SettledFile {
 /** Where a file's pages are counted (none for records written without a month). */
 export function accountOf(file: Pick<FileRecord, "workspaceId" | "usageMonth" | "pageLimit">): PageAccount | undefined {
   if (!file.usageMonth) return undefined;
-  return { workspaceId: file.workspaceId, month: file.usageMonth, ...(file.pageLimit !== undefined && { limit: file.pageLimit }) };
+  return {
+    workspaceId: file.workspaceId,
+    month: file.usageMonth,
+    ...(file.pageLimit !== undefined && { limit: file.pageLimit }),
+  };
 }
 
-export const settledFileOf = (file: Pick<FileRecord, "fileId" | "workspaceId" | "usageMonth" | "pageLimit">): SettledFile => {
+export const settledFileOf = (
+  file: Pick<FileRecord, "fileId" | "workspaceId" | "usageMonth" | "pageLimit">,
+): SettledFile => {
   const account = accountOf(file);
   return { fileId: file.fileId, ...(account && { account }) };
 };
@@ -51,8 +57,16 @@ export const pendingOutcome = (f: FileRecord): Outcome => ({
  * owns the file: the caller does nothing more.
  */
 export async function settleOnce(file: FileRecord, outcome: Outcome, clock: Clock): Promise<boolean> {
-  if (!accountOf(file)) return settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
-  if (!(await settleFileRecord(file.requestId, file.fileId, { ...outcome, status: "counting", pendingStatus: outcome.status }))) return false;
+  if (!accountOf(file))
+    return settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
+  if (
+    !(await settleFileRecord(file.requestId, file.fileId, {
+      ...outcome,
+      status: "counting",
+      pendingStatus: outcome.status,
+    }))
+  )
+    return false;
   await finishCounting(file, outcome, clock);
   return true;
 }
@@ -76,7 +90,11 @@ async function accountFor(file: FileRecord, outcome: Outcome): Promise<Outcome> 
   if (outcome.s3Key) await deletePdf(outcome.s3Key).catch(() => undefined); // a leftover would only wait for its retention
   const used = await dynamoPageCounter.used(account.workspaceId, account.month);
   const vars = { used, limit: account.limit ?? used };
-  return { status: "failed", errorCode: "PLAN_PAGE_LIMIT_EXCEEDED", errorMessage: formatMessage(catalogue.PLAN_PAGE_LIMIT_EXCEEDED.en, vars) };
+  return {
+    status: "failed",
+    errorCode: "PLAN_PAGE_LIMIT_EXCEEDED",
+    errorMessage: formatMessage(catalogue.PLAN_PAGE_LIMIT_EXCEEDED.en, vars),
+  };
 }
 
 /** Finishes the files a crash left in `counting` (recovery and sweeper); returns the records as they are now final. */
@@ -93,7 +111,9 @@ export async function failAndMaybeFinalize(file: FileRecord, failure: Outcome, c
 }
 
 /** The params object of a settled file is not needed any more (not kept for the bucket's 30 days). */
-export async function dropParams(file: Pick<FileRecord, "workspaceId" | "requestId" | "fileId" | "paramsJson">): Promise<void> {
+export async function dropParams(
+  file: Pick<FileRecord, "workspaceId" | "requestId" | "fileId" | "paramsJson">,
+): Promise<void> {
   if (file.paramsJson !== undefined) return;
   await deleteParams(paramsObjectKey(file.workspaceId, file.requestId, file.fileId)).catch(() => undefined);
 }
@@ -104,13 +124,23 @@ export async function dropParams(file: Pick<FileRecord, "workspaceId" | "request
  * page markers, which nothing needs any more (no delivery gets past `queued → counting`).
  */
 export async function countSettled(requestId: string, files: SettledFile[], clock: Clock): Promise<void> {
-  const counted = await markSettled(requestId, files.map((f) => f.fileId));
+  const counted = await markSettled(
+    requestId,
+    files.map((f) => f.fileId),
+  );
   if (!counted) return;
   const { job } = counted;
   const account = files.find((f) => f.account)?.account;
   await Promise.all([
-    account ? dropMarkers(account, files.filter((f) => f.account).map((f) => f.fileId)) : undefined,
-    job.status === "processing" && job.settled >= job.total ? finalizeIfSettled(requestId, storedRequestDeps(clock)) : undefined,
+    account
+      ? dropMarkers(
+          account,
+          files.filter((f) => f.account).map((f) => f.fileId),
+        )
+      : undefined,
+    job.status === "processing" && job.settled >= job.total
+      ? finalizeIfSettled(requestId, storedRequestDeps(clock))
+      : undefined,
   ]);
 }
 

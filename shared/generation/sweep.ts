@@ -33,7 +33,11 @@ export interface SweepReport {
   relayed: number;
 }
 
-const interrupted: Outcome = { status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en };
+const interrupted: Outcome = {
+  status: "failed",
+  errorCode: "GENERATION_INTERRUPTED",
+  errorMessage: catalogue.GENERATION_INTERRUPTED.en,
+};
 
 /**
  * The sweeper (issue 15 items 2 and 5). For every request still processing past the
@@ -50,7 +54,10 @@ export async function sweepStalled(clock: Clock): Promise<SweepReport> {
   const jobs = await listActiveJobs(iso(ACCEPT_DEADLINE_SECONDS));
   let failedFiles = 0;
   for (const job of jobs) failedFiles += await sweepJob(job, iso(RENDER_DEADLINE_SECONDS), clock);
-  const relayed = await relayOutbox(iso(OUTBOX_RELAY_SECONDS), async (requestId) => (await getJob(requestId))?.status !== "processing");
+  const relayed = await relayOutbox(
+    iso(OUTBOX_RELAY_SECONDS),
+    async (requestId) => (await getJob(requestId))?.status !== "processing",
+  );
   return { checked: jobs.length, failedFiles, relayed };
 }
 
@@ -74,7 +81,20 @@ async function endWithMissingFiles(job: JobRecord, clock: Clock): Promise<void> 
   const files: FileRecord[] = await listFileRecords(job.requestId);
   if (files.some((f) => f.status === "queued" || f.status === "counting")) return;
   const error = { code: "GENERATION_INTERRUPTED", message: catalogue.GENERATION_INTERRUPTED.en };
-  const failedFiles = files.filter((f) => f.status === "failed").map((f) => ({ fileId: f.fileId, fileName: f.fileName, code: f.errorCode ?? error.code, message: f.errorMessage ?? error.message }));
-  const won = await finalizeWith(job, files, { status: "failed", error, ...(failedFiles.length && { failedFiles }) }, storedRequestDeps(clock));
-  if (won && job.usageMonth) await settlePages(dynamoPageCounter, job.workspaceId, job.usageMonth, -(job.total - files.length));
+  const failedFiles = files
+    .filter((f) => f.status === "failed")
+    .map((f) => ({
+      fileId: f.fileId,
+      fileName: f.fileName,
+      code: f.errorCode ?? error.code,
+      message: f.errorMessage ?? error.message,
+    }));
+  const won = await finalizeWith(
+    job,
+    files,
+    { status: "failed", error, ...(failedFiles.length && { failedFiles }) },
+    storedRequestDeps(clock),
+  );
+  if (won && job.usageMonth)
+    await settlePages(dynamoPageCounter, job.workspaceId, job.usageMonth, -(job.total - files.length));
 }

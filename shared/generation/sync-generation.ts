@@ -91,7 +91,10 @@ export interface RenderedItem {
 export async function prepareSync(workspaceId: string, request: GenerationRequest): Promise<PreparedSync> {
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
   const template = (i: number) =>
-    renderHtml(bundle, values[i]!, { title: request.contents[i]!.fileName, bundleKey: compiledBundleKey(workspaceId, design) }).catch((cause) => {
+    renderHtml(bundle, values[i]!, {
+      title: request.contents[i]!.fileName,
+      bundleKey: compiledBundleKey(workspaceId, design),
+    }).catch((cause) => {
       if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
       throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
     });
@@ -108,7 +111,11 @@ export async function prepareSync(workspaceId: string, request: GenerationReques
  * it (when-stored.ts). Any failed render fails the whole request: no partial ZIP, and
  * the records written ahead are removed.
  */
-export async function generateSync(workspace: Workspace, prepared: PreparedSync, deps: SyncDeps): Promise<UnstoredSyncGeneration> {
+export async function generateSync(
+  workspace: Workspace,
+  prepared: PreparedSync,
+  deps: SyncDeps,
+): Promise<UnstoredSyncGeneration> {
   const { request, design } = prepared;
   const workspaceId = workspace.id;
   // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
@@ -126,7 +133,9 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
   const rendering = prepared.rendered ?? renderAll(prepared, deps);
   rendering.catch(() => undefined); // awaited below
   const writtenAhead = plan.records().then(async (planned) => {
-    const records = planned.map((r, index) => fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays));
+    const records = planned.map((r, index) =>
+      fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
+    );
     await putFileRecords(records);
     return records;
   });
@@ -162,18 +171,30 @@ export async function generateSync(workspace: Workspace, prepared: PreparedSync,
         counted = pages;
       }),
     discard: async () => {
-      await Promise.all([counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined, deleteFileRecords(records)]);
+      await Promise.all([
+        counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined,
+        deleteFileRecords(records),
+      ]);
       counted = 0;
     },
   };
 }
 
 /** Renders every item; one failure fails them all (no partial ZIP). */
-export async function renderAll(prepared: PreparedSync, deps: Pick<SyncDeps, "renderer" | "budgetMs">): Promise<RenderedItem[]> {
+export async function renderAll(
+  prepared: PreparedSync,
+  deps: Pick<SyncDeps, "renderer" | "budgetMs">,
+): Promise<RenderedItem[]> {
   const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
     request.contents.map(async (c, i) =>
-      deps.renderer.printPdf({ bundle, html: await prepared.html(i), title: c.fileName, passthrough: c.passthrough, timeoutMs: Math.max(1000, deps.budgetMs) }),
+      deps.renderer.printPdf({
+        bundle,
+        html: await prepared.html(i),
+        title: c.fileName,
+        passthrough: c.passthrough,
+        timeoutMs: Math.max(1000, deps.budgetMs),
+      }),
     ),
   );
   const failed = renders.find((r) => r.status === "rejected");
@@ -242,14 +263,37 @@ async function storeFiles(
   await call(() => countPages(files.reduce((n, f) => n + f.pageCount, 0)));
   const completedAt = clock.now().toISOString();
   const { designId, version, expiresAt } = records[0]!;
-  const event = { event: "file.completed" as const, workspaceId, requestId, designId, version, fileIds: files.map((f) => f.fileId), ...(webhookUrl && { webhookUrl }), timestamp: completedAt };
+  const event = {
+    event: "file.completed" as const,
+    workspaceId,
+    requestId,
+    designId,
+    version,
+    fileIds: files.map((f) => f.fileId),
+    ...(webhookUrl && { webhookUrl }),
+    timestamp: completedAt,
+  };
   await inTurns(files, PARALLEL_PUTS, (f, i) => call(() => putPdf(records[i]!.s3Key!, f.pdf)));
-  await call(() => putFileRecords(records.map(({ storeBy: _storeBy, ...r }, i): FileRecord => ({ ...r, status: "done", pageCount: files[i]!.pageCount, bytes: files[i]!.pdf.length, completedAt }))));
+  await call(() =>
+    putFileRecords(
+      records.map(
+        ({ storeBy: _storeBy, ...r }, i): FileRecord => ({
+          ...r,
+          status: "done",
+          pageCount: files[i]!.pageCount,
+          bytes: files[i]!.pdf.length,
+          completedAt,
+        }),
+      ),
+    ),
+  );
   // file.completed goes to the endpoints registered when the request arrived, not to one
   // registered after the answer, although the event is recorded after it. With none to
   // deliver to, the event is recorded outside the outbox (nothing for the relay to do).
   const since = generatedAt.toISOString();
-  const endpoints = await call(() => listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)));
+  const endpoints = await call(() =>
+    listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)),
+  );
   const due = routeEvent(event, endpoints).length > 0;
   await call(() => writeEventRecord(event, expiresAt, due ? since : undefined, due));
   if (!due) return;

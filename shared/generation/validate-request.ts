@@ -38,7 +38,8 @@ function fieldPath(path: PropertyKey[]): string {
 }
 
 /** Where an item's params are reported: `params` (single) or `contents.<i>.params` (multiple). */
-export const paramsField = (mode: "single" | "multiple", index: number) => (mode === "single" ? "params" : `contents.${index}.params`);
+export const paramsField = (mode: "single" | "multiple", index: number) =>
+  mode === "single" ? "params" : `contents.${index}.params`;
 
 /** One issue per unknown property, so each detail names its own field (`content.colour`). */
 function splitUnknownKeys(issue: ZodIssue): ZodIssue[] {
@@ -73,7 +74,14 @@ function checkNesting(json: unknown): void {
   if (!path) return;
   const field = fieldPath(path);
   throw new PlatenError("VALIDATION_FAILED", {
-    details: [{ field, code: "VALIDATION_FAILED", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`, messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています` }],
+    details: [
+      {
+        field,
+        code: "VALIDATION_FAILED",
+        message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`,
+        messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています`,
+      },
+    ],
   });
 }
 

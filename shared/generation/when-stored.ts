@@ -27,5 +27,10 @@ export async function whenStored(load: () => Promise<FileRecord[]>, clock: Clock
 
 function settledView(f: FileRecord, nowSeconds: number): FileRecord {
   if (f.status !== "storing" || (f.storeBy ?? 0) > nowSeconds) return f;
-  return { ...f, status: "failed", errorCode: "GENERATION_INTERRUPTED", errorMessage: catalogue.GENERATION_INTERRUPTED.en };
+  return {
+    ...f,
+    status: "failed",
+    errorCode: "GENERATION_INTERRUPTED",
+    errorMessage: catalogue.GENERATION_INTERRUPTED.en,
+  };
 }

@@ -1,5 +1,10 @@
 import { hashAppKey, isWellFormedAppKey } from "#shared/workspaces/app-key.ts";
-import { type AuthenticateOptions, authenticate, type HeaderReader, type Principal } from "#shared/auth/authenticate.ts";
+import {
+  type AuthenticateOptions,
+  authenticate,
+  type HeaderReader,
+  type Principal,
+} from "#shared/auth/authenticate.ts";
 import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/limits/limits-config.ts";
@@ -35,11 +40,17 @@ const limitedUntil = new Map<string, number>();
  * request with a key revoked since it was remembered counts toward its workspace's window
  * before it is refused; the mapping is dropped at once, so it happens once per container.
  */
-export function admit(header: HeaderReader, rateClass: RateClass | undefined, clock: Clock, auth: AuthenticateOptions = {}): Admission {
+export function admit(
+  header: HeaderReader,
+  rateClass: RateClass | undefined,
+  clock: Clock,
+  auth: AuthenticateOptions = {},
+): Admission {
   const appKey = header("appkey")?.trim();
   const keyHash = appKey !== undefined && isWellFormedAppKey(appKey) ? hashAppKey(appKey) : undefined;
   const known = keyHash ? workspaceOfKey.get(keyHash) : undefined;
-  const limited = known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
+  const limited =
+    known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
   const admission: Admission =
     known && rateClass && !limited
       ? { principal: admitTogether(header, keyHash!, known, rateClass, clock, auth), knownWorkspaceId: known }
@@ -48,14 +59,27 @@ export function admit(header: HeaderReader, rateClass: RateClass | undefined, cl
   return admission;
 }
 
-async function admitInOrder(header: HeaderReader, keyHash: string | undefined, rateClass: RateClass | undefined, clock: Clock, auth: AuthenticateOptions): Promise<Principal> {
+async function admitInOrder(
+  header: HeaderReader,
+  keyHash: string | undefined,
+  rateClass: RateClass | undefined,
+  clock: Clock,
+  auth: AuthenticateOptions,
+): Promise<Principal> {
   const principal = await authenticate(header, auth);
   if (keyHash && principal.method === "appkey") remember(keyHash, principal.workspace.id);
   if (rateClass) await limitRate(principal.workspace.id, rateClass, clock);
   return principal;
 }
 
-async function admitTogether(header: HeaderReader, keyHash: string, workspaceId: string, rateClass: RateClass, clock: Clock, opts: AuthenticateOptions): Promise<Principal> {
+async function admitTogether(
+  header: HeaderReader,
+  keyHash: string,
+  workspaceId: string,
+  rateClass: RateClass,
+  clock: Clock,
+  opts: AuthenticateOptions,
+): Promise<Principal> {
   const [auth, rate] = await Promise.allSettled([authenticate(header, opts), limitRate(workspaceId, rateClass, clock)]);
   if (auth.status === "rejected") {
     workspaceOfKey.delete(keyHash);

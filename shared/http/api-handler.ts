@@ -17,7 +17,10 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 /** A streamed body and the after-response work ride along the proxy result for the streaming wrapper (never serialized). */
 export const BODY_STREAM = Symbol("platen.bodyStream");
 export const AFTER_RESPONSE = Symbol("platen.afterResponse");
-export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Readable | Buffer; [AFTER_RESPONSE]?: () => Promise<void> };
+export type StreamingProxyResult = APIGatewayProxyResult & {
+  [BODY_STREAM]?: Readable | Buffer;
+  [AFTER_RESPONSE]?: () => Promise<void>;
+};
 
 /**
  * Turns a handler's result into the API Gateway proxy shape: binary as base64, or for a
@@ -26,7 +29,8 @@ export type StreamingProxyResult = APIGatewayProxyResult & { [BODY_STREAM]?: Rea
 export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
   const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
   if ("stream" in result || ("body" in result && streaming)) {
-    const [body, length] = "stream" in result ? [result.stream, result.contentLength] : [result.body, result.body.length];
+    const [body, length] =
+      "stream" in result ? [result.stream, result.contentLength] : [result.body, result.body.length];
     return {
       statusCode: result.status,
       headers: { "Content-Type": result.contentType, "Content-Length": String(length), ...headers },
@@ -61,11 +65,16 @@ export function toProxyResult(result: ApiResult, lang: string, streaming = false
  * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
-export function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }): ProxyHandler {
+export function chain(
+  fn: (req: ApiRequest) => Promise<ApiResult>,
+  opts: { early?: boolean; streaming?: boolean },
+): ProxyHandler {
   // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
   // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
   const timeoutEarlyInMillis = opts.early ? 0 : 5;
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(errorResponse());
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(
+    errorResponse(),
+  );
   handler.use(observability());
   handler.use(requestContext());
   handler.use(admission({ early: opts.early ?? false }));
@@ -105,6 +114,9 @@ export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(f
 
 /** The request of a handler that needs a caller; a route table saying otherwise is a deployment bug. */
 export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNullable<ApiRequest["principal"]> } {
-  if (!req.principal) throw new Error(`${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`);
+  if (!req.principal)
+    throw new Error(
+      `${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`,
+    );
   return req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> };
 }

@@ -6,7 +6,11 @@ import type { Language } from "#shared/errors/language.ts";
 
 /** What a thin API handler returns; the edge turns it into an API Gateway proxy result. */
 export type ApiResult = ResultHead &
-  ({ json: unknown } | { body: Buffer; contentType: string } | { stream: Readable; contentLength: number; contentType: string });
+  (
+    | { json: unknown }
+    | { body: Buffer; contentType: string }
+    | { stream: Readable; contentLength: number; contentType: string }
+  );
 
 interface ResultHead {
   status: number;

@@ -26,7 +26,10 @@ export function docsUrl(siteUrl: string, code: string, lang: Language): string {
  */
 export function buildErrorBody(err: PlatenError, lang: Language, siteUrl: string): ErrorBody {
   const entry = catalogue[err.code];
-  const headline = formatMessage(entry[lang], { ...(err.retryAfter !== undefined && { retryAfter: err.retryAfter }), ...err.vars });
+  const headline = formatMessage(entry[lang], {
+    ...(err.retryAfter !== undefined && { retryAfter: err.retryAfter }),
+    ...err.vars,
+  });
   const details = err.details.map((d) => ({
     ...(d.field !== undefined && { field: d.field }),
     ...(d.expected !== undefined && { expected: d.expected }),

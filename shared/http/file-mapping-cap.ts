@@ -19,7 +19,8 @@ export function fileMappingMaxBytes(env: Record<string, string | undefined> = pr
   const raw = env.PLATEN_FILE_MAPPING_MAX_BYTES;
   if (raw === undefined || raw === "") return DEFAULT_FILE_MAPPING_MAX_BYTES;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`PLATEN_FILE_MAPPING_MAX_BYTES must be a positive integer, got "${raw}".`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ConfigError(`PLATEN_FILE_MAPPING_MAX_BYTES must be a positive integer, got "${raw}".`);
   return value;
 }
 
@@ -38,7 +39,12 @@ export function predictedFileMappingBytes(request: GenerationRequest, siteUrl: s
       fileId: PLACEHOLDER_ID,
       fileName: c.fileName,
       ...(c.passthrough && { passthrough: c.passthrough }),
-      share: { shareType: shareTypes[c.shareType], url, passcodeEnabled: c.passcodeEnabled, ...(c.passcodeEnabled && { passcode: PLACEHOLDER_PASSCODE }) },
+      share: {
+        shareType: shareTypes[c.shareType],
+        url,
+        passcodeEnabled: c.passcodeEnabled,
+        ...(c.passcodeEnabled && { passcode: PLACEHOLDER_PASSCODE }),
+      },
     }),
   );
   return fileMappingHeader(entries).length;

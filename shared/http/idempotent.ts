@@ -16,7 +16,12 @@ export async function withIdempotencyKey<R, S>(
 ): Promise<IdempotentOutcome<R, S>> {
   const key = req.header("idempotency-key");
   if (key === undefined) return { fresh: await run() };
-  const fingerprint = [req.event.httpMethod, req.event.resource, req.query("response") ?? "", req.event.body ?? ""].join("\n");
+  const fingerprint = [
+    req.event.httpMethod,
+    req.event.resource,
+    req.query("response") ?? "",
+    req.event.body ?? "",
+  ].join("\n");
   const claim = await claimIdempotencyKey<S>(req.principal.workspace.id, key, fingerprint, systemClock);
   if ("replay" in claim) return { replay: claim.replay };
   let result: R;

@@ -10,7 +10,10 @@ export const KEY_AGE_HEADER = "X-Platen-Key-Age-Days";
  * application key carry `Warning: 299 platen "<advice>"` (RFC 9110 style, for humans and
  * logs) and `X-Platen-Key-Age-Days: <n>` (for programs). Other credentials get neither.
  */
-export function keyAgeHeaders(principal: Pick<Principal, "method" | "workspace"> | undefined, now: Date): Record<string, string> {
+export function keyAgeHeaders(
+  principal: Pick<Principal, "method" | "workspace"> | undefined,
+  now: Date,
+): Record<string, string> {
   if (principal?.method !== "appkey") return {};
   const advice = keyRotationAdvice(principal.workspace, now);
   if (!advice) return {};

@@ -36,23 +36,27 @@ const callerDeps: CallerDeps = {
  * resolved (token, login session, or a refused appkey), authorized for the operation on
  * the path's workspace, and only then is the body read. Not rate-limited per spec 8 class.
  */
-export function managementHandler(operation: ManagementOperation, fn: (req: ApiRequest, ctx: ManagementContext) => Promise<ApiResult>, deps = callerDeps): ProxyHandler {
-  return chain(
-    async (req) => {
-      const pathWorkspaceId = req.event.pathParameters?.workspaceId ?? undefined;
-      const caller = await resolveManagementCaller(req.header, pathWorkspaceId, deps);
-      checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
-      const grant = authorizeManagement(caller, operation, pathWorkspaceId);
-      return fn(req, {
-        grant,
-        body: (schema) => parseBody(req.bodyText(), schema),
-        audit: async (action, target) => {
-          await recordAudit({ workspaceId: grant.workspaceId, actor: grant.actor, action, ...(target && { target }) }, systemClock);
-        },
-      });
-    },
-    {},
-  );
+export function managementHandler(
+  operation: ManagementOperation,
+  fn: (req: ApiRequest, ctx: ManagementContext) => Promise<ApiResult>,
+  deps = callerDeps,
+): ProxyHandler {
+  return chain(async (req) => {
+    const pathWorkspaceId = req.event.pathParameters?.workspaceId ?? undefined;
+    const caller = await resolveManagementCaller(req.header, pathWorkspaceId, deps);
+    checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
+    const grant = authorizeManagement(caller, operation, pathWorkspaceId);
+    return fn(req, {
+      grant,
+      body: (schema) => parseBody(req.bodyText(), schema),
+      audit: async (action, target) => {
+        await recordAudit(
+          { workspaceId: grant.workspaceId, actor: grant.actor, action, ...(target && { target }) },
+          systemClock,
+        );
+      },
+    });
+  }, {});
 }
 
 function parseBody<T>(raw: string | null, schema: ZodType<T>): T {

@@ -1,6 +1,14 @@
 import { pipeline } from "node:stream/promises";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
-import { AFTER_RESPONSE, BODY_STREAM, chain, type ProxyHandler, runAfterResponse, type StreamingProxyResult, withPrincipal } from "./api-handler.ts";
+import {
+  AFTER_RESPONSE,
+  BODY_STREAM,
+  chain,
+  type ProxyHandler,
+  runAfterResponse,
+  type StreamingProxyResult,
+  withPrincipal,
+} from "./api-handler.ts";
 import type { ApiFunction, EarlyApiFunction } from "./api-types.ts";
 
 /** The parts of the Lambda runtime's global `awslambda` used here. */
@@ -40,10 +48,15 @@ export function streamed(inner: ProxyHandler): ProxyHandler {
     const result = (await inner(event as APIGatewayProxyEvent, context)) as StreamingProxyResult;
     try {
       const { statusCode, headers, multiValueHeaders } = result;
-      const http = runtime.HttpResponseStream.from(responseStream, { statusCode, headers, ...(multiValueHeaders && { multiValueHeaders }) });
+      const http = runtime.HttpResponseStream.from(responseStream, {
+        statusCode,
+        headers,
+        ...(multiValueHeaders && { multiValueHeaders }),
+      });
       const body = result[BODY_STREAM] ?? Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8");
       // Bytes in hand go out in one write; only a real stream needs a pipeline.
-      if (Buffer.isBuffer(body)) await new Promise<void>((resolve, reject) => http.once("error", reject).end(body, resolve));
+      if (Buffer.isBuffer(body))
+        await new Promise<void>((resolve, reject) => http.once("error", reject).end(body, resolve));
       else await pipeline(body, http);
     } finally {
       // Also when the client went away mid-body: what was promised (storage) still happens.

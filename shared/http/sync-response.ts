@@ -12,7 +12,8 @@ export const fileEntry = (f: Pick<GeneratedFile, "fileId" | "fileName" | "passth
 });
 
 /** Output-history screen of a request (spec 2.5 `url`, 4.1 `File-URL`). */
-export const outputHistoryUrl = (siteUrl: string, requestId: string) => `${siteUrl}/output-history/${encodeURIComponent(requestId)}`;
+export const outputHistoryUrl = (siteUrl: string, requestId: string) =>
+  `${siteUrl}/output-history/${encodeURIComponent(requestId)}`;
 
 /** Builds the sync answer: PDF, ZIP, or (`response=json`) the spec 2.6 body. */
 export async function syncResponse(

@@ -25,7 +25,8 @@ export async function createAuthApp(settings: { issuer: string; apiAudience: str
   return async (req, res) => {
     const url = new URL(req.url ?? "/", "http://auth.invalid");
     try {
-      if (url.pathname === "/public/templates" && req.method === "GET") return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined));
+      if (url.pathname === "/public/templates" && req.method === "GET")
+        return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined));
       if (url.pathname.startsWith("/interaction/")) return await handleInteraction(req, res, url.pathname, ctx);
       if (url.pathname === authRoutes.token && req.method === "POST") {
         const policy = await applyTokenPolicy(await readBody(req), req.headers.authorization);
@@ -48,11 +49,16 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   }
   if (err instanceof errors.SessionNotFound || (err as { status?: number }).status === 413) {
     const ja = pickLanguage(req.headers["accept-language"]) === "ja";
-    const message = ja ? "このサインイン手続きは期限切れです。アプリからやり直してください。" : "This sign-in has expired. Start again from the application.";
+    const message = ja
+      ? "このサインイン手続きは期限切れです。アプリからやり直してください。"
+      : "This sign-in has expired. Start again from the application.";
     sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
     return;
   }
   // The path only: an OAuth query carries codes and state.
-  logger.error("auth request failed", { path: new URL(req.url ?? "/", "http://auth").pathname, error: err instanceof Error ? err : String(err) });
+  logger.error("auth request failed", {
+    path: new URL(req.url ?? "/", "http://auth").pathname,
+    error: err instanceof Error ? err : String(err),
+  });
   send(res, 500, "text/plain; charset=utf-8", "Internal error");
 }

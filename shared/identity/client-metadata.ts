@@ -11,11 +11,16 @@ import type { StoredOAuthClient } from "./oauth-clients.ts";
  */
 export function clientMetadata(client: StoredOAuthClient): AdapterPayload {
   const codeFlow = client.redirectUris.length > 0;
-  const grantTypes = [...(codeFlow ? ["authorization_code", "refresh_token"] : []), ...(client.isPublic ? [] : ["client_credentials"])];
+  const grantTypes = [
+    ...(codeFlow ? ["authorization_code", "refresh_token"] : []),
+    ...(client.isPublic ? [] : ["client_credentials"]),
+  ];
   return {
     client_id: client.clientId,
     client_name: client.name,
-    ...(client.isPublic ? { token_endpoint_auth_method: "none" } : { token_endpoint_auth_method: "client_secret_basic", client_secret: client.secretHash }),
+    ...(client.isPublic
+      ? { token_endpoint_auth_method: "none" }
+      : { token_endpoint_auth_method: "client_secret_basic", client_secret: client.secretHash }),
     grant_types: grantTypes,
     response_types: codeFlow ? ["code"] : [],
     redirect_uris: client.redirectUris,

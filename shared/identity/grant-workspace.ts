@@ -9,10 +9,14 @@ const key = (grantId: string) => ({ pk: `GrantWorkspace#${grantId}`, sk: "M" });
  * choice is kept per grant (it outlives the consent screen: refreshed tokens carry it too).
  */
 export async function saveGrantWorkspace(grantId: string, workspaceId: string, expiresAt: number): Promise<void> {
-  await awsClients().ddb.send(new PutCommand({ TableName: config().tables.oauth, Item: { ...key(grantId), workspaceId, expiresAt } }));
+  await awsClients().ddb.send(
+    new PutCommand({ TableName: config().tables.oauth, Item: { ...key(grantId), workspaceId, expiresAt } }),
+  );
 }
 
 export async function grantWorkspace(grantId: string): Promise<string | undefined> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.oauth, Key: key(grantId), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: config().tables.oauth, Key: key(grantId), ConsistentRead: true }),
+  );
   return out.Item?.workspaceId as string | undefined;
 }

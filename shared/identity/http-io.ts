@@ -15,8 +15,19 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Ends the response with a body; screens and redirects are never cached. */
-export function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "Content-Type": contentType, "Cache-Control": "no-store", ...headers, "Content-Length": String(Buffer.byteLength(body)) });
+export function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    "Content-Type": contentType,
+    "Cache-Control": "no-store",
+    ...headers,
+    "Content-Length": String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 

@@ -29,27 +29,46 @@ const GRANT_SECONDS = 30 * 24 * 3600;
  * `…/confirm` take the forms. CSRF: the forms act only with the interaction cookie the
  * provider bound to this uid (SameSite=Lax, so another site cannot post with it).
  */
-export async function handleInteraction(req: IncomingMessage, res: ServerResponse, path: string, ctx: InteractionContext): Promise<void> {
+export async function handleInteraction(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  ctx: InteractionContext,
+): Promise<void> {
   const [, , uid, action] = path.split("/");
   const lang = pickLanguage(req.headers["accept-language"]);
   const details = await ctx.provider.interactionDetails(req, res);
-  if (!uid || details.uid !== uid) return sendHtml(res, 400, "<!doctype html><title>400</title><p>Unknown interaction.</p>");
+  if (!uid || details.uid !== uid)
+    return sendHtml(res, 400, "<!doctype html><title>400</title><p>Unknown interaction.</p>");
   const base = `${ctx.mountPath}/interaction/${uid}`;
   if (req.method === "GET" && !action) return showStep(req, res, details, base, ctx);
-  if (req.method === "POST" && action === "login" && details.prompt.name === "login") return login(req, res, base, lang, ctx);
-  if (req.method === "POST" && action === "confirm" && details.prompt.name === "consent") return confirm(req, res, details, base, ctx);
+  if (req.method === "POST" && action === "login" && details.prompt.name === "login")
+    return login(req, res, base, lang, ctx);
+  if (req.method === "POST" && action === "confirm" && details.prompt.name === "consent")
+    return confirm(req, res, details, base, ctx);
   // A form of a step already done (back button, double submit): show the current step.
   res.writeHead(303, { Location: base, "Cache-Control": "no-store" });
   res.end();
 }
 
-async function showStep(req: IncomingMessage, res: ServerResponse, details: Details, base: string, ctx: InteractionContext): Promise<void> {
+async function showStep(
+  req: IncomingMessage,
+  res: ServerResponse,
+  details: Details,
+  base: string,
+  ctx: InteractionContext,
+): Promise<void> {
   const lang = pickLanguage(req.headers["accept-language"]);
   if (details.prompt.name === "login") {
     // Signed in on the site already: the first-party session stands for the login.
     const session = await readSession(req.headers.cookie);
     if (session && (await getUser(session.userId))) {
-      await ctx.provider.interactionFinished(req, res, { login: { accountId: session.userId } }, { mergeWithLastSubmission: false });
+      await ctx.provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: session.userId } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     return sendHtml(res, 200, loginPage(lang, { action: `${base}/login` }));
@@ -57,7 +76,13 @@ async function showStep(req: IncomingMessage, res: ServerResponse, details: Deta
   return sendHtml(res, 200, consentPage(lang, await consentView(details, base, ctx)));
 }
 
-async function login(req: IncomingMessage, res: ServerResponse, base: string, lang: ReturnType<typeof pickLanguage>, ctx: InteractionContext): Promise<void> {
+async function login(
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: string,
+  lang: ReturnType<typeof pickLanguage>,
+  ctx: InteractionContext,
+): Promise<void> {
   const form = new URLSearchParams(await readBody(req));
   const email = form.get("email") ?? "";
   const password = form.get("password") ?? "";
@@ -67,22 +92,46 @@ async function login(req: IncomingMessage, res: ServerResponse, base: string, la
   const user = email && password ? await checkPassword(email, password) : undefined;
   if (!user) return sendHtml(res, 401, loginPage(lang, { action: `${base}/login`, email, error: "wrong" }));
   res.setHeader("Set-Cookie", await createSessionCookie(user.id, { secure: ctx.secureCookies }));
-  await ctx.provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+  await ctx.provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId: user.id } },
+    { mergeWithLastSubmission: false },
+  );
 }
 
 async function consentView(details: Details, base: string, ctx: InteractionContext, error?: boolean) {
   const accountId = details.session?.accountId ?? "";
-  const [user, client, memberships] = await Promise.all([getUser(accountId), ctx.provider.Client.find(String(details.params.client_id)), listMemberships(accountId)]);
+  const [user, client, memberships] = await Promise.all([
+    getUser(accountId),
+    ctx.provider.Client.find(String(details.params.client_id)),
+    listMemberships(accountId),
+  ]);
   const workspaces = [];
   for (const m of memberships) {
     const ws = await getWorkspace(m.workspaceId);
     if (ws) workspaces.push({ id: ws.id, name: ws.name, role: m.role });
   }
-  const scopes = String(details.params.scope ?? "").split(" ").filter(Boolean);
-  return { action: `${base}/confirm`, clientName: client?.clientName ?? String(details.params.client_id), email: user?.email ?? "", scopes, workspaces, error };
+  const scopes = String(details.params.scope ?? "")
+    .split(" ")
+    .filter(Boolean);
+  return {
+    action: `${base}/confirm`,
+    clientName: client?.clientName ?? String(details.params.client_id),
+    email: user?.email ?? "",
+    scopes,
+    workspaces,
+    error,
+  };
 }
 
-async function confirm(req: IncomingMessage, res: ServerResponse, details: Details, base: string, ctx: InteractionContext): Promise<void> {
+async function confirm(
+  req: IncomingMessage,
+  res: ServerResponse,
+  details: Details,
+  base: string,
+  ctx: InteractionContext,
+): Promise<void> {
   const form = new URLSearchParams(await readBody(req));
   if (form.get("decision") !== "allow") {
     const denied = { error: "access_denied", error_description: "The user denied access." };
@@ -93,7 +142,11 @@ async function confirm(req: IncomingMessage, res: ServerResponse, details: Detai
   const workspaceId = form.get("workspaceId") ?? "";
   // Only workspaces the user is a member of may be chosen (spec 5: the token is bound to it).
   if (!(await listMemberships(accountId)).some((m) => m.workspaceId === workspaceId)) {
-    return sendHtml(res, 400, consentPage(pickLanguage(req.headers["accept-language"]), await consentView(details, base, ctx, true)));
+    return sendHtml(
+      res,
+      400,
+      consentPage(pickLanguage(req.headers["accept-language"]), await consentView(details, base, ctx, true)),
+    );
   }
   const grantId = await saveGrant(details, ctx.provider, accountId);
   await saveGrantWorkspace(grantId, workspaceId, Math.floor(systemClock.now().getTime() / 1000) + GRANT_SECONDS);
@@ -110,6 +163,7 @@ async function saveGrant(details: Details, provider: Provider, accountId: string
   };
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(" "));
   return grant.save();
 }

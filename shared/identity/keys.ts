@@ -43,15 +43,20 @@ export function deriveKeys(seeds: KeySeeds): IdentityKeys {
 
 function parseSeeds(raw: string, where: string): KeySeeds {
   const parsed = JSON.parse(raw) as Partial<KeySeeds>;
-  if (typeof parsed.seed !== "string" || parsed.seed.length < 32) throw new Error(`${where} must hold {"seed": "<at least 32 random characters>"}`);
-  return { seed: parsed.seed, previousSeeds: (parsed.previousSeeds ?? []).filter((s) => typeof s === "string" && s.length >= 32) };
+  if (typeof parsed.seed !== "string" || parsed.seed.length < 32)
+    throw new Error(`${where} must hold {"seed": "<at least 32 random characters>"}`);
+  return {
+    seed: parsed.seed,
+    previousSeeds: (parsed.previousSeeds ?? []).filter((s) => typeof s === "string" && s.length >= 32),
+  };
 }
 
 async function readSeeds(): Promise<KeySeeds> {
   const file = process.env.PLATEN_IDENTITY_KEYS_FILE;
   if (file) return parseSeeds(readFileSync(file, "utf8"), file);
   const secretId = process.env.PLATEN_IDENTITY_SECRET_ID;
-  if (!secretId) throw new Error("Missing environment variable PLATEN_IDENTITY_SECRET_ID (or PLATEN_IDENTITY_KEYS_FILE locally)");
+  if (!secretId)
+    throw new Error("Missing environment variable PLATEN_IDENTITY_SECRET_ID (or PLATEN_IDENTITY_KEYS_FILE locally)");
   const client = new SecretsManagerClient({ region: process.env.AWS_REGION });
   const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   return parseSeeds(out.SecretString ?? "", `secret ${secretId}`);

@@ -20,7 +20,11 @@ async function countAttempt(pk: string, limit: number, windowStart: number): Pro
         UpdateExpression: "ADD #count :one SET expiresAt = :expires",
         ConditionExpression: "attribute_not_exists(#count) OR #count < :limit",
         ExpressionAttributeNames: { "#count": "count" },
-        ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":expires": windowStart + 2 * LOGIN_LIMITS.windowSeconds },
+        ExpressionAttributeValues: {
+          ":one": 1,
+          ":limit": limit,
+          ":expires": windowStart + 2 * LOGIN_LIMITS.windowSeconds,
+        },
       }),
     );
     return true;

@@ -32,7 +32,9 @@ export async function putMembership(m: Membership): Promise<void> {
 export async function removeMembership(workspaceId: string, userId: string): Promise<boolean> {
   const { ddb } = awsClients();
   const TableName = config().tables.identity;
-  const out = await ddb.send(new DeleteCommand({ TableName, Key: byWorkspace(workspaceId, userId), ReturnValues: "ALL_OLD" }));
+  const out = await ddb.send(
+    new DeleteCommand({ TableName, Key: byWorkspace(workspaceId, userId), ReturnValues: "ALL_OLD" }),
+  );
   await ddb.send(new DeleteCommand({ TableName, Key: byUser(userId, workspaceId) }));
   return Boolean(out.Attributes);
 }
@@ -40,7 +42,11 @@ export async function removeMembership(workspaceId: string, userId: string): Pro
 /** The user's current role in the workspace (a consistent read: a removal counts at once). */
 export async function findMembership(workspaceId: string, userId: string): Promise<{ role: Role } | undefined> {
   const out = await awsClients().ddb.send(
-    new GetCommand({ TableName: config().tables.identity, Key: byWorkspace(workspaceId, userId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: config().tables.identity,
+      Key: byWorkspace(workspaceId, userId),
+      ConsistentRead: true,
+    }),
   );
   return out.Item ? { role: out.Item.role as Role } : undefined;
 }

@@ -26,7 +26,10 @@ export interface StoredOAuthClient extends OAuthClient {
 }
 
 const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: "CLIENT" });
-const workspaceClientKey = (workspaceId: string, clientId: string) => ({ pk: `WS#${workspaceId}`, sk: `CLIENT#${clientId}` });
+const workspaceClientKey = (workspaceId: string, clientId: string) => ({
+  pk: `WS#${workspaceId}`,
+  sk: `CLIENT#${clientId}`,
+});
 
 export const hashClientSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");
 
@@ -43,7 +46,9 @@ export function checkRedirectUri(raw: string): string {
   }
   const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
   if (url.hash || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
-    throw new IdentityError(`redirect URI "${raw}" must be https (http only on 127.0.0.1/localhost) and have no #fragment`);
+    throw new IdentityError(
+      `redirect URI "${raw}" must be https (http only on 127.0.0.1/localhost) and have no #fragment`,
+    );
   }
   return raw;
 }
@@ -54,7 +59,8 @@ export async function createOAuthClient(
   clock: Clock,
 ): Promise<{ client: OAuthClient; clientSecret?: string }> {
   if (!input.name.trim()) throw new IdentityError("the client needs a name");
-  if (input.isPublic && input.redirectUris.length === 0) throw new IdentityError("a public client needs at least one --redirect-uri");
+  if (input.isPublic && input.redirectUris.length === 0)
+    throw new IdentityError("a public client needs at least one --redirect-uri");
   const client: OAuthClient = {
     clientId: newId(24),
     workspaceId: input.workspaceId,
@@ -69,21 +75,36 @@ export async function createOAuthClient(
   const { ddb } = awsClients();
   const TableName = config().tables.identity;
   // The pointer first: a client row never exists that its workspace cannot list (and delete).
-  await ddb.send(new PutCommand({ TableName, Item: { ...workspaceClientKey(client.workspaceId, client.clientId), clientId: client.clientId } }));
-  await ddb.send(new PutCommand({ TableName, Item: { ...clientKey(client.clientId), ...stored }, ConditionExpression: "attribute_not_exists(pk)" }));
+  await ddb.send(
+    new PutCommand({
+      TableName,
+      Item: { ...workspaceClientKey(client.workspaceId, client.clientId), clientId: client.clientId },
+    }),
+  );
+  await ddb.send(
+    new PutCommand({
+      TableName,
+      Item: { ...clientKey(client.clientId), ...stored },
+      ConditionExpression: "attribute_not_exists(pk)",
+    }),
+  );
   return { client, clientSecret };
 }
 
 /** The stored client, or undefined (deleted clients are gone: their tokens stop working, spec 5.1). */
 export async function getOAuthClient(clientId: string): Promise<StoredOAuthClient | undefined> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }),
+  );
   return out.Item ? toClient(out.Item) : undefined;
 }
 
 export async function listOAuthClients(workspaceId: string): Promise<OAuthClient[]> {
   const pointers = await itemsUnder(`WS#${workspaceId}`, "CLIENT#");
   const clients = await Promise.all(pointers.map((p) => getOAuthClient(String(p.clientId))));
-  return clients.filter((c): c is StoredOAuthClient => c !== undefined).map(({ secretHash: _hidden, ...client }) => client);
+  return clients
+    .filter((c): c is StoredOAuthClient => c !== undefined)
+    .map(({ secretHash: _hidden, ...client }) => client);
 }
 
 /** Deletes a client; returns false when it did not exist. */
@@ -92,7 +113,9 @@ export async function deleteOAuthClient(clientId: string): Promise<boolean> {
   const TableName = config().tables.identity;
   const out = await ddb.send(new DeleteCommand({ TableName, Key: clientKey(clientId), ReturnValues: "ALL_OLD" }));
   if (!out.Attributes) return false;
-  await ddb.send(new DeleteCommand({ TableName, Key: workspaceClientKey(String(out.Attributes.workspaceId), clientId) }));
+  await ddb.send(
+    new DeleteCommand({ TableName, Key: workspaceClientKey(String(out.Attributes.workspaceId), clientId) }),
+  );
   return true;
 }
 

@@ -12,7 +12,9 @@ export const modelKey = (model: string, id: string) => ({ pk: `${model}#${id}`, 
  * replay or code reuse deletes the grant, and with it every access token's standing.
  */
 export async function isGrantActive(grantId: string): Promise<boolean> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.oauth, Key: modelKey("Grant", grantId), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: config().tables.oauth, Key: modelKey("Grant", grantId), ConsistentRead: true }),
+  );
   const expiresAt = out.Item?.expiresAt;
   return Boolean(out.Item) && !(typeof expiresAt === "number" && expiresAt <= systemClock.now().getTime() / 1000);
 }

@@ -9,9 +9,11 @@ import { clientMetadata } from "./client-metadata.ts";
 import { getOAuthClient } from "./oauth-clients.ts";
 import { modelKey } from "./oauth-keys.ts";
 
-
 /** Pointer items: everything stemming from one grant (for revocation), sessions by uid, device codes by user code. */
-const grantIndexKey = (grantId: string, model: string, id: string) => ({ pk: `GRANT#${grantId}`, sk: `${model}#${id}` });
+const grantIndexKey = (grantId: string, model: string, id: string) => ({
+  pk: `GRANT#${grantId}`,
+  sk: `${model}#${id}`,
+});
 const uidKey = (uid: string) => ({ pk: `UID#${uid}`, sk: "M" });
 const userCodeKey = (code: string) => ({ pk: `USERCODE#${code}`, sk: "M" });
 
@@ -34,9 +36,14 @@ export class DynamoAdapter implements Adapter {
     const { ddb } = awsClients();
     const item = { ...modelKey(this.model, id), payload, expiresAt };
     await ddb.send(new PutCommand({ TableName: table(), Item: item }));
-    if (payload.grantId) await ddb.send(new PutCommand({ TableName: table(), Item: { ...grantIndexKey(payload.grantId, this.model, id), expiresAt } }));
-    if (payload.uid) await ddb.send(new PutCommand({ TableName: table(), Item: { ...uidKey(payload.uid), id, expiresAt } }));
-    if (payload.userCode) await ddb.send(new PutCommand({ TableName: table(), Item: { ...userCodeKey(payload.userCode), id, expiresAt } }));
+    if (payload.grantId)
+      await ddb.send(
+        new PutCommand({ TableName: table(), Item: { ...grantIndexKey(payload.grantId, this.model, id), expiresAt } }),
+      );
+    if (payload.uid)
+      await ddb.send(new PutCommand({ TableName: table(), Item: { ...uidKey(payload.uid), id, expiresAt } }));
+    if (payload.userCode)
+      await ddb.send(new PutCommand({ TableName: table(), Item: { ...userCodeKey(payload.userCode), id, expiresAt } }));
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -44,7 +51,9 @@ export class DynamoAdapter implements Adapter {
       const client = await getOAuthClient(id);
       return client ? clientMetadata(client) : undefined;
     }
-    const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: modelKey(this.model, id), ConsistentRead: true }));
+    const out = await awsClients().ddb.send(
+      new GetCommand({ TableName: table(), Key: modelKey(this.model, id), ConsistentRead: true }),
+    );
     if (!out.Item || isExpired(out.Item)) return undefined;
     return out.Item.payload as AdapterPayload;
   }
@@ -89,8 +98,14 @@ export class DynamoAdapter implements Adapter {
     });
     // A grant has a handful of codes and tokens: plain deletes, the items first, then their pointers.
     const { ddb } = awsClients();
-    await Promise.all(pointers.map((p) => ddb.send(new DeleteCommand({ TableName: table(), Key: { pk: String(p.sk), sk: "M" } }))));
-    await Promise.all(pointers.map((p) => ddb.send(new DeleteCommand({ TableName: table(), Key: { pk: String(p.pk), sk: String(p.sk) } }))));
+    await Promise.all(
+      pointers.map((p) => ddb.send(new DeleteCommand({ TableName: table(), Key: { pk: String(p.sk), sk: "M" } }))),
+    );
+    await Promise.all(
+      pointers.map((p) =>
+        ddb.send(new DeleteCommand({ TableName: table(), Key: { pk: String(p.pk), sk: String(p.sk) } })),
+      ),
+    );
   }
 
   private async findByPointer(key: { pk: string; sk: string }): Promise<AdapterPayload | undefined> {

@@ -45,7 +45,9 @@ function resourceServer(settings: ProviderSettings) {
     // A request for only `openid`/`profile` gets a token for UserInfo; any API scope makes it an API token.
     defaultResource: async (ctx: KoaContextWithOIDC, _client: unknown, oneOf?: readonly string[]) => {
       if (oneOf) return oneOf;
-      const requested = String(ctx.oidc.params?.scope ?? "").split(" ").filter(Boolean);
+      const requested = String(ctx.oidc.params?.scope ?? "")
+        .split(" ")
+        .filter(Boolean);
       return requested.length && requested.every((s) => OIDC_SCOPES.includes(s)) ? undefined : settings.apiAudience;
     },
     getResourceServerInfo: async (_ctx: KoaContextWithOIDC, indicator: string) => {
@@ -89,7 +91,11 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
     pkce: { required: () => true },
     responseTypes: ["code"],
     clientAuthMethods: ["none", "client_secret_post", "client_secret_basic"],
-    clientDefaults: { id_token_signed_response_alg: "ES256", grant_types: ["authorization_code"], response_types: ["code"] },
+    clientDefaults: {
+      id_token_signed_response_alg: "ES256",
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+    },
     extraClientMetadata: { properties: ["workspace_id"] },
     enabledJWA: { idTokenSigningAlgValues: ["ES256"] },
     ttl: {
@@ -139,7 +145,10 @@ export function createProvider(settings: ProviderSettings): Provider {
   provider.on("server_error", logUnexposed("server_error"));
   provider.on("grant.error", logUnexposed("grant.error"));
   // Client secrets are stored as SHA-256 hashes (clientMetadata): hash what is presented, compare in constant time.
-  provider.Client.prototype.compareClientSecret = async function compareHashed(this: { clientSecret?: string }, actual: string) {
+  provider.Client.prototype.compareClientSecret = async function compareHashed(
+    this: { clientSecret?: string },
+    actual: string,
+  ) {
     const expected = Buffer.from(this.clientSecret ?? "", "hex");
     const presented = createHash("sha256").update(actual, "utf8").digest();
     return expected.length === presented.length && timingSafeEqual(expected, presented);

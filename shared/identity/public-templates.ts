@@ -14,7 +14,9 @@ export interface PublicTemplate {
  * designs table under `PUBLIC` (one item per design a workspace published to the gallery);
  * `query` filters labels case-insensitively. No entries is a correct answer: an empty list.
  */
-export async function searchPublicTemplates(query: string | undefined): Promise<{ templates: PublicTemplate[]; total: number }> {
+export async function searchPublicTemplates(
+  query: string | undefined,
+): Promise<{ templates: PublicTemplate[]; total: number }> {
   const items = await queryAll({
     TableName: config().tables.designs,
     KeyConditionExpression: "pk = :pk",
@@ -22,7 +24,12 @@ export async function searchPublicTemplates(query: string | undefined): Promise<
   });
   const needle = query?.trim().toLowerCase();
   const templates = items
-    .map((i) => ({ id: String(i.designId), label: String(i.label), latestVersion: Number(i.latestVersion), updatedAt: String(i.updatedAt) }))
+    .map((i) => ({
+      id: String(i.designId),
+      label: String(i.label),
+      latestVersion: Number(i.latestVersion),
+      updatedAt: String(i.updatedAt),
+    }))
     .filter((t) => !needle || t.label.toLowerCase().includes(needle));
   return { templates, total: templates.length };
 }

@@ -1,5 +1,13 @@
 /** spec 5.2: every scope of the service. */
-export const ALL_SCOPES = ["openid", "profile", "designs:read", "designs:write", "templates:read", "templates:write", "pdf:generate"] as const;
+export const ALL_SCOPES = [
+  "openid",
+  "profile",
+  "designs:read",
+  "designs:write",
+  "templates:read",
+  "templates:write",
+  "pdf:generate",
+] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** spec 5.2: scopes of the user (OpenID) half; the client-credentials flow never gets them. */

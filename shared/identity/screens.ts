@@ -14,9 +14,14 @@ input,select{width:100%;padding:.4rem;box-sizing:border-box}button{margin:1rem .
 }
 
 /** The login form: `<form method="post">` with `email` and `password` (issue 12: any client can drive it). */
-export function loginPage(lang: Language, opts: { action: string; email?: string; error?: "wrong" | "limited" }): string {
+export function loginPage(
+  lang: Language,
+  opts: { action: string; email?: string; error?: "wrong" | "limited" },
+): string {
   const t = screenText[lang];
-  const error = opts.error ? `<p class="error" role="alert">${esc(opts.error === "wrong" ? t.wrongCredentials : t.tooManyAttempts)}</p>` : "";
+  const error = opts.error
+    ? `<p class="error" role="alert">${esc(opts.error === "wrong" ? t.wrongCredentials : t.tooManyAttempts)}</p>`
+    : "";
   return page(
     lang,
     t.loginTitle,
@@ -40,7 +45,9 @@ export interface ConsentView {
 export function consentPage(lang: Language, view: ConsentView): string {
   const t = screenText[lang];
   const scopes = view.scopes.map((s) => `<li><code>${esc(s)}</code> ${esc(scopeText[lang][s] ?? "")}</li>`).join("");
-  const options = view.workspaces.map((w) => `<option value="${esc(w.id)}">${esc(w.name)} (${esc(w.role)})</option>`).join("");
+  const options = view.workspaces
+    .map((w) => `<option value="${esc(w.id)}">${esc(w.name)} (${esc(w.role)})</option>`)
+    .join("");
   const choice = view.workspaces.length
     ? `<label for="workspaceId">${esc(t.workspace)}</label><select id="workspaceId" name="workspaceId" required>${options}</select>`
     : `<p class="error">${esc(t.noWorkspace)}</p>`;

@@ -1,7 +1,9 @@
 import { getOAuthClient } from "./oauth-clients.ts";
 import { API_SCOPES, OIDC_SCOPES } from "./scopes.ts";
 
-export type TokenPolicyResult = { body: string } | { error: "invalid_scope" | "unauthorized_client"; error_description: string };
+export type TokenPolicyResult =
+  | { body: string }
+  | { error: "invalid_scope" | "unauthorized_client"; error_description: string };
 
 /** The client id a token request authenticates as: Basic credentials, else the `client_id` field. */
 function clientIdOf(form: URLSearchParams, authorization: string | undefined): string | undefined {
@@ -27,11 +29,13 @@ export async function applyTokenPolicy(rawBody: string, authorization: string | 
   if (form.get("grant_type") !== "client_credentials") return { body: rawBody };
   const clientId = clientIdOf(form, authorization);
   const client = clientId ? await getOAuthClient(clientId) : undefined;
-  if (client?.isPublic) return { error: "unauthorized_client", error_description: "public clients cannot use client credentials" };
+  if (client?.isPublic)
+    return { error: "unauthorized_client", error_description: "public clients cannot use client credentials" };
   const scope = form.get("scope");
   if (scope !== null) {
     const oidc = scope.split(" ").find((s) => OIDC_SCOPES.includes(s));
-    if (oidc) return { error: "invalid_scope", error_description: `scope ${oidc} is not offered for client credentials` };
+    if (oidc)
+      return { error: "invalid_scope", error_description: `scope ${oidc} is not offered for client credentials` };
     return { body: rawBody };
   }
   if (!client) return { body: rawBody }; // the provider answers invalid_client

@@ -29,18 +29,35 @@ const MIN_PASSWORD = 8;
  * with one address cannot both succeed; the user row follows (a failure between the two
  * leaves an address that resolves to nobody, which login treats as unknown).
  */
-export async function createUser(input: { email: string; password: string; name?: string }, clock: Clock): Promise<User> {
+export async function createUser(
+  input: { email: string; password: string; name?: string },
+  clock: Clock,
+): Promise<User> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL_SHAPE.test(email) || email.length > 254) throw new IdentityError(`"${input.email}" is not an e-mail address`);
-  if (input.password.length < MIN_PASSWORD) throw new IdentityError(`the password must have at least ${MIN_PASSWORD} characters`);
-  const user: User = { id: newId(), email, name: input.name?.trim() || email.split("@")[0]!, createdAt: clock.now().toISOString() };
+  if (!EMAIL_SHAPE.test(email) || email.length > 254)
+    throw new IdentityError(`"${input.email}" is not an e-mail address`);
+  if (input.password.length < MIN_PASSWORD)
+    throw new IdentityError(`the password must have at least ${MIN_PASSWORD} characters`);
+  const user: User = {
+    id: newId(),
+    email,
+    name: input.name?.trim() || email.split("@")[0]!,
+    createdAt: clock.now().toISOString(),
+  };
   const passwordHash = await hashPassword(input.password);
   const TableName = config().tables.identity;
   const { ddb } = awsClients();
   try {
-    await ddb.send(new PutCommand({ TableName, Item: { ...emailKey(email), userId: user.id }, ConditionExpression: "attribute_not_exists(pk)" }));
+    await ddb.send(
+      new PutCommand({
+        TableName,
+        Item: { ...emailKey(email), userId: user.id },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
   } catch (err) {
-    if (isConditionalCheckFailed(err)) throw new IdentityError(`a user with e-mail ${email} exists already`, { cause: err });
+    if (isConditionalCheckFailed(err))
+      throw new IdentityError(`a user with e-mail ${email} exists already`, { cause: err });
     throw err;
   }
   await ddb.send(new PutCommand({ TableName, Item: { ...userKey(user.id), ...user, passwordHash } }));

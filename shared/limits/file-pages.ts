@@ -36,18 +36,30 @@ function decode(value: unknown): FileCorrection | undefined {
  * rendered file, undefined for a failed one. On a stopping plan a rendered file whose
  * pages would take the month past the limit is `refused` and its page returned.
  */
-export async function correctFilePages(account: PageAccount, fileId: string, pages: number | undefined): Promise<FileCorrection> {
+export async function correctFilePages(
+  account: PageAccount,
+  fileId: string,
+  pages: number | undefined,
+): Promise<FileCorrection> {
   if (pages !== undefined) {
     const claimed = await apply(account, fileId, { kind: "claimed", pages }, pages - 1);
     if (claimed) return claimed;
     const earlier = await markerOf(account, fileId);
     if (earlier) return earlier;
   }
-  return (await apply(account, fileId, { kind: pages === undefined ? "released" : "refused" }, -1)) ?? (await markerOf(account, fileId))!;
+  return (
+    (await apply(account, fileId, { kind: pages === undefined ? "released" : "refused" }, -1)) ??
+    (await markerOf(account, fileId))!
+  );
 }
 
 /** The correction's write; undefined when a condition failed (the marker exists, or the limit). */
-async function apply(account: PageAccount, fileId: string, c: FileCorrection, delta: number): Promise<FileCorrection | undefined> {
+async function apply(
+  account: PageAccount,
+  fileId: string,
+  c: FileCorrection,
+  delta: number,
+): Promise<FileCorrection | undefined> {
   const limited = account.limit !== undefined && delta > 0;
   try {
     await awsClients().ddb.send(
@@ -57,7 +69,11 @@ async function apply(account: PageAccount, fileId: string, c: FileCorrection, de
         UpdateExpression: "ADD pages :delta SET #marker = :marker",
         ConditionExpression: `attribute_not_exists(#marker)${limited ? " AND (attribute_not_exists(pages) OR pages <= :max)" : ""}`,
         ExpressionAttributeNames: { "#marker": markerName(fileId) },
-        ExpressionAttributeValues: { ":delta": delta, ":marker": encode(c), ...(limited && { ":max": account.limit! - delta }) },
+        ExpressionAttributeValues: {
+          ":delta": delta,
+          ":marker": encode(c),
+          ...(limited && { ":max": account.limit! - delta }),
+        },
       }),
     );
     return c;
@@ -85,18 +101,23 @@ export async function markerOf(account: PageAccount, fileId: string): Promise<Fi
  * Drops the markers of files that are settled and counted (no retry can reach their
  * correction any more), so the usage item stays small however many files a month has.
  */
-export async function dropMarkers(account: Pick<PageAccount, "workspaceId" | "month">, fileIds: string[]): Promise<void> {
+export async function dropMarkers(
+  account: Pick<PageAccount, "workspaceId" | "month">,
+  fileIds: string[],
+): Promise<void> {
   if (!fileIds.length) return;
   const names = Object.fromEntries(fileIds.map((id, i) => [`#m${i}`, markerName(id)]));
-  await awsClients().ddb.send(
-    new UpdateCommand({
-      TableName: config().tables.usage,
-      Key: usageKey(account.workspaceId, account.month),
-      UpdateExpression: `REMOVE ${Object.keys(names).join(", ")}`,
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: names,
-    }),
-  ).catch((err: { name?: string }) => {
-    if (!isConditionalCheckFailed(err)) throw err;
-  });
+  await awsClients()
+    .ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: usageKey(account.workspaceId, account.month),
+        UpdateExpression: `REMOVE ${Object.keys(names).join(", ")}`,
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: names,
+      }),
+    )
+    .catch((err: { name?: string }) => {
+      if (!isConditionalCheckFailed(err)) throw err;
+    });
 }

@@ -26,10 +26,17 @@ const sha256 = (text: string) => createHash("sha256").update(text, "utf8").diges
  * the committed result (or 409 while the first is still running); a different
  * fingerprint is 400 IDEMPOTENCY_KEY_REUSED.
  */
-export async function claimIdempotencyKey<T>(workspaceId: string, key: string, fingerprint: string, clock: Clock): Promise<IdempotencyClaim<T>> {
+export async function claimIdempotencyKey<T>(
+  workspaceId: string,
+  key: string,
+  fingerprint: string,
+  clock: Clock,
+): Promise<IdempotencyClaim<T>> {
   if (!key.trim() || key.length > MAX_KEY_LENGTH) {
     throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "Idempotency-Key", code: "VALIDATION_FAILED", message: `must be 1–${MAX_KEY_LENGTH} characters` }],
+      details: [
+        { field: "Idempotency-Key", code: "VALIDATION_FAILED", message: `must be 1–${MAX_KEY_LENGTH} characters` },
+      ],
     });
   }
   const Key = { pk: `IDEM#${workspaceId}#${sha256(key)}`, sk: "IDEM" };
@@ -54,31 +61,44 @@ export async function claimIdempotencyKey<T>(workspaceId: string, key: string, f
   return {
     // Only the claim's owner may commit or free it (a taken-over claim belongs to the retry).
     commit: async (result) => {
-      await awsClients().ddb.send(
-        new UpdateCommand({
-          TableName,
-          Key,
-          UpdateExpression: "SET #state = :done, #result = :result, expiresAt = :expires",
-          ConditionExpression: "claimId = :mine",
-          ExpressionAttributeNames: { "#state": "state", "#result": "result" },
-          ExpressionAttributeValues: {
-            ":done": "done",
-            ":result": JSON.stringify(result),
-            ":expires": Math.floor(clock.now().getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
-            ":mine": claimId,
-          },
-        }),
-      ).catch(ignoreConditionalCheckFailed);
+      await awsClients()
+        .ddb.send(
+          new UpdateCommand({
+            TableName,
+            Key,
+            UpdateExpression: "SET #state = :done, #result = :result, expiresAt = :expires",
+            ConditionExpression: "claimId = :mine",
+            ExpressionAttributeNames: { "#state": "state", "#result": "result" },
+            ExpressionAttributeValues: {
+              ":done": "done",
+              ":result": JSON.stringify(result),
+              ":expires": Math.floor(clock.now().getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+              ":mine": claimId,
+            },
+          }),
+        )
+        .catch(ignoreConditionalCheckFailed);
     },
     abandon: async () => {
       await awsClients()
-        .ddb.send(new DeleteCommand({ TableName, Key, ConditionExpression: "claimId = :mine", ExpressionAttributeValues: { ":mine": claimId } }))
+        .ddb.send(
+          new DeleteCommand({
+            TableName,
+            Key,
+            ConditionExpression: "claimId = :mine",
+            ExpressionAttributeValues: { ":mine": claimId },
+          }),
+        )
         .catch(ignoreConditionalCheckFailed);
     },
   };
 }
 
-async function existingClaim<T>(TableName: string, Key: Record<string, string>, bodyHash: string): Promise<IdempotencyClaim<T>> {
+async function existingClaim<T>(
+  TableName: string,
+  Key: Record<string, string>,
+  bodyHash: string,
+): Promise<IdempotencyClaim<T>> {
   const out = await awsClients().ddb.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
   const item = out.Item as { bodyHash: string; state: string; result?: string } | undefined;
   if (item && item.bodyHash !== bodyHash) throw new PlatenError("IDEMPOTENCY_KEY_REUSED");

@@ -39,5 +39,8 @@ export function rateLimits(): Record<RateClass, number> {
 }
 
 export function planLimits(): Record<string, PlanLimits> {
-  return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<string, PlanLimits>;
+  return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<
+    string,
+    PlanLimits
+  >;
 }

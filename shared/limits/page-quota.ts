@@ -40,7 +40,11 @@ export function planOf(workspace: Workspace): PlanLimits {
  * is conditional the same way: whatever runs concurrently, the month's count never passes
  * the limit. Refused: 403 PLAN_PAGE_LIMIT_EXCEEDED.
  */
-export async function admitPages(workspace: Workspace, files: number, { clock, pages }: { clock: Clock; pages: PageCounter }): Promise<PageAdmission> {
+export async function admitPages(
+  workspace: Workspace,
+  files: number,
+  { clock, pages }: { clock: Clock; pages: PageCounter },
+): Promise<PageAdmission> {
   const plan = planOf(workspace);
   const month = monthOf(clock.now());
   const limit = plan.stops ? plan.monthlyPages : undefined;
@@ -53,7 +57,14 @@ export async function admitPages(workspace: Workspace, files: number, { clock, p
  * within the limit, else 403 PLAN_PAGE_LIMIT_EXCEEDED and nothing is added. `own`: pages
  * the caller counted already and returns on refusal (left out of the "used" it reports).
  */
-export async function claimPages(counter: PageCounter, workspaceId: string, month: string, pages: number, limit: number | undefined, own = 0): Promise<void> {
+export async function claimPages(
+  counter: PageCounter,
+  workspaceId: string,
+  month: string,
+  pages: number,
+  limit: number | undefined,
+  own = 0,
+): Promise<void> {
   if (pages === 0) return;
   // Returning pages (a negative claim) never needs the limit's condition.
   if (limit === undefined || pages < 0) {
@@ -65,13 +76,24 @@ export async function claimPages(counter: PageCounter, workspaceId: string, mont
   }
 }
 
-async function limitExceeded(counter: PageCounter, workspaceId: string, month: string, limit: number, own: number): Promise<PlatenError> {
+async function limitExceeded(
+  counter: PageCounter,
+  workspaceId: string,
+  month: string,
+  limit: number,
+  own: number,
+): Promise<PlatenError> {
   const used = Math.max(0, (await counter.used(workspaceId, month)) - own);
   return new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED", { vars: { used, limit } });
 }
 
 /** Corrects a reservation by `delta` pages (real pages − reserved; −reserved when nothing was stored). */
-export async function settlePages(counter: PageCounter, workspaceId: string, month: string, delta: number): Promise<void> {
+export async function settlePages(
+  counter: PageCounter,
+  workspaceId: string,
+  month: string,
+  delta: number,
+): Promise<void> {
   if (delta !== 0) await counter.add(workspaceId, month, delta);
 }
 

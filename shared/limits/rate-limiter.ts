@@ -10,7 +10,13 @@ const WINDOW_SECONDS = 60;
  * nothing, when the window already holds `limit`, atomically, so concurrent requests can never exceed it.
  */
 export interface RateWindows {
-  count(workspaceId: string, rateClass: RateClass, windowStart: number, limit: number, expiresAt: number): Promise<boolean>;
+  count(
+    workspaceId: string,
+    rateClass: RateClass,
+    windowStart: number,
+    limit: number,
+    expiresAt: number,
+  ): Promise<boolean>;
 }
 
 /**
@@ -18,7 +24,11 @@ export interface RateWindows {
  * the limit → 429 RATE_LIMITED with the seconds until the window frees (Retry-After and
  * body `retryAfter`). Windows expire one window after they end.
  */
-export async function checkRateLimit(workspaceId: string, rateClass: RateClass, { clock, windows }: { clock: Clock; windows: RateWindows }): Promise<void> {
+export async function checkRateLimit(
+  workspaceId: string,
+  rateClass: RateClass,
+  { clock, windows }: { clock: Clock; windows: RateWindows },
+): Promise<void> {
   const limit = rateLimits()[rateClass];
   const nowSeconds = clock.now().getTime() / 1000;
   const windowStart = Math.floor(nowSeconds / WINDOW_SECONDS) * WINDOW_SECONDS;

@@ -33,7 +33,9 @@ export const dynamoPageCounter: PageCounter = {
     }
   },
   async used(workspaceId, month) {
-    const out = await awsClients().ddb.send(new GetCommand({ TableName: config().tables.usage, Key: pagesKey(workspaceId, month), ConsistentRead: true }));
+    const out = await awsClients().ddb.send(
+      new GetCommand({ TableName: config().tables.usage, Key: pagesKey(workspaceId, month), ConsistentRead: true }),
+    );
     return Number(out.Item?.pages ?? 0);
   },
 };

@@ -29,12 +29,19 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUr
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const doc = operationDocs[`${route.method} ${route.path}`];
-    if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI documentation (shared/openapi/operations.ts)`);
+    if (!doc)
+      throw new Error(
+        `route ${route.method} ${route.path} has no OpenAPI documentation (shared/openapi/operations.ts)`,
+      );
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, doc, schemas) };
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Platen API", version: "1.0.0", description: "Document generation: templates (designs) + JSON parameters → PDF." },
+    info: {
+      title: "Platen API",
+      version: "1.0.0",
+      description: "Document generation: templates (designs) + JSON parameters → PDF.",
+    },
     servers: [{ url: urls.baseUrl }],
     paths,
     components: { schemas: schemas.all(), securitySchemes: securitySchemes(urls.authUrl) },
@@ -42,18 +49,41 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUr
 }
 
 function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCollector): JsonObject {
-  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
-  const queryParams = (doc.query ?? []).map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: { type: q.type } }));
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+  const queryParams = (doc.query ?? []).map((q) => ({
+    name: q.name,
+    in: "query",
+    required: false,
+    description: q.description,
+    schema: { type: q.type },
+  }));
   const responses: Record<string, unknown> = {};
-  for (const [status, response] of Object.entries(doc.responses)) responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`);
-  for (const status of doc.errors) responses[String(status)] = { description: `error (spec 7.1)`, content: { "application/json": { schema: schemas.ref("ErrorBody", errorBody) } } };
+  for (const [status, response] of Object.entries(doc.responses))
+    responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`);
+  for (const status of doc.errors)
+    responses[String(status)] = {
+      description: `error (spec 7.1)`,
+      content: { "application/json": { schema: schemas.ref("ErrorBody", errorBody) } },
+    };
   return {
     operationId: doc.operationId,
     summary: doc.summary,
     tags: doc.tags,
     security: security(route.auth),
     ...(pathParams.length + queryParams.length > 0 && { parameters: [...pathParams, ...queryParams] }),
-    ...(doc.body && { requestBody: { required: true, content: { "application/json": { schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input") } } } }),
+    ...(doc.body && {
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input") },
+        },
+      },
+    }),
     responses,
   };
 }
@@ -64,8 +94,17 @@ function responseObject(response: ResponseDoc, schemas: SchemaCollector, name: s
   const content: JsonObject = {};
   if (response.binary) content[response.binary] = { schema: { type: "string", contentMediaType: response.binary } };
   if (response.json) content["application/json"] = { schema: schemas.ref(name, response.json) };
-  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }]));
-  return { description: response.description, ...(Object.keys(headers).length > 0 && { headers }), ...(Object.keys(content).length > 0 && { content }) };
+  const headers = Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: "string" } },
+    ]),
+  );
+  return {
+    description: response.description,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(Object.keys(content).length > 0 && { content }),
+  };
 }
 
 function security(auth: DocumentedRoute["auth"]): JsonObject[] {
@@ -88,11 +127,20 @@ function securitySchemes(authUrl: string): JsonObject {
     oauth2: {
       type: "oauth2",
       flows: {
-        authorizationCode: { authorizationUrl: `${root}/oauth/authorize`, tokenUrl: `${root}/oauth/token`, scopes: { openid: "user id", profile: "profile", ...scopes } },
+        authorizationCode: {
+          authorizationUrl: `${root}/oauth/authorize`,
+          tokenUrl: `${root}/oauth/token`,
+          scopes: { openid: "user id", profile: "profile", ...scopes },
+        },
         clientCredentials: { tokenUrl: `${root}/oauth/token`, scopes },
       },
     },
-    session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "First-party login session of the service's own pages." },
+    session: {
+      type: "apiKey",
+      in: "cookie",
+      name: SESSION_COOKIE,
+      description: "First-party login session of the service's own pages.",
+    },
   };
 }
 
@@ -120,7 +168,11 @@ class SchemaCollector {
   all(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const io of ["input", "output"] as const) {
-      const converted = z.toJSONSchema(this.registries[io], { io, unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` });
+      const converted = z.toJSONSchema(this.registries[io], {
+        io,
+        unrepresentable: "any",
+        uri: (id) => `#/components/schemas/${id}`,
+      });
       for (const [id, schema] of Object.entries(converted.schemas)) {
         const { $schema: _dialect, $id: _id, ...json } = schema as JsonObject;
         out[id] = json;

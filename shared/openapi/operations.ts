@@ -11,7 +11,14 @@ import {
 } from "#shared/webhooks/endpoint-schemas.ts";
 import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
-import { asyncAccepted, designList, generationStatus, health, identifiersJson, parameterSpec } from "./response-shapes.ts";
+import {
+  asyncAccepted,
+  designList,
+  generationStatus,
+  health,
+  identifiersJson,
+  parameterSpec,
+} from "./response-shapes.ts";
 
 /** One response of an operation: a JSON schema, a binary media type, both (sync generation), or neither (204). */
 export interface ResponseDoc {
@@ -37,7 +44,13 @@ export interface OperationDoc {
 const ok = (description: string, json: ZodType): ResponseDoc => ({ description, json });
 const generationErrors = [400, 401, 403, 404, 412, 429, 500, 503];
 const managementErrors = [400, 401, 403, 404, 412];
-const syncQuery = [{ name: "response", description: "`json` returns the identifiers (spec 2.6) instead of the file", type: "string" as const }];
+const syncQuery = [
+  {
+    name: "response",
+    description: "`json` returns the identifiers (spec 2.6) instead of the file",
+    type: "string" as const,
+  },
+];
 const versionQuery = [{ name: "version", description: "design version (default: latest)", type: "integer" as const }];
 const generationBody = { single: singleRequestSchema, multiple: multipleRequestSchema };
 const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
@@ -46,7 +59,9 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
   tags: ["generation"],
   body: generationBody[mode],
   query: syncQuery,
-  responses: { 200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson } },
+  responses: {
+    200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson },
+  },
   errors: [...generationErrors, 504],
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({
@@ -57,7 +72,12 @@ const async = (mode: "single" | "multiple"): OperationDoc => ({
   responses: { 202: ok("accepted", asyncAccepted) },
   errors: generationErrors,
 });
-const manage = (operationId: string, summary: string, responses: Record<number, ResponseDoc>, body?: ZodType): OperationDoc => ({
+const manage = (
+  operationId: string,
+  summary: string,
+  responses: Record<number, ResponseDoc>,
+  body?: ZodType,
+): OperationDoc => ({
   operationId,
   summary,
   tags: ["management"],
@@ -72,7 +92,13 @@ const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
  * builder refuses a route without an entry, so a new route cannot go undocumented.
  */
 export const operationDocs: Record<string, OperationDoc> = {
-  "GET /health/check": { operationId: "healthCheck", summary: "Liveness (spec 4.10)", tags: ["service"], responses: { 200: ok("up", health) }, errors: [] },
+  "GET /health/check": {
+    operationId: "healthCheck",
+    summary: "Liveness (spec 4.10)",
+    tags: ["service"],
+    responses: { 200: ok("up", health) },
+    errors: [],
+  },
   "GET /openapi.json": {
     operationId: "getOpenApiDocument",
     summary: "This document (OpenAPI 3.1)",
@@ -123,8 +149,12 @@ export const operationDocs: Record<string, OperationDoc> = {
       200: { description: "the ZIP", binary: "application/zip" },
       // Deviation from spec 4.6 (README "Large responses"): big ZIPs come from S3.
       302: {
-        description: "the ZIP is larger than PLATEN_ZIP_REDIRECT_BYTES (default 6,000,000): fetch it from `Location` without credentials",
-        headers: { Location: "short-lived presigned GET of the ZIP (PLATEN_ZIP_URL_SECONDS, default 300 s); answers the ZIP with the same Content-Type and Content-Disposition" },
+        description:
+          "the ZIP is larger than PLATEN_ZIP_REDIRECT_BYTES (default 6,000,000): fetch it from `Location` without credentials",
+        headers: {
+          Location:
+            "short-lived presigned GET of the ZIP (PLATEN_ZIP_URL_SECONDS, default 300 s); answers the ZIP with the same Content-Type and Content-Disposition",
+        },
       },
     },
     errors: [401, 404, 409, 412, 422, 429],
@@ -136,16 +166,50 @@ export const operationDocs: Record<string, OperationDoc> = {
     responses: { 200: { description: "the PDF", binary: "application/pdf" } },
     errors: [401, 404, 409, 412, 422, 429],
   },
-  [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", { 200: ok("every endpoint, never a secret", endpointListResponse) }),
-  [`POST ${endpointPath}`]: manage("createWebhookEndpoint", "Register a webhook endpoint (ADMIN); at most 10", { 201: ok("the endpoint with its signing secret, shown once", endpointWithSecretResponse) }, createEndpointBody),
-  [`PATCH ${endpointPath}/{endpointId}`]: manage("updateWebhookEndpoint", "Update an endpoint (ADMIN); a token only its client's", { 200: ok("the endpoint", endpointResponse) }, updateEndpointBody),
-  [`DELETE ${endpointPath}/{endpointId}`]: manage("deleteWebhookEndpoint", "Delete an endpoint (ADMIN)", { 204: { description: "deleted" } }),
-  [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: manage("regenerateWebhookSecret", "New signing secret (ADMIN); the previous one signs 24 h more", { 200: ok("the new secret, shown once", regeneratedSecretResponse) }),
-  [`GET ${endpointPath}/{endpointId}/secret`]: manage("readWebhookSecret", "Read the signing secret (ADMIN, login session only)", { 200: ok("the secret", secretResponse) }),
-  "PATCH /workspace/webhook": manage("setWorkspaceWebhook", "Single-URL setting of the token's workspace (ADMIN)", { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) }, workspaceWebhookBody),
-  "PATCH /workspace/{workspaceId}/webhook": manage("setWorkspaceWebhookOf", "Single-URL setting: the workspace's unfiltered endpoint (ADMIN)", { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) }, workspaceWebhookBody),
+  [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", {
+    200: ok("every endpoint, never a secret", endpointListResponse),
+  }),
+  [`POST ${endpointPath}`]: manage(
+    "createWebhookEndpoint",
+    "Register a webhook endpoint (ADMIN); at most 10",
+    { 201: ok("the endpoint with its signing secret, shown once", endpointWithSecretResponse) },
+    createEndpointBody,
+  ),
+  [`PATCH ${endpointPath}/{endpointId}`]: manage(
+    "updateWebhookEndpoint",
+    "Update an endpoint (ADMIN); a token only its client's",
+    { 200: ok("the endpoint", endpointResponse) },
+    updateEndpointBody,
+  ),
+  [`DELETE ${endpointPath}/{endpointId}`]: manage("deleteWebhookEndpoint", "Delete an endpoint (ADMIN)", {
+    204: { description: "deleted" },
+  }),
+  [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: manage(
+    "regenerateWebhookSecret",
+    "New signing secret (ADMIN); the previous one signs 24 h more",
+    { 200: ok("the new secret, shown once", regeneratedSecretResponse) },
+  ),
+  [`GET ${endpointPath}/{endpointId}/secret`]: manage(
+    "readWebhookSecret",
+    "Read the signing secret (ADMIN, login session only)",
+    { 200: ok("the secret", secretResponse) },
+  ),
+  "PATCH /workspace/webhook": manage(
+    "setWorkspaceWebhook",
+    "Single-URL setting of the token's workspace (ADMIN)",
+    { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) },
+    workspaceWebhookBody,
+  ),
+  "PATCH /workspace/{workspaceId}/webhook": manage(
+    "setWorkspaceWebhookOf",
+    "Single-URL setting: the workspace's unfiltered endpoint (ADMIN)",
+    { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) },
+    workspaceWebhookBody,
+  ),
   "POST /workspace/{workspaceId}/application-token/regenerate": {
-    ...manage("rotateApplicationKey", "Rotate the application key (ADMIN, spec 4.11); the old key stops at once", { 200: ok("the new key, shown once", appKeyRotationResponse) }),
+    ...manage("rotateApplicationKey", "Rotate the application key (ADMIN, spec 4.11); the old key stops at once", {
+      200: ok("the new key, shown once", appKeyRotationResponse),
+    }),
     errors: [...managementErrors, 409],
   },
 };

@@ -14,7 +14,14 @@ export const errorBody = z
     code: z.string().meta({ description: "Catalogue code; branch on this, never on message." }),
     message: z.union([z.string(), z.array(z.string())]),
     error: z.string(),
-    details: z.array(z.object({ field: z.string().optional(), expected: z.string().optional(), code: z.string().optional(), message: z.string() })),
+    details: z.array(
+      z.object({
+        field: z.string().optional(),
+        expected: z.string().optional(),
+        code: z.string().optional(),
+        message: z.string(),
+      }),
+    ),
     docsUrl: z.string(),
     retryAfter: z.int().optional(),
   })
@@ -25,25 +32,36 @@ const fileEntry = z.object({ fileId: z.string(), fileName: z.string(), passthrou
 
 export const asyncAccepted = z.object({ requestId: z.string(), url: z.string(), files: z.array(fileEntry) });
 
-export const identifiersJson = z
-  .object({
-    requestId: z.string(),
-    fileUrl: z.string(),
-    files: z.array(z.object({ fileId: z.string(), fileName: z.string(), pageCount: z.int(), downloadPath: z.string(), share, passthrough: passthrough.optional() })),
-  });
+export const identifiersJson = z.object({
+  requestId: z.string(),
+  fileUrl: z.string(),
+  files: z.array(
+    z.object({
+      fileId: z.string(),
+      fileName: z.string(),
+      pageCount: z.int(),
+      downloadPath: z.string(),
+      share,
+      passthrough: passthrough.optional(),
+    }),
+  ),
+});
 
-export const generationStatus = z
-  .object({
-    requestId: z.string(),
-    status: z.enum(["queued", "processing", "completed", "failed"]),
-    designId: z.string(),
-    version: z.int().optional(),
-    files: z.array(z.object({ fileId: z.string(), fileName: z.string(), pageCount: z.int().optional(), downloadPath: z.string() })),
-    failedFiles: z.array(z.object({ fileId: z.string().optional(), fileName: z.string(), code: z.string(), message: z.string() })).optional(),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
-    createdAt: z.string().optional(),
-    completedAt: z.string().optional(),
-  });
+export const generationStatus = z.object({
+  requestId: z.string(),
+  status: z.enum(["queued", "processing", "completed", "failed"]),
+  designId: z.string(),
+  version: z.int().optional(),
+  files: z.array(
+    z.object({ fileId: z.string(), fileName: z.string(), pageCount: z.int().optional(), downloadPath: z.string() }),
+  ),
+  failedFiles: z
+    .array(z.object({ fileId: z.string().optional(), fileName: z.string(), code: z.string(), message: z.string() }))
+    .optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  createdAt: z.string().optional(),
+  completedAt: z.string().optional(),
+});
 
 interface ParameterSpec {
   name: string;
@@ -52,24 +70,30 @@ interface ParameterSpec {
   description?: string;
   spec?: ParameterSpec[];
 }
-export const parameterSpec: z.ZodType<ParameterSpec> = z
-  .object({
-    name: z.string(),
-    type: z.enum(["text", "number", "date", "array", "collection", "boolean"]),
-    label: z.string(),
-    description: z.string().optional(),
-    get spec() {
-      return z.array(parameterSpec).optional();
-    },
-  });
+export const parameterSpec: z.ZodType<ParameterSpec> = z.object({
+  name: z.string(),
+  type: z.enum(["text", "number", "date", "array", "collection", "boolean"]),
+  label: z.string(),
+  description: z.string().optional(),
+  get spec() {
+    return z.array(parameterSpec).optional();
+  },
+});
 
-export const designList = z
-  .object({
-    designs: z.array(z.object({ id: z.string(), label: z.string(), latestVersion: z.int(), thumbnail: z.string(), updatedAt: z.string() })),
-    total: z.int(),
-    page: z.int(),
-    pageSize: z.int(),
-    totalPages: z.int(),
-  });
+export const designList = z.object({
+  designs: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      latestVersion: z.int(),
+      thumbnail: z.string(),
+      updatedAt: z.string(),
+    }),
+  ),
+  total: z.int(),
+  page: z.int(),
+  pageSize: z.int(),
+  totalPages: z.int(),
+});
 
 export const health = z.object({ status: z.literal("ok") });

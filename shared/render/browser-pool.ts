@@ -55,7 +55,11 @@ export class BrowserPool {
    * Runs `work` on a leased page before `deadlineAt` (a `performance.now()` time).
    * @throws RenderError RENDER_TIMEOUT (the browser was killed), BROWSER_BUSY (none free in time) or RENDER_FAILED.
    */
-  async run<T>(work: (page: GuardedPage, deadlineAt: number) => Promise<T>, deadlineAt: number, options: RunOptions = {}): Promise<T> {
+  async run<T>(
+    work: (page: GuardedPage, deadlineAt: number) => Promise<T>,
+    deadlineAt: number,
+    options: RunOptions = {},
+  ): Promise<T> {
     const slot = await this.#acquire(deadlineAt);
     try {
       const result = await this.#runOnSlot(slot, work, deadlineAt, true, options);
@@ -146,11 +150,14 @@ export class BrowserPool {
       const waiter: Waiter = { resolve, reject };
       this.#waiters.push(waiter);
       if (!Number.isFinite(deadlineAt)) return;
-      const timer = setTimeout(() => {
-        const index = this.#waiters.indexOf(waiter);
-        if (index >= 0) this.#waiters.splice(index, 1);
-        reject(new RenderError("BROWSER_BUSY", "no browser became free in time"));
-      }, Math.max(0, remainingMs(deadlineAt)));
+      const timer = setTimeout(
+        () => {
+          const index = this.#waiters.indexOf(waiter);
+          if (index >= 0) this.#waiters.splice(index, 1);
+          reject(new RenderError("BROWSER_BUSY", "no browser became free in time"));
+        },
+        Math.max(0, remainingMs(deadlineAt)),
+      );
       waiter.resolve = (slot) => {
         clearTimeout(timer);
         resolve(slot);

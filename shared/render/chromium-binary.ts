@@ -42,7 +42,10 @@ async function acquireLock(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const age = await stat(LOCK_DIR).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(LOCK_DIR).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > STALE_LOCK_MS) await rmdir(LOCK_DIR).catch(() => {});
     else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

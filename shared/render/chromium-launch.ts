@@ -58,7 +58,16 @@ export interface LaunchOptions {
  * plus the fonts. Nothing else, so no AWS_* credentials (Lambda puts the function's
  * role keys in the environment) reach a process that runs untrusted templates.
  */
-const BROWSER_ENV = ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "PATH", "LANG", "TZ", "FONTCONFIG_PATH", "FONTCONFIG_FILE"] as const;
+const BROWSER_ENV = [
+  "HOME",
+  "TMPDIR",
+  "LD_LIBRARY_PATH",
+  "PATH",
+  "LANG",
+  "TZ",
+  "FONTCONFIG_PATH",
+  "FONTCONFIG_FILE",
+] as const;
 
 export function browserEnv(fontEnv: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};

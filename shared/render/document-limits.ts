@@ -23,13 +23,17 @@ const SLASH = "/".charCodeAt(0);
 const BANG = "!".charCodeAt(0);
 
 export function pageLimitError(limits: DocumentLimits): RenderError {
-  return new RenderError("PAGE_LIMIT_EXCEEDED", `the document has more than ${limits.maxPages} pages`, { limit: limits.maxPages });
+  return new RenderError("PAGE_LIMIT_EXCEEDED", `the document has more than ${limits.maxPages} pages`, {
+    limit: limits.maxPages,
+  });
 }
 
 /** Checks what Chromium printed: its size, then (post-processed) its page count. */
 export function checkPdfBytes(bytes: number, limits: DocumentLimits): void {
   if (bytes > limits.maxPdfBytes) {
-    throw new RenderError("PDF_TOO_LARGE", `the PDF is larger than ${limits.maxPdfBytes} bytes`, { limit: limits.maxPdfBytes });
+    throw new RenderError("PDF_TOO_LARGE", `the PDF is larger than ${limits.maxPdfBytes} bytes`, {
+      limit: limits.maxPdfBytes,
+    });
   }
 }
 
@@ -51,9 +55,16 @@ export const PRINT_BREAK_CHECK_FROM = 5_000;
  * A document with at most `from` tags (default: the page cap, which it cannot exceed by
  * forced breaks) skips the count: one scan of the HTML string and no DevTools call.
  */
-export async function checkForcedBreaks(guarded: GuardedPage, html: string, limits: DocumentLimits, from = limits.maxPages): Promise<void> {
+export async function checkForcedBreaks(
+  guarded: GuardedPage,
+  html: string,
+  limits: DocumentLimits,
+  from = limits.maxPages,
+): Promise<void> {
   if (countTags(html, from) <= from) return;
-  const snapshot = await guarded.cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: ["break-before", "break-after"] });
+  const snapshot = await guarded.cdp.send("DOMSnapshot.captureSnapshot", {
+    computedStyles: ["break-before", "break-after"],
+  });
   if (forcedBreaks(snapshot) > limits.maxPages) throw pageLimitError(limits);
 }
 
@@ -61,7 +72,12 @@ export async function checkForcedBreaks(guarded: GuardedPage, html: string, limi
  * Page estimate of a document laid out for the screen at paper width (the thumbnail's
  * layout): its height over the page's content height, plus its forced breaks.
  */
-export async function checkThumbnailPages(guarded: GuardedPage, html: string, box: PageBox, limits: DocumentLimits): Promise<void> {
+export async function checkThumbnailPages(
+  guarded: GuardedPage,
+  html: string,
+  box: PageBox,
+  limits: DocumentLimits,
+): Promise<void> {
   await checkForcedBreaks(guarded, html, limits);
   const { cssContentSize } = await guarded.cdp.send("Page.getLayoutMetrics");
   const margins = lengthToPx(box.margin.top) + lengthToPx(box.margin.bottom);

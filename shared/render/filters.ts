@@ -25,7 +25,16 @@ export function zoneOffsetMinutes(zone: string, at: number): number | undefined 
   let format = zoneFormats.get(zone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      });
     } catch {
       return undefined; // an unknown zone: LiquidJS reports it as it always did
     }
@@ -51,11 +60,16 @@ export function registerPlatenFilters(engine: Liquid): Liquid {
   // calls (a new Intl formatter each) per date; the same offset from a cached formatter
   // costs a fraction. `%Z` prints the zone's name, so it keeps the name.
   const builtin = engine.filters.date;
-  const builtinDate = (typeof builtin === "function" ? builtin : builtin?.handler) as ((...args: unknown[]) => unknown) | undefined;
+  const builtinDate = (typeof builtin === "function" ? builtin : builtin?.handler) as
+    | ((...args: unknown[]) => unknown)
+    | undefined;
   if (!builtinDate) throw new Error("LiquidJS has no date filter to wrap");
   engine.registerFilter("date", function (this: unknown, value: unknown, format?: unknown, zone?: unknown) {
     const fmt = toValue(format);
-    const offset = typeof zone === "string" && !(typeof fmt === "string" && fmt.includes("%Z")) ? zoneOffsetMinutes(zone, instantOf(toValue(value))) : undefined;
+    const offset =
+      typeof zone === "string" && !(typeof fmt === "string" && fmt.includes("%Z"))
+        ? zoneOffsetMinutes(zone, instantOf(toValue(value)))
+        : undefined;
     return builtinDate.call(this, value, format, offset ?? zone);
   });
   return engine;

@@ -11,7 +11,10 @@ import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";
  * It understands what Skia writes (classic `xref` table, uncompressed object headers) and
  * returns undefined for anything else, so the caller can fall back to pdf-lib.
  */
-export function appendUpdate(pdf: Buffer, info: Record<string, PdfValue>): { pdf: Buffer; pageCount: number } | undefined {
+export function appendUpdate(
+  pdf: Buffer,
+  info: Record<string, PdfValue>,
+): { pdf: Buffer; pageCount: number } | undefined {
   const text = pdf.toString("latin1");
   const xref = readXref(text);
   if (!xref) return undefined;
@@ -121,7 +124,8 @@ function fixedToUnicode(pdf: Buffer, text: string, at: number | undefined, num: 
   const obj = at === undefined ? undefined : text.slice(at, text.indexOf("stream", at) + 6);
   if (!obj?.startsWith(`${num} 0 obj`)) return null;
   const length = Number(/\/Length\s+(\d+)\s*[/>]/.exec(obj)?.[1]);
-  if (!/\/Filter\s*\/FlateDecode\s*[/>]/.test(obj) || /\/DecodeParms/.test(obj) || !Number.isInteger(length)) return null;
+  if (!/\/Filter\s*\/FlateDecode\s*[/>]/.test(obj) || /\/DecodeParms/.test(obj) || !Number.isInteger(length))
+    return null;
   let dataAt = at! + obj.length;
   if (text[dataAt] === "\r") dataAt += 1;
   if (text[dataAt] === "\n") dataAt += 1;
@@ -129,7 +133,11 @@ function fixedToUnicode(pdf: Buffer, text: string, at: number | undefined, num: 
   const fixed = fixRadicalsInToUnicode(cmap);
   if (fixed === undefined) return "";
   const deflated = deflateSync(Buffer.from(fixed, "latin1"));
-  return Buffer.concat([Buffer.from(`<</Filter /FlateDecode\n/Length ${deflated.length}>> stream\n`, "latin1"), deflated, Buffer.from("\nendstream", "latin1")]);
+  return Buffer.concat([
+    Buffer.from(`<</Filter /FlateDecode\n/Length ${deflated.length}>> stream\n`, "latin1"),
+    deflated,
+    Buffer.from("\nendstream", "latin1"),
+  ]);
 }
 
 /** A value as written into the file. */

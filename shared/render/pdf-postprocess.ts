@@ -84,4 +84,3 @@ export async function postprocessPdf(
 export async function readSearchMetadata(pdf: Uint8Array): Promise<Record<string, string> | undefined> {
   return (await import("./pdf-rewrite.ts")).readSearchMetadata(pdf, SEARCH_METADATA_KEY);
 }
-

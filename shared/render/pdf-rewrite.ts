@@ -16,7 +16,11 @@ import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";
  * pdf-postprocess's general path, for a PDF the incremental update (pdf-increment.ts) does
  * not recognise. Its own module, loaded on demand: a cold start need not evaluate pdf-lib.
  */
-export async function rewriteWithPdfLib(pdf: Uint8Array, title: string, metadata: string): Promise<{ pdf: Buffer; pageCount: number }> {
+export async function rewriteWithPdfLib(
+  pdf: Uint8Array,
+  title: string,
+  metadata: string,
+): Promise<{ pdf: Buffer; pageCount: number }> {
   // Fastest parse, no object streams: 10 ms → 1 ms on a one-page invoice for ~7 % more bytes.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   doc.setTitle(title);

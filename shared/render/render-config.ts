@@ -29,7 +29,11 @@ export interface DocumentLimits {
 }
 
 /** The defaults: far above any real invoice or report, far below what takes a render minutes. */
-export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { maxPages: 2_000, maxHtmlChars: 20_000_000, maxPdfBytes: 50_000_000 };
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
+  maxPages: 2_000,
+  maxHtmlChars: 20_000_000,
+  maxPdfBytes: 50_000_000,
+};
 
 /**
  * One browser per core, but never more than one per GiB: a warm single-process Chromium

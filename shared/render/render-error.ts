@@ -16,7 +16,13 @@ export type RenderErrorCode =
   | "RENDER_FAILED";
 
 /** Codes that are the document's own doing: rendering it again gives the same answer. */
-const DOCUMENT_CODES = new Set<RenderErrorCode>(["RENDER_TIMEOUT", "TEMPLATE_FAILED", "HTML_TOO_LARGE", "PAGE_LIMIT_EXCEEDED", "PDF_TOO_LARGE"]);
+const DOCUMENT_CODES = new Set<RenderErrorCode>([
+  "RENDER_TIMEOUT",
+  "TEMPLATE_FAILED",
+  "HTML_TOO_LARGE",
+  "PAGE_LIMIT_EXCEEDED",
+  "PDF_TOO_LARGE",
+]);
 
 /**
  * The only error the renderer throws. The full cause is kept for the logs; the message

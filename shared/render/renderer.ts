@@ -3,7 +3,14 @@ import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts"
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
 import { remainingMs } from "./deadline.ts";
-import { cappedPageRanges, checkForcedBreaks, checkPageCount, checkPdfBytes, checkThumbnailPages, PRINT_BREAK_CHECK_FROM } from "./document-limits.ts";
+import {
+  cappedPageRanges,
+  checkForcedBreaks,
+  checkPageCount,
+  checkPdfBytes,
+  checkThumbnailPages,
+  PRINT_BREAK_CHECK_FROM,
+} from "./document-limits.ts";
 import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
@@ -83,13 +90,19 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
       const protocolTimeoutMs = config.timeoutMs + 10_000;
       // The browser spawned during the init phase, if there is one; every later one is launched.
       return openGuardedBrowser(
-        () => takeEarlyChromium(protocolTimeoutMs) ?? launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs }),
+        () =>
+          takeEarlyChromium(protocolTimeoutMs) ??
+          launchChromium({ chromiumPath: config.chromiumPath, fontEnv, protocolTimeoutMs }),
       );
     },
   });
   return {
     renderPdf: (req) => renderPdf(pool, config, req),
-    printPdf: (req) => printPdf(pool, req, { deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs), ...budgetOf(config, req) }),
+    printPdf: (req) =>
+      printPdf(pool, req, {
+        deadlineAt: performance.now() + (req.timeoutMs ?? config.timeoutMs),
+        ...budgetOf(config, req),
+      }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
     warmUp: (count) => pool.warmUp(count),
     close: () => pool.close(),
@@ -120,7 +133,9 @@ export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
   if (!readRenderConfig(env).launchAtInit) return;
   getRenderer()
     .warmUp(1)
-    .catch((error: unknown) => console.error(JSON.stringify({ level: "warn", msg: "browser launch at init failed", error: String(error) })));
+    .catch((error: unknown) =>
+      console.error(JSON.stringify({ level: "warn", msg: "browser launch at init failed", error: String(error) })),
+    );
 }
 
 /** Stats of the process-wide renderer, if one was created (local test hooks). */
@@ -139,7 +154,10 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
   return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
 }
 
-const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({ ...config.limits, ...req.limits });
+const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({
+  ...config.limits,
+  ...req.limits,
+});
 
 /** How a print is bounded: the deadline, the browser work's own budget, the document limits. */
 interface PrintBounds {
@@ -149,7 +167,10 @@ interface PrintBounds {
 }
 
 const budgetOf = (config: RendererConfig, req: RenderRequest | PrintRequest): Omit<PrintBounds, "deadlineAt"> => ({
-  run: { ...(req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {}), onStart: req.onBrowser },
+  run: {
+    ...(req.budgetFrom === "browser" ? { workBudgetMs: req.timeoutMs ?? config.timeoutMs } : {}),
+    onStart: req.onBrowser,
+  },
   limits: limitsOf(config, req),
 });
 
@@ -160,14 +181,18 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
   // Stylesheets a document links or imports may declare them too.
   const webFonts = /@font-face|@import|<link\b/i.test(html);
-  const raw = await pool.run(async (guarded, deadlineAt) => {
-    await loadDocument(guarded, req.bundle, html, deadlineAt);
-    await checkForcedBreaks(guarded, html, limits, Math.max(limits.maxPages, PRINT_BREAK_CHECK_FROM));
-    const pageRanges = cappedPageRanges(limits);
-    if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
-    const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
-    return Buffer.from(data, "base64");
-  }, bounds.deadlineAt, bounds.run);
+  const raw = await pool.run(
+    async (guarded, deadlineAt) => {
+      await loadDocument(guarded, req.bundle, html, deadlineAt);
+      await checkForcedBreaks(guarded, html, limits, Math.max(limits.maxPages, PRINT_BREAK_CHECK_FROM));
+      const pageRanges = cappedPageRanges(limits);
+      if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
+      const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
+      return Buffer.from(data, "base64");
+    },
+    bounds.deadlineAt,
+    bounds.run,
+  );
   checkPdfBytes(raw.length, limits);
   let pdf: RenderedPdf;
   try {

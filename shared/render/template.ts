@@ -57,15 +57,17 @@ const BASE_CSS = [
  * `include`/`render`/`layout` can never read the disk.
  */
 export function createTemplateEngine(): Liquid {
-  return registerPlatenFilters(new Liquid({
-    outputEscape: "escape",
-    strictFilters: true,
-    ownPropertyOnly: true,
-    templates: Object.create(null) as Record<string, string>,
-    parseLimit: TEMPLATE_LIMITS.parseLimit,
-    renderLimit: TEMPLATE_LIMITS.renderLimitMs,
-    memoryLimit: TEMPLATE_LIMITS.memoryLimit,
-  }));
+  return registerPlatenFilters(
+    new Liquid({
+      outputEscape: "escape",
+      strictFilters: true,
+      ownPropertyOnly: true,
+      templates: Object.create(null) as Record<string, string>,
+      parseLimit: TEMPLATE_LIMITS.parseLimit,
+      renderLimit: TEMPLATE_LIMITS.renderLimitMs,
+      memoryLimit: TEMPLATE_LIMITS.memoryLimit,
+    }),
+  );
 }
 
 interface CompiledBundle {
@@ -126,7 +128,13 @@ export async function renderHtml(
   // instead of building the whole string first.
   const emitter = new BoundedEmitter(maxChars);
   try {
-    toValueSync(engine.renderer.renderTemplates(compiled.templates, new Context(params, engine.options, { renderLimit, sync: true }, { liquid: engine }), emitter));
+    toValueSync(
+      engine.renderer.renderTemplates(
+        compiled.templates,
+        new Context(params, engine.options, { renderLimit, sync: true }, { liquid: engine }),
+        emitter,
+      ),
+    );
   } catch (cause) {
     throw templateError(cause, { maxChars, renderLimit, elapsed: performance.now() - started });
   }
@@ -141,10 +149,14 @@ export async function renderHtml(
 
 /** Liquid's failure as the renderer reports it: out of time, too large, or a template error. */
 function templateError(cause: unknown, at: { maxChars: number; renderLimit: number; elapsed: number }): RenderError {
-  if (at.elapsed >= at.renderLimit) return new RenderError("RENDER_TIMEOUT", "the template did not finish in time", { cause });
+  if (at.elapsed >= at.renderLimit)
+    return new RenderError("RENDER_TIMEOUT", "the template did not finish in time", { cause });
   const original = (cause as { originalError?: unknown }).originalError ?? cause;
   if (original instanceof HtmlLimitReached) {
-    return new RenderError("HTML_TOO_LARGE", `the template wrote more than ${at.maxChars} characters`, { cause, limit: at.maxChars });
+    return new RenderError("HTML_TOO_LARGE", `the template wrote more than ${at.maxChars} characters`, {
+      cause,
+      limit: at.maxChars,
+    });
   }
   // Liquid's memory limit (ranges, filters building strings) guards the same resource, and
   // V8's longest string (a `capture` doubling itself) is the last resort.

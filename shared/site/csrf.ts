@@ -17,7 +17,12 @@ export function issueCsrfToken(key: Buffer, userId: string, nowSeconds: number):
   return `${expires}.${mac(key, userId, expires)}`;
 }
 
-export function verifyCsrfToken(key: Buffer, userId: string, token: string | null | undefined, nowSeconds: number): boolean {
+export function verifyCsrfToken(
+  key: Buffer,
+  userId: string,
+  token: string | null | undefined,
+  nowSeconds: number,
+): boolean {
   const match = /^(\d{1,12})\.([\w-]{43})$/.exec(token ?? "");
   if (!match || Number(match[1]) <= nowSeconds) return false;
   const expected = Buffer.from(mac(key, userId, Number(match[1])));

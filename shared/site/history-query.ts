@@ -11,7 +11,12 @@ export interface RequestSummary {
   designId: string;
   createdAt: string;
   source: "sync" | "async";
-  files: { fileId: string; fileName: string; status: FileRecord["status"]; passthrough?: Record<string, string | number> }[];
+  files: {
+    fileId: string;
+    fileName: string;
+    status: FileRecord["status"];
+    passthrough?: Record<string, string | number>;
+  }[];
   /** From the files: processing while any is unfinished, failed when all failed, else completed. */
   status: "processing" | "completed" | "failed";
 }
@@ -50,7 +55,12 @@ function summarise(files: FileRecord[]): RequestSummary {
     designId: first.designId,
     createdAt: first.createdAt,
     source: first.source,
-    files: sorted.map((f) => ({ fileId: f.fileId, fileName: f.fileName, status: f.status, ...(f.passthrough && { passthrough: f.passthrough }) })),
+    files: sorted.map((f) => ({
+      fileId: f.fileId,
+      fileName: f.fileName,
+      status: f.status,
+      ...(f.passthrough && { passthrough: f.passthrough }),
+    })),
     status,
   };
 }
@@ -61,7 +71,9 @@ function decodeCursor(cursor: string | undefined, workspaceId: string): Record<s
   try {
     const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
     // A cursor only ever continues the same workspace's listing.
-    return key.workspaceId === workspaceId && typeof key.pk === "string" && typeof key.sk === "string" ? key : undefined;
+    return key.workspaceId === workspaceId && typeof key.pk === "string" && typeof key.sk === "string"
+      ? key
+      : undefined;
   } catch {
     return undefined;
   }
@@ -71,7 +83,11 @@ function decodeCursor(cursor: string | undefined, workspaceId: string): Record<s
  * A workspace's requests, newest first, `pageSize` (default 20) per page (the files table's
  * `byWorkspace` index, grouped by request). Expired files are left out, as every reader does.
  */
-export async function listOutputHistory(workspaceId: string, opts: { cursor?: string; search?: string; pageSize?: number }, clock: Clock): Promise<HistoryPage> {
+export async function listOutputHistory(
+  workspaceId: string,
+  opts: { cursor?: string; search?: string; pageSize?: number },
+  clock: Clock,
+): Promise<HistoryPage> {
   const pageSize = opts.pageSize ?? HISTORY_PAGE_SIZE;
   const now = Math.floor(clock.now().getTime() / 1000);
   const groups = new Map<string, FileRecord[]>();
@@ -112,7 +128,9 @@ function toRecord(item: FileRecord & { pk: string; sk: string; passthroughJson?:
   return { ...(rest as FileRecord), ...(passthroughJson && { passthrough: JSON.parse(passthroughJson) }) };
 }
 
-const requestMatches = (files: FileRecord[], search: string | undefined) => !search || files.some((f) => matchesSearch(f.passthrough, search));
-const countMatching = (groups: Map<string, FileRecord[]>, search: string | undefined) => [...groups.values()].filter((g) => requestMatches(g, search)).length;
+const requestMatches = (files: FileRecord[], search: string | undefined) =>
+  !search || files.some((f) => matchesSearch(f.passthrough, search));
+const countMatching = (groups: Map<string, FileRecord[]>, search: string | undefined) =>
+  [...groups.values()].filter((g) => requestMatches(g, search)).length;
 const pageOf = (groups: Map<string, FileRecord[]>, search: string | undefined) =>
   [...groups.values()].filter((g) => requestMatches(g, search)).map(summarise);

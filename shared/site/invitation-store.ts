@@ -23,9 +23,17 @@ export const isEmailAddress = (email: string) => email.length <= 254 && /^[^\s@]
 
 // Invitations live beside the file records (same partition, `INVITE#` sort keys), so they
 // share the file's lifetime: the same `expiresAt` removes them with the file.
-const inviteKey = (requestId: string, fileId: string, email: string) => ({ pk: `REQ#${requestId}`, sk: `INVITE#${fileId}#${normalizeEmail(email)}` });
+const inviteKey = (requestId: string, fileId: string, email: string) => ({
+  pk: `REQ#${requestId}`,
+  sk: `INVITE#${fileId}#${normalizeEmail(email)}`,
+});
 
-export async function addInvitation(file: FileRecord, email: string, invitedBy: string, now: Date): Promise<Invitation> {
+export async function addInvitation(
+  file: FileRecord,
+  email: string,
+  invitedBy: string,
+  now: Date,
+): Promise<Invitation> {
   const invitation: Invitation = {
     requestId: file.requestId,
     fileId: file.fileId,
@@ -35,7 +43,10 @@ export async function addInvitation(file: FileRecord, email: string, invitedBy: 
     invitedAt: now.toISOString(),
   };
   await awsClients().ddb.send(
-    new PutCommand({ TableName: config().tables.files, Item: { ...inviteKey(file.requestId, file.fileId, email), ...invitation, expiresAt: file.expiresAt } }),
+    new PutCommand({
+      TableName: config().tables.files,
+      Item: { ...inviteKey(file.requestId, file.fileId, email), ...invitation, expiresAt: file.expiresAt },
+    }),
   );
   return invitation;
 }
@@ -43,7 +54,11 @@ export async function addInvitation(file: FileRecord, email: string, invitedBy: 
 /** Removes an invitation; false when there was none. */
 export async function removeInvitation(file: FileRecord, email: string): Promise<boolean> {
   const out = await awsClients().ddb.send(
-    new DeleteCommand({ TableName: config().tables.files, Key: inviteKey(file.requestId, file.fileId, email), ReturnValues: "ALL_OLD" }),
+    new DeleteCommand({
+      TableName: config().tables.files,
+      Key: inviteKey(file.requestId, file.fileId, email),
+      ReturnValues: "ALL_OLD",
+    }),
   );
   return Boolean(out.Attributes);
 }
@@ -55,14 +70,20 @@ export async function listInvitations(file: FileRecord): Promise<Invitation[]> {
     ExpressionAttributeValues: { ":pk": `REQ#${file.requestId}`, ":prefix": `INVITE#${file.fileId}#` },
     ConsistentRead: true,
   });
-  return items.map(({ pk: _pk, sk: _sk, expiresAt: _e, ...rest }) => rest as unknown as Invitation).sort((a, b) => a.email.localeCompare(b.email));
+  return items
+    .map(({ pk: _pk, sk: _sk, expiresAt: _e, ...rest }) => rest as unknown as Invitation)
+    .sort((a, b) => a.email.localeCompare(b.email));
 }
 
 /** Whether the address was invited to this file (an invitation of another workspace's file never matches). */
 export async function isInvited(file: FileRecord, email: string | undefined): Promise<boolean> {
   if (!email) return false;
   const out = await awsClients().ddb.send(
-    new GetCommand({ TableName: config().tables.files, Key: inviteKey(file.requestId, file.fileId, email), ConsistentRead: true }),
+    new GetCommand({
+      TableName: config().tables.files,
+      Key: inviteKey(file.requestId, file.fileId, email),
+      ConsistentRead: true,
+    }),
   );
   return out.Item?.workspaceId === file.workspaceId;
 }

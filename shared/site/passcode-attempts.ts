@@ -45,7 +45,8 @@ export async function takePasscodeAttempt(subject: AttemptSubject, clock: Clock)
     if (counted) return { allowed: true };
     const { Item } = await awsClients().ddb.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
     const windowStart = Number(Item?.windowStart ?? 0);
-    if (Item && windowStart > cutoff) return { allowed: false, retryAfterSeconds: Math.max(1, windowStart + PASSCODE_WINDOW_SECONDS - now) };
+    if (Item && windowStart > cutoff)
+      return { allowed: false, retryAfterSeconds: Math.max(1, windowStart + PASSCODE_WINDOW_SECONDS - now) };
     if (await startWindow(TableName, Key, now, cutoff)) return { allowed: true };
   }
   // Three lost races in a row: someone is hammering this file from this address.
@@ -53,7 +54,12 @@ export async function takePasscodeAttempt(subject: AttemptSubject, clock: Clock)
 }
 
 /** A new window holding this first attempt, unless another request just started one. */
-async function startWindow(TableName: string, Key: Record<string, string>, now: number, cutoff: number): Promise<boolean> {
+async function startWindow(
+  TableName: string,
+  Key: Record<string, string>,
+  now: number,
+  cutoff: number,
+): Promise<boolean> {
   try {
     await awsClients().ddb.send(
       new PutCommand({

@@ -15,7 +15,9 @@ interface GrantSubject {
 
 function mac(key: Buffer, subject: GrantSubject, expires: number): string {
   const hashTag = createHash("sha256").update(subject.passcodeHash).digest("base64url");
-  return createHmac("sha256", key).update(`grant\n${subject.requestId}\n${subject.fileId}\n${hashTag}\n${expires}`).digest("base64url");
+  return createHmac("sha256", key)
+    .update(`grant\n${subject.requestId}\n${subject.fileId}\n${hashTag}\n${expires}`)
+    .digest("base64url");
 }
 
 /** The cookie value remembering a correct passcode: `<expiry>.<HMAC>`. */
@@ -25,7 +27,12 @@ export function issueGrant(key: Buffer, subject: GrantSubject, nowSeconds: numbe
 }
 
 /** True for an unexpired grant signed for exactly this file and passcode. */
-export function verifyGrant(key: Buffer, subject: GrantSubject, value: string | undefined, nowSeconds: number): boolean {
+export function verifyGrant(
+  key: Buffer,
+  subject: GrantSubject,
+  value: string | undefined,
+  nowSeconds: number,
+): boolean {
   const match = /^(\d{1,12})\.([\w-]{43})$/.exec(value ?? "");
   if (!match) return false;
   const expires = Number(match[1]);

@@ -23,12 +23,15 @@ export function siteSecret(): Promise<Buffer> {
 
 async function loadOrCreate(): Promise<Buffer> {
   const TableName = config().tables.workspaces;
-  const read = async () => (await awsClients().ddb.send(new GetCommand({ TableName, Key: SECRET_KEY, ConsistentRead: true }))).Item;
+  const read = async () =>
+    (await awsClients().ddb.send(new GetCommand({ TableName, Key: SECRET_KEY, ConsistentRead: true }))).Item;
   const existing = await read();
   if (typeof existing?.secret === "string") return Buffer.from(existing.secret, "base64");
   try {
     const secret = randomBytes(32).toString("base64");
-    await awsClients().ddb.send(new PutCommand({ TableName, Item: { ...SECRET_KEY, secret }, ConditionExpression: "attribute_not_exists(pk)" }));
+    await awsClients().ddb.send(
+      new PutCommand({ TableName, Item: { ...SECRET_KEY, secret }, ConditionExpression: "attribute_not_exists(pk)" }),
+    );
     return Buffer.from(secret, "base64");
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;

@@ -1,6 +1,12 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { type AttemptLogEntry, type DeliveryRecord, findDelivery, listDeliveries, reopenDelivery } from "./delivery-store.ts";
+import {
+  type AttemptLogEntry,
+  type DeliveryRecord,
+  findDelivery,
+  listDeliveries,
+  reopenDelivery,
+} from "./delivery-store.ts";
 import { getEndpointRecord } from "./endpoint-store.ts";
 import { sendDispatchMessages } from "./webhook-queue.ts";
 import { DELIVERY_LOG_DAYS } from "./webhook-settings.ts";
@@ -30,7 +36,8 @@ const view = (d: DeliveryRecord): DeliveryView => ({
   updatedAt: d.updatedAt,
 });
 
-const refused = (message: string) => new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", message }] });
+const refused = (message: string) =>
+  new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", message }] });
 const notFound = (field: string, message: string) => new PlatenError("NOT_FOUND", { details: [{ field, message }] });
 
 /**
@@ -52,11 +59,16 @@ export async function listWebhookDeliveries(
  * passcode shown once after generation is not in it. A pending delivery (retries still
  * scheduled) and a disabled or deleted endpoint are refused.
  */
-export async function redeliverWebhook(deliveryId: string, clock: Clock): Promise<{ deliveryId: string; attempt: number }> {
+export async function redeliverWebhook(
+  deliveryId: string,
+  clock: Clock,
+): Promise<{ deliveryId: string; attempt: number }> {
   const record = await findDelivery(deliveryId);
   if (!record) throw notFound("deliveryId", "delivery not found");
   if (record.status === "pending") {
-    throw refused(`delivery is still pending (next attempt ${record.nextAttemptAt ?? "queued"}); redeliver it once it has finished`);
+    throw refused(
+      `delivery is still pending (next attempt ${record.nextAttemptAt ?? "queued"}); redeliver it once it has finished`,
+    );
   }
   const endpoint = await getEndpointRecord(record.workspaceId, record.endpointId);
   if (!endpoint) throw notFound("endpointId", "the delivery's endpoint was deleted");
@@ -65,6 +77,8 @@ export async function redeliverWebhook(deliveryId: string, clock: Clock): Promis
   const expiresAt = Math.floor(now.getTime() / 1000) + DELIVERY_LOG_DAYS * 86400;
   if (!(await reopenDelivery(record, now, expiresAt))) throw refused("the delivery changed meanwhile; try again");
   const attempt = record.attemptsDone + 1;
-  await sendDispatchMessages([{ deliveryId, endpointId: record.endpointId, createdAt: record.createdAt, attempt, manual: true }]);
+  await sendDispatchMessages([
+    { deliveryId, endpointId: record.endpointId, createdAt: record.createdAt, attempt, manual: true },
+  ]);
   return { deliveryId, attempt };
 }

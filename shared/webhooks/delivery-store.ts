@@ -55,7 +55,11 @@ const strip = (item: Record<string, unknown>) => {
 export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
   try {
     await awsClients().ddb.send(
-      new PutCommand({ TableName: table(), Item: { ...keyOf(record), ...record }, ConditionExpression: "attribute_not_exists(pk)" }),
+      new PutCommand({
+        TableName: table(),
+        Item: { ...keyOf(record), ...record },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
     );
     return true;
   } catch (err) {
@@ -66,7 +70,9 @@ export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
 
 /** One delivery (consistent read). */
 export async function getDelivery(ref: DeliveryRef): Promise<DeliveryRecord | undefined> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: keyOf(ref), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: keyOf(ref), ConsistentRead: true }),
+  );
   return out.Item ? strip(out.Item) : undefined;
 }
 
@@ -90,7 +96,12 @@ export async function findDelivery(deliveryId: string): Promise<DeliveryRecord |
  * copies of one queue message never both POST. An expired claim (a crashed invocation)
  * may be taken over. Returns the claimed record, or undefined.
  */
-export async function claimAttempt(ref: DeliveryRef, attempt: number, leaseMs: number, now: Date): Promise<DeliveryRecord | undefined> {
+export async function claimAttempt(
+  ref: DeliveryRef,
+  attempt: number,
+  leaseMs: number,
+  now: Date,
+): Promise<DeliveryRecord | undefined> {
   try {
     const out = await awsClients().ddb.send(
       new UpdateCommand({
@@ -100,7 +111,13 @@ export async function claimAttempt(ref: DeliveryRef, attempt: number, leaseMs: n
         ConditionExpression:
           "#status = :pending AND attemptsDone = :previous AND (attribute_not_exists(claimedAttempt) OR claimedAttempt < :n OR claimUntil < :now)",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":n": attempt, ":previous": attempt - 1, ":pending": "pending", ":until": now.getTime() + leaseMs, ":now": now.getTime() },
+        ExpressionAttributeValues: {
+          ":n": attempt,
+          ":previous": attempt - 1,
+          ":pending": "pending",
+          ":until": now.getTime() + leaseMs,
+          ":now": now.getTime(),
+        },
         ReturnValues: "ALL_NEW",
       }),
     );
@@ -119,8 +136,19 @@ export interface AttemptRecord {
 }
 
 /** Finishes a claimed attempt; false if the claim was lost meanwhile (taken over after expiry). */
-export async function recordAttempt(ref: DeliveryRef, attempt: number, result: AttemptRecord, now: Date): Promise<boolean> {
-  const values: Record<string, unknown> = { ":n": attempt, ":status": result.status, ":now": now.toISOString(), ":entry": [result.entry], ":empty": [] };
+export async function recordAttempt(
+  ref: DeliveryRef,
+  attempt: number,
+  result: AttemptRecord,
+  now: Date,
+): Promise<boolean> {
+  const values: Record<string, unknown> = {
+    ":n": attempt,
+    ":status": result.status,
+    ":now": now.toISOString(),
+    ":entry": [result.entry],
+    ":empty": [],
+  };
   if (result.nextAttemptAt) values[":next"] = result.nextAttemptAt;
   const next = result.nextAttemptAt ? ", nextAttemptAt = :next" : "";
   const removeNext = result.nextAttemptAt ? "" : ", nextAttemptAt";
@@ -167,10 +195,17 @@ export async function reopenDelivery(record: DeliveryRecord, now: Date, expiresA
       new UpdateCommand({
         TableName: table(),
         Key: keyOf(record),
-        UpdateExpression: "SET #status = :pending, manualAttempt = :n, scheduledAttempt = :n, updatedAt = :now, expiresAt = :expires",
+        UpdateExpression:
+          "SET #status = :pending, manualAttempt = :n, scheduledAttempt = :n, updatedAt = :now, expiresAt = :expires",
         ConditionExpression: "#status <> :pending AND attemptsDone = :done",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":pending": "pending", ":n": record.attemptsDone + 1, ":done": record.attemptsDone, ":now": now.toISOString(), ":expires": expiresAt },
+        ExpressionAttributeValues: {
+          ":pending": "pending",
+          ":n": record.attemptsDone + 1,
+          ":done": record.attemptsDone,
+          ":now": now.toISOString(),
+          ":expires": expiresAt,
+        },
       }),
     );
     return true;

@@ -1,7 +1,15 @@
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { recordWebhookAttempt } from "#shared/observability/metrics.ts";
-import { type AttemptLogEntry, claimAttempt, type DeliveryRecord, type DeliveryRef, getDelivery, markScheduled, recordAttempt } from "./delivery-store.ts";
+import {
+  type AttemptLogEntry,
+  claimAttempt,
+  type DeliveryRecord,
+  type DeliveryRef,
+  getDelivery,
+  markScheduled,
+  recordAttempt,
+} from "./delivery-store.ts";
 import { activeSigningSecrets } from "./endpoint-input.ts";
 import { getEndpointRecord, type WebhookEndpoint } from "./endpoint-store.ts";
 import { disableWebhookEndpoint } from "./endpoints.ts";
@@ -34,7 +42,11 @@ export const WEBHOOK_USER_AGENT = "Platen-Webhooks/1.0";
 /** Claims outlive the receiver deadline by this much (file read, signing, log write). */
 const LEASE_MARGIN_MS = 20_000;
 
-const refOf = (m: DispatchMessage): DeliveryRef => ({ deliveryId: m.deliveryId, endpointId: m.endpointId, createdAt: m.createdAt });
+const refOf = (m: DispatchMessage): DeliveryRef => ({
+  deliveryId: m.deliveryId,
+  endpointId: m.endpointId,
+  createdAt: m.createdAt,
+});
 
 /**
  * Makes attempt `msg.attempt` of one delivery, at most once: the conditional claim on the
@@ -56,7 +68,11 @@ export async function dispatchDelivery(msg: DispatchMessage, deps: DispatchDeps)
   const startedAt = deps.clock.now();
   const result = await attemptPost(claimed, endpoint, msg, deps);
   const manual = claimed.manualAttempt === msg.attempt;
-  const decision = decideAfterAttempt(result, msg.attempt, manual, { scale: deps.settings.delayScale, random: deps.random, now: deps.clock.now() });
+  const decision = decideAfterAttempt(result, msg.attempt, manual, {
+    scale: deps.settings.delayScale,
+    random: deps.random,
+    now: deps.clock.now(),
+  });
   const entry = logEntry(msg.attempt, manual, endpoint.url, startedAt, result, decision);
   logAttempt(claimed, entry);
   await finishAttempt(claimed, msg, entry, decision, deps);
@@ -95,13 +111,23 @@ async function settleUnclaimed(msg: DispatchMessage, deps: DispatchDeps): Promis
 }
 
 async function scheduleNext(msg: DispatchMessage, notBefore: number, clock: Clock): Promise<void> {
-  const next: DispatchMessage = { ...refOf(msg), attempt: msg.attempt + 1, notBefore, ...(msg.passcodes && { passcodes: msg.passcodes }) };
+  const next: DispatchMessage = {
+    ...refOf(msg),
+    attempt: msg.attempt + 1,
+    notBefore,
+    ...(msg.passcodes && { passcodes: msg.passcodes }),
+  };
   await sendDispatchMessages([next], clock.now().getTime());
   await markScheduled(refOf(msg), next.attempt);
 }
 
 /** Builds, signs (current secret, plus the previous one during a rotation) and POSTs. */
-async function attemptPost(delivery: DeliveryRecord, endpoint: WebhookEndpoint, msg: DispatchMessage, deps: DispatchDeps): Promise<AttemptResult> {
+async function attemptPost(
+  delivery: DeliveryRecord,
+  endpoint: WebhookEndpoint,
+  msg: DispatchMessage,
+  deps: DispatchDeps,
+): Promise<AttemptResult> {
   const files = await deps.listFiles(delivery.requestId);
   const body = JSON.stringify(buildWebhookPayload(delivery, files, deps.siteUrl, msg.passcodes));
   const now = deps.clock.now();
@@ -113,10 +139,23 @@ async function attemptPost(delivery: DeliveryRecord, endpoint: WebhookEndpoint, 
     "X-Platen-Event": delivery.event,
     [webhookSignatureHeader]: signature,
   };
-  return (deps.post ?? postWebhook)({ url: endpoint.url, body, headers, timeoutMs: deps.settings.timeoutMs, env: deps.env });
+  return (deps.post ?? postWebhook)({
+    url: endpoint.url,
+    body,
+    headers,
+    timeoutMs: deps.settings.timeoutMs,
+    env: deps.env,
+  });
 }
 
-function logEntry(attempt: number, manual: boolean, url: string, startedAt: Date, result: AttemptResult, decision: AttemptDecision): AttemptLogEntry {
+function logEntry(
+  attempt: number,
+  manual: boolean,
+  url: string,
+  startedAt: Date,
+  result: AttemptResult,
+  decision: AttemptDecision,
+): AttemptLogEntry {
   return {
     attempt,
     ...(manual && { manual }),
@@ -131,7 +170,13 @@ function logEntry(attempt: number, manual: boolean, url: string, startedAt: Date
 }
 
 /** Logs the attempt, then acts on the decision (the log first: it is what a replay trusts). */
-async function finishAttempt(delivery: DeliveryRecord, msg: DispatchMessage, entry: AttemptLogEntry, decision: AttemptDecision, deps: DispatchDeps): Promise<void> {
+async function finishAttempt(
+  delivery: DeliveryRecord,
+  msg: DispatchMessage,
+  entry: AttemptLogEntry,
+  decision: AttemptDecision,
+  deps: DispatchDeps,
+): Promise<void> {
   const now = deps.clock.now();
   const notBefore = decision.outcome === "retry" ? now.getTime() + decision.delayMs : undefined;
   const status = decision.outcome === "retry" ? "pending" : decision.outcome;
@@ -140,14 +185,25 @@ async function finishAttempt(delivery: DeliveryRecord, msg: DispatchMessage, ent
   if (!(await recordAttempt(refOf(msg), msg.attempt, { status, entry, nextAttemptAt }, now))) return;
   if (notBefore !== undefined) await scheduleNext(msg, notBefore, deps.clock);
   if (decision.outcome !== "failed") return;
-  if (decision.deadLetter) await sendToDeadLetter(msg, `retry schedule exhausted after attempt ${msg.attempt}: ${entry.error}`);
+  if (decision.deadLetter)
+    await sendToDeadLetter(msg, `retry schedule exhausted after attempt ${msg.attempt}: ${entry.error}`);
   if (decision.disableEndpoint) {
-    await disableWebhookEndpoint(delivery.workspaceId, delivery.endpointId, `receiver answered 410 Gone (delivery ${delivery.deliveryId})`, deps.clock);
+    await disableWebhookEndpoint(
+      delivery.workspaceId,
+      delivery.endpointId,
+      `receiver answered 410 Gone (delivery ${delivery.deliveryId})`,
+      deps.clock,
+    );
   }
 }
 
 /** Nothing is sent to a disabled or deleted endpoint; the delivery ends as failed. */
-async function recordSkipped(delivery: DeliveryRecord, msg: DispatchMessage, endpoint: WebhookEndpoint | undefined, clock: Clock): Promise<void> {
+async function recordSkipped(
+  delivery: DeliveryRecord,
+  msg: DispatchMessage,
+  endpoint: WebhookEndpoint | undefined,
+  clock: Clock,
+): Promise<void> {
   const now = clock.now();
   const entry: AttemptLogEntry = {
     attempt: msg.attempt,

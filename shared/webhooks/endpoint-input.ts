@@ -38,7 +38,9 @@ export function checkEndpointUrl(url: unknown, env: string): string {
 function checkDesignIds(ids: unknown): string[] {
   if (!Array.isArray(ids)) throw invalid([{ field: "targetDesignIds", message: "targetDesignIds must be an array" }]);
   if (ids.length > MAX_TARGET_DESIGNS) {
-    throw invalid([{ field: "targetDesignIds", message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids` }]);
+    throw invalid([
+      { field: "targetDesignIds", message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids` },
+    ]);
   }
   for (const [i, id] of ids.entries()) {
     if (typeof id !== "string" || id === "" || id.length > MAX_DESIGN_ID_LENGTH) {
@@ -54,7 +56,10 @@ function checkDesignIds(ids: unknown): string[] {
  */
 export function resolveDesignFilter(
   input: Pick<WebhookEndpointInput, "designFilterType" | "targetDesignIds">,
-  current: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> = { designFilterType: "all", targetDesignIds: [] },
+  current: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> = {
+    designFilterType: "all",
+    targetDesignIds: [],
+  },
 ): Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> {
   const type = input.designFilterType ?? (input.targetDesignIds !== undefined ? "selected" : current.designFilterType);
   if (type !== "all" && type !== "selected") {
@@ -73,7 +78,13 @@ export function checkEnabled(enabled: unknown, fallback: boolean): boolean {
 }
 
 /** The secrets to sign with right now: current first, the previous one during the overlap window. */
-export function activeSigningSecrets(endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: Date): string[] {
-  const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now.getTime();
+export function activeSigningSecrets(
+  endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now: Date,
+): string[] {
+  const previousValid =
+    endpoint.previousSecret &&
+    endpoint.previousSecretExpiresAt &&
+    Date.parse(endpoint.previousSecretExpiresAt) > now.getTime();
   return previousValid ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }

@@ -5,18 +5,33 @@ import { z } from "zod";
  * and the OpenAPI document is generated from them, so the two cannot disagree. URL rules
  * beyond the shape (https, public addresses) are the domain's (endpoint-input.ts).
  */
-const url = z.string({ message: "must be a string" }).min(1, "must not be empty").max(2048, "must be at most 2048 characters");
+const url = z
+  .string({ message: "must be a string" })
+  .min(1, "must not be empty")
+  .max(2048, "must be at most 2048 characters");
 const designFilterType = z.enum(["all", "selected"], { message: "must be all or selected" });
-const designId = z.string({ message: "must be a string" }).min(1, "must not be empty").max(64, "must be at most 64 characters");
-const targetDesignIds = z.array(designId, { message: "must be an array of design ids" }).max(100, "may hold at most 100 ids");
+const designId = z
+  .string({ message: "must be a string" })
+  .min(1, "must not be empty")
+  .max(64, "must be at most 64 characters");
+const targetDesignIds = z
+  .array(designId, { message: "must be an array of design ids" })
+  .max(100, "may hold at most 100 ids");
 const enabled = z.boolean({ message: "must be true or false" });
 
 /** POST /workspace/{workspaceId}/webhook-endpoints */
-export const createEndpointBody = z.object({ url, designFilterType: designFilterType.optional(), targetDesignIds: targetDesignIds.optional() }).strict();
+export const createEndpointBody = z
+  .object({ url, designFilterType: designFilterType.optional(), targetDesignIds: targetDesignIds.optional() })
+  .strict();
 
 /** PATCH /workspace/{workspaceId}/webhook-endpoints/{endpointId}: every field optional. */
 export const updateEndpointBody = z
-  .object({ url: url.optional(), enabled: enabled.optional(), designFilterType: designFilterType.optional(), targetDesignIds: targetDesignIds.optional() })
+  .object({
+    url: url.optional(),
+    enabled: enabled.optional(),
+    designFilterType: designFilterType.optional(),
+    targetDesignIds: targetDesignIds.optional(),
+  })
   .strict();
 
 /** PATCH /workspace/webhook and /workspace/{workspaceId}/webhook: the single-URL setting. */
@@ -40,4 +55,8 @@ export const endpointResponse = z.object({
 export const endpointListResponse = z.object({ items: z.array(endpointResponse) });
 export const endpointWithSecretResponse = endpointResponse.extend({ secret: z.string() });
 export const secretResponse = z.object({ secret: z.string() });
-export const regeneratedSecretResponse = z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string() });
+export const regeneratedSecretResponse = z.object({
+  id: z.string(),
+  secret: z.string(),
+  previousSecretExpiresAt: z.string(),
+});

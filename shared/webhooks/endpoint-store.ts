@@ -45,7 +45,6 @@ const pk = (workspaceId: string) => `WS#${workspaceId}`;
 const slotKey = (slot: number) => `ENDPOINT#${String(slot).padStart(2, "0")}`;
 const table = () => config().tables.webhooks;
 
-
 /** Every endpoint of a workspace (at most ten items, one consistent query), oldest first. */
 export async function listEndpointRecords(workspaceId: string): Promise<StoredEndpoint[]> {
   const out = await awsClients().ddb.send(
@@ -100,7 +99,13 @@ export async function replaceEndpointRecord(previous: StoredEndpoint, next: Webh
     await awsClients().ddb.send(
       new PutCommand({
         TableName: table(),
-        Item: { pk: pk(previous.workspaceId), sk: slotKey(previous.slot), ...next, slot: previous.slot, revision: previous.revision + 1 },
+        Item: {
+          pk: pk(previous.workspaceId),
+          sk: slotKey(previous.slot),
+          ...next,
+          slot: previous.slot,
+          revision: previous.revision + 1,
+        },
         ConditionExpression: "endpointId = :id AND revision = :revision",
         ExpressionAttributeValues: { ":id": previous.endpointId, ":revision": previous.revision },
       }),

@@ -55,7 +55,9 @@ export const endpointView = (e: WebhookEndpoint): WebhookEndpointView => ({
 });
 
 const notFound = () =>
-  new PlatenError("WEBHOOK_ENDPOINT_NOT_FOUND", { details: [{ field: "endpointId", message: "webhook endpoint not found" }] });
+  new PlatenError("WEBHOOK_ENDPOINT_NOT_FOUND", {
+    details: [{ field: "endpointId", message: "webhook endpoint not found" }],
+  });
 
 /**
  * Registers an endpoint (spec 2.10, 4.12 POST): URL checked, filter normalised, a fresh
@@ -88,12 +90,17 @@ export async function createWebhookEndpoint(
 
 function limitReached(): PlatenError {
   const message = `a workspace may register at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`;
-  return new PlatenError("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", { vars: { limit: MAX_ENDPOINTS_PER_WORKSPACE }, details: [{ message }] });
+  return new PlatenError("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", {
+    vars: { limit: MAX_ENDPOINTS_PER_WORKSPACE },
+    details: [{ message }],
+  });
 }
 
 function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: string): void {
   if (endpoints.some((e) => e.url === url && e.endpointId !== exceptId)) {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "url", message: "an endpoint with this url already exists" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [{ field: "url", message: "an endpoint with this url already exists" }],
+    });
   }
 }
 
@@ -122,7 +129,8 @@ async function modifyEndpoint(
   throw new PlatenError("INTERNAL_ERROR", { cause: new Error(`endpoint ${endpointId} kept changing during update`) });
 }
 
-const ownedBy = (e: WebhookEndpoint, clientId: string | undefined) => !clientId || !e.ownerClientId || e.ownerClientId === clientId;
+const ownedBy = (e: WebhookEndpoint, clientId: string | undefined) =>
+  !clientId || !e.ownerClientId || e.ownerClientId === clientId;
 
 /**
  * Updates url, enabled and the design filter (spec 4.12 PATCH, all optional). Re-enabling
@@ -152,7 +160,11 @@ export async function updateWebhookEndpoint(
 }
 
 /** Removes an endpoint (spec 4.12 DELETE); its delivery log stays until it expires. */
-export async function deleteWebhookEndpoint(workspaceId: string, endpointId: string, deps: Pick<EndpointDeps, "clientId"> = {}): Promise<void> {
+export async function deleteWebhookEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  deps: Pick<EndpointDeps, "clientId"> = {},
+): Promise<void> {
   const current = await getEndpointRecord(workspaceId, endpointId);
   if (!current || !ownedBy(current, deps.clientId)) throw notFound();
   if (!(await deleteEndpointRecord(current))) throw notFound();
@@ -197,7 +209,12 @@ export async function findEnabledEndpointByUrl(workspaceId: string, url: string)
 }
 
 /** Marks an endpoint disabled on the dispatcher's behalf (410 Gone). */
-export async function disableWebhookEndpoint(workspaceId: string, endpointId: string, reason: string, clock: Clock): Promise<void> {
+export async function disableWebhookEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  reason: string,
+  clock: Clock,
+): Promise<void> {
   await modifyEndpoint(workspaceId, endpointId, { clock, env: "" }, ({ slot: _s, revision: _r, ...current }) => ({
     ...current,
     enabled: false,

@@ -74,7 +74,13 @@ export async function enqueueWebhookDeliveries(
   const carried = passcodesFor(e, passcodes);
   const messages: DispatchMessage[] = records
     .filter((_, i) => due[i])
-    .map((r) => ({ deliveryId: r.deliveryId, endpointId: r.endpointId, createdAt: r.createdAt, attempt: 1, ...(carried && { passcodes: carried }) }));
+    .map((r) => ({
+      deliveryId: r.deliveryId,
+      endpointId: r.endpointId,
+      createdAt: r.createdAt,
+      attempt: 1,
+      ...(carried && { passcodes: carried }),
+    }));
   await sendDispatchMessages(messages);
   return messages.length;
 }

@@ -13,7 +13,10 @@ export const OUTBOX_SHARD = "outbox";
 /** An event is relayed when its deliveries were not queued within this many seconds of it. */
 export const OUTBOX_RELAY_SECONDS = 60;
 
-const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({ pk: `REQ#${e.requestId}`, sk: `EVENT#${e.event}` });
+const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({
+  pk: `REQ#${e.requestId}`,
+  sk: `EVENT#${e.event}`,
+});
 
 /**
  * The durable outbox item of an event (idempotent per request and event kind). It is
@@ -22,7 +25,12 @@ const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({ pk: `RE
  * `endpointsAsOf`: only endpoints registered by then receive it (a sync request's);
  * `outbox: false` records an event that has nobody to go to.
  */
-export async function writeEventRecord(e: GenerationEvent, expiresAt: number, endpointsAsOf?: string, outbox = true): Promise<void> {
+export async function writeEventRecord(
+  e: GenerationEvent,
+  expiresAt: number,
+  endpointsAsOf?: string,
+  outbox = true,
+): Promise<void> {
   const pending = outbox && { activeShard: OUTBOX_SHARD, createdAt: e.timestamp };
   await awsClients().ddb.send(
     new PutCommand({
@@ -41,16 +49,29 @@ export async function writeEventRecord(e: GenerationEvent, expiresAt: number, en
  * @param passcodes - Plaintext passcodes by file id, only from a sync generation (they
  *   go into the first delivery's queue message, never into a table; a relay has none).
  */
-export async function deliverEvent(e: GenerationEvent, passcodes?: Record<string, string>, endpoints?: Promise<WebhookEndpoint[]>): Promise<boolean> {
+export async function deliverEvent(
+  e: GenerationEvent,
+  passcodes?: Record<string, string>,
+  endpoints?: Promise<WebhookEndpoint[]>,
+): Promise<boolean> {
   try {
     await enqueueWebhookDeliveries(e, passcodes, endpoints);
     await awsClients().ddb.send(
-      new UpdateCommand({ TableName: config().tables.requests, Key: eventKey(e), UpdateExpression: "REMOVE activeShard", ConditionExpression: "attribute_exists(pk)" }),
+      new UpdateCommand({
+        TableName: config().tables.requests,
+        Key: eventKey(e),
+        UpdateExpression: "REMOVE activeShard",
+        ConditionExpression: "attribute_exists(pk)",
+      }),
     );
     return true;
   } catch (err) {
     const outbox = `REQ#${e.requestId} EVENT#${e.event}`;
-    logger.error("webhook deliveries not queued (the outbox relay retries)", { outbox, requestId: e.requestId, error: err });
+    logger.error("webhook deliveries not queued (the outbox relay retries)", {
+      outbox,
+      requestId: e.requestId,
+      error: err,
+    });
     return false;
   }
 }
@@ -69,10 +90,21 @@ export async function relayOutbox(before: string, isFinal: (requestId: string) =
   });
   let relayed = 0;
   for (const item of items) {
-    const { pk: _pk, sk: _sk, activeShard: _shard, createdAt: _at, expiresAt: _exp, endpointsAsOf, ...e } = item as Record<string, unknown>;
+    const {
+      pk: _pk,
+      sk: _sk,
+      activeShard: _shard,
+      createdAt: _at,
+      expiresAt: _exp,
+      endpointsAsOf,
+      ...e
+    } = item as Record<string, unknown>;
     const event = e as unknown as GenerationEvent;
     if (!(await isFinal(event.requestId))) continue;
-    const endpoints = typeof endpointsAsOf === "string" ? listEndpointRecords(event.workspaceId).then((all) => all.filter((x) => x.createdAt <= endpointsAsOf)) : undefined;
+    const endpoints =
+      typeof endpointsAsOf === "string"
+        ? listEndpointRecords(event.workspaceId).then((all) => all.filter((x) => x.createdAt <= endpointsAsOf))
+        : undefined;
     if (await deliverEvent(event, undefined, endpoints)) relayed += 1;
   }
   return relayed;

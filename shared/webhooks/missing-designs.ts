@@ -5,7 +5,10 @@ import type { WebhookEndpointView } from "./endpoints.ts";
  * spec 2.10: a `targetDesignIds` entry naming a design the workspace no longer has (or
  * never had) stays in the list and is flagged in `missingDesignIds`, so a UI can warn.
  */
-export async function withMissingDesigns<T extends WebhookEndpointView>(workspaceId: string, endpoints: T[]): Promise<(T & { missingDesignIds?: string[] })[]> {
+export async function withMissingDesigns<T extends WebhookEndpointView>(
+  workspaceId: string,
+  endpoints: T[],
+): Promise<(T & { missingDesignIds?: string[] })[]> {
   if (!endpoints.some((e) => e.targetDesignIds.length > 0)) return endpoints;
   const known = new Set((await listDesignHeads(workspaceId)).map((h) => h.id));
   return endpoints.map((e) => {

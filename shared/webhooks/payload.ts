@@ -81,7 +81,13 @@ function completedEntry(f: PayloadFile, siteUrl: string, passcodes: Passcodes): 
 
 function failedEntry(f: PayloadFile): WebhookFailedFileEntry {
   const code = f.errorCode ?? "INTERNAL_ERROR";
-  return { fileId: f.fileId, fileName: f.fileName, ...passthroughOf(f), code, message: f.errorMessage ?? catalogue.INTERNAL_ERROR.en };
+  return {
+    fileId: f.fileId,
+    fileName: f.fileName,
+    ...passthroughOf(f),
+    code,
+    message: f.errorMessage ?? catalogue.INTERNAL_ERROR.en,
+  };
 }
 
 /** The request-level error of `file.failed`, worded like the status endpoint's `error`. */
@@ -98,7 +104,12 @@ export function failureError(code: string, failed: WebhookFailedFileEntry[]): { 
  * (records of other files, or expired ones, are left out). Deterministic: every attempt
  * of a delivery sends the same body, except that a redelivery has no passcodes.
  */
-export function buildWebhookPayload(event: DeliveryEvent, records: PayloadFile[], siteUrl: string, passcodes: Passcodes = {}): WebhookPayload {
+export function buildWebhookPayload(
+  event: DeliveryEvent,
+  records: PayloadFile[],
+  siteUrl: string,
+  passcodes: Passcodes = {},
+): WebhookPayload {
   const byId = new Map(records.map((r) => [r.fileId, r]));
   const files = event.fileIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   const base: PayloadBase = {
@@ -113,5 +124,10 @@ export function buildWebhookPayload(event: DeliveryEvent, records: PayloadFile[]
     return { event: "file.completed", ...base, files: files.map((f) => completedEntry(f, siteUrl, passcodes)) };
   }
   const failed = files.map(failedEntry);
-  return { event: "file.failed", ...base, error: failureError(event.errorCode ?? "INTERNAL_ERROR", failed), files: failed };
+  return {
+    event: "file.failed",
+    ...base,
+    error: failureError(event.errorCode ?? "INTERNAL_ERROR", failed),
+    files: failed,
+  };
 }

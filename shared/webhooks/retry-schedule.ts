@@ -6,7 +6,17 @@ const HOUR = 60 * MINUTE;
  * Waits after failed attempt 1, 2, … 9 (DESIGN webhooks row): about 5 s, 5 min, 30 min,
  * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h — ten attempts over roughly three days.
  */
-export const RETRY_SCHEDULE_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  14 * HOUR,
+  20 * HOUR,
+  24 * HOUR,
+];
 
 /** The first attempt plus one per scheduled retry. */
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
@@ -71,7 +81,12 @@ const isSuccess = (status: number | undefined) => status !== undefined && status
  * scheduled wait; a manual redelivery is a single attempt; after the last scheduled
  * attempt the delivery is dead-lettered.
  */
-export function decideAfterAttempt(result: AttemptResult, attempt: number, manual: boolean, options: RetryOptions): AttemptDecision {
+export function decideAfterAttempt(
+  result: AttemptResult,
+  attempt: number,
+  manual: boolean,
+  options: RetryOptions,
+): AttemptDecision {
   if (isSuccess(result.statusCode)) return { outcome: "delivered" };
   if (result.statusCode === 410) return { outcome: "failed", deadLetter: false, disableEndpoint: true };
   if (manual) return { outcome: "failed", deadLetter: false, disableEndpoint: false };

@@ -2,8 +2,10 @@ import type { WebhookEndpoint } from "./endpoint-store.ts";
 import type { GenerationEvent } from "./generation-event.ts";
 
 /** Whether an endpoint's design filter lets a design through (spec 2.10). */
-export const filterMatches = (endpoint: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds">, designId: string): boolean =>
-  endpoint.designFilterType === "all" || endpoint.targetDesignIds.includes(designId);
+export const filterMatches = (
+  endpoint: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds">,
+  designId: string,
+): boolean => endpoint.designFilterType === "all" || endpoint.targetDesignIds.includes(designId);
 
 /**
  * The endpoints one generation event goes to (spec 6 routing rules):

@@ -2,7 +2,13 @@ import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import type { AttemptResult } from "./retry-schedule.ts";
-import { type LookupAll, type PinnedTarget, pinnedLookup, resolvePublicTarget, WebhookTargetError } from "./target-guard.ts";
+import {
+  type LookupAll,
+  type PinnedTarget,
+  pinnedLookup,
+  resolvePublicTarget,
+  WebhookTargetError,
+} from "./target-guard.ts";
 
 /** One POST of a delivery. */
 export interface WebhookPost {
@@ -60,7 +66,12 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** The request itself; resolves with the response head, then drops the connection. */
-function sendRequest(url: URL, target: PinnedTarget, post: WebhookPost, remainingMs: number): Promise<Pick<AttemptResult, "statusCode" | "retryAfter">> {
+function sendRequest(
+  url: URL,
+  target: PinnedTarget,
+  post: WebhookPost,
+  remainingMs: number,
+): Promise<Pick<AttemptResult, "statusCode" | "retryAfter">> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, {

@@ -53,7 +53,8 @@ export async function sendDispatchMessages(messages: DispatchMessage[], nowMs = 
       DelaySeconds: sqsDelaySeconds(m.notBefore, nowMs),
     }));
     const out = await awsClients().sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
-    if (out.Failed?.length) throw new Error(`webhook queue refused ${out.Failed.length} message(s): ${out.Failed[0]!.Message}`);
+    if (out.Failed?.length)
+      throw new Error(`webhook queue refused ${out.Failed.length} message(s): ${out.Failed[0]!.Message}`);
   }
 }
 

@@ -1,5 +1,10 @@
 import { listEndpointRecords } from "./endpoint-store.ts";
-import { createWebhookEndpoint, type EndpointDeps, updateWebhookEndpoint, type WebhookEndpointView } from "./endpoints.ts";
+import {
+  createWebhookEndpoint,
+  type EndpointDeps,
+  updateWebhookEndpoint,
+  type WebhookEndpointView,
+} from "./endpoints.ts";
 
 /**
  * The older single-URL setting (spec 4.12 `PATCH /workspace/webhook`): the workspace's
@@ -13,7 +18,9 @@ export async function setWorkspaceWebhook(
   deps: EndpointDeps,
 ): Promise<{ endpoint: WebhookEndpointView; secret?: string; created: boolean }> {
   const endpoints = await listEndpointRecords(workspaceId);
-  const current = endpoints.find((e) => e.designFilterType === "all" && (!deps.clientId || !e.ownerClientId || e.ownerClientId === deps.clientId));
+  const current = endpoints.find(
+    (e) => e.designFilterType === "all" && (!deps.clientId || !e.ownerClientId || e.ownerClientId === deps.clientId),
+  );
   if (current) {
     const endpoint = await updateWebhookEndpoint(workspaceId, current.endpointId, input, deps);
     return { endpoint, created: false };

@@ -43,7 +43,12 @@ export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<A
     Key: workspaceKey(workspaceId),
     UpdateExpression: "SET appKeyHash = :hash, appKeyRotatedAt = :at, retiredAppKeyHashes = :retired",
     ConditionExpression: row.appKeyHash ? "appKeyHash = :previous" : "attribute_not_exists(appKeyHash)",
-    ExpressionAttributeValues: { ":hash": hash, ":at": lastRotatedAt, ":retired": retired, ...(row.appKeyHash && { ":previous": row.appKeyHash }) },
+    ExpressionAttributeValues: {
+      ":hash": hash,
+      ":at": lastRotatedAt,
+      ":retired": retired,
+      ...(row.appKeyHash && { ":previous": row.appKeyHash }),
+    },
   });
   if (!won) throw await conflict(workspaceId);
   const workspace = toWorkspace({ ...row, appKeyRotatedAt: lastRotatedAt });
@@ -64,7 +69,9 @@ export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<A
 const table = () => config().tables.workspaces;
 
 async function readRow(workspaceId: string): Promise<WorkspaceRow | undefined> {
-  const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: workspaceKey(workspaceId), ConsistentRead: true }));
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: workspaceKey(workspaceId), ConsistentRead: true }),
+  );
   return out.Item as WorkspaceRow | undefined;
 }
 

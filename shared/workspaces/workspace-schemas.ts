@@ -3,5 +3,7 @@ import { z } from "zod";
 /** spec 2.11 / 4.11: the answer of a rotation (the handler returns AppKeyRotation; the OpenAPI document shows this). */
 export const appKeyRotationResponse = z.object({
   applicationKey: z.string().meta({ description: "The new key, shown once." }),
-  lastRotatedAt: z.string().meta({ description: "ISO 8601; a warning appears on responses to this key 90 days later." }),
+  lastRotatedAt: z
+    .string()
+    .meta({ description: "ISO 8601; a warning appears on responses to this key 90 days later." }),
 });

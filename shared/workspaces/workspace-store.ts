@@ -35,7 +35,13 @@ export async function createWorkspace(
   const { ddb } = awsClients();
   const TableName = config().tables.workspaces;
   const now = clock.now().toISOString();
-  const workspace: Workspace = { id: newId(), name: input.name, plan: input.plan, appKeyRotatedAt: now, createdAt: now };
+  const workspace: Workspace = {
+    id: newId(),
+    name: input.name,
+    plan: input.plan,
+    appKeyRotatedAt: now,
+    createdAt: now,
+  };
   const appKey = generateAppKey();
   const hash = hashAppKey(appKey);
   await ddb.send(

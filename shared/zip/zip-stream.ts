@@ -18,7 +18,14 @@ const FLAGS = 0x0008 | 0x0800;
 /** The archive's exact length, known before a byte is read (for Content-Length). */
 export function zipLength(sources: Pick<ZipSource, "name" | "size">[]): number {
   return sources.reduce(
-    (n, s) => n + LOCAL_HEADER + Buffer.byteLength(s.name) + s.size + DATA_DESCRIPTOR + CENTRAL_HEADER + Buffer.byteLength(s.name),
+    (n, s) =>
+      n +
+      LOCAL_HEADER +
+      Buffer.byteLength(s.name) +
+      s.size +
+      DATA_DESCRIPTOR +
+      CENTRAL_HEADER +
+      Buffer.byteLength(s.name),
     END_OF_CENTRAL,
   );
 }
@@ -76,7 +83,13 @@ function dataDescriptor(crc: number, size: number): Buffer {
   return b;
 }
 
-function centralHeader(name: Buffer, stamp: { time: number; date: number }, crc: number, size: number, offset: number): Buffer {
+function centralHeader(
+  name: Buffer,
+  stamp: { time: number; date: number },
+  crc: number,
+  size: number,
+  offset: number,
+): Buffer {
   const b = Buffer.alloc(CENTRAL_HEADER);
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE(0x031e, 4); // made by: UNIX, spec 3.0

@@ -58,7 +58,13 @@ function dynamoUnits(operation: string, body: string): { wru: number; rru: numbe
     case "Query":
       return { wru: 0, rru: read(input.ConsistentRead) };
     case "BatchGetItem":
-      return { wru: 0, rru: Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce((n, t) => n + t.Keys.length * 0.5, 0) };
+      return {
+        wru: 0,
+        rru: Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce(
+          (n, t) => n + t.Keys.length * 0.5,
+          0,
+        ),
+      };
     case "TransactGetItems":
       return { wru: 0, rru: 2 * (input.TransactItems as unknown[]).length };
     default:

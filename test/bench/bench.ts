@@ -19,9 +19,14 @@ const log = (line = "") => console.log(line);
 
 const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
 const sample = bundle.manifest.sampleParams as Record<string, unknown> & { 明細: Record<string, unknown>[] };
-const rows400 = { ...sample, 明細: Array.from({ length: 400 }, (_, i) => ({ ...sample.明細[i % sample.明細.length]!, 品名: `品目 ${i + 1}` })) };
+const rows400 = {
+  ...sample,
+  明細: Array.from({ length: 400 }, (_, i) => ({ ...sample.明細[i % sample.明細.length]!, 品名: `品目 ${i + 1}` })),
+};
 
-log(`Platen benchmark — ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+log(
+  `Platen benchmark — ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
 log("starting the local stack and the floor browsers…");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
 const browsers = readRenderConfig().browsers;
@@ -56,11 +61,19 @@ const syncSingle = syncSingleOf(stack);
 
 function postLarge(url: string, json: unknown): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", maxHeaderSize: 4 * 1024 * 1024, headers: { appkey: demo.appKey, "content-type": "application/json" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        maxHeaderSize: 4 * 1024 * 1024,
+        headers: { appkey: demo.appKey, "content-type": "application/json" },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(json));
   });
@@ -82,7 +95,17 @@ async function compare(label: string, total: number, concurrency: number, params
   }
   const [fp50, ep50] = [percentile(f.times, 50), percentile(e.times, 50)];
   const perSecond = (s: Sample) => s.times.length / s.seconds;
-  rows.push([label, String(concurrency), fmt(fp50), fmt(percentile(f.times, 95)), fmt(ep50), fmt(percentile(e.times, 95)), fmt(ep50 / fp50, 2), fmt(perSecond(f), 1), fmt(perSecond(e), 1)]);
+  rows.push([
+    label,
+    String(concurrency),
+    fmt(fp50),
+    fmt(percentile(f.times, 95)),
+    fmt(ep50),
+    fmt(percentile(e.times, 95)),
+    fmt(ep50 / fp50, 2),
+    fmt(perSecond(f), 1),
+    fmt(perSecond(e), 1),
+  ]);
   log(`  ${label} c=${concurrency}: floor p50 ${fmt(fp50)} ms, endpoint p50 ${fmt(ep50)} ms (×${fmt(ep50 / fp50, 2)})`);
 }
 
@@ -149,7 +172,9 @@ const zipRes = await fetch(`${stack.baseUrl}/file/download/${asyncId}`, { header
 const asyncZipBytes = (await zipRes.arrayBuffer()).byteLength;
 const zipSeconds = (performance.now() - zipStart) / 1000;
 const rssAfterAsync = treeRssMb(stack.pid);
-log(`  202 p50 ${fmt(percentile(acceptTimes, 50))} ms; completed in ${fmt(asyncSeconds, 2)} s vs ${fmt(floor100.seconds, 2)} s for 100 floor renders (×${fmt(asyncSeconds / floor100.seconds, 2)})`);
+log(
+  `  202 p50 ${fmt(percentile(acceptTimes, 50))} ms; completed in ${fmt(asyncSeconds, 2)} s vs ${fmt(floor100.seconds, 2)} s for 100 floor renders (×${fmt(asyncSeconds / floor100.seconds, 2)})`,
+);
 log(`  ZIP ${fmt(asyncZipBytes / 1024)} KiB downloaded in ${fmt(zipSeconds, 2)} s; stack RSS ${fmt(rssAfterAsync)} MB`);
 
 // Memory of one workload on its own: a fresh stack, warmed, then 1,000 renders in a row (the
@@ -167,7 +192,10 @@ for (let i = 1; i <= rssRenders; i++) {
   if (i % 50 === 0) {
     const mb = treeRssMb(rssStack.pid);
     rssSamples.push(mb);
-    if (i % 250 === 0) log(`  after ${i}: ${fmt(mb)} MB (Node process ${fmt(processRssMb(rssStack.pid))} MB, Chromium ${fmt(mb - processRssMb(rssStack.pid))} MB)`);
+    if (i % 250 === 0)
+      log(
+        `  after ${i}: ${fmt(mb)} MB (Node process ${fmt(processRssMb(rssStack.pid))} MB, Chromium ${fmt(mb - processRssMb(rssStack.pid))} MB)`,
+      );
   }
 }
 // Stable = no sample more than 10 % above the run's typical level (the median), and the second
@@ -186,14 +214,20 @@ await rssStack.stop();
 removeDataDir(rssStack.dataDir);
 
 log();
-log("| case | concurrency | floor p50 ms | floor p95 ms | endpoint p50 ms | endpoint p95 ms | endpoint/floor p50 | floor files/s | endpoint files/s |");
+log(
+  "| case | concurrency | floor p50 ms | floor p95 ms | endpoint p50 ms | endpoint p95 ms | endpoint/floor p50 | floor files/s | endpoint files/s |",
+);
 log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) log(`| ${r.join(" | ")} |`);
 log();
 log(`100-file sync multiple (1-page invoice): ${fmt(multiSeconds, 2)} s (target < 10 s)`);
-log(`100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`);
+log(
+  `100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`,
+);
 const halfRenders = half * 50;
-log(`stack RSS over ${rssRenders} renders (every 50th): median ${fmt(typical)} MB, highest ${fmt(highest)} MB (+${over(highest, typical)} %); peak of renders ${halfRenders + 1}–${rssRenders} ${fmt(secondPeak)} MB vs ${fmt(firstPeak)} MB in 1–${halfRenders} (${over(secondPeak, firstPeak)} %); target: both within 10 %; lowest ${fmt(lowest)} MB, last ${fmt(rssSamples.at(-1)!)} MB`);
+log(
+  `stack RSS over ${rssRenders} renders (every 50th): median ${fmt(typical)} MB, highest ${fmt(highest)} MB (+${over(highest, typical)} %); peak of renders ${halfRenders + 1}–${rssRenders} ${fmt(secondPeak)} MB vs ${fmt(firstPeak)} MB in 1–${halfRenders} (${over(secondPeak, firstPeak)} %); target: both within 10 %; lowest ${fmt(lowest)} MB, last ${fmt(rssSamples.at(-1)!)} MB`,
+);
 log(`renderer browsers: ${browsers}`);
 log();
 log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");

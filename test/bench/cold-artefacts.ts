@@ -35,7 +35,9 @@ export function synthDeployedFunctions(ids: readonly string[], outdir: string): 
   };
   const app = new App({ outdir });
   const stack = new PlatenStack(app, "Platen-bench", { definitions });
-  const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: Cfn }> }).Resources;
+  const resources = (
+    Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: Cfn }> }
+  ).Resources;
   const assetDir = (code: Cfn) => join(app.outdir, `asset.${String(code.S3Key).replace(/\.zip$/, "")}`);
   const result: Record<string, DeployedFunction> = {};
   for (const [id, fn] of Object.entries(stack.functions)) {
@@ -67,7 +69,9 @@ function mergeLayers(layerDirs: string[]): string {
 
 /** The function's literal environment with `/opt/…` paths pointing into the merged layer folder. */
 export function remapOpt(fn: DeployedFunction): Record<string, string> {
-  return Object.fromEntries(Object.entries(fn.environment).map(([k, v]) => [k, v.replace(/^\/opt(?=\/|$)/, fn.optDir)]));
+  return Object.fromEntries(
+    Object.entries(fn.environment).map(([k, v]) => [k, v.replace(/^\/opt(?=\/|$)/, fn.optDir)]),
+  );
 }
 
 /** Unzipped MB of the function's code plus its layers: Lambda allows 250 in all. */

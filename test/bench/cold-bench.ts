@@ -11,7 +11,9 @@ const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
 try {
   console.log(`cold starts, N=${n}:`);
-  const table = await runColdPhase(stack, bundle, bundle.manifest.sampleParams as Record<string, unknown>, n, (l) => console.log(l));
+  const table = await runColdPhase(stack, bundle, bundle.manifest.sampleParams as Record<string, unknown>, n, (l) =>
+    console.log(l),
+  );
   console.log();
   for (const line of table) console.log(line);
 } finally {

@@ -10,7 +10,10 @@ export function apiEvent(opts: {
   body?: unknown;
   pathParameters?: Record<string, string>;
 }): APIGatewayProxyEvent {
-  const headers: Record<string, string> = { appkey: opts.appKey, ...(opts.body !== undefined && { "content-type": "application/json" }) };
+  const headers: Record<string, string> = {
+    appkey: opts.appKey,
+    ...(opts.body !== undefined && { "content-type": "application/json" }),
+  };
   return {
     resource: opts.resource,
     path: `/v1${opts.path}`,

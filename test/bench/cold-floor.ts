@@ -19,12 +19,18 @@ interface FloorJob {
 const now = () => performance.timeOrigin + performance.now();
 const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as FloorJob;
 const ready = now();
-const browser = await launchChromium({ chromiumPath: job.chromiumPath, fontEnv: await prepareFontEnv(job.fontDir), protocolTimeoutMs: 60_000 });
+const browser = await launchChromium({
+  chromiumPath: job.chromiumPath,
+  fontEnv: await prepareFontEnv(job.fontDir),
+  protocolTimeoutMs: 60_000,
+});
 const browserLaunched = now();
 const page = await browser.newPage();
 await page.setContent(job.html, { waitUntil: "load" });
 const pdf = await page.pdf(pdfOptions(resolvePageBox(job.page), 60_000));
 const answered = now();
-process.stdout.write(`${JSON.stringify({ start: performance.timeOrigin, ready, browserLaunched, pdfPrinted: answered, answered, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, status: pdf.length > 0 ? 200 : 500 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ start: performance.timeOrigin, ready, browserLaunched, pdfPrinted: answered, answered, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, status: pdf.length > 0 ? 200 : 500 })}\n`,
+);
 await browser.close();
 process.exit(0);

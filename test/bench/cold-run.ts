@@ -57,7 +57,12 @@ export async function runCold(program: string, job: unknown, env: Record<string,
   mkdirSync(tmp);
   try {
     const spawnedAt = epochNow();
-    const out = await runChild(program, jobFile, { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...env, TMPDIR: tmp });
+    const out = await runChild(program, jobFile, {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      LANG: "C.UTF-8",
+      ...env,
+      TMPDIR: tmp,
+    });
     const times = JSON.parse(out.trim().split("\n").at(-1)!) as ColdTimes;
     const since = (t: number | undefined) => (t === undefined ? undefined : t - spawnedAt);
     return {
@@ -91,4 +96,3 @@ function runChild(program: string, jobFile: string, env: Record<string, string>)
     });
   });
 }
-

@@ -3,7 +3,14 @@ import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import {
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from "@aws-sdk/client-sqs";
 import { queues } from "#infra/definitions/index.ts";
 import { localEnvironment } from "#infra/local/resource-names.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
@@ -27,7 +34,14 @@ interface Runtime {
   urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
 }
 
-const FUNCTIONS = ["generate-sync", "render", "generate-async", "list-designs", "get-status", "download-files"] as const;
+const FUNCTIONS = [
+  "generate-sync",
+  "render",
+  "generate-async",
+  "list-designs",
+  "get-status",
+  "download-files",
+] as const;
 const FLOOR = "floor: Chromium + page.pdf only";
 
 const ASYNC_100 = "generate-async, 100 files";
@@ -39,9 +53,16 @@ const RENDER_BATCH_LABEL = `render, a batch of ${RENDER_BATCH} of those`;
 async function receive(sqs: SQSClient, queueUrl: string, max: number): Promise<Message[]> {
   const messages: Message[] = [];
   while (messages.length < max) {
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, max - messages.length), WaitTimeSeconds: 1 }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: Math.min(10, max - messages.length),
+        WaitTimeSeconds: 1,
+      }),
+    );
     if (Messages.length === 0) break;
-    for (const m of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+    for (const m of Messages)
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
     messages.push(...Messages);
   }
   return messages;
@@ -65,7 +86,13 @@ const SYNC_VARIANTS: Record<string, Record<string, string>> = {
  * rendered by a cold render function, then the designs list and the status of the request,
  * and the cold floor. Rounds interleave the functions so load changes hit all alike.
  */
-export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, params: Record<string, unknown>, n: number, log: (line: string) => void) {
+export async function runColdPhase(
+  target: ColdTarget,
+  bundle: DesignBundle,
+  params: Record<string, unknown>,
+  n: number,
+  log: (line: string) => void,
+) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
   try {
     log(`  synthesizing the stack's bundles (${FUNCTIONS.join(", ")})…`);
@@ -74,10 +101,24 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
     const sizes = FUNCTIONS.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
     log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
     const runtime = JSON.parse(readFileSync(join(target.dataDir, "runtime.json"), "utf8")) as Runtime;
-    const local = localEnvironment({ ...runtime.endpoints, dynamodbEndpoint: runtime.endpoints.dynamodb, awsEndpoint: runtime.endpoints.aws, queueUrls: runtime.queueUrls, baseUrl: runtime.urls.apiBaseUrl, siteUrl: runtime.urls.siteUrl, authUrl: runtime.urls.authUrl });
-    const sqs = new SQSClient({ region: "us-east-1", endpoint: runtime.endpoints.aws, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+    const local = localEnvironment({
+      ...runtime.endpoints,
+      dynamodbEndpoint: runtime.endpoints.dynamodb,
+      awsEndpoint: runtime.endpoints.aws,
+      queueUrls: runtime.queueUrls,
+      baseUrl: runtime.urls.apiBaseUrl,
+      siteUrl: runtime.urls.siteUrl,
+      authUrl: runtime.urls.authUrl,
+    });
+    const sqs = new SQSClient({
+      region: "us-east-1",
+      endpoint: runtime.endpoints.aws,
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    });
     const benchQueue = (await sqs.send(new CreateQueueCommand({ QueueName: "platen-bench-cold-render" }))).QueueUrl!;
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: benchQueue, AttributeNames: ["QueueArn"] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: benchQueue, AttributeNames: ["QueueArn"] }),
+    );
     const ws = target.localJson.workspaces[0]!;
     const designId = ws.designs.find((d) => d.label.includes("請求書"))!.id;
     const floorJob = {
@@ -87,48 +128,145 @@ export async function runColdPhase(target: ColdTarget, bundle: DesignBundle, par
       page: bundle.manifest.page,
     };
     // Warm repeats where the event can repeat (a render message is settled once rendered).
-    const cold = (fn: DeployedFunction, event: unknown, extraEnv: Record<string, string> = {}, warmRuns = fn.id === "render" ? 0 : 3) =>
-      runCold(children.invoke, { codeDir: fn.codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns }, {
-        ...local,
-        // A round is 12 sync calls: spec 8's per-minute limits would answer 429 from the fifth.
-        PLATEN_RATE_LIMITS: UNLIMITED,
-        ...remapOpt(fn),
-        AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,
-        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
-        LAMBDA_TASK_ROOT: fn.codeDir,
-        ...extraEnv,
-      });
+    const cold = (
+      fn: DeployedFunction,
+      event: unknown,
+      extraEnv: Record<string, string> = {},
+      warmRuns = fn.id === "render" ? 0 : 3,
+    ) =>
+      runCold(
+        children.invoke,
+        { codeDir: fn.codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns },
+        {
+          ...local,
+          // A round is 12 sync calls: spec 8's per-minute limits would answer 429 from the fifth.
+          PLATEN_RATE_LIMITS: UNLIMITED,
+          ...remapOpt(fn),
+          AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,
+          AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+          LAMBDA_TASK_ROOT: fn.codeDir,
+          ...extraEnv,
+        },
+      );
     const runs = new Map<string, ColdRun[]>();
     const record = (label: string, run: ColdRun) => {
       runs.set(label, [...(runs.get(label) ?? []), run]);
       return run;
     };
     const content = { fileName: "cold", params };
-    const syncEvent = () => apiEvent({ method: "POST", resource: "/file/sync/single", path: "/file/sync/single", appKey: ws.appKey, body: { designId, version: 1, content } });
+    const syncEvent = () =>
+      apiEvent({
+        method: "POST",
+        resource: "/file/sync/single",
+        path: "/file/sync/single",
+        appKey: ws.appKey,
+        body: { designId, version: 1, content },
+      });
     for (let i = 0; i < n; i++) {
       const floor = record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
       const sync = record("generate-sync", expectStatus(await cold(deployed["generate-sync"]!, syncEvent()), 200));
       // The same bundle with one step undone, in the same round: the steps' effects side by side.
-      for (const [label, env] of Object.entries(SYNC_VARIANTS)) record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env, 0), 200));
-      const accepted = record("generate-async", expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/single", path: "/file/async/single", appKey: ws.appKey, body: { designId, version: 1, content } }), { QUEUE_RENDER: benchQueue }), 202));
+      for (const [label, env] of Object.entries(SYNC_VARIANTS))
+        record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env, 0), 200));
+      const accepted = record(
+        "generate-async",
+        expectStatus(
+          await cold(
+            deployed["generate-async"]!,
+            apiEvent({
+              method: "POST",
+              resource: "/file/async/single",
+              path: "/file/async/single",
+              appKey: ws.appKey,
+              body: { designId, version: 1, content },
+            }),
+            { QUEUE_RENDER: benchQueue },
+          ),
+          202,
+        ),
+      );
       // One message (the cold request or a warm repeat: each is a 1-file request), the rest dropped.
       const messages = await receive(sqs, benchQueue, 1);
       if (messages.length === 0) throw new Error("the cold async request queued no render message");
-      const render = record("render", expectStatus(await cold(deployed.render!, sqsEvent(messages, Attributes!.QueueArn!)), "ok"));
+      const render = record(
+        "render",
+        expectStatus(await cold(deployed.render!, sqsEvent(messages, Attributes!.QueueArn!)), "ok"),
+      );
       await drain(sqs, benchQueue);
-      record("list-designs", expectStatus(await cold(deployed["list-designs"]!, apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey })), 200));
+      record(
+        "list-designs",
+        expectStatus(
+          await cold(
+            deployed["list-designs"]!,
+            apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey }),
+          ),
+          200,
+        ),
+      );
       const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
-      record("get-status", expectStatus(await cold(deployed["get-status"]!, apiEvent({ method: "GET", resource: "/file/status/{requestId}", path: `/file/status/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
-      record("download-files", expectStatus(await cold(deployed["download-files"]!, apiEvent({ method: "GET", resource: "/file/download/{requestId}", path: `/file/download/${requestId}`, appKey: ws.appKey, pathParameters: { requestId } })), 200));
+      record(
+        "get-status",
+        expectStatus(
+          await cold(
+            deployed["get-status"]!,
+            apiEvent({
+              method: "GET",
+              resource: "/file/status/{requestId}",
+              path: `/file/status/${requestId}`,
+              appKey: ws.appKey,
+              pathParameters: { requestId },
+            }),
+          ),
+          200,
+        ),
+      );
+      record(
+        "download-files",
+        expectStatus(
+          await cold(
+            deployed["download-files"]!,
+            apiEvent({
+              method: "GET",
+              resource: "/file/download/{requestId}",
+              path: `/file/download/${requestId}`,
+              appKey: ws.appKey,
+              pathParameters: { requestId },
+            }),
+          ),
+          200,
+        ),
+      );
       if (i === n - 1) {
         // Once: the inputs of the cost model's async 100-file request (its first render batch).
         const contents = Array.from({ length: 100 }, (_, k) => ({ fileName: `cold-${k}`, params }));
-        record(ASYNC_100, expectStatus(await cold(deployed["generate-async"]!, apiEvent({ method: "POST", resource: "/file/async/multiple", path: "/file/async/multiple", appKey: ws.appKey, body: { designId, version: 1, contents } }), { QUEUE_RENDER: benchQueue }, 1), 202));
+        record(
+          ASYNC_100,
+          expectStatus(
+            await cold(
+              deployed["generate-async"]!,
+              apiEvent({
+                method: "POST",
+                resource: "/file/async/multiple",
+                path: "/file/async/multiple",
+                appKey: ws.appKey,
+                body: { designId, version: 1, contents },
+              }),
+              { QUEUE_RENDER: benchQueue },
+              1,
+            ),
+            202,
+          ),
+        );
         const batch = await receive(sqs, benchQueue, RENDER_BATCH);
-        record(RENDER_BATCH_LABEL, expectStatus(await cold(deployed.render!, sqsEvent(batch, Attributes!.QueueArn!)), "ok"));
+        record(
+          RENDER_BATCH_LABEL,
+          expectStatus(await cold(deployed.render!, sqsEvent(batch, Attributes!.QueueArn!)), "ok"),
+        );
         await drain(sqs, benchQueue);
       }
-      log(`  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`);
+      log(
+        `  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`,
+      );
     }
     return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
@@ -157,9 +295,13 @@ function coldTable(runs: Map<string, ColdRun[]>): string[] {
   for (const [label, list] of runs) {
     // The sync function's first PDF is its first body byte; the worker's is the rendered file.
     const pdf = label.startsWith("generate-sync") ? (r: ColdRun) => r.answered : (r: ColdRun) => r.pdfPrinted;
-    const ratios = list.map((r, i) => (pdf(r) === undefined ? undefined : pdf(r)! / floor[i]!.answered)).filter((v): v is number => v !== undefined);
+    const ratios = list
+      .map((r, i) => (pdf(r) === undefined ? undefined : pdf(r)! / floor[i]!.answered))
+      .filter((v): v is number => v !== undefined);
     const ratio = ratios.length ? fmt(percentile(ratios, 50), 2) : "–";
-    lines.push(`| ${label} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${ratio} | ${spread(list, (r) => r.answered)} | ${spread(list, (r) => r.cpuMs)} |`);
+    lines.push(
+      `| ${label} (${list.length}) | ${spread(list, (r) => r.ready)} | ${spread(list, (r) => r.browserLaunched)} | ${spread(list, pdf)} | ${ratio} | ${spread(list, (r) => r.answered)} | ${spread(list, (r) => r.cpuMs)} |`,
+    );
   }
   return lines;
 }
@@ -173,9 +315,13 @@ function awsTable(runs: Map<string, ColdRun[]>): string[] {
   for (const [label, list] of runs) {
     const { aws, done } = list.at(-1)!;
     if (!aws || label.includes(", browser") || label.includes(", without")) continue;
-    const calls = Object.entries(aws.calls).map(([op, count]) => `${op} ${count}`).join(", ");
+    const calls = Object.entries(aws.calls)
+      .map(([op, count]) => `${op} ${count}`)
+      .join(", ");
     const warm = list.map((r) => r.warmMs).filter((v): v is number => v !== undefined);
-    lines.push(`| ${label} | ${fmt(done ?? Number.NaN)} | ${warm.length ? fmt(percentile(warm, 50)) : "–"} | ${calls} | ${fmt(aws.wru, 1)} | ${fmt(aws.rru, 1)} |`);
+    lines.push(
+      `| ${label} | ${fmt(done ?? Number.NaN)} | ${warm.length ? fmt(percentile(warm, 50)) : "–"} | ${calls} | ${fmt(aws.wru, 1)} | ${fmt(aws.rru, 1)} |`,
+    );
   }
   return lines;
 }

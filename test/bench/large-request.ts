@@ -21,7 +21,10 @@ const designOf = (name: SampleName) => demo.designs.find((d) => d.label === samp
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 /** POST with node:http: 100 X-File-Mapping entries outgrow fetch's 16 KiB header limit. */
-function post(path: string, json: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function post(
+  path: string,
+  json: unknown,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers = { appkey: demo.appKey, "content-type": "application/json" };
     const req = request(`${stack.baseUrl}${path}`, { method: "POST", maxHeaderSize: 1024 * 1024, headers }, (res) => {
@@ -64,9 +67,13 @@ async function waitCompleted(requestId: string): Promise<void> {
 /** One download: the route's answer, then (after a 302) the presigned GET. */
 async function timedDownload(requestId: string): Promise<string> {
   const t0 = performance.now();
-  const res = await fetch(`${stack.baseUrl}/file/download/${requestId}`, { headers: { appkey: demo.appKey }, redirect: "manual" });
+  const res = await fetch(`${stack.baseUrl}/file/download/${requestId}`, {
+    headers: { appkey: demo.appKey },
+    redirect: "manual",
+  });
   const answered = seconds(t0);
-  if (res.status === 200) return `200 streamed ${fmt((await res.arrayBuffer()).byteLength / 1e6, 2)} MB in ${fmt(seconds(t0), 2)} s`;
+  if (res.status === 200)
+    return `200 streamed ${fmt((await res.arrayBuffer()).byteLength / 1e6, 2)} MB in ${fmt(seconds(t0), 2)} s`;
   if (res.status !== 302) throw new Error(`download answered ${res.status}`);
   const t1 = performance.now();
   const zip = await fetch(res.headers.get("location")!);
@@ -80,9 +87,12 @@ try {
   log(`largest sample: ${name}; 100 files of it:`);
   const t0 = performance.now();
   const sync = await post("/file/sync/multiple", body(name, 100));
-  if (sync.status !== 200) throw new Error(`sync multiple answered ${sync.status}: ${sync.body.toString().slice(0, 300)}`);
+  if (sync.status !== 200)
+    throw new Error(`sync multiple answered ${sync.status}: ${sync.body.toString().slice(0, 300)}`);
   const mapping = String(sync.headers["x-file-mapping"] ?? "");
-  log(`  sync multiple: 200 in ${fmt(seconds(t0), 2)} s, ZIP ${fmt(sync.body.length / 1e6, 2)} MB, X-File-Mapping ${fmt(mapping.length / 1024, 1)} KiB, ${sync.headers["x-page-count"]} pages`);
+  log(
+    `  sync multiple: 200 in ${fmt(seconds(t0), 2)} s, ZIP ${fmt(sync.body.length / 1e6, 2)} MB, X-File-Mapping ${fmt(mapping.length / 1024, 1)} KiB, ${sync.headers["x-page-count"]} pages`,
+  );
   const t1 = performance.now();
   const accepted = await post("/file/async/multiple", body(name, 100));
   const acceptedIn = seconds(t1);

@@ -16,7 +16,11 @@ beforeAll(async () => {
   stack = await startStack();
   useStackEmulators(stack.dataDir);
   // The project's own Chromium, without the renderer's network lockdown (this page must reach the stack).
-  browser = await puppeteer.launch({ executablePath: await resolveExecutablePath(), args: chromium.args, headless: "shell" });
+  browser = await puppeteer.launch({
+    executablePath: await resolveExecutablePath(),
+    args: chromium.args,
+    headless: "shell",
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -25,13 +29,24 @@ afterAll(async () => {
 });
 
 it("authorization code + PKCE in a real browser: login, consent with a workspace choice, token, PDF, refresh, replay refused", async () => {
-  const [demo, second] = stack.localJson.workspaces as [RunningStack["localJson"]["workspaces"][number], RunningStack["localJson"]["workspaces"][number]];
+  const [demo, second] = stack.localJson.workspaces as [
+    RunningStack["localJson"]["workspaces"][number],
+    RunningStack["localJson"]["workspaces"][number],
+  ];
   const user = await makeUser({ [demo.id]: "read", [second.id]: "admin" });
   const client = stack.localJson.oauthClients[0]!;
   const redirectUri = client.redirectUris[0]!;
   const { verifier, challenge } = pkce();
   const state = "state-1234";
-  const query = new URLSearchParams({ response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, scope: "openid profile pdf:generate", state, code_challenge: challenge, code_challenge_method: "S256" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: client.clientId,
+    redirect_uri: redirectUri,
+    scope: "openid profile pdf:generate",
+    state,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
 
   const page = await browser.newPage();
   // Nothing listens on the client's redirect URI: the browser's arrival there is the result.
@@ -54,7 +69,9 @@ it("authorization code + PKCE in a real browser: login, consent with a workspace
   const consent = await page.content();
   expect(consent).toContain("Local client");
   expect(consent).toContain("pdf:generate");
-  const offered = await page.$$eval('select[name="workspaceId"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+  const offered = await page.$$eval('select[name="workspaceId"] option', (os) =>
+    os.map((o) => (o as HTMLOptionElement).value),
+  );
   expect(offered.sort()).toEqual([demo.id, second.id].sort());
   await page.select('select[name="workspaceId"]', second.id);
   await Promise.all([page.waitForNavigation(), page.click('button[name="decision"][value="allow"]')]);
@@ -64,7 +81,13 @@ it("authorization code + PKCE in a real browser: login, consent with a workspace
   const code = arrived?.searchParams.get("code");
   expect(code).toBeTruthy();
 
-  const exchanged = await tokenRequest(stack, { grant_type: "authorization_code", code: code!, redirect_uri: redirectUri, client_id: client.clientId, code_verifier: verifier });
+  const exchanged = await tokenRequest(stack, {
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: redirectUri,
+    client_id: client.clientId,
+    code_verifier: verifier,
+  });
   expect(exchanged.status).toBe(200);
   expect(exchanged.body).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
   const accessToken = String(exchanged.body.access_token);
@@ -74,19 +97,26 @@ it("authorization code + PKCE in a real browser: login, consent with a workspace
   const res = await api(stack)("/file/sync/single", {
     method: "POST",
     headers: { Authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ designId: design.id, version: 1, content: { fileName: "label", params: sampleParams("shipping-label") } }),
+    body: JSON.stringify({
+      designId: design.id,
+      version: 1,
+      content: { fileName: "label", params: sampleParams("shipping-label") },
+    }),
   });
   expect(res.status).toBe(200);
   const pdf = new Uint8Array(await res.arrayBuffer());
   expect((await inspectPdf(pdf)).pageCount).toBe(1);
 
   // Refresh rotates; presenting the used refresh token again is invalid_grant and revokes the family.
-  const refresh = (token: string) => tokenRequest(stack, { grant_type: "refresh_token", refresh_token: token, client_id: client.clientId });
+  const refresh = (token: string) =>
+    tokenRequest(stack, { grant_type: "refresh_token", refresh_token: token, client_id: client.clientId });
   const refreshed = await refresh(String(exchanged.body.refresh_token));
   expect(refreshed.status).toBe(200);
   expect(refreshed.body.refresh_token).not.toBe(exchanged.body.refresh_token);
   const replayed = await refresh(String(exchanged.body.refresh_token));
   expect([replayed.status, replayed.body.error]).toEqual([400, "invalid_grant"]);
   expect((await refresh(String(refreshed.body.refresh_token))).body.error).toBe("invalid_grant");
-  expect((await api(stack)("/file/designs", { headers: { Authorization: `Bearer ${refreshed.body.access_token}` } })).status).toBe(401);
+  expect(
+    (await api(stack)("/file/designs", { headers: { Authorization: `Bearer ${refreshed.body.access_token}` } })).status,
+  ).toBe(401);
 });

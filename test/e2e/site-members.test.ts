@@ -35,7 +35,13 @@ beforeAll(async () => {
   internal = await generateFile(stack, demo, { fileName: "internal report", passthrough: { dept: "sales" } });
   invited = await generateFile(stack, demo, { fileName: "for the auditor", shareType: "02" });
   const design = invoiceOf(demo);
-  partialId = (await acceptOrFail(stack, demo.appKey, "multiple", { designId: design.id, version: design.latestVersion, contents: [invoiceItem("good", { passthrough: { order: "A-7" } }), mismatchedItem("bad")] })).requestId;
+  partialId = (
+    await acceptOrFail(stack, demo.appKey, "multiple", {
+      designId: design.id,
+      version: design.latestVersion,
+      contents: [invoiceItem("good", { passthrough: { order: "A-7" } }), mismatchedItem("bad")],
+    })
+  ).requestId;
   await pollStatus(stack, demo.appKey, partialId);
   await settled(stack);
 });
@@ -62,7 +68,9 @@ describe("logged-in visitors in a browser (issue 14)", () => {
     const other = await visitor();
     await logIn(other.page, origin, secondAdmin(), internal.path);
     expect(new URL(other.page.url()).pathname).toBe(internal.path);
-    expect(await other.page.$eval("h1", (e) => e.textContent)).toBe(t404(await other.page.$eval("html", (e) => e.lang)));
+    expect(await other.page.$eval("h1", (e) => e.textContent)).toBe(
+      t404(await other.page.$eval("html", (e) => e.lang)),
+    );
     await shoot(other.page, shots, "11-workspace-file-other-workspace");
     await other.context.close();
 
@@ -78,7 +86,10 @@ describe("logged-in visitors in a browser (issue 14)", () => {
     const admin = await visitor();
     await logIn(admin.page, origin, demoAdmin(), invited.path);
     await admin.page.type("#invite-email", secondAdmin().email);
-    await Promise.all([admin.page.waitForNavigation(), admin.page.click("#invitations ~ form button[type=submit], section form:last-of-type button[type=submit]")]);
+    await Promise.all([
+      admin.page.waitForNavigation(),
+      admin.page.click("#invitations ~ form button[type=submit], section form:last-of-type button[type=submit]"),
+    ]);
     expect(await admin.page.$eval("#invitations", (e) => e.textContent)).toContain(secondAdmin().email);
     await shoot(admin.page, shots, "13-invited-file-admin");
     await admin.context.close();
@@ -113,7 +124,9 @@ describe("logged-in visitors in a browser (issue 14)", () => {
     await Promise.all([member.page.waitForNavigation(), member.page.click(`a[href="/output-history/${partialId}"]`)]);
     expect(await member.page.$eval("#request-status", (e) => e.textContent)).toBe("Completed");
     expect(await member.page.$eval("#failed-files", (e) => e.textContent)).toContain("PARAMS_TYPE_MISMATCH");
-    expect(await member.page.$eval("#failed-files a", (e) => e.getAttribute("href"))).toBe("/docs/errors#params_type_mismatch");
+    expect(await member.page.$eval("#failed-files a", (e) => e.getAttribute("href"))).toBe(
+      "/docs/errors#params_type_mismatch",
+    );
     expect(await member.page.$$eval("#request-files a", (as) => as.map((a) => a.textContent))).toEqual(["good"]);
     await shoot(member.page, shots, "17-output-history-request");
     await member.context.close();

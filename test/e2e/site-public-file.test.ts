@@ -53,15 +53,26 @@ describe("a public file with a passcode, in a browser (issue 14)", () => {
     const downloads = await allowDownloads(page);
     await page.click("#download");
     const bytes = await downloads.next();
-    const fromApi = await api(stack, stack.localJson.workspaces[0]!.appKey)(`/file/download/${file.requestId}/${file.fileId}`);
+    const fromApi = await api(
+      stack,
+      stack.localJson.workspaces[0]!.appKey,
+    )(`/file/download/${file.requestId}/${file.fileId}`);
     expect(bytes.equals(Buffer.from(await fromApi.arrayBuffer()))).toBe(true);
     const cookies = await browser.cookies();
-    expect(cookies.find((c) => c.name.startsWith("platen_pc_"))).toMatchObject({ httpOnly: true, sameSite: "Strict", path: file.path });
+    expect(cookies.find((c) => c.name.startsWith("platen_pc_"))).toMatchObject({
+      httpOnly: true,
+      sameSite: "Strict",
+      path: file.path,
+    });
     await page.close();
   });
 
   it("refuses the 6th wrong attempt with a clear message", async () => {
-    const other = await generateFile(stack, stack.localJson.workspaces[1]!, { fileName: "limited", shareType: "03", passcodeEnabled: true });
+    const other = await generateFile(stack, stack.localJson.workspaces[1]!, {
+      fileName: "limited",
+      shareType: "03",
+      passcodeEnabled: true,
+    });
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
     await page.goto(visit(other.path));

@@ -37,7 +37,7 @@ describe("workspace settings in a browser (issue 14 item 4)", () => {
   it("creates an endpoint, shows its secret once, and warns about a design the workspace does not have", async () => {
     const design = stack.localJson.workspaces[0]!.designs[0]!;
     await page.type("#new-url", "https://hooks.example.com/platen");
-    await page.click('#create-endpoint input[name=designFilterType][value=selected]');
+    await page.click("#create-endpoint input[name=designFilterType][value=selected]");
     await page.click(`#create-endpoint input[name=targetDesignIds][value="${design.id}"]`);
     await page.type("#new-other", "DELETEDdesign001");
     await Promise.all([page.waitForNavigation(), page.click("#create-endpoint button[type=submit]")]);

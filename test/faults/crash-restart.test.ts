@@ -15,7 +15,12 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
  * sweeper runs every second (PLATEN_SWEEP_SECONDS) instead of every 5 minutes.
  */
 
-const ENV = { PLATEN_VISIBILITY_SCALE: "0.005", PLATEN_SWEEP_SECONDS: "1", PLATEN_WEBHOOK_DELAY_SCALE: "0.01", PLATEN_WEBHOOK_TIMEOUT_MS: "1500" };
+const ENV = {
+  PLATEN_VISIBILITY_SCALE: "0.005",
+  PLATEN_SWEEP_SECONDS: "1",
+  PLATEN_WEBHOOK_DELAY_SCALE: "0.01",
+  PLATEN_WEBHOOK_TIMEOUT_MS: "1500",
+};
 
 let stack: RunningStack;
 let dataDir: string;
@@ -47,7 +52,12 @@ async function restart(): Promise<void> {
 describe("the stack is killed", () => {
   it("between the job write and the render queue send: after the restart the request is not rendered, and the sweeper fails it (GENERATION_INTERRUPTED, pages returned, file.failed sent) within the acceptance deadline", async () => {
     await armFaults(stack, [{ service: "sqs", command: "SendMessageBatchCommand", target: "render", action: "crash" }]);
-    const answer = await postAsync(stack, tenant.appKey, "single", { designId: tenant.invoiceId, version: 1, webhookUrl, content: invoiceItems(1, "dead")[0] }).then(
+    const answer = await postAsync(stack, tenant.appKey, "single", {
+      designId: tenant.invoiceId,
+      version: 1,
+      webhookUrl,
+      content: invoiceItems(1, "dead")[0],
+    }).then(
       (res) => res.status,
       () => "no answer",
     );
@@ -76,15 +86,26 @@ describe("the stack is killed", () => {
     await settled(stack);
     expect((await adminUsage(stack, tenant.workspaceId)).pagesUsed).toBe(0);
     const [event] = await receiver.waitFor("/crash", 1);
-    expect(event!.body).toMatchObject({ event: "file.failed", requestId: job!.requestId, error: { code: "GENERATION_INTERRUPTED" } });
+    expect(event!.body).toMatchObject({
+      event: "file.failed",
+      requestId: job!.requestId,
+      error: { code: "GENERATION_INTERRUPTED" },
+    });
     await settle(1500);
     expect(receiver.at("/crash")).toHaveLength(1);
   }, 180_000);
 
   it("mid-batch (at the third file's settle): after the restart every file ends once and the pages billed equal the pages delivered", async () => {
     const before = receiver.at("/crash").length;
-    await armFaults(stack, [{ service: "dynamodb", command: "UpdateCommand", target: "files", action: "crash", skip: 2 }]);
-    const accepted: AcceptedJson = await acceptOrFail(stack, tenant.appKey, "multiple", { designId: tenant.invoiceId, version: 1, webhookUrl, contents: invoiceItems(6, "mid") });
+    await armFaults(stack, [
+      { service: "dynamodb", command: "UpdateCommand", target: "files", action: "crash", skip: 2 },
+    ]);
+    const accepted: AcceptedJson = await acceptOrFail(stack, tenant.appKey, "multiple", {
+      designId: tenant.invoiceId,
+      version: 1,
+      webhookUrl,
+      contents: invoiceItems(6, "mid"),
+    });
     const exited = await waitForDeath(stack, 60_000);
     expect(exited, "the fault killed the stack").toBe(true);
     await restart();

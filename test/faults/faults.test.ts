@@ -4,7 +4,13 @@ import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { type AcceptedJson, acceptOrFail, moveClock, renderQueue } from "../helpers/async-http.ts";
 import { armFaults, endAll, expectInvariant, faultHits, sweepNow } from "../helpers/faults.ts";
-import { createPlanTenant, type PlanTenant, publishSlowDesign, slowParams, waitForRenderer } from "../helpers/limits-stack.ts";
+import {
+  createPlanTenant,
+  type PlanTenant,
+  publishSlowDesign,
+  slowParams,
+  waitForRenderer,
+} from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { chromiumPidsOf } from "../helpers/process-tree.ts";
 import { registerEndpoint, settle } from "../helpers/webhook-fixtures.ts";
@@ -23,7 +29,11 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
  * Kills of the whole stack (acceptance, mid-batch) are in crash-restart.test.ts.
  */
 
-const ENV = { PLATEN_VISIBILITY_SCALE: "0.005", PLATEN_WEBHOOK_DELAY_SCALE: "0.002", PLATEN_WEBHOOK_TIMEOUT_MS: "1500" };
+const ENV = {
+  PLATEN_VISIBILITY_SCALE: "0.005",
+  PLATEN_WEBHOOK_DELAY_SCALE: "0.002",
+  PLATEN_WEBHOOK_TIMEOUT_MS: "1500",
+};
 
 let stack: RunningStack;
 let receiver: WebhookReceiver;
@@ -48,7 +58,11 @@ async function tenantWithEndpoints(name: string): Promise<{ tenant: PlanTenant; 
 }
 
 const accept = (tenant: PlanTenant, n: number, prefix: string) =>
-  acceptOrFail(stack, tenant.appKey, "multiple", { designId: tenant.invoiceId, version: 1, contents: invoiceItems(n, prefix) });
+  acceptOrFail(stack, tenant.appKey, "multiple", {
+    designId: tenant.invoiceId,
+    version: 1,
+    contents: invoiceItems(n, prefix),
+  });
 
 /** Accepts `n` files under `rules`, waits for the end and checks the invariant and that the fault fired. */
 async function runCase(name: string, rules: Parameters<typeof armFaults>[1], n = 4) {
@@ -58,7 +72,10 @@ async function runCase(name: string, rules: Parameters<typeof armFaults>[1], n =
     const accepted = await accept(tenant, n, name);
     const ended = await endAll(stack, tenant.appKey, [accepted]);
     for (const path of paths) await receiver.waitFor(path, 1, 30_000);
-    expect((await faultHits(stack)).every((hits) => hits > 0), "the fault fired").toBe(true);
+    expect(
+      (await faultHits(stack)).every((hits) => hits > 0),
+      "the fault fired",
+    ).toBe(true);
     await settled(stack);
     await settle();
     await expectInvariant(stack, tenant.workspaceId, ended, { receiver, paths });
@@ -70,18 +87,24 @@ async function runCase(name: string, rules: Parameters<typeof armFaults>[1], n =
 
 describe("fault injection: every file ends once, pages billed = delivered, one event per endpoint", () => {
   it("S3 put failure: the first two PDF uploads fail; their files are retried and all end done", async () => {
-    const [ended] = await runCase("s3", [{ service: "s3", command: "PutObjectCommand", detail: "files/", action: "fail", times: 2 }]);
+    const [ended] = await runCase("s3", [
+      { service: "s3", command: "PutObjectCommand", detail: "files/", action: "fail", times: 2 },
+    ]);
     expect(ended!.ended.body.status).toBe("completed");
     expect(ended!.ended.body.files).toHaveLength(4);
   }, 120_000);
 
   it("DynamoDB throttling: three settles of file records are throttled; retried, all end done", async () => {
-    const [ended] = await runCase("throttle", [{ service: "dynamodb", command: "UpdateCommand", target: "files", action: "throttle", times: 3 }]);
+    const [ended] = await runCase("throttle", [
+      { service: "dynamodb", command: "UpdateCommand", target: "files", action: "throttle", times: 3 },
+    ]);
     expect(ended!.ended.body.files).toHaveLength(4);
   }, 120_000);
 
   it("a page correction (PAGES# write) fails once: the file is retried and counted exactly once (item 6)", async () => {
-    const [ended] = await runCase("pages", [{ service: "dynamodb", command: "UpdateCommand", target: "usage", detail: "#marker", action: "fail", times: 1 }]);
+    const [ended] = await runCase("pages", [
+      { service: "dynamodb", command: "UpdateCommand", target: "usage", detail: "#marker", action: "fail", times: 1 },
+    ]);
     expect(ended!.ended.body.files).toHaveLength(4);
   }, 120_000);
 
@@ -90,7 +113,13 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
     const accepted = await accept(tenant, 4, "dup");
     const queue = renderQueue(stack);
     try {
-      await queue.sendBatch(accepted.files.map((f) => ({ workspaceId: tenant.workspaceId, requestId: accepted.requestId, fileId: f.fileId })));
+      await queue.sendBatch(
+        accepted.files.map((f) => ({
+          workspaceId: tenant.workspaceId,
+          requestId: accepted.requestId,
+          fileId: f.fileId,
+        })),
+      );
     } finally {
       queue.close();
     }
@@ -105,7 +134,11 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
     const { tenant, paths } = await tenantWithEndpoints("chromium");
     const slow = await publishSlowDesign(stack, tenant.workspaceId);
     const contents = Array.from({ length: 3 }, (_, i) => ({ fileName: `slow-${i}`, params: slowParams(150) }));
-    const accepted: AcceptedJson = await acceptOrFail(stack, tenant.appKey, "multiple", { designId: slow.id, version: slow.version, contents });
+    const accepted: AcceptedJson = await acceptOrFail(stack, tenant.appKey, "multiple", {
+      designId: slow.id,
+      version: slow.version,
+      contents,
+    });
     const busy = await waitForRenderer(stack, (s) => s.busy > 0, 30_000);
     expect(busy.busy).toBeGreaterThan(0);
     const killed = chromiumPidsOf(stack.pid);
@@ -125,14 +158,17 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
     const ended = await endAll(stack, tenant.appKey, [accepted]);
     for (const path of paths) await receiver.waitFor(path, 4, 45_000);
     await settle(1500);
-    for (const path of paths) expect(receiver.at(path).map((w) => w.body?.requestId)).toEqual(Array(4).fill(accepted.requestId));
+    for (const path of paths)
+      expect(receiver.at(path).map((w) => w.body?.requestId)).toEqual(Array(4).fill(accepted.requestId));
     // Four attempts of one event: the invariant counts deliveries that succeeded.
     await expectInvariant(stack, tenant.workspaceId, ended);
   }, 120_000);
 
   it("the webhook queue fails during a completion: the event stays in the outbox and the sweeper's relay delivers it, once per endpoint (item 5)", async () => {
     const { tenant, paths } = await tenantWithEndpoints("outbox");
-    await armFaults(stack, [{ service: "sqs", command: "SendMessageBatchCommand", target: "webhook", action: "fail", times: 1 }]);
+    await armFaults(stack, [
+      { service: "sqs", command: "SendMessageBatchCommand", target: "webhook", action: "fail", times: 1 },
+    ]);
     try {
       const accepted = await accept(tenant, 2, "outbox");
       const ended = await endAll(stack, tenant.appKey, [accepted]);
@@ -148,7 +184,10 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
       expect((await sweepNow(stack)).relayed).toBe(0);
       await settle(1500);
       await expectInvariant(stack, tenant.workspaceId, ended, { receiver, paths });
-      for (const path of paths) expect(receiver.at(path).map((w) => [w.body?.event, w.body?.requestId])).toEqual([["file.completed", accepted.requestId]]);
+      for (const path of paths)
+        expect(receiver.at(path).map((w) => [w.body?.event, w.body?.requestId])).toEqual([
+          ["file.completed", accepted.requestId],
+        ]);
     } finally {
       await moveClock(stack, 0);
       await armFaults(stack, []);
@@ -163,7 +202,9 @@ describe("a malformed webhook-queue message (item 8)", () => {
     await endAll(stack, tenant.appKey, [accepted]);
     await receiver.waitFor(paths[0]!, 1);
     // A second delivery of the same event, created but not queued: the batch below makes it.
-    const endpointId = (await listEndpointRecords(tenant.workspaceId)).find((e) => e.url.endsWith(paths[1]!))!.endpointId;
+    const endpointId = (await listEndpointRecords(tenant.workspaceId)).find((e) =>
+      e.url.endsWith(paths[1]!),
+    )!.endpointId;
     const timestamp = new Date().toISOString();
     const record = {
       deliveryId: `dlv_batchtest${Date.now()}`,

@@ -67,9 +67,17 @@ export async function writeCrashWindow(window: CrashWindow, input: CrashWindowIn
       expiresAt,
     };
     if (index >= settledFiles) return base;
-    return { ...base, status: "done", pageCount: 1, s3Key: pdfObjectKey(input.workspaceId, requestId, fileId), completedAt: createdAt };
+    return {
+      ...base,
+      status: "done",
+      pageCount: 1,
+      s3Key: pdfObjectKey(input.workspaceId, requestId, fileId),
+      completedAt: createdAt,
+    };
   });
-  await Promise.all(fileIds.map((fileId) => putParams(paramsObjectKey(input.workspaceId, requestId, fileId), input.params)));
+  await Promise.all(
+    fileIds.map((fileId) => putParams(paramsObjectKey(input.workspaceId, requestId, fileId), input.params)),
+  );
   await Promise.all(records.filter((r) => r.s3Key).map((r) => putPdf(r.s3Key!, input.pdf)));
   await putFileRecords(records);
   return { requestId, fileIds };

@@ -23,7 +23,8 @@ export function mismatchedItem(fileName: string): Record<string, unknown> {
 }
 
 /** `n` invoice items named `<prefix>-<i>`. */
-export const invoiceItems = (n: number, prefix = "file") => Array.from({ length: n }, (_, i) => invoiceItem(`${prefix}-${i}`));
+export const invoiceItems = (n: number, prefix = "file") =>
+  Array.from({ length: n }, (_, i) => invoiceItem(`${prefix}-${i}`));
 
 /**
  * A design that never finishes: three nested Liquid loops run into the render budget

@@ -37,10 +37,16 @@ export function postAsync(stack: RunningStack, appKey: string, mode: AsyncMode, 
 }
 
 /** POSTs and insists on 202 (failing with the server's answer otherwise). */
-export async function acceptOrFail(stack: RunningStack, appKey: string, mode: AsyncMode, body: unknown): Promise<AcceptedJson> {
+export async function acceptOrFail(
+  stack: RunningStack,
+  appKey: string,
+  mode: AsyncMode,
+  body: unknown,
+): Promise<AcceptedJson> {
   const res = await postAsync(stack, appKey, mode, body);
   const text = await res.text();
-  if (res.status !== 202) throw new Error(`expected 202 from /file/async/${mode}, got ${res.status}: ${text.slice(0, 500)}`);
+  if (res.status !== 202)
+    throw new Error(`expected 202 from /file/async/${mode}, got ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as AcceptedJson;
 }
 
@@ -63,7 +69,12 @@ const ended = (a: StatusAnswer) => a.status === 200 && (a.body.status === "compl
  * Polls the status every 250 ms (a 429 waits its Retry-After) until `until` holds, for
  * at most 60 s; a request that never gets there fails with the last answer seen.
  */
-export async function pollStatus(stack: RunningStack, appKey: string, requestId: string, opts: PollOptions = {}): Promise<StatusAnswer> {
+export async function pollStatus(
+  stack: RunningStack,
+  appKey: string,
+  requestId: string,
+  opts: PollOptions = {},
+): Promise<StatusAnswer> {
   const until = opts.until ?? ended;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
@@ -82,8 +93,12 @@ export async function pollStatus(stack: RunningStack, appKey: string, requestId:
     const wait = last.status === 429 ? Number(last.headers.get("retry-after") ?? 1) * 1000 : (opts.intervalMs ?? 250);
     await new Promise((r) => setTimeout(r, wait));
   }
-  const lastError = networkError ? `; last network error: ${String((networkError as Error).cause ?? networkError)}` : "";
-  throw new Error(`request ${requestId} not finished after ${timeoutMs} ms; last answer ${last?.status}: ${JSON.stringify(last?.body)}${lastError}`);
+  const lastError = networkError
+    ? `; last network error: ${String((networkError as Error).cause ?? networkError)}`
+    : "";
+  throw new Error(
+    `request ${requestId} not finished after ${timeoutMs} ms; last answer ${last?.status}: ${JSON.stringify(last?.body)}${lastError}`,
+  );
 }
 
 /** GET /file/download/{requestId}[/{fileId}]. */
@@ -111,12 +126,17 @@ interface StackRuntime {
   queueUrls: Record<string, string>;
 }
 
-const readRuntime = (stack: RunningStack) => JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as StackRuntime;
+const readRuntime = (stack: RunningStack) =>
+  JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as StackRuntime;
 
 /** The render queue of a running stack, reached like any SQS client would. */
 export function renderQueue(stack: RunningStack) {
   const runtime = readRuntime(stack);
-  const sqs = new SQSClient({ region: "us-east-1", endpoint: runtime.endpoints.aws, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const sqs = new SQSClient({
+    region: "us-east-1",
+    endpoint: runtime.endpoints.aws,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
   const QueueUrl = runtime.queueUrls.render!;
   return {
     /** Sends one render message, as the acceptance does (body `{workspaceId, requestId, fileId}`). */
@@ -131,7 +151,8 @@ export function renderQueue(stack: RunningStack) {
     sendBatch: async (msgs: { workspaceId: string; requestId: string; fileId: string }[]): Promise<string[]> => {
       const entries = msgs.map((m, i) => ({ Id: String(i), MessageBody: JSON.stringify(m) }));
       const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
-      if (out.Failed?.length) throw new Error(`${out.Failed.length} render messages not sent: ${JSON.stringify(out.Failed)}`);
+      if (out.Failed?.length)
+        throw new Error(`${out.Failed.length} render messages not sent: ${JSON.stringify(out.Failed)}`);
       const ids = new Map((out.Successful ?? []).map((e) => [e.Id, e.MessageId!]));
       return entries.map((e) => ids.get(e.Id)!);
     },
@@ -140,9 +161,17 @@ export function renderQueue(stack: RunningStack) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const { Attributes } = await sqs.send(
-          new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }),
+          new GetQueueAttributesCommand({
+            QueueUrl,
+            AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+          }),
         );
-        if (Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) === 0) return;
+        if (
+          Number(Attributes?.ApproximateNumberOfMessages ?? 0) +
+            Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) ===
+          0
+        )
+          return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`render queue not drained after ${timeoutMs} ms`);

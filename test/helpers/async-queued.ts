@@ -58,12 +58,35 @@ export async function writeQueuedRequest(
   const expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400;
   const records = files.map((f, index): FileRecord => {
     const fileId = newId();
-    const base = { requestId, fileId, workspaceId, designId: design.designId, version: design.version, fileName: f.fileName, index };
+    const base = {
+      requestId,
+      fileId,
+      workspaceId,
+      designId: design.designId,
+      version: design.version,
+      fileName: f.fileName,
+      index,
+    };
     const pages = { usageMonth: admission.month, ...(admission.limit !== undefined && { pageLimit: admission.limit }) };
-    const common = { ...base, ...pages, source: "async", mode: "multiple", shareType: "workspace", createdAt, expiresAt } as const;
+    const common = {
+      ...base,
+      ...pages,
+      source: "async",
+      mode: "multiple",
+      shareType: "workspace",
+      createdAt,
+      expiresAt,
+    } as const;
     if (!f.settled) return { ...common, status: "queued", paramsJson: JSON.stringify(f.params) };
     const s3Key = pdfObjectKey(workspaceId, requestId, fileId);
-    return { ...common, status: "counting", pendingStatus: "done", pageCount: f.settled.pageCount, bytes: f.settled.pdf.length, s3Key };
+    return {
+      ...common,
+      status: "counting",
+      pendingStatus: "done",
+      pageCount: f.settled.pageCount,
+      bytes: f.settled.pdf.length,
+      s3Key,
+    };
   });
   await Promise.all(files.flatMap((f, i) => (f.settled ? [putPdf(records[i]!.s3Key!, f.settled.pdf)] : [])));
   await putFileRecords(records);

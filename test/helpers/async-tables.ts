@@ -20,13 +20,23 @@ export interface RequestRecords {
  * clients of this process (configured once) no longer reach. For failure messages.
  */
 export async function readRequestRecords(stack: RunningStack, requestId: string): Promise<RequestRecords> {
-  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as { endpoints: { dynamodb: string } };
+  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as {
+    endpoints: { dynamodb: string };
+  };
   const ddb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: "us-east-1", endpoint: runtime.endpoints.dynamodb, credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
+    new DynamoDBClient({
+      region: "us-east-1",
+      endpoint: runtime.endpoints.dynamodb,
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    }),
   );
   try {
     const job = await ddb.send(
-      new GetCommand({ TableName: localTableName(tables.requests.id), Key: { pk: `REQ#${requestId}`, sk: "JOB" }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: localTableName(tables.requests.id),
+        Key: { pk: `REQ#${requestId}`, sk: "JOB" },
+        ConsistentRead: true,
+      }),
     );
     const files = await ddb.send(
       new QueryCommand({
@@ -39,7 +49,10 @@ export async function readRequestRecords(stack: RunningStack, requestId: string)
     const counts: Record<string, number> = {};
     for (const f of files.Items ?? []) counts[String(f.status)] = (counts[String(f.status)] ?? 0) + 1;
     const item = job.Item as (RequestRecords["job"] & { settledFiles?: Set<string> }) | undefined;
-    return { job: item && { status: item.status, settled: item.settledFiles?.size ?? item.settled, total: item.total }, files: counts };
+    return {
+      job: item && { status: item.status, settled: item.settledFiles?.size ?? item.settled, total: item.total },
+      files: counts,
+    };
   } finally {
     ddb.destroy();
   }

@@ -43,8 +43,15 @@ export interface EndedRequest {
 }
 
 /** Polls every accepted request to its end. */
-export async function endAll(stack: RunningStack, appKey: string, accepted: AcceptedJson[], timeoutMs = 90_000): Promise<EndedRequest[]> {
-  return Promise.all(accepted.map(async (a) => ({ accepted: a, ended: await pollStatus(stack, appKey, a.requestId, { timeoutMs }) })));
+export async function endAll(
+  stack: RunningStack,
+  appKey: string,
+  accepted: AcceptedJson[],
+  timeoutMs = 90_000,
+): Promise<EndedRequest[]> {
+  return Promise.all(
+    accepted.map(async (a) => ({ accepted: a, ended: await pollStatus(stack, appKey, a.requestId, { timeoutMs }) })),
+  );
 }
 
 /**
@@ -68,7 +75,9 @@ export async function expectInvariant(
     const done = body.files.map((f) => f.fileId);
     const failed = (body.failedFiles ?? []).map((f) => f.fileId);
     for (const f of body.failedFiles ?? []) expect(f.code, `${f.fileId} failed without a code`).toMatch(/^[A-Z_]+$/);
-    expect([...done, ...failed].sort(), `${accepted.requestId}: each file answered once`).toEqual(accepted.files.map((f) => f.fileId).sort());
+    expect([...done, ...failed].sort(), `${accepted.requestId}: each file answered once`).toEqual(
+      accepted.files.map((f) => f.fileId).sort(),
+    );
     for (const f of body.files) {
       expect(f.pageCount, `${f.fileId} pages`).toBeGreaterThan(0);
       delivered += f.pageCount!;
@@ -83,10 +92,19 @@ export async function expectInvariant(
 }
 
 /** The job records of a workspace in a stack's DynamoDB, read with a client of their own (valid after restarts). */
-export async function jobsOfWorkspace(stack: RunningStack, workspaceId: string): Promise<{ requestId: string; status: string; enqueuedAt?: string }[]> {
-  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as { endpoints: { dynamodb: string } };
+export async function jobsOfWorkspace(
+  stack: RunningStack,
+  workspaceId: string,
+): Promise<{ requestId: string; status: string; enqueuedAt?: string }[]> {
+  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as {
+    endpoints: { dynamodb: string };
+  };
   const ddb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: "us-east-1", endpoint: runtime.endpoints.dynamodb, credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
+    new DynamoDBClient({
+      region: "us-east-1",
+      endpoint: runtime.endpoints.dynamodb,
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    }),
   );
   try {
     const out = await ddb.send(

@@ -11,7 +11,10 @@ import type { RunningStack } from "./local-stack.ts";
 import { tokenRequest } from "./oauth-http.ts";
 
 /** A user with a known password and the given roles (after useStackEmulators). */
-export async function makeUser(roles: Record<string, Role>, email = `u${Math.random().toString(36).slice(2)}@example.test`) {
+export async function makeUser(
+  roles: Record<string, Role>,
+  email = `u${Math.random().toString(36).slice(2)}@example.test`,
+) {
   const password = `pw-${Math.random().toString(36).slice(2)}-long`;
   const user = await createUser({ email, password }, systemClock);
   for (const [workspaceId, role] of Object.entries(roles)) await putMembership({ workspaceId, userId: user.id, role });
@@ -19,14 +22,29 @@ export async function makeUser(roles: Record<string, Role>, email = `u${Math.ran
 }
 
 /** A confidential client of a workspace (client credentials), with its one-time secret. */
-export async function makeConfidentialClient(workspaceId: string, allowedScopes?: Scope[], redirectUris: string[] = []) {
-  const { client, clientSecret } = await createOAuthClient({ workspaceId, name: "Test integration", isPublic: false, redirectUris, allowedScopes }, systemClock);
+export async function makeConfidentialClient(
+  workspaceId: string,
+  allowedScopes?: Scope[],
+  redirectUris: string[] = [],
+) {
+  const { client, clientSecret } = await createOAuthClient(
+    { workspaceId, name: "Test integration", isPublic: false, redirectUris, allowedScopes },
+    systemClock,
+  );
   return { ...client, clientSecret: clientSecret! };
 }
 
 /** A client-credentials access token (Basic authentication). */
-export async function clientCredentialsToken(stack: RunningStack, client: { clientId: string; clientSecret: string }, scope?: string): Promise<string> {
-  const res = await tokenRequest(stack, { grant_type: "client_credentials", ...(scope && { scope }) }, { id: client.clientId, secret: client.clientSecret });
+export async function clientCredentialsToken(
+  stack: RunningStack,
+  client: { clientId: string; clientSecret: string },
+  scope?: string,
+): Promise<string> {
+  const res = await tokenRequest(
+    stack,
+    { grant_type: "client_credentials", ...(scope && { scope }) },
+    { id: client.clientId, secret: client.clientSecret },
+  );
   if (res.status !== 200) throw new Error(`client credentials ${res.status}: ${JSON.stringify(res.body)}`);
   return String(res.body.access_token);
 }
@@ -35,7 +53,11 @@ export async function clientCredentialsToken(stack: RunningStack, client: { clie
  * A token signed with the stack's own kept signing key but with claims of the test's
  * choosing: proves the API checks claims (audience, workspace) and not only signatures.
  */
-export async function forgeToken(stack: RunningStack, claims: Record<string, unknown>, opts: { audience?: string; expiresIn?: string } = {}): Promise<string> {
+export async function forgeToken(
+  stack: RunningStack,
+  claims: Record<string, unknown>,
+  opts: { audience?: string; expiresIn?: string } = {},
+): Promise<string> {
   const seeds = JSON.parse(readFileSync(join(stack.dataDir, "identity-keys.json"), "utf8")) as KeySeeds;
   const [jwk] = deriveKeys(seeds).signingKeys;
   const key = await importJWK(jwk!, "ES256");

@@ -65,12 +65,20 @@ export function watchHealth(stack: RunningStack, everyMs = 250): { stop(): Promi
 }
 
 /** `npm run admin -- design publish DIR --workspace ID`, as an operator runs it: exit code and output. */
-export async function adminPublish(stack: RunningStack, dir: string, workspaceId: string): Promise<{ ok: boolean; output: string }> {
+export async function adminPublish(
+  stack: RunningStack,
+  dir: string,
+  workspaceId: string,
+): Promise<{ ok: boolean; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "design", "publish", dir, "--workspace", workspaceId], {
-      cwd: repoRoot,
-      env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "infra/admin/cli.ts", "design", "publish", dir, "--workspace", workspaceId],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
+      },
+    );
     return { ok: true, output: stdout + stderr };
   } catch (err) {
     const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };

@@ -4,7 +4,11 @@ import { api, type RunningStack } from "./local-stack.ts";
 import { sampleParams } from "./sync-fixtures.ts";
 
 /** A sync or async single request body for the invoice (spec 4.1 / 4.3). */
-export const invoiceSingle = (designId: string, fileName = "invoice", params: Record<string, unknown> = sampleParams(INVOICE)) => ({
+export const invoiceSingle = (
+  designId: string,
+  fileName = "invoice",
+  params: Record<string, unknown> = sampleParams(INVOICE),
+) => ({
   designId,
   version: 1,
   content: { fileName, params },
@@ -20,7 +24,13 @@ export const invoiceMultiple = (designId: string, n: number, prefix = "invoice")
 /** Invoice params with `rows` 明細 rows: a document of many pages (the header row repeats on each). */
 export function invoiceWithRows(rows: number): Record<string, unknown> {
   const params = sampleParams(INVOICE);
-  params.明細 = Array.from({ length: rows }, (_, i) => ({ 品名: `品目 ${i + 1}`, 数量: 1 + (i % 3), 単位: "個", 単価: 100 + i, 税率: i % 5 === 0 ? 8 : 10 }));
+  params.明細 = Array.from({ length: rows }, (_, i) => ({
+    品名: `品目 ${i + 1}`,
+    数量: 1 + (i % 3),
+    単位: "個",
+    単価: 100 + i,
+    税率: i % 5 === 0 ? 8 : 10,
+  }));
   return params;
 }
 
@@ -40,8 +50,18 @@ export function invoiceParamsOfBytes(bytes: number): Record<string, unknown> {
 }
 
 /** POST JSON with optional extra headers (Idempotency-Key, Accept-Language). */
-export function postJson(stack: RunningStack, appKey: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return api(stack, appKey)(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+export function postJson(
+  stack: RunningStack,
+  appKey: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return api(stack, appKey)(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 export interface OversizedAnswer {
@@ -69,7 +89,13 @@ export interface OversizedAnswer {
  */
 export function postOversizedBody(
   url: string,
-  opts: { chunked: boolean; totalBytes: number; holdAfterBytes: number; waitMs: number; headers?: Record<string, string> },
+  opts: {
+    chunked: boolean;
+    totalBytes: number;
+    holdAfterBytes: number;
+    waitMs: number;
+    headers?: Record<string, string>;
+  },
 ): Promise<OversizedAnswer> {
   return new Promise((resolveAnswer) => {
     const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
@@ -102,7 +128,16 @@ export function postOversizedBody(
       // e.g. EPIPE/ECONNRESET: the server dropped the connection before its answer was read.
       if (answered) return;
       answered = true; // stops the writer too
-      resolveAnswer({ status: 0, error: err.message, headers: {}, body: "", elapsedMs: Date.now() - started, bytesWritten: written, totalBytes: opts.totalBytes, answeredBeforeBodyEnd: false });
+      resolveAnswer({
+        status: 0,
+        error: err.message,
+        headers: {},
+        body: "",
+        elapsedMs: Date.now() - started,
+        bytesWritten: written,
+        totalBytes: opts.totalBytes,
+        answeredBeforeBodyEnd: false,
+      });
     });
     const write = (limit: number, then: () => void) => {
       while (!answered && written < limit) {
@@ -112,7 +147,9 @@ export function postOversizedBody(
       }
       if (!answered) then();
     };
-    const prefix = Buffer.from('{"designId":"0123456789abcdef","version":1,"content":{"fileName":"big","params":{"blob":"');
+    const prefix = Buffer.from(
+      '{"designId":"0123456789abcdef","version":1,"content":{"fileName":"big","params":{"blob":"',
+    );
     written = prefix.length;
     req.write(prefix);
     write(opts.holdAfterBytes, () =>

@@ -41,7 +41,11 @@ export async function adminJson<T>(stack: RunningStack, args: string[], env: Rec
 
 /** `admin usage --workspace ID --json`. */
 /** `admin usage`, once the stack has stored what it answered (sync counts pages after its answer). */
-export async function adminUsage(stack: RunningStack, workspaceId: string, env: Record<string, string> = {}): Promise<UsageJson> {
+export async function adminUsage(
+  stack: RunningStack,
+  workspaceId: string,
+  env: Record<string, string> = {},
+): Promise<UsageJson> {
   await settled(stack);
   return adminJson<UsageJson>(stack, ["usage", "--workspace", workspaceId], env);
 }
@@ -72,7 +76,11 @@ export async function rendererStats(stack: RunningStack): Promise<RendererStats>
 }
 
 /** Polls the renderer stats until `until` holds; returns the last stats (the caller asserts). */
-export async function waitForRenderer(stack: RunningStack, until: (s: RendererStats) => boolean, timeoutMs: number): Promise<RendererStats> {
+export async function waitForRenderer(
+  stack: RunningStack,
+  until: (s: RendererStats) => boolean,
+  timeoutMs: number,
+): Promise<RendererStats> {
   const deadline = Date.now() + timeoutMs;
   let last = await rendererStats(stack);
   while (!until(last) && Date.now() < deadline) {
@@ -124,7 +132,11 @@ export interface PlanTenant {
  * A fresh workspace with the invoice sample published. `plan` is written as given, so a
  * test can create a workspace without a plan or with a plan value that is not active.
  */
-export async function createPlanTenant(stack: RunningStack, name: string, plan: string | undefined): Promise<PlanTenant> {
+export async function createPlanTenant(
+  stack: RunningStack,
+  name: string,
+  plan: string | undefined,
+): Promise<PlanTenant> {
   useStackEmulators(stack.dataDir);
   const { workspace, appKey } = await createWorkspace({ name, plan: plan as Plan | undefined }, systemClock);
   const invoice = await publishFolder(stack, workspace.id, sampleDir("invoice-ja"));
@@ -146,7 +158,10 @@ export const slowDesign: TestDesignSource = {
 };
 
 /** Publishes `slowDesign` into a workspace of the stack. */
-export async function publishSlowDesign(stack: RunningStack, workspaceId: string): Promise<{ id: string; version: number }> {
+export async function publishSlowDesign(
+  stack: RunningStack,
+  workspaceId: string,
+): Promise<{ id: string; version: number }> {
   const dir = mkdtempSync(join(tmpdir(), "platen-limits-"));
   try {
     return await publishFolder(stack, workspaceId, writeDesignFolder(dir, "slow", slowDesign));

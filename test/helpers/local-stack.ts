@@ -37,7 +37,15 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "platen-test-"));
   const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: "0", PLATEN_DATA_DIR: dataDir, PLATEN_TEST_HOOKS: "1", PLATEN_ACCESS_LOG: "0", PLATEN_RATE_LIMITS: UNLIMITED, ...opts.env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      PLATEN_DATA_DIR: dataDir,
+      PLATEN_TEST_HOOKS: "1",
+      PLATEN_ACCESS_LOG: "0",
+      PLATEN_RATE_LIMITS: UNLIMITED,
+      ...opts.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

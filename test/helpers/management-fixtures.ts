@@ -20,7 +20,10 @@ export function useStackIdentityKeys(stack: RunningStack): void {
 
 /** A public PKCE client registered in `workspaceId`. */
 export async function makePublicClient(workspaceId: string, name: string): Promise<string> {
-  const { client } = await createOAuthClient({ workspaceId, name, isPublic: true, redirectUris: [REDIRECT_URI] }, systemClock);
+  const { client } = await createOAuthClient(
+    { workspaceId, name, isPublic: true, redirectUris: [REDIRECT_URI] },
+    systemClock,
+  );
   return client.clientId;
 }
 
@@ -31,8 +34,21 @@ export async function sessionOf(userId: string): Promise<string> {
 }
 
 /** A user with the given roles and a code-flow access token of `clientId` bound to `workspaceId`. */
-export async function userToken(stack: RunningStack, clientId: string, user: { email: string; password: string }, workspaceId: string, scope = "openid pdf:generate"): Promise<string> {
-  const tokens = await codeFlowTokens(stack, { clientId, redirectUri: REDIRECT_URI, email: user.email, password: user.password, workspaceId, scope });
+export async function userToken(
+  stack: RunningStack,
+  clientId: string,
+  user: { email: string; password: string },
+  workspaceId: string,
+  scope = "openid pdf:generate",
+): Promise<string> {
+  const tokens = await codeFlowTokens(stack, {
+    clientId,
+    redirectUri: REDIRECT_URI,
+    email: user.email,
+    password: user.password,
+    workspaceId,
+    scope,
+  });
   return tokens.access_token;
 }
 
@@ -40,14 +56,23 @@ export { makeUser, type Role };
 
 /** A management call: bearer token or session cookie, optional JSON body. */
 export function manage(stack: RunningStack) {
-  return async (method: string, path: string, auth: { token?: string; cookie?: string; appkey?: string; origin?: string }, body?: unknown) => {
+  return async (
+    method: string,
+    path: string,
+    auth: { token?: string; cookie?: string; appkey?: string; origin?: string },
+    body?: unknown,
+  ) => {
     const headers: Record<string, string> = {};
     if (auth.token) headers.authorization = `Bearer ${auth.token}`;
     if (auth.cookie) headers.cookie = auth.cookie;
     if (auth.appkey) headers.appkey = auth.appkey;
     if (auth.origin) headers.origin = auth.origin;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(`${stack.baseUrl}${path}`, { method, headers, ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }) });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
     const text = await res.text();
     // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
     const json = (text ? JSON.parse(text) : undefined) as Record<string, any>;

@@ -26,7 +26,13 @@ export class MemoryPageCounter implements PageCounter {
 export class MemoryRateWindows implements RateWindows {
   readonly windows = new Map<string, { count: number; expiresAt: number }>();
 
-  async count(workspaceId: string, rateClass: RateClass, windowStart: number, limit: number, expiresAt: number): Promise<boolean> {
+  async count(
+    workspaceId: string,
+    rateClass: RateClass,
+    windowStart: number,
+    limit: number,
+    expiresAt: number,
+  ): Promise<boolean> {
     const key = `${workspaceId}#${rateClass}/${windowStart}`;
     const current = this.windows.get(key)?.count ?? 0;
     if (current >= limit) return false;

@@ -37,7 +37,10 @@ export class MemoryRequestStore implements RequestStore {
   async listFiles(requestId: string): Promise<FileRecord[]> {
     this.calls.push(`listFiles:${requestId}`);
     this.beforeFileRead?.();
-    return [...this.files.values()].filter((f) => f.requestId === requestId).sort((a, b) => a.index - b.index).map((f) => structuredClone(f));
+    return [...this.files.values()]
+      .filter((f) => f.requestId === requestId)
+      .sort((a, b) => a.index - b.index)
+      .map((f) => structuredClone(f));
   }
 
   async getFile(requestId: string, fileId: string): Promise<FileRecord | undefined> {
@@ -89,7 +92,10 @@ export const fixedClock = (iso: string): Clock & { set(iso: string): void } => {
 };
 
 /** Every port in memory, sharing one call log (store calls and outbox calls interleaved). */
-export function memoryRequestDeps(clock: Clock, labels?: Record<string, string>): RequestDeps & { requests: MemoryRequestStore; outbox: MemoryOutbox } {
+export function memoryRequestDeps(
+  clock: Clock,
+  labels?: Record<string, string>,
+): RequestDeps & { requests: MemoryRequestStore; outbox: MemoryOutbox } {
   const requests = new MemoryRequestStore();
   return { clock, requests, designs: memoryDesignLabels(labels), outbox: new MemoryOutbox(requests.calls) };
 }

@@ -67,7 +67,11 @@ export function isListening(port: number): Promise<boolean> {
 }
 
 /** Waits until none of the pids runs and the port is closed; returns what is still there at the deadline. */
-export async function waitUntilGone(pids: number[], port: number, timeoutMs: number): Promise<{ alive: number[]; listening: boolean }> {
+export async function waitUntilGone(
+  pids: number[],
+  port: number,
+  timeoutMs: number,
+): Promise<{ alive: number[]; listening: boolean }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const alive = pids.filter(isAlive);

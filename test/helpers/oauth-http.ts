@@ -11,10 +11,19 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 /** POST to the token endpoint (form-encoded, optional Basic credentials); returns status and JSON. */
-export async function tokenRequest(stack: RunningStack, form: Record<string, string>, basic?: { id: string; secret: string }) {
+export async function tokenRequest(
+  stack: RunningStack,
+  form: Record<string, string>,
+  basic?: { id: string; secret: string },
+) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  if (basic) headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString("base64")}`;
-  const res = await fetch(`${authOrigin(stack)}/oauth/token`, { method: "POST", headers, body: new URLSearchParams(form) });
+  if (basic)
+    headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString("base64")}`;
+  const res = await fetch(`${authOrigin(stack)}/oauth/token`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, string | number> };
 }
 
@@ -48,7 +57,10 @@ export interface CodeFlowInput {
  * JavaScript): authorize → login form → consent form → redirect. Returns the final
  * redirect's query (code and state, or error) and the PKCE verifier.
  */
-export async function authorizeWithForms(stack: RunningStack, input: CodeFlowInput): Promise<{ params: URLSearchParams; verifier: string; state: string }> {
+export async function authorizeWithForms(
+  stack: RunningStack,
+  input: CodeFlowInput,
+): Promise<{ params: URLSearchParams; verifier: string; state: string }> {
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString("hex");
   const query = new URLSearchParams({
@@ -64,7 +76,17 @@ export async function authorizeWithForms(stack: RunningStack, input: CodeFlowInp
   let url = `${authOrigin(stack)}/oauth/authorize?${query}`;
   let form: { action: string; body: URLSearchParams } | undefined;
   for (let step = 0; step < 12; step++) {
-    const res = await fetch(url, form ? { method: "POST", redirect: "manual", headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded" }, body: form.body } : { redirect: "manual", headers: { Cookie: jar.header() } });
+    const res = await fetch(
+      url,
+      form
+        ? {
+            method: "POST",
+            redirect: "manual",
+            headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded" },
+            body: form.body,
+          }
+        : { redirect: "manual", headers: { Cookie: jar.header() } },
+    );
     jar.store(res);
     form = undefined;
     const location = res.headers.get("location");
@@ -92,7 +114,19 @@ export async function codeFlowTokens(stack: RunningStack, input: CodeFlowInput) 
   const { params, verifier } = await authorizeWithForms(stack, input);
   const code = params.get("code");
   if (!code) throw new Error(`no code: ${params}`);
-  const res = await tokenRequest(stack, { grant_type: "authorization_code", code, redirect_uri: input.redirectUri, client_id: input.clientId, code_verifier: verifier });
+  const res = await tokenRequest(stack, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: input.redirectUri,
+    client_id: input.clientId,
+    code_verifier: verifier,
+  });
   if (res.status !== 200) throw new Error(`token exchange ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string };
+  return res.body as {
+    access_token: string;
+    refresh_token: string;
+    scope: string;
+    expires_in: number;
+    token_type: string;
+  };
 }

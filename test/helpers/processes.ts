@@ -40,7 +40,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-
 /**
  * The profile folders (`--user-data-dir`) of the Chromiums below `rootPid`. puppeteer
  * removes a profile when its browser closes; after a SIGKILL nobody does, so a test that

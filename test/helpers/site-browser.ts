@@ -6,7 +6,12 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 
-const VISITOR_UNLIKE = new Set(["--single-process", "--disable-web-security", "--allow-running-insecure-content", "--disable-site-isolation-trials"]);
+const VISITOR_UNLIKE = new Set([
+  "--single-process",
+  "--disable-web-security",
+  "--allow-running-insecure-content",
+  "--disable-site-isolation-trials",
+]);
 
 /**
  * The project's own Chromium (@sparticuz/chromium, as the renderer uses it), driven by
@@ -65,7 +70,12 @@ export async function allowDownloads(page: Page): Promise<{ dir: string; next(ti
 }
 
 /** Logs `page` in through the site's login form and returns where it landed. */
-export async function logIn(page: Page, origin: string, user: { email: string; password: string }, returnTo = "/"): Promise<string> {
+export async function logIn(
+  page: Page,
+  origin: string,
+  user: { email: string; password: string },
+  returnTo = "/",
+): Promise<string> {
   await page.goto(`${origin}/login?return_to=${encodeURIComponent(returnTo)}`);
   await page.type("#email", user.email);
   await page.type("#password", user.password);

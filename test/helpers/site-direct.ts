@@ -30,13 +30,17 @@ export class FakeIdentity implements SiteIdentity {
     return this.users.get(userId);
   }
   async workspacesOf(userId: string) {
-    return [...this.roles].filter(([k]) => k.endsWith(`/${userId}`)).map(([k, role]) => ({ workspaceId: k.split("/")[0]!, role }));
+    return [...this.roles]
+      .filter(([k]) => k.endsWith(`/${userId}`))
+      .map(([k, role]) => ({ workspaceId: k.split("/")[0]!, role }));
   }
   async membersOf(workspaceId: string) {
-    return [...this.roles].filter(([k]) => k.startsWith(`${workspaceId}/`)).map(([k, role]) => {
-      const userId = k.split("/")[1]!;
-      return { userId, email: this.users.get(userId)!, role };
-    });
+    return [...this.roles]
+      .filter(([k]) => k.startsWith(`${workspaceId}/`))
+      .map(([k, role]) => {
+        const userId = k.split("/")[1]!;
+        return { userId, email: this.users.get(userId)!, role };
+      });
   }
   async clientsOf() {
     return [];
@@ -59,14 +63,22 @@ export interface DirectAnswer {
  */
 export function directSite(identity: SiteIdentity) {
   const handler = siteHandler(siteRoutes(identity), identity);
-  return async (method: string, pathAndQuery: string, opts: { cookie?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}): Promise<DirectAnswer> => {
+  return async (
+    method: string,
+    pathAndQuery: string,
+    opts: { cookie?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ): Promise<DirectAnswer> => {
     const url = new URL(pathAndQuery, "http://site.test");
     const body = opts.form ? formBody(opts.form) : null;
     const event = {
       httpMethod: method,
       path: url.pathname,
       resource: "/{proxy+}",
-      headers: { ...(opts.cookie && { Cookie: opts.cookie }), ...(body !== null && { "Content-Type": "application/x-www-form-urlencoded" }), ...opts.headers },
+      headers: {
+        ...(opts.cookie && { Cookie: opts.cookie }),
+        ...(body !== null && { "Content-Type": "application/x-www-form-urlencoded" }),
+        ...opts.headers,
+      },
       multiValueHeaders: {},
       queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : null,
       multiValueQueryStringParameters: null,
@@ -78,7 +90,9 @@ export function directSite(identity: SiteIdentity) {
     } as unknown as APIGatewayProxyEvent;
     const result = (await handler(event, {} as Context)) as APIGatewayProxyResult;
     const bytes = Buffer.from(result.body ?? "", result.isBase64Encoded ? "base64" : "utf8");
-    const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    const headers = Object.fromEntries(
+      Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+    );
     return { status: result.statusCode, headers, body: bytes, text: bytes.toString("utf8") };
   };
 }

@@ -14,7 +14,12 @@ export interface GeneratedFile {
 export async function generateFile(
   stack: RunningStack,
   workspace: { appKey: string; designs: { id: string; latestVersion: number }[] },
-  content: { fileName: string; shareType?: "01" | "02" | "03"; passcodeEnabled?: boolean; passthrough?: Record<string, string | number> },
+  content: {
+    fileName: string;
+    shareType?: "01" | "02" | "03";
+    passcodeEnabled?: boolean;
+    passthrough?: Record<string, string | number>;
+  },
 ): Promise<GeneratedFile> {
   const design = workspace.designs[0]!;
   const res = await api(stack, workspace.appKey)("/file/sync/single?response=json", {
@@ -23,9 +28,18 @@ export async function generateFile(
     body: JSON.stringify({ designId: design.id, version: design.latestVersion, content: { params: {}, ...content } }),
   });
   if (res.status !== 200) throw new Error(`generation answered ${res.status}: ${await res.text()}`);
-  const body = (await res.json()) as { requestId: string; files: { fileId: string; share: { url: string; passcode?: string } }[] };
+  const body = (await res.json()) as {
+    requestId: string;
+    files: { fileId: string; share: { url: string; passcode?: string } }[];
+  };
   const file = body.files[0]!;
-  return { requestId: body.requestId, fileId: file.fileId, url: file.share.url, passcode: file.share.passcode, path: new URL(file.share.url).pathname };
+  return {
+    requestId: body.requestId,
+    fileId: file.fileId,
+    url: file.share.url,
+    passcode: file.share.passcode,
+    path: new URL(file.share.url).pathname,
+  };
 }
 
 /** The site's origin of a running stack (the same gateway as the API locally). */

@@ -34,7 +34,13 @@ export async function fileRecordsOfWorkspace(workspaceId: string): Promise<Recor
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const out = await awsClients().ddb.send(
-      new ScanCommand({ TableName: config().tables.files, FilterExpression: "workspaceId = :w", ExpressionAttributeValues: { ":w": workspaceId }, ConsistentRead: true, ExclusiveStartKey }),
+      new ScanCommand({
+        TableName: config().tables.files,
+        FilterExpression: "workspaceId = :w",
+        ExpressionAttributeValues: { ":w": workspaceId },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
     );
     items.push(...(out.Items ?? []));
     ExclusiveStartKey = out.LastEvaluatedKey;

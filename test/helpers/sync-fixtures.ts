@@ -18,7 +18,9 @@ export const sampleDir = (name: SampleName) => join(samplesDir, name);
 
 /** A fresh copy of a sample design's `sampleParams`. */
 export function sampleParams(name: SampleName): Record<string, unknown> {
-  const manifest = JSON.parse(readFileSync(join(sampleDir(name), "design.json"), "utf8")) as { sampleParams: Record<string, unknown> };
+  const manifest = JSON.parse(readFileSync(join(sampleDir(name), "design.json"), "utf8")) as {
+    sampleParams: Record<string, unknown>;
+  };
   return structuredClone(manifest.sampleParams);
 }
 
@@ -40,7 +42,12 @@ export interface TestDesignSource {
 export function writeDesignFolder(root: string, name: string, source: TestDesignSource): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const manifest = { label: source.label, page: { size: "A4" }, parameters: source.parameters, ...(source.sampleParams && { sampleParams: source.sampleParams }) };
+  const manifest = {
+    label: source.label,
+    page: { size: "A4" },
+    parameters: source.parameters,
+    ...(source.sampleParams && { sampleParams: source.sampleParams }),
+  };
   designManifestSchema.parse(manifest);
   writeFileSync(join(dir, "design.json"), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, "template.liquid"), source.template);
@@ -49,7 +56,11 @@ export function writeDesignFolder(root: string, name: string, source: TestDesign
 }
 
 /** Publishes a bundle folder straight into the running stack's emulators. */
-export async function publishFolder(stack: RunningStack, workspaceId: string, dir: string): Promise<{ id: string; version: number }> {
+export async function publishFolder(
+  stack: RunningStack,
+  workspaceId: string,
+  dir: string,
+): Promise<{ id: string; version: number }> {
   useStackEmulators(stack.dataDir);
   const published = await publishDesign({ workspaceId, bundle: await loadBundleFromDir(dir) }, { clock: systemClock });
   return { id: published.id, version: published.version };

@@ -119,7 +119,9 @@ export function postWithLargeHeaders(url: string, headers: Record<string, string
     const req = request(url, { method: "POST", headers, maxHeaderSize: 4 * 1024 * 1024 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
       res.on("error", reject);
     });
     req.on("error", reject);

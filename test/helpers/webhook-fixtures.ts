@@ -21,12 +21,19 @@ export const webhookStackEnv = {
 };
 
 /** Runs `npm run admin -- …` against the running stack (through its runtime.json). */
-export async function admin(stack: RunningStack, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function admin(
+  stack: RunningStack,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "infra/admin/cli.ts", ...args],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -35,13 +42,20 @@ export async function admin(stack: RunningStack, ...args: string[]): Promise<{ c
 }
 
 /** Registers an endpoint straight through the domain (call useStackEmulators first). */
-export async function registerEndpoint(workspaceId: string, input: WebhookEndpointInput): Promise<{ id: string; secret: string; url: string }> {
+export async function registerEndpoint(
+  workspaceId: string,
+  input: WebhookEndpointInput,
+): Promise<{ id: string; secret: string; url: string }> {
   const { endpoint, secret } = await createWebhookEndpoint(workspaceId, input, { clock: systemClock, env: "local" });
   return { id: endpoint.id, secret, url: endpoint.url };
 }
 
 /** Polls an endpoint's delivery log until `done` holds for the newest delivery. */
-export async function waitForDelivery(endpointId: string, done: (d: Awaited<ReturnType<typeof listWebhookDeliveries>>[number]) => boolean, timeoutMs = 15_000) {
+export async function waitForDelivery(
+  endpointId: string,
+  done: (d: Awaited<ReturnType<typeof listWebhookDeliveries>>[number]) => boolean,
+  timeoutMs = 15_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [latest] = await listWebhookDeliveries(endpointId, {}, systemClock);

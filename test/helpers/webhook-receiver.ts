@@ -66,7 +66,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     waitFor: async (path, count, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;
       while (at(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`${path}: ${at(path).length} of ${count} webhook(s) after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${path}: ${at(path).length} of ${count} webhook(s) after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 25));
       }
       return at(path);

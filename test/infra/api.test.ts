@@ -27,7 +27,9 @@ describe("routes of infra/definitions/routes.ts", () => {
   it("puts every logged route under /v1 of the main API with its method and function", () => {
     const methods = apiMethods(s.json);
     for (const route of routes.filter((r) => !r.quiet)) {
-      const method = methods.find((m) => m.restApi === mainApi && m.path === `/v1${route.path}` && m.httpMethod === route.method);
+      const method = methods.find(
+        (m) => m.restApi === mainApi && m.path === `/v1${route.path}` && m.httpMethod === route.method,
+      );
       expect(method, `${route.method} /v1${route.path}`).toBeDefined();
       expect(method!.properties.Integration.Type).toBe("AWS_PROXY");
       expect(integrationFunction(method!)).toBe(logicalId(s.stack, s.stack.functions[route.function]!.fn));
@@ -44,9 +46,12 @@ describe("routes of infra/definitions/routes.ts", () => {
     const sync = routes.filter((r) => r.path.startsWith("/file/sync/"));
     expect(sync.length).toBeGreaterThan(0);
     for (const route of sync) expect(route.timeoutSeconds).toBe(60);
-    expect(methods.filter((m) => m.properties.Integration.TimeoutInMillis === 60_000).map((m) => m.path).sort()).toEqual(
-      sync.map((r) => `/v1${r.path}`).sort(),
-    );
+    expect(
+      methods
+        .filter((m) => m.properties.Integration.TimeoutInMillis === 60_000)
+        .map((m) => m.path)
+        .sort(),
+    ).toEqual(sync.map((r) => `/v1${r.path}`).sort());
   });
 
   it("has no method that is not in the route table (plus preflights)", () => {
@@ -56,13 +61,17 @@ describe("routes of infra/definitions/routes.ts", () => {
     // The front ends' proxy APIs (`{site}`, `{auth_url}`) add only their two catch-all methods each.
     expect(all.filter((m) => !apis.has(m.restApi)).every((m) => m.httpMethod === "ANY")).toBe(true);
     // API Gateway may invoke one function per method; the sweep schedule's permission is EventBridge's.
-    const byApiGateway = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "apigateway.amazonaws.com");
+    const byApiGateway = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(
+      ([, p]) => p.Principal === "apigateway.amazonaws.com",
+    );
     expect(byApiGateway).toHaveLength(all.length);
   });
 
   it("serves {site} through its own proxy API in STREAM mode (file downloads are streamed)", () => {
     const app = logicalId(s.stack, s.stack.functions.app!.fn);
-    const proxies = apiMethods(s.json).filter((m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app));
+    const proxies = apiMethods(s.json).filter(
+      (m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app),
+    );
     expect(proxies.map((m) => m.path).sort()).toEqual(["/", "/{proxy+}"]);
     for (const m of proxies) {
       expect(m.properties.Integration.ResponseTransferMode).toBe("STREAM");
@@ -77,7 +86,9 @@ describe("routes of infra/definitions/routes.ts", () => {
         const preflight = options.find((m) => m.restApi === api && m.path === path);
         expect(preflight, `OPTIONS ${path}`).toBeDefined();
         const headers = preflight!.properties.Integration.IntegrationResponses[0].ResponseParameters;
-        expect(headers["method.response.header.Access-Control-Allow-Headers"]).toBe(`'${sharedDefinitions.cors.allowHeaders.join(",")}'`);
+        expect(headers["method.response.header.Access-Control-Allow-Headers"]).toBe(
+          `'${sharedDefinitions.cors.allowHeaders.join(",")}'`,
+        );
         expect(headers["method.response.header.Access-Control-Allow-Origin"]).toBe("'*'");
       }
     }
@@ -85,13 +96,17 @@ describe("routes of infra/definitions/routes.ts", () => {
 
   it("adds CORS headers to gateway-generated 4xx/5xx responses", () => {
     for (const api of [mainApi, quietApi]) {
-      const responses = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(([, p]) => p.RestApiId.Ref === api);
+      const responses = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(
+        ([, p]) => p.RestApiId.Ref === api,
+      );
       // The main API also answers a refused JSON body itself (request-validation.ts).
       const own = api === mainApi ? ["BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX"] : ["DEFAULT_4XX", "DEFAULT_5XX"];
       expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(own);
       for (const [, p] of responses) {
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Allow-Origin"]).toBe("'*'");
-        expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Expose-Headers"]).toBe(`'${sharedDefinitions.cors.exposeHeaders.join(",")}'`);
+        expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Expose-Headers"]).toBe(
+          `'${sharedDefinitions.cors.exposeHeaders.join(",")}'`,
+        );
       }
     }
   });
@@ -116,7 +131,8 @@ describe("REST API settings", () => {
     const { AccessLogSetting } = stageOf(mainApi);
     expect(AccessLogSetting.DestinationArn["Fn::GetAtt"][0]).toBe(logicalId(s.stack, s.stack.api.accessLogGroup));
     const format = JSON.parse(AccessLogSetting.Format) as Record<string, string>;
-    for (const field of ["requestId", "ip", "method", "path", "status", "latency"]) expect(format).toHaveProperty(field);
+    for (const field of ["requestId", "ip", "method", "path", "status", "latency"])
+      expect(format).toHaveProperty(field);
     expect(JSON.stringify(format)).not.toMatch(/appkey|authorization/i);
   });
 
@@ -126,7 +142,9 @@ describe("REST API settings", () => {
       expect(methods.some((m) => m.restApi === mainApi && m.path.endsWith(route.path))).toBe(false);
       const { api, path } = locationOf(route);
       expect(api).toBe(quietApi);
-      expect(methods.some((m) => m.restApi === quietApi && m.httpMethod === route.method && m.path === path)).toBe(true);
+      expect(methods.some((m) => m.restApi === quietApi && m.httpMethod === route.method && m.path === path)).toBe(
+        true,
+      );
     }
     expect(stageOf(quietApi).AccessLogSetting).toBeUndefined();
     expect(stageOf(quietApi).StageName).toBe("dev");

@@ -44,11 +44,17 @@ describe("bundle contents", () => {
     async () => {
       expect(nonRender.length).toBeGreaterThan(5);
       const script = join(import.meta.dirname, "synth-bundles.ts");
-      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, join(work, "cdk.out"), ...nonRender], {
-        maxBuffer: 2 ** 24,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", script, join(work, "cdk.out"), ...nonRender],
+        {
+          maxBuffer: 2 ** 24,
+        },
+      );
       const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
-      const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]));
+      const found = Object.fromEntries(
+        Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]),
+      );
       expect(found).toEqual(Object.fromEntries(nonRender.map((id) => [id, []])));
     },
     SYNTH_TIMEOUT_MS,

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { functions, queues, schedules } from "../../infra/definitions/index.ts";
 import { VISIBILITY_FACTOR } from "../../infra/stack/data.ts";
 import { resolveResource } from "./iam.ts";
-import { definitionsWithConsumers, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import {
+  definitionsWithConsumers,
+  logicalId,
+  resourcesOfType,
+  SYNTH_TIMEOUT_MS,
+  type Synthesized,
+  synthStack,
+} from "./synth.ts";
 
 describe("queue consumers with the shared definitions", () => {
   let s: Synthesized;
@@ -11,7 +18,10 @@ describe("queue consumers with the shared definitions", () => {
   }, SYNTH_TIMEOUT_MS);
 
   it("wires an event-source mapping only for consumers that exist in functions.ts", () => {
-    const consumers = Object.values(queues).flatMap((q) => [q.consumer, ..."consumer" in q.dlq ? [q.dlq.consumer] : []]);
+    const consumers = Object.values(queues).flatMap((q) => [
+      q.consumer,
+      ...("consumer" in q.dlq ? [q.dlq.consumer] : []),
+    ]);
     const existing = consumers.filter((c) => c in functions);
     expect(resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping")).toHaveLength(existing.length);
   });
@@ -19,11 +29,15 @@ describe("queue consumers with the shared definitions", () => {
   it("runs the sweeper on an EventBridge schedule (issue 15: stalled requests, outbox relay)", () => {
     const rules = resourcesOfType(s.json, "AWS::Events::Rule");
     const sweep = logicalId(s.stack, s.stack.functions[schedules.sweep.function]!.fn);
-    const rule = rules.find(([, p]) => (p.Targets as { Arn: unknown }[]).some((t) => resolveResource(t.Arn).logicalId === sweep));
+    const rule = rules.find(([, p]) =>
+      (p.Targets as { Arn: unknown }[]).some((t) => resolveResource(t.Arn).logicalId === sweep),
+    );
     expect(rule, "a rule targeting the sweep function").toBeDefined();
     expect(rule![1].ScheduleExpression).toBe(`rate(${schedules.sweep.everyMinutes} minutes)`);
     expect(rule![1].State).toBe("ENABLED");
-    const permissions = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(([, p]) => p.Principal === "events.amazonaws.com");
+    const permissions = resourcesOfType(s.json, "AWS::Lambda::Permission").filter(
+      ([, p]) => p.Principal === "events.amazonaws.com",
+    );
     expect(permissions.some(([, p]) => resolveResource(p.FunctionName).logicalId === sweep)).toBe(true);
   });
   it("gives the render worker its fleet-wide fair share (issue 15 item 4) and lets it send deferred files back to its queue", () => {
@@ -83,7 +97,9 @@ describe("queue consumers once their functions land (stand-ins)", () => {
   });
 
   it("refuses to synthesize a consumer slower than its queue's visibility allows", () => {
-    const tooSlow = definitionsWithConsumers({ render: { timeoutSeconds: queues.render.visibilityTimeoutSeconds / VISIBILITY_FACTOR + 1 } });
+    const tooSlow = definitionsWithConsumers({
+      render: { timeoutSeconds: queues.render.visibilityTimeoutSeconds / VISIBILITY_FACTOR + 1 },
+    });
     expect(() => synthStack({ definitions: tooSlow })).toThrow(/visibility time-out 720 s < 6 × render/);
   });
 });

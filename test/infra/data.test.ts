@@ -73,8 +73,13 @@ describe("S3 buckets of infra/definitions/buckets.ts", () => {
     for (const def of Object.values(buckets)) {
       const id = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);
       const p = props(dev, id);
-      expect(p.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logBucket }, LogFilePrefix: `${def.id}/` });
-      expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe("AES256");
+      expect(p.LoggingConfiguration).toEqual({
+        DestinationBucketName: { Ref: logBucket },
+        LogFilePrefix: `${def.id}/`,
+      });
+      expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
+        "AES256",
+      );
       expect(p.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
         BlockPublicPolicy: true,
@@ -130,7 +135,9 @@ describe("SQS queues of infra/definitions/queues.ts", () => {
   it("encrypts with SQS-managed keys and denies non-TLS access", () => {
     for (const [id, p] of resourcesOfType(dev.json, "AWS::SQS::Queue")) {
       expect(p.SqsManagedSseEnabled).toBe(true);
-      const policy = resourcesOfType(dev.json, "AWS::SQS::QueuePolicy").find(([, qp]) => qp.Queues.some((q: Cfn) => q.Ref === id));
+      const policy = resourcesOfType(dev.json, "AWS::SQS::QueuePolicy").find(([, qp]) =>
+        qp.Queues.some((q: Cfn) => q.Ref === id),
+      );
       const deny = policy![1].PolicyDocument.Statement.find((st: Cfn) => st.Effect === "Deny");
       expect(deny.Condition).toEqual({ Bool: { "aws:SecureTransport": "false" } });
     }

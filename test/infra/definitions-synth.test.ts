@@ -20,12 +20,18 @@ function definitionsWithExtraIndex(): PlatenDefinitions {
 
 function cdkIndexes(s: Synthesized, tableId: string): IndexShape[] {
   const p = s.json.Resources[logicalId(s.stack, s.stack.data.tables[tableId]!.table)]!.Properties!;
-  return (p.GlobalSecondaryIndexes ?? []).map((g: Cfn) => ({ name: g.IndexName, keys: g.KeySchema.map((k: Cfn) => k.AttributeName) }));
+  return (p.GlobalSecondaryIndexes ?? []).map((g: Cfn) => ({
+    name: g.IndexName,
+    keys: g.KeySchema.map((k: Cfn) => k.AttributeName),
+  }));
 }
 
 function localIndexes(defs: Record<string, TableDefinition>, tableId: string): IndexShape[] {
   const input = createTableInputs(defs).find((i) => i.TableName === localTableName(tableId))!;
-  return (input.GlobalSecondaryIndexes ?? []).map((g) => ({ name: g.IndexName!, keys: g.KeySchema!.map((k) => k.AttributeName!) }));
+  return (input.GlobalSecondaryIndexes ?? []).map((g) => ({
+    name: g.IndexName!,
+    keys: g.KeySchema!.map((k) => k.AttributeName!),
+  }));
 }
 
 describe("one definition, two consumers", () => {
@@ -43,7 +49,8 @@ describe("one definition, two consumers", () => {
 
   it("puts a GSI added to the definitions into the CDK template", () => {
     expect(cdkIndexes(s, "files")).toContainEqual({ name: "byProbe", keys: ["probeKey", "probeSort"] });
-    const attributes = s.json.Resources[logicalId(s.stack, s.stack.data.tables.files!.table)]!.Properties!.AttributeDefinitions;
+    const attributes =
+      s.json.Resources[logicalId(s.stack, s.stack.data.tables.files!.table)]!.Properties!.AttributeDefinitions;
     expect(attributes).toContainEqual({ AttributeName: "probeKey", AttributeType: "S" });
   });
 

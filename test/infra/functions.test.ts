@@ -52,7 +52,9 @@ describe("every function of infra/definitions/functions.ts", () => {
         .map((q) => q.id as string);
       const known: readonly string[] = [...(access.queuesSend ?? []), ...consumes];
       for (const q of Object.values(queues)) {
-        expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(known.includes(q.id) ? { Ref: queueId(q.id) } : undefined);
+        expect(env[q.envVar], `${def.id} ${q.envVar}`).toEqual(
+          known.includes(q.id) ? { Ref: queueId(q.id) } : undefined,
+        );
       }
     }
   });
@@ -99,7 +101,12 @@ describe("least-privilege IAM", () => {
         expect(allows(statements, "s3:DeleteObjectVersion", bucketId(b.id))).toBe(false);
       }
       for (const t of Object.values(tables)) {
-        for (const action of ["dynamodb:DeleteTable", "dynamodb:UpdateTable", "dynamodb:CreateTable", "dynamodb:DeleteBackup"]) {
+        for (const action of [
+          "dynamodb:DeleteTable",
+          "dynamodb:UpdateTable",
+          "dynamodb:CreateTable",
+          "dynamodb:DeleteBackup",
+        ]) {
           expect(allows(statements, action, tableId(t.id)), `${name} ${action} ${t.id}`).toBe(false);
         }
       }
@@ -114,7 +121,9 @@ describe("least-privilege IAM", () => {
       const { tablesRead = [], tablesWrite = [], bucketsRead = [], bucketsWrite = [], queuesSend = [] } = access;
       for (const t of Object.values(tables)) {
         const where = `${def.id} on table ${t.id}`;
-        expect(allows(statements, "dynamodb:GetItem", tableId(t.id)), where).toBe(tablesRead.includes(t.id) || tablesWrite.includes(t.id));
+        expect(allows(statements, "dynamodb:GetItem", tableId(t.id)), where).toBe(
+          tablesRead.includes(t.id) || tablesWrite.includes(t.id),
+        );
         expect(allows(statements, "dynamodb:PutItem", tableId(t.id)), where).toBe(tablesWrite.includes(t.id));
       }
       for (const b of Object.values(buckets)) {
@@ -123,13 +132,17 @@ describe("least-privilege IAM", () => {
         expect(allows(statements, "s3:PutObject", bucketId(b.id)), where).toBe(bucketsWrite.includes(b.id));
       }
       for (const q of Object.values(queues)) {
-        expect(allows(statements, "sqs:SendMessage", queueId(q.id)), `${def.id} on queue ${q.id}`).toBe(queuesSend.includes(q.id));
+        expect(allows(statements, "sqs:SendMessage", queueId(q.id)), `${def.id} on queue ${q.id}`).toBe(
+          queuesSend.includes(q.id),
+        );
       }
     }
   });
 
   it("keeps the files bucket unreadable to functions without bucketsRead: files", () => {
-    const withoutRead = Object.values(functions).filter((f) => !(f.access as FunctionAccess).bucketsRead?.includes("files"));
+    const withoutRead = Object.values(functions).filter(
+      (f) => !(f.access as FunctionAccess).bucketsRead?.includes("files"),
+    );
     expect(withoutRead.length).toBeGreaterThan(0);
     for (const def of withoutRead) {
       expect(allows(byFunction.get(`platen-dev-${def.id}`)!, "s3:GetObject", bucketId("files")), def.id).toBe(false);

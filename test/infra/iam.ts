@@ -15,7 +15,8 @@ export interface ResourceRef {
   suffix: string;
 }
 
-const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** Every policy statement of the template: role policies, inline policies, resource policies. */
 export function allStatements(json: TemplateJson): Statement[] {
@@ -40,7 +41,12 @@ export function statementsByRole(json: TemplateJson): Map<string, Statement[]> {
       for (const role of asArray<{ Ref: string }>(p.Roles)) add(role.Ref, asArray(p.PolicyDocument.Statement));
     }
     if (r.Type === "AWS::IAM::Role") {
-      add(id, asArray<{ PolicyDocument: { Statement: Statement[] } }>(p.Policies).flatMap((x) => asArray(x.PolicyDocument.Statement)));
+      add(
+        id,
+        asArray<{ PolicyDocument: { Statement: Statement[] } }>(p.Policies).flatMap((x) =>
+          asArray(x.PolicyDocument.Statement),
+        ),
+      );
     }
   }
   return byRole;
@@ -76,7 +82,13 @@ export function resolveResource(value: unknown): ResourceRef {
 
 /** IAM action matching with `*` wildcards (`s3:GetObject*` covers `s3:GetObject`). */
 export function actionMatches(pattern: string, action: string): boolean {
-  const regex = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i");
+  const regex = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+    "i",
+  );
   return regex.test(action);
 }
 

@@ -29,10 +29,14 @@ describe("{auth_url} (issue 12)", () => {
   });
 
   it("keeps the key seeds in a generated Secrets Manager secret that only the auth function reads", () => {
-    const [[, secret]] = resourcesOfType(s.json, "AWS::SecretsManager::Secret") as [[string, Record<string, { GenerateStringKey?: string; PasswordLength?: number }>]];
+    const [[, secret]] = resourcesOfType(s.json, "AWS::SecretsManager::Secret") as [
+      [string, Record<string, { GenerateStringKey?: string; PasswordLength?: number }>],
+    ];
     expect(secret.GenerateSecretString).toMatchObject({ GenerateStringKey: "seed", PasswordLength: 64 });
     // Besides auth, only what verifies login-session cookies reads it: the site (app) and the management routes.
-    const sessionRoutes = new Set(routes.filter((r) => r.auth === "bearer-or-session").map((r) => r.function as string));
+    const sessionRoutes = new Set(
+      routes.filter((r) => r.auth === "bearer-or-session").map((r) => r.function as string),
+    );
     expect(sessionRoutes.size).toBeGreaterThan(0);
     for (const def of Object.values(functions)) {
       const reads = allows(byFunction.get(`platen-dev-${def.id}`) ?? [], "secretsmanager:GetSecretValue", secretId());
@@ -62,6 +66,7 @@ describe("{auth_url} (issue 12)", () => {
   });
 
   it("gives every function the auth URL the API verifies tokens against", () => {
-    for (const def of Object.values(functions)) expect(JSON.stringify(lambda(def.id).Environment.Variables.PLATEN_AUTH_URL), def.id).toContain("execute-api");
+    for (const def of Object.values(functions))
+      expect(JSON.stringify(lambda(def.id).Environment.Variables.PLATEN_AUTH_URL), def.id).toContain("execute-api");
   });
 });

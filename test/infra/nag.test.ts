@@ -31,11 +31,16 @@ function synthWithNag(extend?: (stack: PlatenStack) => void): { violations: stri
   const outdir = mkdtempSync(join(tmpdir(), "platen-nag-"));
   outdirs.push(outdir);
   // cdk.json's feature flags, as `cdk synth` applies them.
-  const { context } = JSON.parse(readFileSync(join(import.meta.dirname, "../../cdk.json"), "utf8")) as { context: Record<string, unknown> };
+  const { context } = JSON.parse(readFileSync(join(import.meta.dirname, "../../cdk.json"), "utf8")) as {
+    context: Record<string, unknown>;
+  };
   const app = new App({ outdir, context: { ...context, "aws:cdk:bundling-stacks": [] } });
   const standIn = { entry: "functions/api/health-check.ts", timeoutSeconds: 29, memoryMb: 512, access: {} };
   const base = definitionsWithConsumers();
-  const definitions = { ...base, functions: { ...base.functions, auth: { ...standIn, id: "auth" }, app: { ...standIn, id: "app" } } };
+  const definitions = {
+    ...base,
+    functions: { ...base.functions, auth: { ...standIn, id: "auth" }, app: { ...standIn, id: "app" } },
+  };
   const stack = new PlatenStack(app, "Platen-prod", { stage: "prod", definitions });
   extend?.(stack);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -44,34 +49,50 @@ function synthWithNag(extend?: (stack: PlatenStack) => void): { violations: stri
     return { violations: [], app, stack };
   } catch (err) {
     if (!existsSync(join(outdir, "validation-report.json"))) throw err;
-    const report = JSON.parse(readFileSync(join(outdir, "validation-report.json"), "utf8")) as { pluginReports: { violations: Violation[] }[] };
-    const violations = report.pluginReports.flatMap((r) => r.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)));
+    const report = JSON.parse(readFileSync(join(outdir, "validation-report.json"), "utf8")) as {
+      pluginReports: { violations: Violation[] }[];
+    };
+    const violations = report.pluginReports.flatMap((r) =>
+      r.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)),
+    );
     return { violations, app, stack };
   }
 }
 
 describe("cdk-nag AwsSolutionsChecks", () => {
-  it("the prod stack has no unacknowledged finding, and every acknowledgement gives a reason", () => {
-    const { violations, stack } = synthWithNag();
-    expect(violations).toEqual([]);
-    const acknowledged = stack.node
-      .findAll()
-      .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => ({ path: c.node.path, data: m.data })));
-    expect(acknowledged.length).toBeGreaterThan(0);
-    // Recorded as { "<namespace>::<rule id>": reason } on the construct.
-    for (const { path, data } of acknowledged) {
-      for (const [id, reason] of Object.entries(data as Record<string, unknown>)) {
-        expect(id, path).toMatch(/::AwsSolutions-[A-Z]+\d+/);
-        // A reason a reviewer can check: a sentence, not a placeholder.
-        expect(String(reason).length, `${path} ${id}`).toBeGreaterThan(60);
+  it(
+    "the prod stack has no unacknowledged finding, and every acknowledgement gives a reason",
+    () => {
+      const { violations, stack } = synthWithNag();
+      expect(violations).toEqual([]);
+      const acknowledged = stack.node
+        .findAll()
+        .flatMap((c) =>
+          c.node.metadata
+            .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+            .map((m) => ({ path: c.node.path, data: m.data })),
+        );
+      expect(acknowledged.length).toBeGreaterThan(0);
+      // Recorded as { "<namespace>::<rule id>": reason } on the construct.
+      for (const { path, data } of acknowledged) {
+        for (const [id, reason] of Object.entries(data as Record<string, unknown>)) {
+          expect(id, path).toMatch(/::AwsSolutions-[A-Z]+\d+/);
+          // A reason a reviewer can check: a sentence, not a placeholder.
+          expect(String(reason).length, `${path} ${id}`).toBeGreaterThan(60);
+        }
       }
-    }
-  }, SYNTH_TIMEOUT_MS);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it("fails on a new finding: a bucket without access logs added to the stack", () => {
-    const { violations } = synthWithNag((stack) => {
-      new Bucket(stack, "Unlogged", { enforceSSL: true });
-    });
-    expect(violations).toContain("AwsSolutions-S1 at Platen-prod/Unlogged/Resource");
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    "fails on a new finding: a bucket without access logs added to the stack",
+    () => {
+      const { violations } = synthWithNag((stack) => {
+        new Bucket(stack, "Unlogged", { enforceSSL: true });
+      });
+      expect(violations).toContain("AwsSolutions-S1 at Platen-prod/Unlogged/Resource");
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

@@ -18,14 +18,22 @@ describe("what cdk-nag asked for, as the stack builds it", () => {
     expect(acl.Scope).toBe("REGIONAL");
     const rate = acl.Rules.find((r: { Name: string }) => r.Name === "rate-per-source-address");
     expect(rate.Action).toEqual({ Block: {} });
-    expect(rate.Statement.RateBasedStatement).toEqual({ AggregateKeyType: "IP", Limit: REQUESTS_PER_ADDRESS_PER_MINUTE, EvaluationWindowSec: 60 });
+    expect(rate.Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: "IP",
+      Limit: REQUESTS_PER_ADDRESS_PER_MINUTE,
+      EvaluationWindowSec: 60,
+    });
     const stages = resourcesOfType(s.json, "AWS::ApiGateway::Stage").map(([id]) => id);
     const associated = resourcesOfType(s.json, "AWS::WAFv2::WebACLAssociation").map(([, p]) => {
       expect(p.WebACLArn).toEqual({ "Fn::GetAtt": [aclId, "Arn"] });
       return JSON.stringify(p.ResourceArn);
     });
     expect(stages.length).toBeGreaterThan(1);
-    for (const stage of stages) expect(associated.some((arn) => arn.includes(`"${stage}"`)), stage).toBe(true);
+    for (const stage of stages)
+      expect(
+        associated.some((arn) => arn.includes(`"${stage}"`)),
+        stage,
+      ).toBe(true);
   });
 
   it("validates the JSON bodies the route table knows, and only those", () => {
@@ -54,12 +62,18 @@ describe("what cdk-nag asked for, as the stack builds it", () => {
   it("names table indexes instead of index/* and grants no S3 action wildcard", () => {
     for (const [name, statements] of statementsByFunction(s.json)) {
       for (const st of statements) {
-        for (const action of asArray(st.Action)) expect(action.includes("*") && action.startsWith("s3:"), `${name} ${action}`).toBe(false);
+        for (const action of asArray(st.Action))
+          expect(action.includes("*") && action.startsWith("s3:"), `${name} ${action}`).toBe(false);
         expect(JSON.stringify(st.Resource ?? ""), name).not.toContain("/index/*");
       }
     }
     const requests = logicalId(s.stack, s.stack.data.tables.requests!.table);
-    const withIndex = [...statementsByFunction(s.json).values()].flat().some((st) => JSON.stringify(st.Resource).includes(`${requests}`) && JSON.stringify(st.Resource).includes("/index/active"));
+    const withIndex = [...statementsByFunction(s.json).values()]
+      .flat()
+      .some(
+        (st) =>
+          JSON.stringify(st.Resource).includes(`${requests}`) && JSON.stringify(st.Resource).includes("/index/active"),
+      );
     expect(withIndex).toBe(true);
   });
 

@@ -8,4 +8,6 @@ import { synthDeployedFunctions } from "../bench/cold-artefacts.ts";
 const [outdir, ...ids] = process.argv.slice(2);
 const deployed = synthDeployedFunctions(ids, outdir!);
 // The last line: bundling progress may share stdout.
-process.stdout.write(`\n${JSON.stringify(Object.fromEntries(Object.values(deployed).map((fn) => [fn.id, fn.codeDir])))}\n`);
+process.stdout.write(
+  `\n${JSON.stringify(Object.fromEntries(Object.values(deployed).map((fn) => [fn.id, fn.codeDir])))}\n`,
+);

@@ -67,8 +67,14 @@ const STAND_IN_ENTRY = "functions/api/health-check.ts";
  * interrupted) that are not in functions.ts yet, with the time-outs their queues were
  * sized for, so consumer wiring and the visibility rule can be tested today.
  */
-export function definitionsWithConsumers(overrides: Partial<Record<string, Partial<FunctionDefinition>>> = {}): PlatenDefinitions {
-  const standIn = (id: string, timeoutSeconds: number, extra: Partial<FunctionDefinition> = {}): FunctionDefinition => ({
+export function definitionsWithConsumers(
+  overrides: Partial<Record<string, Partial<FunctionDefinition>>> = {},
+): PlatenDefinitions {
+  const standIn = (
+    id: string,
+    timeoutSeconds: number,
+    extra: Partial<FunctionDefinition> = {},
+  ): FunctionDefinition => ({
     id,
     entry: STAND_IN_ENTRY,
     timeoutSeconds,
@@ -81,10 +87,18 @@ export function definitionsWithConsumers(overrides: Partial<Record<string, Parti
     ...sharedDefinitions,
     functions: {
       ...sharedDefinitions.functions,
-      render: standIn("render", 120, { memoryMb: 3008, chromium: true, access: { tablesWrite: ["requests", "files"], bucketsRead: ["designs"], bucketsWrite: ["files"], queuesSend: ["webhook"] } }),
+      render: standIn("render", 120, {
+        memoryMb: 3008,
+        chromium: true,
+        access: {
+          tablesWrite: ["requests", "files"],
+          bucketsRead: ["designs"],
+          bucketsWrite: ["files"],
+          queuesSend: ["webhook"],
+        },
+      }),
       dispatch: standIn("dispatch", 30, { access: { tablesWrite: ["webhooks"] } }),
       interrupted: standIn("interrupted", 30, { access: { tablesWrite: ["requests", "files"] } }),
     },
   };
 }
-

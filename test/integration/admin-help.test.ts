@@ -22,7 +22,15 @@ function run(file: string, args: string[]): Promise<{ code: number; stdout: stri
 const admin = (...args: string[]) => run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args]);
 
 /** A command of each file that registers commands (cli.ts, webhooks, identity). */
-const SOME_COMMANDS = ["workspace create", "design publish", "usage", "webhook create", "webhook redeliver", "user create", "oauth-client list"];
+const SOME_COMMANDS = [
+  "workspace create",
+  "design publish",
+  "usage",
+  "webhook create",
+  "webhook redeliver",
+  "user create",
+  "oauth-client list",
+];
 
 describe("admin CLI help (issue 18 item 4)", () => {
   it("prints the usage of every command and exits 0 for `npm run admin -- --help`", async () => {
@@ -41,7 +49,10 @@ describe("admin CLI help (issue 18 item 4)", () => {
   });
 
   it.each([
-    [["workspace", "create", "--help"], "usage: npm run admin -- workspace create --name NAME [--plan free|personal|standard|premium] [--json]"],
+    [
+      ["workspace", "create", "--help"],
+      "usage: npm run admin -- workspace create --name NAME [--plan free|personal|standard|premium] [--json]",
+    ],
     [["help", "webhook", "list"], "usage: npm run admin -- webhook list --workspace ID [--json]"],
   ])("gives each command its own help: %j", async (args, first) => {
     const out = await admin(...args);
@@ -53,10 +64,19 @@ describe("admin CLI help (issue 18 item 4)", () => {
   it("lists a family's commands for `design --help`", async () => {
     const out = await admin("design", "--help");
     expect(out.code).toBe(0);
-    expect(out.stdout.trim().split("\n").map((l) => l.replace(/^usage:/, "").trim().split(" ").slice(4, 6).join(" "))).toEqual([
-      "design publish",
-      "design list",
-    ]);
+    expect(
+      out.stdout
+        .trim()
+        .split("\n")
+        .map((l) =>
+          l
+            .replace(/^usage:/, "")
+            .trim()
+            .split(" ")
+            .slice(4, 6)
+            .join(" "),
+        ),
+    ).toEqual(["design publish", "design list"]);
   });
 
   it.each([
@@ -81,6 +101,8 @@ describe("admin CLI help (issue 18 item 4)", () => {
   it("says a family word alone needs a subcommand, in one line", async () => {
     const out = await admin("webhook");
     expect(out.code).toBe(1);
-    expect(out.stderr.trim().split("\n")).toEqual(['admin: "webhook" needs a subcommand; `npm run admin -- webhook --help` lists them']);
+    expect(out.stderr.trim().split("\n")).toEqual([
+      'admin: "webhook" needs a subcommand; `npm run admin -- webhook --help` lists them',
+    ]);
   });
 });

@@ -52,7 +52,11 @@ describe("workspace rotate-key (admin CLI)", () => {
     const out = await cli(["workspace", "rotate-key", tenant.workspaceId, "--json"]);
     expect(out.code, out.stderr).toBe(0);
     const rotated = JSON.parse(out.stdout) as { id: string; applicationKey: string; lastRotatedAt: string };
-    expect(rotated).toEqual({ id: tenant.workspaceId, applicationKey: expect.stringMatching(/^plt_[0-9A-Za-z]{40}$/), lastRotatedAt: expect.any(String) });
+    expect(rotated).toEqual({
+      id: tenant.workspaceId,
+      applicationKey: expect.stringMatching(/^plt_[0-9A-Za-z]{40}$/),
+      lastRotatedAt: expect.any(String),
+    });
     const old = await designs(tenant.appKey);
     expect(old.status).toBe(401);
     expect(await old.json()).toMatchObject({ code: "INVALID_CREDENTIALS" });
@@ -62,7 +66,14 @@ describe("workspace rotate-key (admin CLI)", () => {
     expect(shown).toMatchObject({ id: tenant.workspaceId, lastRotatedAt: rotated.lastRotatedAt, keyAgeDays: 0 });
     expect(shown.warning).toBeUndefined();
     const audit = JSON.parse((await cli(["audit", "list", "--workspace", tenant.workspaceId, "--json"])).stdout);
-    expect(audit).toEqual([expect.objectContaining({ workspaceId: tenant.workspaceId, action: "application-key.rotate", actor: { via: "admin-cli" }, at: expect.any(String) })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        workspaceId: tenant.workspaceId,
+        action: "application-key.rotate",
+        actor: { via: "admin-cli" },
+        at: expect.any(String),
+      }),
+    ]);
   });
 
   it("refuses an unknown workspace with one line and exit 1", async () => {
@@ -118,12 +129,26 @@ describe("the 90-day warning (spec 5)", () => {
       expect(missing.status).toBe(404);
       expect(missing.headers.get("x-platen-key-age-days")).toBe("91");
 
-      const shown = await cli(["workspace", "show", tenant.workspaceId], { PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS) });
+      const shown = await cli(["workspace", "show", tenant.workspaceId], {
+        PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS),
+      });
       expect(shown.stdout).toMatch(/WARNING: The application key was last rotated 91 days ago/);
-      const json = JSON.parse((await cli(["workspace", "show", tenant.workspaceId, "--json"], { PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS) })).stdout);
+      const json = JSON.parse(
+        (
+          await cli(["workspace", "show", tenant.workspaceId, "--json"], {
+            PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS),
+          })
+        ).stdout,
+      );
       expect(json).toMatchObject({ keyAgeDays: 91, warning: expect.stringContaining("91 days") });
 
-      const rotated = JSON.parse((await cli(["workspace", "rotate-key", tenant.workspaceId, "--json"], { PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS) })).stdout);
+      const rotated = JSON.parse(
+        (
+          await cli(["workspace", "rotate-key", tenant.workspaceId, "--json"], {
+            PLATEN_CLOCK_OFFSET_MS: String(91 * DAY_MS),
+          })
+        ).stdout,
+      );
       const renewed = await designs(rotated.applicationKey);
       expect(renewed.status).toBe(200);
       expect(renewed.headers.get("warning")).toBeNull();

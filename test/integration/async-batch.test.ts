@@ -7,7 +7,15 @@ import { INVOICE, mismatchedItem } from "../helpers/async-fixtures.ts";
 import { pollStatus, renderQueue } from "../helpers/async-http.ts";
 import { type QueuedRequest, writeQueuedRequest } from "../helpers/async-queued.ts";
 import { eventsOf } from "../helpers/async-tables.ts";
-import { adminUsage, createPlanTenant, type PlanTenant, publishSlowDesign, rendererStats, slowDesign, slowParams } from "../helpers/limits-stack.ts";
+import {
+  adminUsage,
+  createPlanTenant,
+  type PlanTenant,
+  publishSlowDesign,
+  rendererStats,
+  slowDesign,
+  slowParams,
+} from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { sampleLabel, sampleParams } from "../helpers/sync-fixtures.ts";
@@ -31,7 +39,11 @@ beforeAll(async () => {
   queue = renderQueue(stack);
   const demo = stack.localJson.workspaces[0]!;
   const slow = await publishSlowDesign(stack, demo.id);
-  const res = await syncCaller(stack, demo.appKey)("single", { designId: slow.id, version: slow.version, content: { fileName: "seed", params: slowParams(4) } });
+  const res = await syncCaller(stack, demo.appKey)("single", {
+    designId: slow.id,
+    version: slow.version,
+    content: { fileName: "seed", params: slowParams(4) },
+  });
   expect([res.status, res.headers.get("x-page-count")]).toEqual([200, "4"]);
   pdf4 = Buffer.from(await res.arrayBuffer());
 });
@@ -54,7 +66,12 @@ async function tenantWithDesigns(name: string) {
 }
 
 /** Sends the messages in one call, waits for the requests to end and the queue to drain. */
-async function runBatch(tenant: PlanTenant, requests: QueuedRequest[], messages: QueuedRequest["messages"], timeoutMs = 30_000) {
+async function runBatch(
+  tenant: PlanTenant,
+  requests: QueuedRequest[],
+  messages: QueuedRequest["messages"],
+  timeoutMs = 30_000,
+) {
   await queue.drained();
   const before = await rendererStats(stack);
   const messageIds = await queue.sendBatch(messages);
@@ -74,7 +91,11 @@ const retriedBatches = () =>
 /** Each request counted every file and ended once (one file.completed event, settled === total). */
 async function expectFinalizedOnce(request: QueuedRequest): Promise<void> {
   const job = await getJob(request.requestId);
-  expect({ status: job?.status, settled: job?.settled, total: job?.total }).toEqual({ status: "completed", settled: request.messages.length, total: request.messages.length });
+  expect({ status: job?.status, settled: job?.settled, total: job?.total }).toEqual({
+    status: "completed",
+    settled: request.messages.length,
+    total: request.messages.length,
+  });
   expect((await eventsOf(request.requestId)).map((e) => e.sk)).toEqual(["EVENT#file.completed"]);
 }
 
@@ -93,7 +114,10 @@ describe("one SQS batch of render messages", () => {
 
     const { answers, renders } = await runBatch(tenant, [a, b], [...a.messages, ...b.messages, a.messages[0]!]);
     expect(answers.map((s) => s.body.status)).toEqual(["completed", "completed"]);
-    expect(answers[0]!.body.files.map((f) => [f.fileName, f.pageCount])).toEqual([["two", 2], ["three", 3]]);
+    expect(answers[0]!.body.files.map((f) => [f.fileName, f.pageCount])).toEqual([
+      ["two", 2],
+      ["three", 3],
+    ]);
     expect(answers[1]!.body.files.map((f) => [f.fileName, f.pageCount])).toEqual([["ok", 1]]);
     expect(answers[1]!.body.failedFiles?.map((f) => [f.fileName, f.code])).toEqual([["bad", "PARAMS_TYPE_MISMATCH"]]);
     // The bad params fail before Chromium; the duplicate of "two" is no second render.
@@ -112,7 +136,10 @@ describe("one SQS batch of render messages", () => {
     ]);
     // Delivered twice, as SQS may: the replay is counted once.
     const { answers, renders } = await runBatch(tenant, [frozen], [...frozen.messages, frozen.messages[0]!]);
-    expect(answers[0]!.body.files.map((f) => [f.fileName, f.pageCount])).toEqual([["rendered", 4], ["queued", 2]]);
+    expect(answers[0]!.body.files.map((f) => [f.fileName, f.pageCount])).toEqual([
+      ["rendered", 4],
+      ["queued", 2],
+    ]);
     expect(renders).toBe(1);
     await expectFinalizedOnce(frozen);
     expect((await adminUsage(stack, tenant.workspaceId)).pagesUsed).toBe(4 + 2);
@@ -130,16 +157,29 @@ describe("one SQS batch of render messages", () => {
     const ok = await writeQueuedRequest(tenant.workspaceId, invoice, [item, { ...item, fileName: "ok-2" }]);
     // Its job is gone, so counting its files fails (after they rendered and settled).
     const uncountable = await writeQueuedRequest(tenant.workspaceId, invoice, [item, { ...item, fileName: "x-2" }]);
-    await awsClients().ddb.send(new DeleteCommand({ TableName: config().tables.requests, Key: { pk: `REQ#${uncountable.requestId}`, sk: "JOB" } }));
+    await awsClients().ddb.send(
+      new DeleteCommand({
+        TableName: config().tables.requests,
+        Key: { pk: `REQ#${uncountable.requestId}`, sk: "JOB" },
+      }),
+    );
     // Its params are neither in the record nor in S3: a read error, retried until dead-lettered.
     const unreadable = await writeQueuedRequest(tenant.workspaceId, invoice, [item]);
     await awsClients().ddb.send(
-      new UpdateCommand({ TableName: config().tables.files, Key: { pk: `REQ#${unreadable.requestId}`, sk: `FILE#${unreadable.messages[0]!.fileId}` }, UpdateExpression: "REMOVE paramsJson" }),
+      new UpdateCommand({
+        TableName: config().tables.files,
+        Key: { pk: `REQ#${unreadable.requestId}`, sk: `FILE#${unreadable.messages[0]!.fileId}` },
+        UpdateExpression: "REMOVE paramsJson",
+      }),
     );
 
     const messages = [ok.messages[0]!, ...uncountable.messages, unreadable.messages[0]!, ok.messages[1]!];
     const { answers, messageIds, renders } = await runBatch(tenant, [ok, unreadable], messages, 60_000);
-    const [okIds, uncountableIds, unreadableId] = [[messageIds[0], messageIds[4]], messageIds.slice(1, 3), messageIds[3]];
+    const [okIds, uncountableIds, unreadableId] = [
+      [messageIds[0], messageIds[4]],
+      messageIds.slice(1, 3),
+      messageIds[3],
+    ];
     expect(answers[0]!.body.files.map((f) => f.fileName)).toEqual(["ok", "ok-2"]);
     await expectFinalizedOnce(ok);
     // Dead-lettered after its retries: the DLQ consumer fails the file (spec 3.1).

@@ -95,7 +95,9 @@ async function expectZipDownload(res: Response, requestId: string): Promise<Map<
 /** The spec 2.3 share of an accepted file. */
 function expectShare(accepted: AcceptedJson, index: number, shareType: string, passcodeEnabled: boolean): void {
   const file = accepted.files[index]!;
-  expect(keysOf(file.share)).toEqual(passcodeEnabled ? ["passcode", "passcodeEnabled", "shareType", "url"] : ["passcodeEnabled", "shareType", "url"]);
+  expect(keysOf(file.share)).toEqual(
+    passcodeEnabled ? ["passcode", "passcodeEnabled", "shareType", "url"] : ["passcodeEnabled", "shareType", "url"],
+  );
   expect(file.share.shareType).toBe(shareType);
   expect(file.share.passcodeEnabled).toBe(passcodeEnabled);
   expect(file.share.url).toBe(`${stack.localJson.siteUrl}/file/${accepted.requestId}/${file.fileId}`);
@@ -105,13 +107,18 @@ function expectShare(accepted: AcceptedJson, index: number, shareType: string, p
 describe("acceptance and completion", () => {
   it("single: 202 per spec 2.5, then `completed` per spec 2.7 and the PDF at its downloadPath", async () => {
     const passthrough = { orderId: "ORD-7", amount: 1200 };
-    const res = await postAsync(stack, demo.appKey, "single", single({
-      fileName: "請求書 April",
-      shareType: "03",
-      passcodeEnabled: true,
-      passthrough,
-      params: { ...sampleParams(INVOICE), 件名: PARAMS_MARKER },
-    }));
+    const res = await postAsync(
+      stack,
+      demo.appKey,
+      "single",
+      single({
+        fileName: "請求書 April",
+        shareType: "03",
+        passcodeEnabled: true,
+        passthrough,
+        params: { ...sampleParams(INVOICE), 件名: PARAMS_MARKER },
+      }),
+    );
     const text = await res.text();
     expect(res.status, text).toBe(202);
     expect(text).not.toContain(PARAMS_MARKER);
@@ -135,29 +142,56 @@ describe("acceptance and completion", () => {
     expect(done.status).toBe(200);
     expect(done.headers.get("retry-after")).toBeNull();
     expect(JSON.stringify(done.body)).not.toContain(PARAMS_MARKER);
-    expect(keysOf(done.body)).toEqual(["completedAt", "createdAt", "designId", "files", "requestId", "status", "version"]);
-    expect(done.body).toMatchObject({ requestId: accepted.requestId, status: "completed", designId: invoice.designId, version: invoice.version });
+    expect(keysOf(done.body)).toEqual([
+      "completedAt",
+      "createdAt",
+      "designId",
+      "files",
+      "requestId",
+      "status",
+      "version",
+    ]);
+    expect(done.body).toMatchObject({
+      requestId: accepted.requestId,
+      status: "completed",
+      designId: invoice.designId,
+      version: invoice.version,
+    });
     expect(done.body.createdAt).toMatch(ISO_8601);
     expect(done.body.completedAt).toMatch(ISO_8601);
     expect(Date.parse(done.body.completedAt!)).toBeGreaterThanOrEqual(Date.parse(done.body.createdAt!));
     expect(done.body.files).toEqual([
-      { fileId: file.fileId, fileName: "請求書 April", pageCount: expect.any(Number), downloadPath: `/v1/file/download/${accepted.requestId}/${file.fileId}` },
+      {
+        fileId: file.fileId,
+        fileName: "請求書 April",
+        pageCount: expect.any(Number),
+        downloadPath: `/v1/file/download/${accepted.requestId}/${file.fileId}`,
+      },
     ]);
     const pageCount = done.body.files[0]!.pageCount!;
     expect(pageCount).toBeGreaterThanOrEqual(1);
 
     // spec 2.7: downloadPath is relative to the host and already carries /v1.
-    const pdf = await expectPdfDownload(await fetch(`${hostOf(stack)}${done.body.files[0]!.downloadPath}`, { headers: { appkey: demo.appKey } }), file.fileId, "請求書 April");
+    const pdf = await expectPdfDownload(
+      await fetch(`${hostOf(stack)}${done.body.files[0]!.downloadPath}`, { headers: { appkey: demo.appKey } }),
+      file.fileId,
+      "請求書 April",
+    );
     expect((await inspectPdf(pdf)).pageCount).toBe(pageCount);
     expect(await compactPdfText(pdf)).toContain(PARAMS_MARKER);
   });
 
   it("multiple: one entry per item in order, passthrough only when supplied, passcode only when enabled; completed with a ZIP named after the design", async () => {
-    const accepted = await acceptOrFail(stack, demo.appKey, "multiple", multiple([
-      invoiceItem("alpha", { passthrough: { ref: "R-1" } }),
-      invoiceItem("beta", { shareType: "02" }),
-      invoiceItem("gamma"),
-    ]));
+    const accepted = await acceptOrFail(
+      stack,
+      demo.appKey,
+      "multiple",
+      multiple([
+        invoiceItem("alpha", { passthrough: { ref: "R-1" } }),
+        invoiceItem("beta", { shareType: "02" }),
+        invoiceItem("gamma"),
+      ]),
+    );
     expect(accepted.requestId).toMatch(ID_16);
     expect(accepted.files.map((f) => f.fileName)).toEqual(["alpha", "beta", "gamma"]);
     expect(new Set(accepted.files.map((f) => f.fileId)).size).toBe(3);
@@ -179,7 +213,11 @@ describe("acceptance and completion", () => {
 
     const entries = await expectZipDownload(await download(stack, demo.appKey, accepted.requestId), accepted.requestId);
     expect([...entries.keys()]).toEqual(["alpha.pdf", "beta.pdf", "gamma.pdf"]);
-    const beta = await expectPdfDownload(await download(stack, demo.appKey, accepted.requestId, accepted.files[1]!.fileId), accepted.files[1]!.fileId, "beta");
+    const beta = await expectPdfDownload(
+      await download(stack, demo.appKey, accepted.requestId, accepted.files[1]!.fileId),
+      accepted.files[1]!.fileId,
+      "beta",
+    );
     expect(Buffer.from(entries.get("beta.pdf")!).equals(Buffer.from(beta))).toBe(true);
   });
 
@@ -199,19 +237,63 @@ describe("acceptance and completion", () => {
       expect(done.body.files.map((f) => f.fileId)).toEqual(accepted.files.map((f) => f.fileId));
       expect(done.body).not.toHaveProperty("failedFiles");
     }
-    expect(Math.min(...times), `acceptance times ${times.map((ms) => Math.round(ms)).join(", ")} ms`).toBeLessThan(1000);
+    expect(Math.min(...times), `acceptance times ${times.map((ms) => Math.round(ms)).join(", ")} ms`).toBeLessThan(
+      1000,
+    );
   }, 150_000);
 });
 
 describe("validation at acceptance is the same as sync", () => {
   const cases: { name: string; mode: "single" | "multiple"; body: () => unknown; status: number; code: string }[] = [
-    { name: "a forbidden character in fileName", mode: "single", body: () => single(invoiceItem("a/b")), status: 400, code: "FILE_NAME_INVALID" },
-    { name: "fileNames equal case-insensitively", mode: "multiple", body: () => multiple([invoiceItem("Invoice"), invoiceItem("invoice")]), status: 400, code: "FILE_NAME_DUPLICATED" },
-    { name: "101 contents", mode: "multiple", body: () => multiple(invoiceItems(101)), status: 400, code: "TOO_MANY_CONTENTS" },
-    { name: "a version that does not exist", mode: "single", body: () => ({ ...single(invoiceItem("v")), version: 99 }), status: 404, code: "DESIGN_VERSION_NOT_FOUND" },
-    { name: "a designId that does not exist", mode: "multiple", body: () => ({ ...multiple([invoiceItem("d")]), designId: RANDOM_ID }), status: 404, code: "DESIGN_VERSION_NOT_FOUND" },
-    { name: "a webhookUrl that is not a registered endpoint", mode: "single", body: () => ({ ...single(invoiceItem("w")), webhookUrl: "https://hooks.example.com/platen" }), status: 400, code: "WEBHOOK_URL_NOT_ALLOWED" },
-    { name: "params that are not an object", mode: "multiple", body: () => multiple([{ fileName: "p", params: ["not", "an", "object"] }]), status: 400, code: "PARAMS_NOT_OBJECT" },
+    {
+      name: "a forbidden character in fileName",
+      mode: "single",
+      body: () => single(invoiceItem("a/b")),
+      status: 400,
+      code: "FILE_NAME_INVALID",
+    },
+    {
+      name: "fileNames equal case-insensitively",
+      mode: "multiple",
+      body: () => multiple([invoiceItem("Invoice"), invoiceItem("invoice")]),
+      status: 400,
+      code: "FILE_NAME_DUPLICATED",
+    },
+    {
+      name: "101 contents",
+      mode: "multiple",
+      body: () => multiple(invoiceItems(101)),
+      status: 400,
+      code: "TOO_MANY_CONTENTS",
+    },
+    {
+      name: "a version that does not exist",
+      mode: "single",
+      body: () => ({ ...single(invoiceItem("v")), version: 99 }),
+      status: 404,
+      code: "DESIGN_VERSION_NOT_FOUND",
+    },
+    {
+      name: "a designId that does not exist",
+      mode: "multiple",
+      body: () => ({ ...multiple([invoiceItem("d")]), designId: RANDOM_ID }),
+      status: 404,
+      code: "DESIGN_VERSION_NOT_FOUND",
+    },
+    {
+      name: "a webhookUrl that is not a registered endpoint",
+      mode: "single",
+      body: () => ({ ...single(invoiceItem("w")), webhookUrl: "https://hooks.example.com/platen" }),
+      status: 400,
+      code: "WEBHOOK_URL_NOT_ALLOWED",
+    },
+    {
+      name: "params that are not an object",
+      mode: "multiple",
+      body: () => multiple([{ fileName: "p", params: ["not", "an", "object"] }]),
+      status: 400,
+      code: "PARAMS_NOT_OBJECT",
+    },
   ];
 
   it.each(cases)("$code: $name", async ({ mode, body, status, code }) => {
@@ -220,7 +302,11 @@ describe("validation at acceptance is the same as sync", () => {
     expect(asyncAnswer.body).toMatchObject({ statusCode: status, code });
     const syncAnswer = await errorOf(await syncCaller(stack, demo.appKey)(mode, body()));
     expect(syncAnswer.status).toBe(status);
-    expect({ code: asyncAnswer.body.code, details: asyncAnswer.body.details, message: asyncAnswer.body.message }).toEqual({
+    expect({
+      code: asyncAnswer.body.code,
+      details: asyncAnswer.body.details,
+      message: asyncAnswer.body.message,
+    }).toEqual({
       code: syncAnswer.body.code,
       details: syncAnswer.body.details,
       message: syncAnswer.body.message,
@@ -238,13 +324,27 @@ describe("validation at acceptance is the same as sync", () => {
 
 describe("failures after acceptance", () => {
   it("partial failure: `completed` with failedFiles for the bad item, files for the others; the ZIP holds only the successes", async () => {
-    const accepted = await acceptOrFail(stack, demo.appKey, "multiple", multiple([invoiceItem("ok-1"), mismatchedItem("bad"), invoiceItem("ok-2")]));
-    const [ok1, bad, ok2] = accepted.files as [AcceptedJson["files"][number], AcceptedJson["files"][number], AcceptedJson["files"][number]];
+    const accepted = await acceptOrFail(
+      stack,
+      demo.appKey,
+      "multiple",
+      multiple([invoiceItem("ok-1"), mismatchedItem("bad"), invoiceItem("ok-2")]),
+    );
+    const [ok1, bad, ok2] = accepted.files as [
+      AcceptedJson["files"][number],
+      AcceptedJson["files"][number],
+      AcceptedJson["files"][number],
+    ];
     const done = await pollStatus(stack, demo.appKey, accepted.requestId);
     expect(done.body.status).toBe("completed");
     expect(done.body).not.toHaveProperty("error");
-    expect(done.body.files.map((f) => [f.fileId, f.fileName])).toEqual([[ok1.fileId, "ok-1"], [ok2.fileId, "ok-2"]]);
-    expect(done.body.failedFiles).toEqual([{ fileId: bad.fileId, fileName: "bad", code: "PARAMS_TYPE_MISMATCH", message: expect.any(String) }]);
+    expect(done.body.files.map((f) => [f.fileId, f.fileName])).toEqual([
+      [ok1.fileId, "ok-1"],
+      [ok2.fileId, "ok-2"],
+    ]);
+    expect(done.body.failedFiles).toEqual([
+      { fileId: bad.fileId, fileName: "bad", code: "PARAMS_TYPE_MISMATCH", message: expect.any(String) },
+    ]);
     expect(done.body.failedFiles![0]!.message.length).toBeGreaterThan(0);
 
     const entries = await expectZipDownload(await download(stack, demo.appKey, accepted.requestId), accepted.requestId);
@@ -257,7 +357,12 @@ describe("failures after acceptance", () => {
   });
 
   it("every file of a multiple failed: `failed` with FILE_GENERATION_FAILED and failedFiles; downloads 422", async () => {
-    const accepted = await acceptOrFail(stack, demo.appKey, "multiple", multiple([mismatchedItem("bad-1"), mismatchedItem("bad-2")]));
+    const accepted = await acceptOrFail(
+      stack,
+      demo.appKey,
+      "multiple",
+      multiple([mismatchedItem("bad-1"), mismatchedItem("bad-2")]),
+    );
     const done = await pollStatus(stack, demo.appKey, accepted.requestId);
     expect(done.headers.get("retry-after")).toBeNull();
     expect(done.body.status).toBe("failed");
@@ -285,7 +390,14 @@ describe("failures after acceptance", () => {
     expect(done.body.status).toBe("failed");
     expect(done.body.error).toEqual({ code: "PARAMS_TYPE_MISMATCH", message: expect.any(String) });
     expect(done.body.files).toEqual([]);
-    expect(done.body.failedFiles).toEqual([{ fileId: accepted.files[0]!.fileId, fileName: "lonely", code: "PARAMS_TYPE_MISMATCH", message: expect.any(String) }]);
+    expect(done.body.failedFiles).toEqual([
+      {
+        fileId: accepted.files[0]!.fileId,
+        fileName: "lonely",
+        code: "PARAMS_TYPE_MISMATCH",
+        message: expect.any(String),
+      },
+    ]);
     for (const fileId of [undefined, accepted.files[0]!.fileId]) {
       const answer = await errorOf(await download(stack, demo.appKey, accepted.requestId, fileId));
       expect(answer.status).toBe(422);
@@ -306,7 +418,13 @@ describe("while processing", () => {
     ]);
     expect(status.status).toBe(200);
     expect(status.headers.get("retry-after")).toBe("2");
-    expect(status.body).toMatchObject({ requestId: accepted.requestId, status: "processing", designId: invoice.designId, version: invoice.version, files: [] });
+    expect(status.body).toMatchObject({
+      requestId: accepted.requestId,
+      status: "processing",
+      designId: invoice.designId,
+      version: invoice.version,
+      files: [],
+    });
     expect(status.body.createdAt).toMatch(ISO_8601);
     expect(status.body).not.toHaveProperty("completedAt");
     for (const answer of [whole, one]) {
@@ -319,7 +437,11 @@ describe("while processing", () => {
     expect(done.body.status).toBe("completed");
     expect(done.headers.get("retry-after")).toBeNull();
     expect(done.body.files).toHaveLength(40);
-    await expectPdfDownload(await download(stack, demo.appKey, accepted.requestId, last.fileId), last.fileId, last.fileName);
+    await expectPdfDownload(
+      await download(stack, demo.appKey, accepted.requestId, last.fileId),
+      last.fileId,
+      last.fileName,
+    );
   });
 });
 

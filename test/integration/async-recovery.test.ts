@@ -4,8 +4,22 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFileRecords } from "#shared/generation/file-store.ts";
 import { type CrashWindow, type CrashWindowRequest, writeCrashWindow } from "../helpers/async-crash-windows.ts";
-import { foreverDesign, INVOICE, INVOICE_LABEL, invoiceItem, invoiceItems, invoiceOf } from "../helpers/async-fixtures.ts";
-import { type AcceptedJson, acceptOrFail, download, errorOf, pollStatus, type StatusAnswer } from "../helpers/async-http.ts";
+import {
+  foreverDesign,
+  INVOICE,
+  INVOICE_LABEL,
+  invoiceItem,
+  invoiceItems,
+  invoiceOf,
+} from "../helpers/async-fixtures.ts";
+import {
+  type AcceptedJson,
+  acceptOrFail,
+  download,
+  errorOf,
+  pollStatus,
+  type StatusAnswer,
+} from "../helpers/async-http.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { readRequestRecords } from "../helpers/async-tables.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
@@ -52,8 +66,14 @@ beforeAll(async () => {
   const sync = await syncCaller(stack, demo.appKey)("single", { ...invoice, content: invoiceItem("seed") });
   expect(sync.status).toBe(200);
   const pdf = Buffer.from(await sync.arrayBuffer());
-  const input = { workspaceId: demo.id, design: { ...invoice, label: INVOICE_LABEL }, params: sampleParams(INVOICE), pdf };
-  for (const window of ["after-last-count", "between-settle-and-count"] as const) frozen.set(window, await writeCrashWindow(window, input));
+  const input = {
+    workspaceId: demo.id,
+    design: { ...invoice, label: INVOICE_LABEL },
+    params: sampleParams(INVOICE),
+    pdf,
+  };
+  for (const window of ["after-last-count", "between-settle-and-count"] as const)
+    frozen.set(window, await writeCrashWindow(window, input));
 });
 
 afterAll(async () => {
@@ -74,9 +94,12 @@ async function pollToEnd(s: RunningStack, requestId: string, timeoutMs: number):
     return await pollStatus(s, demo.appKey, requestId, { timeoutMs });
   } catch (err) {
     const records = await readRequestRecords(s, requestId).catch((e: Error) => e.message);
-    throw new Error(`${(err as Error).message}\nrecords: ${JSON.stringify(records)}\n--- stack output (tail) ---\n${s.output().slice(-1500)}`, {
-      cause: err,
-    });
+    throw new Error(
+      `${(err as Error).message}\nrecords: ${JSON.stringify(records)}\n--- stack output (tail) ---\n${s.output().slice(-1500)}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -90,13 +113,18 @@ function expectEnded(answer: StatusAnswer, accepted: AcceptedJson): void {
   expect(body.status).toBe("completed");
   const failed = body.failedFiles ?? [];
   for (const f of failed) expect(f.code).toBe("GENERATION_INTERRUPTED");
-  expect([...body.files.map((f) => f.fileId), ...failed.map((f) => f.fileId)].sort()).toEqual(accepted.files.map((f) => f.fileId).sort());
+  expect([...body.files.map((f) => f.fileId), ...failed.map((f) => f.fileId)].sort()).toEqual(
+    accepted.files.map((f) => f.fileId).sort(),
+  );
 }
 
 describe("a generation process that stops", () => {
   it("SIGKILL mid-batch, restart on the same data dir: the request ends (completed or GENERATION_INTERRUPTED), never stuck in processing", async () => {
     const first = stack!;
-    const accepted = await acceptOrFail(first, demo.appKey, "multiple", { ...invoice, contents: invoiceItems(30, "crash") });
+    const accepted = await acceptOrFail(first, demo.appKey, "multiple", {
+      ...invoice,
+      contents: invoiceItems(30, "crash"),
+    });
     // Kill as soon as a file has settled (progress), or after 5 s at the latest.
     const started = Date.now();
     let settledAtKill = 0;
@@ -126,8 +154,16 @@ describe("a generation process that stops", () => {
     const answers = await Promise.allSettled(windows.map(([, request]) => pollToEnd(s, request.requestId, 15_000)));
     answers.forEach((answer, i) => {
       const [window, request] = windows[i]!;
-      expect.soft(answer.status === "fulfilled" ? answer.value.body.status : String(answer.reason), window).toBe("completed");
-      if (answer.status === "fulfilled") expect.soft(answer.value.body.files.map((f) => f.fileId), window).toEqual(request.fileIds);
+      expect
+        .soft(answer.status === "fulfilled" ? answer.value.body.status : String(answer.reason), window)
+        .toBe("completed");
+      if (answer.status === "fulfilled")
+        expect
+          .soft(
+            answer.value.body.files.map((f) => f.fileId),
+            window,
+          )
+          .toEqual(request.fileIds);
     });
   }, 30_000);
 
@@ -144,7 +180,9 @@ describe("a generation process that stops", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(ended.body.status).toBe("failed");
     expect(ended.body.error).toEqual({ code: "RENDER_TIMEOUT", message: expect.any(String) });
-    expect(ended.body.failedFiles).toEqual([{ fileId: accepted.files[0]!.fileId, fileName: "never", code: "RENDER_TIMEOUT", message: expect.any(String) }]);
+    expect(ended.body.failedFiles).toEqual([
+      { fileId: accepted.files[0]!.fileId, fileName: "never", code: "RENDER_TIMEOUT", message: expect.any(String) },
+    ]);
     expect(ended.body.files).toEqual([]);
     for (const fileId of [undefined, accepted.files[0]!.fileId]) {
       const answer = await errorOf(await download(s, demo.appKey, accepted.requestId, fileId));

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
-import { INVOICE_LABEL, invoiceItem, invoiceItems, invoiceOf, keysOf, mismatchedItem } from "../helpers/async-fixtures.ts";
+import {
+  INVOICE_LABEL,
+  invoiceItem,
+  invoiceItems,
+  invoiceOf,
+  keysOf,
+  mismatchedItem,
+} from "../helpers/async-fixtures.ts";
 import {
   type AcceptedJson,
   acceptOrFail,
@@ -51,11 +58,17 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-const messagesFor = (accepted: AcceptedJson) => accepted.files.map((f) => ({ workspaceId: demo.id, requestId: accepted.requestId, fileId: f.fileId }));
+const messagesFor = (accepted: AcceptedJson) =>
+  accepted.files.map((f) => ({ workspaceId: demo.id, requestId: accepted.requestId, fileId: f.fileId }));
 
 describe("a render message delivered twice", () => {
   it("after completion: status, completedAt, PDF bytes and file records stay as they were; settled stays at total", async () => {
-    const accepted = await acceptOrFail(stack, demo.appKey, "multiple", multiple([invoiceItem("dup-a"), invoiceItem("dup-b")]));
+    const accepted = await acceptOrFail(
+      stack,
+      demo.appKey,
+      "multiple",
+      multiple([invoiceItem("dup-a"), invoiceItem("dup-b")]),
+    );
     const before = await pollStatus(stack, demo.appKey, accepted.requestId);
     expect(before.body.status).toBe("completed");
     const pdfBefore = await bytesOf(await download(stack, demo.appKey, accepted.requestId, accepted.files[0]!.fileId));
@@ -73,7 +86,11 @@ describe("a render message delivered twice", () => {
     expect(records).toEqual(recordsBefore);
     expect(records.map((r) => r.status)).toEqual(["done", "done"]);
     const job = await getJob(accepted.requestId);
-    expect({ settled: job?.settled, total: job?.total, status: job?.status }).toEqual({ settled: 2, total: 2, status: "completed" });
+    expect({ settled: job?.settled, total: job?.total, status: job?.status }).toEqual({
+      settled: 2,
+      total: 2,
+      status: "completed",
+    });
     expect(job?.completedAt).toBe(before.body.completedAt);
     expect((await eventsOf(accepted.requestId)).map((e) => e.sk)).toEqual(["EVENT#file.completed"]);
   });
@@ -90,7 +107,11 @@ describe("a render message delivered twice", () => {
 
     expect((await getStatus(stack, demo.appKey, accepted.requestId)).body).toEqual(done.body);
     const job = await getJob(accepted.requestId);
-    expect({ settled: job?.settled, total: job?.total, status: job?.status }).toEqual({ settled: 8, total: 8, status: "completed" });
+    expect({ settled: job?.settled, total: job?.total, status: job?.status }).toEqual({
+      settled: 8,
+      total: 8,
+      status: "completed",
+    });
     expect((await listFileRecords(accepted.requestId)).map((r) => r.status)).toEqual(Array(8).fill("done"));
     const events = await eventsOf(accepted.requestId);
     expect(events.map((e) => e.sk)).toEqual(["EVENT#file.completed"]);
@@ -110,10 +131,17 @@ describe("24-hour job retention and file retention (moved clock)", () => {
     [completed, partial, allFailed, failedSingle] = await Promise.all([
       acceptOrFail(stack, demo.appKey, "multiple", multiple([invoiceItem("keep-1"), invoiceItem("keep-2")])),
       acceptOrFail(stack, demo.appKey, "multiple", multiple([invoiceItem("part-ok"), mismatchedItem("part-bad")])),
-      acceptOrFail(stack, demo.appKey, "multiple", multiple([mismatchedItem("all-bad-1"), mismatchedItem("all-bad-2")])),
+      acceptOrFail(
+        stack,
+        demo.appKey,
+        "multiple",
+        multiple([mismatchedItem("all-bad-1"), mismatchedItem("all-bad-2")]),
+      ),
       acceptOrFail(stack, demo.appKey, "single", single(mismatchedItem("single-bad"))),
     ]);
-    const sync = await syncCaller(stack, demo.appKey)("single", single(invoiceItem("sync-one")), { query: "?response=json" });
+    const sync = await syncCaller(stack, demo.appKey)("single", single(invoiceItem("sync-one")), {
+      query: "?response=json",
+    });
     expect(sync.status).toBe(200);
     const syncBody = (await sync.json()) as { requestId: string; files: { fileId: string }[] };
     syncRequestId = syncBody.requestId;
@@ -126,18 +154,25 @@ describe("24-hour job retention and file retention (moved clock)", () => {
   });
 
   /** A status rebuilt from file records (spec 3.1): designId and files only. */
-  async function expectRebuiltCompleted(requestId: string, files: { fileId: string; fileName: string }[]): Promise<void> {
+  async function expectRebuiltCompleted(
+    requestId: string,
+    files: { fileId: string; fileName: string }[],
+  ): Promise<void> {
     const answer = await getStatus(stack, demo.appKey, requestId);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.headers.get("retry-after")).toBeNull();
     expect(keysOf(answer.body)).toEqual(["designId", "files", "requestId", "status"]);
     expect(answer.body).toMatchObject({ requestId, status: "completed", designId: invoice.designId });
     for (const f of answer.body.files) expect(keysOf(f)).toEqual(["downloadPath", "fileId", "fileName"]);
-    expect(answer.body.files).toEqual(files.map((f) => ({ ...f, downloadPath: `/v1/file/download/${requestId}/${f.fileId}` })));
+    expect(answer.body.files).toEqual(
+      files.map((f) => ({ ...f, downloadPath: `/v1/file/download/${requestId}/${f.fileId}` })),
+    );
   }
 
   async function expectNotFound(requestId: string, fileId: string): Promise<void> {
-    const status = await errorOf(await fetch(`${stack.baseUrl}/file/status/${requestId}`, { headers: { appkey: demo.appKey } }));
+    const status = await errorOf(
+      await fetch(`${stack.baseUrl}/file/status/${requestId}`, { headers: { appkey: demo.appKey } }),
+    );
     expect([status.status, status.body.code], `status of ${requestId}`).toEqual([404, "REQUEST_NOT_FOUND"]);
     const whole = await errorOf(await download(stack, demo.appKey, requestId));
     expect([whole.status, whole.body.code], `download of ${requestId}`).toEqual([404, "FILE_NOT_FOUND"]);
@@ -152,25 +187,40 @@ describe("24-hour job retention and file retention (moved clock)", () => {
   it("+23 h: the job records still answer (version, pageCount, createdAt, completedAt)", async () => {
     await moveClock(stack, 23 * HOUR);
     const answer = await getStatus(stack, demo.appKey, completed.requestId);
-    expect(answer.body).toMatchObject({ status: "completed", version: invoice.version, createdAt: expect.any(String), completedAt: expect.any(String) });
+    expect(answer.body).toMatchObject({
+      status: "completed",
+      version: invoice.version,
+      createdAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
     expect(answer.body.files[0]!.pageCount).toBeGreaterThanOrEqual(1);
     expect((await getStatus(stack, demo.appKey, failedSingle.requestId)).body.error?.code).toBe("PARAMS_TYPE_MISMATCH");
   });
 
   it("+25 h: completed requests are rebuilt from file records and still download; an all-failed multiple is `failed` without failedFiles; a failed single is gone", async () => {
     await moveClock(stack, 25 * HOUR);
-    await expectRebuiltCompleted(completed.requestId, completed.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName })));
+    await expectRebuiltCompleted(
+      completed.requestId,
+      completed.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName })),
+    );
     await expectRebuiltCompleted(partial.requestId, [{ fileId: partial.files[0]!.fileId, fileName: "part-ok" }]);
     await expectRebuiltCompleted(syncRequestId, [{ fileId: syncFileId, fileName: "sync-one" }]);
 
     const zip = await download(stack, demo.appKey, completed.requestId);
     expect(zip.status).toBe(200);
-    expect(parseContentDisposition(zip.headers.get("content-disposition")).filenameStar).toBe(`${INVOICE_LABEL}_${completed.requestId}.zip`);
+    expect(parseContentDisposition(zip.headers.get("content-disposition")).filenameStar).toBe(
+      `${INVOICE_LABEL}_${completed.requestId}.zip`,
+    );
     expect((await download(stack, demo.appKey, completed.requestId, completed.files[1]!.fileId)).status).toBe(200);
 
     const failed = await getStatus(stack, demo.appKey, allFailed.requestId);
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ requestId: allFailed.requestId, status: "failed", designId: invoice.designId, error: { code: "FILE_GENERATION_FAILED" } });
+    expect(failed.body).toMatchObject({
+      requestId: allFailed.requestId,
+      status: "failed",
+      designId: invoice.designId,
+      error: { code: "FILE_GENERATION_FAILED" },
+    });
     expect(failed.body).not.toHaveProperty("failedFiles");
     expect(failed.body).not.toHaveProperty("version");
     expect(failed.body).not.toHaveProperty("completedAt");

@@ -18,10 +18,15 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
 const B_BOUND_MS = 10_000;
 
 /** What a finished request came to: its status, files done, the codes of failed files. */
-const outcome = (body: StatusJson) => ({ status: body.status, done: body.files.length, failed: (body.failedFiles ?? []).map((f) => f.code) });
+const outcome = (body: StatusJson) => ({
+  status: body.status,
+  done: body.files.length,
+  failed: (body.failedFiles ?? []).map((f) => f.code),
+});
 
 /** `n` files of the slow design, 80 pages each (~0.6 s of Chromium apiece on a quiet machine). */
-const slowItems = (n: number) => Array.from({ length: n }, (_, i) => ({ fileName: `slow-${i}`, params: slowParams(80) }));
+const slowItems = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ fileName: `slow-${i}`, params: slowParams(80) }));
 
 let stack: RunningStack;
 let a: PlanTenant & { slow: { id: string; version: number } };
@@ -32,14 +37,24 @@ beforeAll(async () => {
   // 80-page documents take ~0.25 s of Chromium, and A's share must bind at any load. Deferred
   // files come back within 2 s (default 20), so A's backlog stays well inside the test's time
   // when a loaded machine makes its documents slow and its share small.
-  stack = await startStack({ env: { PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "1", PLATEN_RENDER_DEFER_MAX_SECONDS: "2" } });
+  stack = await startStack({
+    env: { PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "1", PLATEN_RENDER_DEFER_MAX_SECONDS: "2" },
+  });
   const tenantA = await createPlanTenant(stack, "fairness A", "standard");
   a = { ...tenantA, slow: await publishSlowDesign(stack, tenantA.workspaceId) };
   b = await createPlanTenant(stack, "fairness B", "standard");
   // A's history: the worker learns how long A's documents take from A's renders (before
   // any, a workspace's first burst is admitted like fast documents; README, Fairness).
-  const warm = await acceptOrFail(stack, a.appKey, "multiple", { designId: a.slow.id, version: a.slow.version, contents: slowItems(4) });
-  expect(outcome((await pollStatus(stack, a.appKey, warm.requestId, { timeoutMs: 30_000 })).body)).toEqual({ status: "completed", done: 4, failed: [] });
+  const warm = await acceptOrFail(stack, a.appKey, "multiple", {
+    designId: a.slow.id,
+    version: a.slow.version,
+    contents: slowItems(4),
+  });
+  expect(outcome((await pollStatus(stack, a.appKey, warm.requestId, { timeoutMs: 30_000 })).body)).toEqual({
+    status: "completed",
+    done: 4,
+    failed: [],
+  });
 });
 
 afterAll(async () => {
@@ -51,20 +66,36 @@ describe("one workspace's backlog does not starve another", () => {
   it("B's 5 files complete within the bound while A's 50 slow files are still rendering; every file of both ends done", async () => {
     const contents = slowItems(50);
     const startA = Date.now();
-    const acceptedA = await acceptOrFail(stack, a.appKey, "multiple", { designId: a.slow.id, version: a.slow.version, contents });
+    const acceptedA = await acceptOrFail(stack, a.appKey, "multiple", {
+      designId: a.slow.id,
+      version: a.slow.version,
+      contents,
+    });
     const startB = Date.now();
-    const acceptedB = await acceptOrFail(stack, b.appKey, "multiple", { designId: b.invoiceId, version: 1, contents: invoiceItems(5, "quick") });
+    const acceptedB = await acceptOrFail(stack, b.appKey, "multiple", {
+      designId: b.invoiceId,
+      version: 1,
+      contents: invoiceItems(5, "quick"),
+    });
     const acceptedBAt = Date.now();
 
     const [endB, endA] = await Promise.all([
-      pollStatus(stack, b.appKey, acceptedB.requestId, { timeoutMs: 30_000 }).then((answer) => ({ answer, at: Date.now() })),
-      pollStatus(stack, a.appKey, acceptedA.requestId, { timeoutMs: 55_000, intervalMs: 500 }).then((answer) => ({ answer, at: Date.now() })),
+      pollStatus(stack, b.appKey, acceptedB.requestId, { timeoutMs: 30_000 }).then((answer) => ({
+        answer,
+        at: Date.now(),
+      })),
+      pollStatus(stack, a.appKey, acceptedA.requestId, { timeoutMs: 55_000, intervalMs: 500 }).then((answer) => ({
+        answer,
+        at: Date.now(),
+      })),
     ]);
 
     expect(outcome(endB.answer.body)).toEqual({ status: "completed", done: 5, failed: [] });
     const bMs = endB.at - acceptedBAt;
     const aMs = endA.at - startA;
-    console.log(`fairness: B ended ${bMs} ms after its 202 (sent ${startB - startA} ms after A's); A's 50 files took ${aMs} ms`);
+    console.log(
+      `fairness: B ended ${bMs} ms after its 202 (sent ${startB - startA} ms after A's); A's 50 files took ${aMs} ms`,
+    );
     expect(bMs).toBeLessThan(B_BOUND_MS);
     // B did not wait behind A's backlog: without the share B ends with A (measured 0.97–1.0 × A's time).
     expect(bMs * 2).toBeLessThan(aMs);

@@ -41,7 +41,12 @@ function kill(pid: number, signal: NodeJS.Signals): void {
 }
 
 function start(port: number): NpmStart {
-  const run = spawnNpmStart({ PORT: String(port), PLATEN_DATA_DIR: dataDir, TMPDIR: stackTmp, CHROMIUM_PATH: chromiumPath });
+  const run = spawnNpmStart({
+    PORT: String(port),
+    PLATEN_DATA_DIR: dataDir,
+    TMPDIR: stackTmp,
+    CHROMIUM_PATH: chromiumPath,
+  });
   runs.push(run);
   return run;
 }
@@ -71,7 +76,9 @@ describe("readiness and a second start (issue 18 items 1, 3)", () => {
     first = start(port);
     const starting: Response[] = [];
     for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(50)) {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/health/check`, { headers: { "accept-language": "ja" } }).catch(() => undefined);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/health/check`, {
+        headers: { "accept-language": "ja" },
+      }).catch(() => undefined);
       if (!res) continue; // not listening yet
       if (res.status === 200) {
         // The whole point: whoever sees 200 can read local.json right away.
@@ -82,7 +89,12 @@ describe("readiness and a second start (issue 18 items 1, 3)", () => {
       starting.push(res);
       if (starting.length === 1) {
         const body = await res.json();
-        expect(body).toMatchObject({ statusCode: 503, code: "SERVICE_STARTING", error: "Service Unavailable", details: [] });
+        expect(body).toMatchObject({
+          statusCode: 503,
+          code: "SERVICE_STARTING",
+          error: "Service Unavailable",
+          details: [],
+        });
         expect(body.message).toMatch(/[\u3040-\u30ff]/); // in the caller's language
         expect(body.docsUrl).toMatch(/\/ja\/docs\/errors#service_starting$/);
         expect(res.headers.get("retry-after")).toBe("1");
@@ -91,8 +103,17 @@ describe("readiness and a second start (issue 18 items 1, 3)", () => {
     expect(starting.length, "seeding takes seconds: some requests came before it ended").toBeGreaterThan(0);
     expect(starting.every((r) => r.status === 503)).toBe(true);
     const ready = await readyOf(first);
-    expect(ready).toEqual({ apiBaseUrl: `http://localhost:${port}/v1`, siteUrl: `http://localhost:${port}`, localJsonPath: localJsonPath() });
-    expect(first.output().split("\n").filter((l) => /\bready\b/i.test(l))).toHaveLength(1);
+    expect(ready).toEqual({
+      apiBaseUrl: `http://localhost:${port}/v1`,
+      siteUrl: `http://localhost:${port}`,
+      localJsonPath: localJsonPath(),
+    });
+    expect(
+      first
+        .output()
+        .split("\n")
+        .filter((l) => /\bready\b/i.test(l)),
+    ).toHaveLength(1);
   });
 
   it("refuses a second start on the same data folder, naming the port and pid", async () => {
@@ -134,11 +155,17 @@ describe("every way of ending `npm start` (issue 18 item 2)", () => {
 /** Ends a started stack one way and checks that everything it started is gone within seconds. */
 async function expectStopped(run: NpmStart, port: number, end: () => void): Promise<void> {
   const tree = descendants(run.child.pid!);
-  expect(tree.some((p) => /chromium/.test(p.command)), "a Chromium was running").toBe(true);
+  expect(
+    tree.some((p) => /chromium/.test(p.command)),
+    "a Chromium was running",
+  ).toBe(true);
   end();
   const left = await waitUntilGone([run.child.pid!, ...tree.map((p) => p.pid)], port, 20_000);
   expect(left, run.output()).toEqual({ alive: [], listening: false });
   expect(existsSync(join(dataDir, "runtime.json")), `a clean stop removes runtime.json\n${run.output()}`).toBe(false);
   // puppeteer removes a browser's profile when it closes: a clean stop leaves none behind.
-  expect(readdirSync(stackTmp).filter((e) => e !== "platen-fonts" && !e.startsWith("tsx-")), run.output()).toEqual([]);
+  expect(
+    readdirSync(stackTmp).filter((e) => e !== "platen-fonts" && !e.startsWith("tsx-")),
+    run.output(),
+  ).toEqual([]);
 }

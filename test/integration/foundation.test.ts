@@ -48,7 +48,12 @@ describe("authentication (spec 5.1)", () => {
     const res = await api(stack)("/file/designs");
     expect(res.status).toBe(412);
     const body = await res.json();
-    expect(body).toMatchObject({ statusCode: 412, code: "AUTH_HEADER_MISSING", error: "Precondition Failed", details: [] });
+    expect(body).toMatchObject({
+      statusCode: 412,
+      code: "AUTH_HEADER_MISSING",
+      error: "Precondition Failed",
+      details: [],
+    });
     expect(body.docsUrl).toMatch(/#auth_header_missing$/);
     expect(res.headers.get("content-language")).toBe("en");
   });
@@ -94,7 +99,15 @@ describe("health and routing", () => {
       expect(allowed).toContain(h);
     }
     const exposed = (await api(stack, demo.appKey)("/file/designs")).headers.get("access-control-expose-headers")!;
-    for (const h of ["Content-Disposition", "File-URL", "File-ID", "Request-Id", "X-File-Mapping", "Retry-After", "X-Page-Count"]) {
+    for (const h of [
+      "Content-Disposition",
+      "File-URL",
+      "File-ID",
+      "Request-Id",
+      "X-File-Mapping",
+      "Retry-After",
+      "X-Page-Count",
+    ]) {
       expect(exposed).toContain(h);
     }
   });
@@ -144,10 +157,16 @@ describe("design list (spec 4.9)", () => {
     const body = await res.json();
     expect(body).toMatchObject({ total: 3, page: 1, pageSize: 30, totalPages: 1 });
     expect(body.designs.map((d: { id: string }) => d.id).sort()).toEqual(demo.designs.map((d) => d.id).sort());
-    const thumb = await fetch(body.designs[0].thumbnail.replace("localhost", "127.0.0.1"), { headers: { appkey: demo.appKey } });
+    const thumb = await fetch(body.designs[0].thumbnail.replace("localhost", "127.0.0.1"), {
+      headers: { appkey: demo.appKey },
+    });
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await thumb.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await thumb.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
   });
   it("rejects a page below 1 or not an integer with 400", async () => {
     for (const page of ["0", "-1", "abc", "1.5", ""]) {
@@ -161,12 +180,17 @@ describe("design list (spec 4.9)", () => {
     const { workspace, appKey } = await createWorkspace({ name: "Many", plan: "standard" }, systemClock);
     const bundle = await loadBundleFromDir("shared/designs/samples/shipping-label");
     for (let i = 0; i < 35; i++) {
-      await publishDesign({ workspaceId: workspace.id, bundle: { ...bundle, manifest: { ...bundle.manifest, label: `Label ${i}` } } }, { clock: systemClock });
+      await publishDesign(
+        { workspaceId: workspace.id, bundle: { ...bundle, manifest: { ...bundle.manifest, label: `Label ${i}` } } },
+        { clock: systemClock },
+      );
     }
     const page1 = await (await api(stack, appKey)("/file/designs")).json();
     const page2 = await (await api(stack, appKey)("/file/designs?page=2")).json();
     const page3 = await (await api(stack, appKey)("/file/designs?page=3")).json();
-    expect([page1.total, page1.totalPages, page1.designs.length, page2.designs.length, page3.designs.length]).toEqual([35, 2, 30, 5, 0]);
+    expect([page1.total, page1.totalPages, page1.designs.length, page2.designs.length, page3.designs.length]).toEqual([
+      35, 2, 30, 5, 0,
+    ]);
     const ids = new Set([...page1.designs, ...page2.designs].map((d: { id: string }) => d.id));
     expect(ids.size).toBe(35);
   });
@@ -186,7 +210,14 @@ describe("admin CLI", () => {
     expect(await res.json()).toMatchObject({ total: 0 });
   });
   it("publishes a new version of an existing design and lists it", async () => {
-    const { stdout } = await admin("design", "publish", "shared/designs/samples/invoice-ja", "--workspace", demo.id, "--json");
+    const { stdout } = await admin(
+      "design",
+      "publish",
+      "shared/designs/samples/invoice-ja",
+      "--workspace",
+      demo.id,
+      "--json",
+    );
     expect(JSON.parse(stdout)).toMatchObject({ id: invoiceOf(demo).id, version: 2 });
     const list = JSON.parse((await admin("design", "list", "--workspace", demo.id, "--json")).stdout);
     expect(list.find((d: { id: string }) => d.id === invoiceOf(demo).id).latestVersion).toBe(2);
@@ -194,7 +225,10 @@ describe("admin CLI", () => {
   it("fails with one line and no stack trace on bad input", async () => {
     const bad = join(stack.dataDir, "bad-design");
     mkdirSync(bad, { recursive: true });
-    writeFileSync(join(bad, "design.json"), JSON.stringify({ label: "x", parameters: [{ name: "a", type: "nope", label: "A" }] }));
+    writeFileSync(
+      join(bad, "design.json"),
+      JSON.stringify({ label: "x", parameters: [{ name: "a", type: "nope", label: "A" }] }),
+    );
     const cases = [
       ["design", "publish", "/definitely/missing", "--workspace", demo.id],
       ["design", "publish", bad, "--workspace", demo.id],

@@ -28,7 +28,8 @@ let other: Workspace;
 let invoice: { designId: string; version: number };
 
 const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
-const noRedirect = (requestId: string, appKey: string) => api(stack, appKey)(`/file/download/${requestId}`, { redirect: "manual" });
+const noRedirect = (requestId: string, appKey: string) =>
+  api(stack, appKey)(`/file/download/${requestId}`, { redirect: "manual" });
 
 /** The ZIP the download route streams for a request, built the same way in this process from the stack's stores. */
 async function streamedZip(requestId: string, workspaceId: string): Promise<Buffer> {
@@ -55,7 +56,10 @@ async function expectSameArchive(served: Buffer, requestId: string): Promise<voi
 }
 
 async function completedRequest(n: number): Promise<string> {
-  const accepted = await acceptOrFail(stack, demo.appKey, "multiple", { ...invoice, contents: invoiceItems(n, `big-${n}`) });
+  const accepted = await acceptOrFail(stack, demo.appKey, "multiple", {
+    ...invoice,
+    contents: invoiceItems(n, `big-${n}`),
+  });
   const done = await pollStatus(stack, demo.appKey, accepted.requestId);
   expect(done.body.status).toBe("completed");
   return accepted.requestId;
@@ -65,14 +69,21 @@ async function armZipPutFault(): Promise<void> {
   const res = await fetch(`${hostOf(stack)}/__local/faults`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ rules: [{ service: "s3", command: "PutObjectCommand", detail: "zips/", action: "fail", times: 10 }] }),
+    body: JSON.stringify({
+      rules: [{ service: "s3", command: "PutObjectCommand", detail: "zips/", action: "fail", times: 10 }],
+    }),
   });
   expect(res.status).toBe(200);
 }
 
 /** Disarms the faults and returns how often each fired. */
 async function disarmFaults(): Promise<number[]> {
-  const hook = (body: unknown) => fetch(`${hostOf(stack)}/__local/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const hook = (body: unknown) =>
+    fetch(`${hostOf(stack)}/__local/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const { hits } = (await (await hook({})).json()) as { hits: number[] };
   await hook({ rules: [] });
   return hits;
@@ -80,7 +91,11 @@ async function disarmFaults(): Promise<number[]> {
 
 beforeAll(async () => {
   stack = await startStack({
-    env: { PLATEN_ZIP_REDIRECT_BYTES: String(REDIRECT_BYTES), PLATEN_ZIP_URL_SECONDS: String(URL_SECONDS), PLATEN_FILE_MAPPING_MAX_BYTES: String(MAPPING_MAX) },
+    env: {
+      PLATEN_ZIP_REDIRECT_BYTES: String(REDIRECT_BYTES),
+      PLATEN_ZIP_URL_SECONDS: String(URL_SECONDS),
+      PLATEN_FILE_MAPPING_MAX_BYTES: String(MAPPING_MAX),
+    },
   });
   demo = stack.localJson.workspaces[0]!;
   other = stack.localJson.workspaces[1]!;
@@ -116,7 +131,9 @@ describe("GET /file/download/{requestId}: ZIPs over PLATEN_ZIP_REDIRECT_BYTES co
     const body = await bytesOf(zip);
     expect(zip.headers.get("content-length")).toBe(String(body.length));
     expect(body.length).toBeGreaterThan(REDIRECT_BYTES);
-    expect(parseContentDisposition(zip.headers.get("content-disposition")).filenameStar).toMatch(new RegExp(`_${requestId}\\.zip$`));
+    expect(parseContentDisposition(zip.headers.get("content-disposition")).filenameStar).toMatch(
+      new RegExp(`_${requestId}\\.zip$`),
+    );
     await expectSameArchive(body, requestId);
     firstBody = body;
     const entries = Object.keys((await JSZip.loadAsync(body)).files);
@@ -210,7 +227,11 @@ describe("X-File-Mapping over PLATEN_FILE_MAPPING_MAX_BYTES (spec 4.2)", () => {
   /** Two files whose passthrough alone makes a ~6 KB mapping. */
   const wide = () => ({
     ...invoice,
-    contents: [0, 1].map((i) => ({ fileName: `wide-${i}`, params: {}, passthrough: { note: `${"n".repeat(3000)}-${i}` } })),
+    contents: [0, 1].map((i) => ({
+      fileName: `wide-${i}`,
+      params: {},
+      passthrough: { note: `${"n".repeat(3000)}-${i}` },
+    })),
   });
 
   it("refuses before rendering, counting or writing anything, and points to ?response=json", async () => {
@@ -259,7 +280,10 @@ describe("X-File-Mapping over PLATEN_FILE_MAPPING_MAX_BYTES (spec 4.2)", () => {
       body: JSON.stringify({ ...invoice, contents: invoiceItems(2, "narrow") }),
     });
     expect(res.status).toBe(200);
-    expect(decodeFileMapping(res.headers.get("x-file-mapping")).map((e) => e.fileName)).toEqual(["narrow-0", "narrow-1"]);
+    expect(decodeFileMapping(res.headers.get("x-file-mapping")).map((e) => e.fileName)).toEqual([
+      "narrow-0",
+      "narrow-1",
+    ]);
     await res.arrayBuffer();
   });
 });

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { acceptOrFail, download, errorOf, pollStatus } from "../helpers/async-http.ts";
 import { watchHealth } from "../helpers/limit-fixtures.ts";
 import { invoiceSingle, postJson } from "../helpers/limits-http.ts";
-import { adminUsage, createPlanTenant, type PlanTenant, publishSlowDesign, slowParams } from "../helpers/limits-stack.ts";
+import {
+  adminUsage,
+  createPlanTenant,
+  type PlanTenant,
+  publishSlowDesign,
+  slowParams,
+} from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 
@@ -32,7 +38,11 @@ it("async: the file fails with RENDER_TIMEOUT at once (not retried into GENERATI
   const health = watchHealth(stack);
   const slow = await publishSlowDesign(stack, tenant.workspaceId);
   const started = Date.now();
-  const accepted = await acceptOrFail(stack, tenant.appKey, "single", { designId: slow.id, version: slow.version, content: { fileName: "slow", params: slowParams(1_990) } });
+  const accepted = await acceptOrFail(stack, tenant.appKey, "single", {
+    designId: slow.id,
+    version: slow.version,
+    content: { fileName: "slow", params: slowParams(1_990) },
+  });
   const ended = await pollStatus(stack, tenant.appKey, accepted.requestId, { timeoutMs: 90_000 });
   expect([ended.body.status, ended.body.error?.code]).toEqual(["failed", "RENDER_TIMEOUT"]);
   expect(ended.body.failedFiles?.map((f) => f.code)).toEqual(["RENDER_TIMEOUT"]);

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { acceptOrFail, download, errorOf, pollStatus } from "../helpers/async-http.ts";
-import { adminPublish, floodDesign, floodParams, type HealthSample, pageBreakDesign, watchHealth } from "../helpers/limit-fixtures.ts";
+import {
+  adminPublish,
+  floodDesign,
+  floodParams,
+  type HealthSample,
+  pageBreakDesign,
+  watchHealth,
+} from "../helpers/limit-fixtures.ts";
 import { postJson } from "../helpers/limits-http.ts";
 import { adminUsage, createPlanTenant, type PlanTenant } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
@@ -34,7 +41,11 @@ beforeAll(async () => {
   // free: 30 pages a month and stops, so every request reserves pages before it renders.
   tenant = await createPlanTenant(stack, "Document limits", "free");
   tmp = mkdtempSync(join(tmpdir(), "platen-doc-limits-"));
-  breaks = await publishFolder(stack, tenant.workspaceId, writeDesignFolder(tmp, "breaks", { ...pageBreakDesign, sampleParams: { n: 1 } }));
+  breaks = await publishFolder(
+    stack,
+    tenant.workspaceId,
+    writeDesignFolder(tmp, "breaks", { ...pageBreakDesign, sampleParams: { n: 1 } }),
+  );
   flood = await publishFolder(stack, tenant.workspaceId, writeDesignFolder(tmp, "flood", floodDesign));
   useStackEmulators(stack.dataDir);
 });
@@ -58,7 +69,11 @@ afterEach(async () => {
   expect(Math.max(...samples.map((s) => s.ms))).toBeLessThan(3_000);
 });
 
-const single = (designId: string, version: number, params: Record<string, unknown>) => ({ designId, version, content: { fileName: "hostile", params } });
+const single = (designId: string, version: number, params: Record<string, unknown>) => ({
+  designId,
+  version,
+  content: { fileName: "hostile", params },
+});
 
 /** The 422 of a sync request with its code, in English and in Japanese. */
 async function expectSync422(body: unknown, code: string, limit: string) {
@@ -67,7 +82,9 @@ async function expectSync422(body: unknown, code: string, limit: string) {
   expect([error.status, error.body.code]).toEqual([422, code]);
   expect(error.body.message).toContain(limit);
   expect(error.body.docsUrl.endsWith(`/docs/errors#${code.toLowerCase()}`)).toBe(true);
-  const ja = await errorOf(await postJson(stack, tenant.appKey, "/file/sync/single", body, { "accept-language": "ja" }));
+  const ja = await errorOf(
+    await postJson(stack, tenant.appKey, "/file/sync/single", body, { "accept-language": "ja" }),
+  );
   expect([ja.status, ja.body.code, ja.headers.get("content-language")]).toEqual([422, code, "ja"]);
 }
 

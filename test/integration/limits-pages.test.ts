@@ -33,7 +33,12 @@ import { decodeFileMapping } from "../helpers/sync-http.ts";
 const SLOW_PAGES = 1_000;
 
 /** Standard: 3 pages included (overage after a few renders); `tiny`: a stopping plan of 1 page. */
-const ENV = { PLATEN_PLAN_PAGES: JSON.stringify({ standard: { monthlyPages: 3, stops: false }, tiny: { monthlyPages: 1, stops: true } }) };
+const ENV = {
+  PLATEN_PLAN_PAGES: JSON.stringify({
+    standard: { monthlyPages: 3, stops: false },
+    tiny: { monthlyPages: 1, stops: true },
+  }),
+};
 
 type SeededWorkspace = RunningStack["localJson"]["workspaces"][number];
 let stack: RunningStack;
@@ -56,7 +61,8 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-const sync = (appKey: string, body: unknown, headers: Record<string, string> = {}, query = "") => postJson(stack, appKey, `/file/sync/single${query}`, body, headers);
+const sync = (appKey: string, body: unknown, headers: Record<string, string> = {}, query = "") =>
+  postJson(stack, appKey, `/file/sync/single${query}`, body, headers);
 const usage = (workspaceId: string) => adminUsage(stack, workspaceId, ENV);
 const standardTenant = (name: string) => createPlanTenant(stack, name, "standard");
 
@@ -82,7 +88,15 @@ async function expectQuotaRefusal(res: Response, lang: "en" | "ja" = "en") {
 describe("monthly page quotas (spec 8)", () => {
   it("free plan: stops at 30 pages; of 5 concurrent requests at the edge exactly one is admitted; async acceptance is refused with 403 too", async () => {
     counted.push(second.id);
-    expect(await usage(second.id)).toEqual({ workspaceId: second.id, month: expect.any(String), plan: "free", pagesUsed: 0, limit: 30, stops: true, overage: 0 });
+    expect(await usage(second.id)).toEqual({
+      workspaceId: second.id,
+      month: expect.any(String),
+      plan: "free",
+      pagesUsed: 0,
+      limit: 30,
+      stops: true,
+      overage: 0,
+    });
     const invoiceId = invoiceOf(second).id;
     const bulk = await postJson(stack, second.appKey, "/file/sync/multiple", invoiceMultiple(invoiceId, 28));
     expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "28"]);
@@ -93,17 +107,27 @@ describe("monthly page quotas (spec 8)", () => {
     await one.arrayBuffer();
     expect(await pagesUsedNow(stack, second.id)).toBe(29);
 
-    const edge = await Promise.all(Array.from({ length: 5 }, (_, i) => sync(second.appKey, invoiceSingle(invoiceId, `edge-${i}`))));
+    const edge = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => sync(second.appKey, invoiceSingle(invoiceId, `edge-${i}`))),
+    );
     expect(edge.map((r) => r.status).sort()).toEqual([200, 403, 403, 403, 403]);
     for (const res of edge) {
       if (res.status === 200) await res.arrayBuffer();
-      else expect((await expectQuotaRefusal(res)).message).toMatch(/^The monthly page limit of the plan has been reached \(\d+ of 30 pages used\)\.$/);
+      else
+        expect((await expectQuotaRefusal(res)).message).toMatch(
+          /^The monthly page limit of the plan has been reached \(\d+ of 30 pages used\)\.$/,
+        );
     }
     // Refused before acceptance: never a 202 that fails later in the status.
     await expectQuotaRefusal(await postJson(stack, second.appKey, "/file/async/single", invoiceSingle(invoiceId)));
-    await expectQuotaRefusal(await postJson(stack, second.appKey, "/file/async/multiple", invoiceMultiple(invoiceId, 2)));
+    await expectQuotaRefusal(
+      await postJson(stack, second.appKey, "/file/async/multiple", invoiceMultiple(invoiceId, 2)),
+    );
     await expectQuotaRefusal(await sync(second.appKey, invoiceSingle(invoiceId), {}, "?response=json"));
-    const ja = await expectQuotaRefusal(await sync(second.appKey, invoiceSingle(invoiceId), { "Accept-Language": "ja" }), "ja");
+    const ja = await expectQuotaRefusal(
+      await sync(second.appKey, invoiceSingle(invoiceId), { "Accept-Language": "ja" }),
+      "ja",
+    );
     expect(ja.message).toBe("プランの月間ページ上限に達しました（30 ページ中 30 ページ使用済み）。");
     // A replay is no new work: it still answers at the limit, and counts nothing.
     const replayed = await sync(second.appKey, invoiceSingle(invoiceId, "29th"), { "Idempotency-Key": key });
@@ -115,7 +139,11 @@ describe("monthly page quotas (spec 8)", () => {
 
   it("free plan: a multi-page request whose real pages would cross the limit is refused (403) and counts nothing; one that fits still renders", async () => {
     // `workspace create` of the admin CLI, then the invoice published into it.
-    const created = await adminJson<{ id: string; name: string; plan: string; appKey: string }>(stack, ["workspace", "create", "--name", "Free crossing", "--plan", "free"], ENV);
+    const created = await adminJson<{ id: string; name: string; plan: string; appKey: string }>(
+      stack,
+      ["workspace", "create", "--name", "Free crossing", "--plan", "free"],
+      ENV,
+    );
     expect(created).toMatchObject({ name: "Free crossing", plan: "free" });
     const invoice = await publishFolder(stack, created.id, sampleDir("invoice-ja"));
     const rows = invoiceSingle(invoice.id, "rows", invoiceWithRows(400));
@@ -126,14 +154,21 @@ describe("monthly page quotas (spec 8)", () => {
     expect(pages).toBeGreaterThan(1);
     expect(pages).toBeLessThan(15); // two of them stay below 30
     await (await sync(created.appKey, rows)).arrayBuffer();
-    const topUp = await postJson(stack, created.appKey, "/file/sync/multiple", invoiceMultiple(invoice.id, 29 - 2 * pages));
+    const topUp = await postJson(
+      stack,
+      created.appKey,
+      "/file/sync/multiple",
+      invoiceMultiple(invoice.id, 29 - 2 * pages),
+    );
     expect(topUp.status).toBe(200);
     await topUp.arrayBuffer();
     expect(await pagesUsedNow(stack, created.id)).toBe(29);
 
     // Admitted (one page reserved fits), rendered, then refused: its real pages would pass 30.
     const crossing = await sync(created.appKey, rows);
-    expect((await expectQuotaRefusal(crossing)).message).toBe("The monthly page limit of the plan has been reached (29 of 30 pages used).");
+    expect((await expectQuotaRefusal(crossing)).message).toBe(
+      "The monthly page limit of the plan has been reached (29 of 30 pages used).",
+    );
     expect(await pagesUsedNow(stack, created.id)).toBe(29);
     const fits = await sync(created.appKey, invoiceSingle(invoice.id));
     expect([fits.status, fits.headers.get("x-page-count")]).toEqual([200, "1"]);
@@ -147,11 +182,18 @@ describe("monthly page quotas (spec 8)", () => {
     const bulk = await postJson(stack, tenant.appKey, "/file/sync/multiple", invoiceMultiple(tenant.invoiceId, 29));
     expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "29"]);
     await bulk.arrayBuffer();
-    const edge = await Promise.all(Array.from({ length: 5 }, (_, i) => postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId, `edge-${i}`))));
+    const edge = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId, `edge-${i}`)),
+      ),
+    );
     expect(edge.map((r) => r.status).sort()).toEqual([202, 403, 403, 403, 403]);
     for (const res of edge) {
       if (res.status !== 202) await expectQuotaRefusal(res);
-      else expect((await pollStatus(stack, tenant.appKey, ((await res.json()) as AcceptedJson).requestId)).body.status).toBe("completed");
+      else
+        expect(
+          (await pollStatus(stack, tenant.appKey, ((await res.json()) as AcceptedJson).requestId)).body.status,
+        ).toBe("completed");
     }
     await drainRenders();
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(30);
@@ -162,10 +204,15 @@ describe("monthly page quotas (spec 8)", () => {
     const rounds: { statuses: number[]; used: number }[] = [];
     for (let round = 0; round < 6; round++) {
       const tenant = await createPlanTenant(stack, `Tiny ${round}`, "tiny");
-      const invalid = Array.from({ length: 12 }, (_, i) => sync(tenant.appKey, { designId: tenant.invoiceId, version: 1, content: mismatchedItem(`bad-${i}`) }));
+      const invalid = Array.from({ length: 12 }, (_, i) =>
+        sync(tenant.appKey, { designId: tenant.invoiceId, version: 1, content: mismatchedItem(`bad-${i}`) }),
+      );
       const answers = await Promise.all([...invalid, sync(tenant.appKey, invoiceSingle(tenant.invoiceId, "valid"))]);
       for (const res of answers) await res.arrayBuffer();
-      rounds.push({ statuses: [...new Set(answers.slice(0, -1).map((r) => r.status))].concat(answers.at(-1)!.status), used: await pagesUsedNow(stack, tenant.workspaceId) });
+      rounds.push({
+        statuses: [...new Set(answers.slice(0, -1).map((r) => r.status))].concat(answers.at(-1)!.status),
+        used: await pagesUsedNow(stack, tenant.workspaceId),
+      });
     }
     // Per round: every invalid one 400, the valid one 200 and its page counted.
     expect(rounds).toEqual(Array(6).fill({ statuses: [400, 200], used: 1 }));
@@ -237,14 +284,22 @@ describe("monthly page quotas (spec 8)", () => {
 
   it("a failed async file counts no pages; a partly failed multiple counts only its stored files", async () => {
     const tenant = await standardTenant("Failed async");
-    const single = await postJson(stack, tenant.appKey, "/file/async/single", { designId: tenant.invoiceId, version: 1, content: mismatchedItem("bad") });
+    const single = await postJson(stack, tenant.appKey, "/file/async/single", {
+      designId: tenant.invoiceId,
+      version: 1,
+      content: mismatchedItem("bad"),
+    });
     expect(single.status).toBe(202);
     const failed = await pollStatus(stack, tenant.appKey, ((await single.json()) as AcceptedJson).requestId);
     expect([failed.body.status, failed.body.error?.code]).toEqual(["failed", "PARAMS_TYPE_MISMATCH"]);
     await drainRenders();
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(0);
 
-    const multiple = await postJson(stack, tenant.appKey, "/file/async/multiple", { designId: tenant.invoiceId, version: 1, contents: [invoiceItem("good"), mismatchedItem("bad")] });
+    const multiple = await postJson(stack, tenant.appKey, "/file/async/multiple", {
+      designId: tenant.invoiceId,
+      version: 1,
+      contents: [invoiceItem("good"), mismatchedItem("bad")],
+    });
     const partial = await pollStatus(stack, tenant.appKey, ((await multiple.json()) as AcceptedJson).requestId);
     expect([partial.body.status, partial.body.failedFiles?.length]).toEqual(["completed", 1]);
     await drainRenders();
@@ -256,14 +311,27 @@ describe("monthly page quotas (spec 8)", () => {
     const gold = await createPlanTenant(stack, "Gold", "gold");
     for (const path of ["/file/sync/single", "/file/async/single"]) {
       const missing = await errorOf(await postJson(stack, noPlan.appKey, path, invoiceSingle(noPlan.invoiceId)));
-      expect([missing.status, missing.body.code, missing.body.message]).toEqual([403, "PLAN_NOT_FOUND", "The workspace has no plan information."]);
-      const inactive = await errorOf(await postJson(stack, gold.appKey, path, invoiceSingle(gold.invoiceId), { "Accept-Language": "ja" }));
-      expect([inactive.status, inactive.body.code, inactive.body.message]).toEqual([404, "ACTIVE_PLAN_NOT_FOUND", "有効なプランがありません。"]);
+      expect([missing.status, missing.body.code, missing.body.message]).toEqual([
+        403,
+        "PLAN_NOT_FOUND",
+        "The workspace has no plan information.",
+      ]);
+      const inactive = await errorOf(
+        await postJson(stack, gold.appKey, path, invoiceSingle(gold.invoiceId), { "Accept-Language": "ja" }),
+      );
+      expect([inactive.status, inactive.body.code, inactive.body.message]).toEqual([
+        404,
+        "ACTIVE_PLAN_NOT_FOUND",
+        "有効なプランがありません。",
+      ]);
     }
     expect(await usage(noPlan.workspaceId)).toMatchObject({ plan: null, pagesUsed: 0, limit: null });
     expect(await usage(gold.workspaceId)).toMatchObject({ plan: "gold", pagesUsed: 0, limit: null });
 
-    expect(await adminJson(stack, ["workspace", "update", noPlan.workspaceId, "--plan", "free"], ENV)).toEqual({ id: noPlan.workspaceId, plan: "free" });
+    expect(await adminJson(stack, ["workspace", "update", noPlan.workspaceId, "--plan", "free"], ENV)).toEqual({
+      id: noPlan.workspaceId,
+      plan: "free",
+    });
     const res = await sync(noPlan.appKey, invoiceSingle(noPlan.invoiceId));
     expect(res.status).toBe(200);
     await res.arrayBuffer();
@@ -273,7 +341,10 @@ describe("monthly page quotas (spec 8)", () => {
 
 describe("Idempotency-Key (spec 4.14)", () => {
   it("sync: a repeat replays the stored file (same Request-Id, bytes, X-Page-Count) without rendering or counting again; another body with the key is 400 IDEMPOTENCY_KEY_REUSED", async () => {
-    const preflight = await fetch(`${stack.baseUrl}/file/sync/single`, { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Headers": "idempotency-key" } });
+    const preflight = await fetch(`${stack.baseUrl}/file/sync/single`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Headers": "idempotency-key" },
+    });
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
 
     const tenant = await standardTenant("Idempotent sync");
@@ -297,15 +368,27 @@ describe("Idempotency-Key (spec 4.14)", () => {
     expect(again.headers.get("request-id")).toBe(requestId);
     expect(again.headers.get("x-page-count")).toBe(String(pages));
     expect(again.headers.get("content-disposition")).toBe(first.headers.get("content-disposition"));
-    expect(decodeFileMapping(again.headers.get("x-file-mapping"))).toEqual(decodeFileMapping(first.headers.get("x-file-mapping")));
+    expect(decodeFileMapping(again.headers.get("x-file-mapping"))).toEqual(
+      decodeFileMapping(first.headers.get("x-file-mapping")),
+    );
     expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
     expect((await rendererStats(stack)).renders).toBe(rendered.renders);
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(pages);
 
     const tooLong = await errorOf(await sync(tenant.appKey, body, { "Idempotency-Key": "k".repeat(256) }));
-    expect([tooLong.status, tooLong.body.code, tooLong.body.details.map((d) => d.field)]).toEqual([400, "VALIDATION_FAILED", ["Idempotency-Key"]]);
+    expect([tooLong.status, tooLong.body.code, tooLong.body.details.map((d) => d.field)]).toEqual([
+      400,
+      "VALIDATION_FAILED",
+      ["Idempotency-Key"],
+    ]);
 
-    const reused = await errorOf(await sync(tenant.appKey, { ...body, content: { ...body.content, fileName: "another name" } }, { "Idempotency-Key": key }));
+    const reused = await errorOf(
+      await sync(
+        tenant.appKey,
+        { ...body, content: { ...body.content, fileName: "another name" } },
+        { "Idempotency-Key": key },
+      ),
+    );
     expect([reused.status, reused.body.code]).toEqual([400, "IDEMPOTENCY_KEY_REUSED"]);
     expect(reused.body.message).toBe("This Idempotency-Key was already used with a different request body.");
     expect((await rendererStats(stack)).renders).toBe(rendered.renders);
@@ -344,7 +427,13 @@ describe("Idempotency-Key (spec 4.14)", () => {
     }
 
     // The same key in another workspace is another request.
-    const elsewhere = await postJson(stack, other.appKey, "/file/async/single", invoiceSingle(other.invoiceId, "idempotent async"), { "Idempotency-Key": key });
+    const elsewhere = await postJson(
+      stack,
+      other.appKey,
+      "/file/async/single",
+      invoiceSingle(other.invoiceId, "idempotent async"),
+      { "Idempotency-Key": key },
+    );
     expect(elsewhere.status).toBe(202);
     expect(((await elsewhere.json()) as AcceptedJson).requestId).not.toBe(accepted.requestId);
   });
@@ -353,7 +442,11 @@ describe("Idempotency-Key (spec 4.14)", () => {
     const tenant = await standardTenant("Idempotent in progress");
     slow = { tenant, design: await publishSlowDesign(stack, tenant.workspaceId) };
     const key = randomUUID();
-    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "slow", params: slowParams(SLOW_PAGES) } };
+    const body = {
+      designId: slow.design.id,
+      version: slow.design.version,
+      content: { fileName: "slow", params: slowParams(SLOW_PAGES) },
+    };
     await drainRenders();
     let firstDone = false;
     const first = sync(tenant.appKey, body, { "Idempotency-Key": key }).finally(() => {
@@ -393,7 +486,11 @@ describe("after a restart", () => {
 
   it("a key whose request died with the process does not stay IDEMPOTENCY_KEY_IN_PROGRESS once the sync time-out has long passed", async () => {
     const key = randomUUID();
-    const body = { designId: slow.design.id, version: slow.design.version, content: { fileName: "crash", params: slowParams(SLOW_PAGES) } };
+    const body = {
+      designId: slow.design.id,
+      version: slow.design.version,
+      content: { fileName: "crash", params: slowParams(SLOW_PAGES) },
+    };
     const inFlight = sync(slow.tenant.appKey, body, { "Idempotency-Key": key }).catch((err: Error) => err);
     expect((await waitForRenderer(stack, (s) => s.busy > 0, 10_000)).busy).toBeGreaterThan(0);
     await stack.kill(); // the process dies mid-render, like a Lambda killed at its time-out

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invoiceOf } from "../helpers/async-fixtures.ts";
 import { errorOf, renderQueue } from "../helpers/async-http.ts";
-import { invoiceParamsOfBytes, invoiceSingle, type OversizedAnswer, postJson, postOversizedBody } from "../helpers/limits-http.ts";
+import {
+  invoiceParamsOfBytes,
+  invoiceSingle,
+  type OversizedAnswer,
+  postJson,
+  postOversizedBody,
+} from "../helpers/limits-http.ts";
 import { burst, pagesUsedNow, rendererStats, type ServiceClock, serviceClock } from "../helpers/limits-stack.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
@@ -51,7 +57,8 @@ function tally(statuses: number[]): Record<number, number> {
 const get = (appKey: string, path: string) => api(stack, appKey)(path);
 
 /** A sync request refused by body validation: counted by the limiter, then no work at all. */
-const invalidSync = (appKey: string, mode: "single" | "multiple" = "single") => postJson(stack, appKey, `/file/sync/${mode}`, {});
+const invalidSync = (appKey: string, mode: "single" | "multiple" = "single") =>
+  postJson(stack, appKey, `/file/sync/${mode}`, {});
 
 /** spec 7.1 body of a 429, checked against the header; returns Retry-After as a number. */
 async function expectRateLimited(res: Response, lang: "en" | "ja" = "en"): Promise<number> {
@@ -70,7 +77,10 @@ async function expectRateLimited(res: Response, lang: "en" | "ja" = "en"): Promi
 }
 
 /** Seconds left of a window ending at `end`, for a request sent between `before` and `after`. */
-const secondsLeft = (end: number, before: number, after: number) => ({ min: Math.ceil((end - after) / 1000), max: Math.ceil((end - before) / 1000) });
+const secondsLeft = (end: number, before: number, after: number) => ({
+  min: Math.ceil((end - after) / 1000),
+  max: Math.ceil((end - before) / 1000),
+});
 
 describe("rate limits per workspace and class (spec 8)", () => {
   it("status: 300 a minute (the spec default), the 301st is 429; the sync, async and retrieval classes are counted apart", async () => {
@@ -86,7 +96,9 @@ describe("rate limits per workspace and class (spec 8)", () => {
     expect(sync.status).toBe(200);
     expect(sync.headers.get("content-type")).toBe("application/pdf");
     await sync.arrayBuffer();
-    expect(await statusOf(postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId)))).toBe(202);
+    expect(await statusOf(postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId)))).toBe(
+      202,
+    );
     expect(await statusOf(get(tenant.appKey, "/file/designs"))).toBe(200);
     // …while status stays refused for the rest of the window.
     expect(await statusOf(get(tenant.appKey, `/file/status/${UNKNOWN_REQUEST}`))).toBe(429);
@@ -126,7 +138,9 @@ describe("rate limits per workspace and class (spec 8)", () => {
 
   it("sync: 30 a minute shared by single and multiple, never exceeded by concurrent requests; refused before any work; Japanese message", async () => {
     await clock.enterFreshWindow(1);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => statusOf(invalidSync(demo.appKey, i % 2 ? "multiple" : "single"))));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => statusOf(invalidSync(demo.appKey, i % 2 ? "multiple" : "single"))),
+    );
     expect(tally(answers)).toEqual({ 400: 30, 429: 10 });
 
     // Nothing else renders now (earlier async work has drained), so any render would be this request's.
@@ -135,7 +149,9 @@ describe("rate limits per workspace and class (spec 8)", () => {
     queue.close();
     const statsBefore = await rendererStats(stack);
     const pagesBefore = await pagesUsedNow(stack, demo.id, new Date(clock.now()));
-    const res = await postJson(stack, demo.appKey, "/file/sync/single", invoiceSingle(invoiceOf(demo).id), { "Accept-Language": "ja" });
+    const res = await postJson(stack, demo.appKey, "/file/sync/single", invoiceSingle(invoiceOf(demo).id), {
+      "Accept-Language": "ja",
+    });
     const retryAfter = await expectRateLimited(res.clone(), "ja");
     const { body } = await errorOf(res);
     expect(body.message).toBe(`このワークスペースのレート制限を超えました。${retryAfter} 秒後に再試行してください。`);
@@ -150,7 +166,9 @@ describe("rate limits per workspace and class (spec 8)", () => {
   it("two workspaces are limited apart: Demo is refused while Second still renders", async () => {
     await clock.enterFreshWindow(1);
     expect(tally(await burst(31, 8, () => statusOf(invalidSync(demo.appKey))))).toEqual({ 400: 30, 429: 1 });
-    expect(await statusOf(postJson(stack, demo.appKey, "/file/sync/single", invoiceSingle(invoiceOf(demo).id)))).toBe(429);
+    expect(await statusOf(postJson(stack, demo.appKey, "/file/sync/single", invoiceSingle(invoiceOf(demo).id)))).toBe(
+      429,
+    );
     const res = await postJson(stack, second.appKey, "/file/sync/single", invoiceSingle(invoiceOf(second).id));
     expect(res.status).toBe(200);
     expect(res.headers.get("x-page-count")).toBe("1");
@@ -160,11 +178,20 @@ describe("rate limits per workspace and class (spec 8)", () => {
   it("async: 100 a minute and retrieval (download, parameters, design list): 100 a minute; status is not affected", async () => {
     const tenant: Tenant = await createTenant(stack, "Rate async retrieval");
     await clock.enterFreshWindow(1);
-    const accepted = await burst(101, 16, (i) => statusOf(postJson(stack, tenant.appKey, `/file/async/${i % 2 ? "multiple" : "single"}`, {})));
+    const accepted = await burst(101, 16, (i) =>
+      statusOf(postJson(stack, tenant.appKey, `/file/async/${i % 2 ? "multiple" : "single"}`, {})),
+    );
     expect(tally(accepted)).toEqual({ 400: 100, 429: 1 });
-    await expectRateLimited(await postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId)));
+    await expectRateLimited(
+      await postJson(stack, tenant.appKey, "/file/async/single", invoiceSingle(tenant.invoiceId)),
+    );
 
-    const paths = ["/file/designs", `/file/design/parameter/${tenant.invoiceId}`, `/file/download/${UNKNOWN_REQUEST}`, `/file/download/${UNKNOWN_REQUEST}/${UNKNOWN_REQUEST}`];
+    const paths = [
+      "/file/designs",
+      `/file/design/parameter/${tenant.invoiceId}`,
+      `/file/download/${UNKNOWN_REQUEST}`,
+      `/file/download/${UNKNOWN_REQUEST}/${UNKNOWN_REQUEST}`,
+    ];
     const retrieved = await burst(101, 16, (i) => statusOf(get(tenant.appKey, paths[i % paths.length]!)));
     expect(retrieved.filter((s) => s === 429)).toHaveLength(1);
     expect(retrieved.filter((s) => s === 200 || s === 404)).toHaveLength(100);
@@ -192,14 +219,26 @@ describe("request size limits (spec 8)", () => {
     const headers = { appkey: tenant.appKey };
     const totalBytes = 51 * MiB;
     /** What a client saw: the status, or its connection error; and whether it came before the body ended. */
-    const seen = (a: OversizedAnswer) => ({ answer: a.error ?? a.status, early: a.answeredBeforeBodyEnd, quick: a.elapsedMs < 5_000 });
+    const seen = (a: OversizedAnswer) => ({
+      answer: a.error ?? a.status,
+      early: a.answeredBeforeBodyEnd,
+      quick: a.elapsedMs < 5_000,
+    });
     const expected = { answer: 413, early: true, quick: true };
 
     // Announced: refused from the header, long before 50 MB were sent. Repeated, because a
     // client that loses the answer to a dropped connection does so only some of the time.
     const announced: OversizedAnswer[] = [];
     for (let i = 0; i < 10; i++) {
-      announced.push(await postOversizedBody(`${stack.baseUrl}/file/sync/single`, { chunked: false, totalBytes, holdAfterBytes: 2 * MiB, waitMs: 5_000, headers }));
+      announced.push(
+        await postOversizedBody(`${stack.baseUrl}/file/sync/single`, {
+          chunked: false,
+          totalBytes,
+          holdAfterBytes: 2 * MiB,
+          waitMs: 5_000,
+          headers,
+        }),
+      );
     }
     // Soft, so the chunked case and the recovery below are still checked when this fails.
     expect.soft(announced.map(seen)).toEqual(Array(10).fill(expected));
@@ -208,7 +247,15 @@ describe("request size limits (spec 8)", () => {
     // Chunked: refused once the stream passes 50 MB, without waiting for its end.
     const chunked: OversizedAnswer[] = [];
     for (const path of ["/file/sync/multiple", "/file/async/single"]) {
-      chunked.push(await postOversizedBody(`${stack.baseUrl}${path}`, { chunked: true, totalBytes, holdAfterBytes: 50 * MiB + 512 * 1024, waitMs: 5_000, headers }));
+      chunked.push(
+        await postOversizedBody(`${stack.baseUrl}${path}`, {
+          chunked: true,
+          totalBytes,
+          holdAfterBytes: 50 * MiB + 512 * 1024,
+          waitMs: 5_000,
+          headers,
+        }),
+      );
     }
     expect.soft(chunked.map(seen)).toEqual(Array(2).fill(expected));
 
@@ -221,7 +268,14 @@ describe("request size limits (spec 8)", () => {
 
   it("params of 1,000,001 bytes are 400 PARAMS_TOO_LARGE (not 413); exactly 1,000,000 bytes still render", async () => {
     const tenant = await createTenant(stack, "Size params");
-    const over = await errorOf(await postJson(stack, tenant.appKey, "/file/sync/single", invoiceSingle(tenant.invoiceId, "over", invoiceParamsOfBytes(1_000_001))));
+    const over = await errorOf(
+      await postJson(
+        stack,
+        tenant.appKey,
+        "/file/sync/single",
+        invoiceSingle(tenant.invoiceId, "over", invoiceParamsOfBytes(1_000_001)),
+      ),
+    );
     expect([over.status, over.body.code]).toEqual([400, "PARAMS_TOO_LARGE"]);
     expect(over.body.details.map((d) => [d.field, d.code])).toEqual([["params", "PARAMS_TOO_LARGE"]]);
 
@@ -237,7 +291,12 @@ describe("request size limits (spec 8)", () => {
     expect([overAsync.status, overAsync.body.code]).toEqual([400, "PARAMS_TOO_LARGE"]);
     expect(overAsync.body.details.map((d) => d.field)).toEqual(["contents.1.params"]);
 
-    const atLimit = await postJson(stack, tenant.appKey, "/file/sync/single", invoiceSingle(tenant.invoiceId, "at-limit", invoiceParamsOfBytes(1_000_000)));
+    const atLimit = await postJson(
+      stack,
+      tenant.appKey,
+      "/file/sync/single",
+      invoiceSingle(tenant.invoiceId, "at-limit", invoiceParamsOfBytes(1_000_000)),
+    );
     expect(atLimit.status).toBe(200);
     expect(atLimit.headers.get("x-page-count")).toBe("1");
     await atLimit.arrayBuffer();

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { invoiceSingle, postJson } from "../helpers/limits-http.ts";
-import { adminUsage, createPlanTenant, type PlanTenant, pagesUsedNow, publishSlowDesign, rendererStats, slowParams, waitForRenderer } from "../helpers/limits-stack.ts";
+import {
+  adminUsage,
+  createPlanTenant,
+  type PlanTenant,
+  pagesUsedNow,
+  publishSlowDesign,
+  rendererStats,
+  slowParams,
+  waitForRenderer,
+} from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 
@@ -32,7 +41,11 @@ it("a sync request past the time-out gets 504 quickly; the abandoned render free
   expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(0);
   const started = Date.now();
   // Unbounded this document takes well over 10 s to render.
-  const res = await postJson(stack, tenant.appKey, "/file/sync/single", { designId: slow.id, version: slow.version, content: { fileName: "too slow", params: slowParams(2_000) } });
+  const res = await postJson(stack, tenant.appKey, "/file/sync/single", {
+    designId: slow.id,
+    version: slow.version,
+    content: { fileName: "too slow", params: slowParams(2_000) },
+  });
   const elapsed = Date.now() - started;
   const text = await res.text();
   if (res.status !== 504) console.error(stack.output().slice(-4000)); // what the service logged, for the failure

@@ -46,7 +46,9 @@ const jsonLines = (): Line[] =>
     .map((l) => JSON.parse(l) as Line);
 
 beforeAll(async () => {
-  stack = await startStack({ env: { ...webhookStackEnv, POWERTOOLS_LOG_LEVEL: "DEBUG", POWERTOOLS_METRICS_DISABLED: "false" } });
+  stack = await startStack({
+    env: { ...webhookStackEnv, POWERTOOLS_LOG_LEVEL: "DEBUG", POWERTOOLS_METRICS_DISABLED: "false" },
+  });
   receiver = await startWebhookReceiver();
   tenant = await createTenant(stack, "logging");
   const path = `/hook?token=${receiverToken}`;
@@ -72,7 +74,11 @@ beforeAll(async () => {
   for (const f of accepted.files) secrets.push(f.share.passcode!);
   expect((await pollStatus(stack, tenant.appKey, asyncRequestId)).body.status).toBe("completed");
   // Two events (sync, async): one delivered after a failed attempt, the other at once.
-  await waitForDelivery(endpoint.id, (d) => d.status === "delivered" && d.requestId === asyncRequestId && receiver.at(path).length >= 3, 30_000);
+  await waitForDelivery(
+    endpoint.id,
+    (d) => d.status === "delivered" && d.requestId === asyncRequestId && receiver.at(path).length >= 3,
+    30_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -85,7 +91,8 @@ describe("logs (Powertools Logger)", () => {
   it("never contain an appkey, a webhook secret, a passcode, params or a receiver's URL query", () => {
     expect(secrets.filter(Boolean)).toHaveLength(4 + 1 + 2);
     const output = stack.output();
-    for (const secret of secrets) expect(output.includes(secret), `found ${secret.slice(0, 12)}… in the output`).toBe(false);
+    for (const secret of secrets)
+      expect(output.includes(secret), `found ${secret.slice(0, 12)}… in the output`).toBe(false);
   });
 
   it("carry the Lambda request id, the generation request id and the workspace id on every line", () => {
@@ -95,14 +102,28 @@ describe("logs (Powertools Logger)", () => {
     expect(rendered.length).toBeGreaterThanOrEqual(3);
     expect(attempts).toHaveLength(3);
     for (const line of logs) {
-      expect(line, JSON.stringify(line)).toMatchObject({ service: "platen", function_request_id: expect.any(String), workspaceId: tenant.workspaceId });
+      expect(line, JSON.stringify(line)).toMatchObject({
+        service: "platen",
+        function_request_id: expect.any(String),
+        workspaceId: tenant.workspaceId,
+      });
       expect([syncRequestId, asyncRequestId]).toContain(line.requestId);
     }
     // Per invocation, even though the local stack runs them side by side in one process.
-    expect(rendered.filter((l) => l.function_name === "generate-sync").map((l) => [l.requestId, typeof l.apiRequestId])).toEqual([[syncRequestId, "string"]]);
-    expect(rendered.filter((l) => l.function_name === "render-files").every((l) => l.requestId === asyncRequestId && !l.apiRequestId)).toBe(true);
+    expect(
+      rendered.filter((l) => l.function_name === "generate-sync").map((l) => [l.requestId, typeof l.apiRequestId]),
+    ).toEqual([[syncRequestId, "string"]]);
+    expect(
+      rendered
+        .filter((l) => l.function_name === "render-files")
+        .every((l) => l.requestId === asyncRequestId && !l.apiRequestId),
+    ).toBe(true);
     expect(attempts.map((a) => a.level).sort()).toEqual(["INFO", "INFO", "WARN"]);
-    expect(attempts[0]).toMatchObject({ url: receiver.url("/hook"), endpointId: expect.any(String), deliveryId: expect.any(String) });
+    expect(attempts[0]).toMatchObject({
+      url: receiver.url("/hook"),
+      endpointId: expect.any(String),
+      deliveryId: expect.any(String),
+    });
   });
 });
 

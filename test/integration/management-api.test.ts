@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeConfidentialClient, clientCredentialsToken } from "../helpers/identity-fixtures.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
-import { makePublicClient, makeUser, manage, sessionOf, userToken, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
+import {
+  makePublicClient,
+  makeUser,
+  manage,
+  sessionOf,
+  userToken,
+  useStackIdentityKeys,
+} from "../helpers/management-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 import { admin } from "../helpers/webhook-fixtures.ts";
@@ -40,7 +47,11 @@ beforeAll(async () => {
   t.reader = await userToken(stack, clientOne, readerUser, a.workspaceId);
   t.noScope = await userToken(stack, clientOne, adminUser, a.workspaceId, "openid designs:read");
   t.outsider = await userToken(stack, await makePublicClient(b.workspaceId, "B's"), outsiderUser, b.workspaceId);
-  t.cc = await clientCredentialsToken(stack, await makeConfidentialClient(a.workspaceId, ["pdf:generate"]), "pdf:generate");
+  t.cc = await clientCredentialsToken(
+    stack,
+    await makeConfidentialClient(a.workspaceId, ["pdf:generate"]),
+    "pdf:generate",
+  );
   s.admin = await sessionOf(adminUser.id);
   s.reader = await sessionOf(readerUser.id);
   s.outsider = await sessionOf(outsiderUser.id);
@@ -78,7 +89,9 @@ describe("credentials (spec 4.12 rules 2 and 3, 4.11)", () => {
       const res = await call(method, path, { token: t.cc }, body);
       expect([method, path, res.status, res.body.code]).toEqual([method, path, 403, "WORKSPACE_ROLE_DENIED"]);
     }
-    expect((await call("GET", ep(), { token: t.adminOne })).body.items.find((e: { id: string }) => e.id === id)).toMatchObject({ enabled: true });
+    expect(
+      (await call("GET", ep(), { token: t.adminOne })).body.items.find((e: { id: string }) => e.id === id),
+    ).toMatchObject({ enabled: true });
   });
 
   it("a token without pdf:generate gets 401 INVALID_CREDENTIALS on every operation, listing included", async () => {
@@ -112,8 +125,12 @@ describe("roles (rule 1)", () => {
   it("another workspace: a token of it → 403 WORKSPACE_MISMATCH; a session without membership → 403 WORKSPACE_ROLE_DENIED", async () => {
     for (const [method, path, body] of operations("AnyEndpointId000")) {
       if (path === "/workspace/webhook") continue; // names no workspace: acts on the token's own
-      expect((await call(method, path, { token: t.outsider }, body)).body.code, `${method} ${path}`).toBe("WORKSPACE_MISMATCH");
-      expect((await call(method, path, { cookie: s.outsider }, body)).body.code, `${method} ${path}`).toBe("WORKSPACE_ROLE_DENIED");
+      expect((await call(method, path, { token: t.outsider }, body)).body.code, `${method} ${path}`).toBe(
+        "WORKSPACE_MISMATCH",
+      );
+      expect((await call(method, path, { cookie: s.outsider }, body)).body.code, `${method} ${path}`).toBe(
+        "WORKSPACE_ROLE_DENIED",
+      );
     }
   });
 
@@ -128,14 +145,28 @@ describe("ownership between two OAuth clients (rule 4)", () => {
   it("another client's endpoint is 404 for PATCH, DELETE and regenerate but listed; the admin session is not restricted", async () => {
     const created = await call("POST", ep(), { token: t.adminOne }, { url: hook("one") });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: hook("one"), enabled: true, designFilterType: "all", targetDesignIds: [], ownerClientId: clientOne, secret: expect.stringMatching(/^whsec_/) });
+    expect(created.body).toMatchObject({
+      url: hook("one"),
+      enabled: true,
+      designFilterType: "all",
+      targetDesignIds: [],
+      ownerClientId: clientOne,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const id = created.body.id as string;
-    for (const [method, path, body] of [["PATCH", `${ep()}/${id}`, { enabled: false }], ["DELETE", `${ep()}/${id}`], ["POST", `${ep()}/${id}/secret/regenerate`]] as const) {
+    for (const [method, path, body] of [
+      ["PATCH", `${ep()}/${id}`, { enabled: false }],
+      ["DELETE", `${ep()}/${id}`],
+      ["POST", `${ep()}/${id}/secret/regenerate`],
+    ] as const) {
       const res = await call(method, path, { token: t.adminTwo }, body);
       expect([method, res.status, res.body.code]).toEqual([method, 404, "WEBHOOK_ENDPOINT_NOT_FOUND"]);
     }
     const listed = await call("GET", ep(), { token: t.adminTwo });
-    expect(listed.body.items.find((e: { id: string }) => e.id === id)).toMatchObject({ ownerClientId: clientOne, enabled: true });
+    expect(listed.body.items.find((e: { id: string }) => e.id === id)).toMatchObject({
+      ownerClientId: clientOne,
+      enabled: true,
+    });
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
 
     const own = await call("PATCH", `${ep()}/${id}`, { token: t.adminOne }, { enabled: false });
@@ -148,10 +179,22 @@ describe("ownership between two OAuth clients (rule 4)", () => {
   it("an unowned endpoint is operable by any client and becomes owned on its first PATCH", async () => {
     const id = await unownedEndpoint("unowned");
     expect((await call("POST", `${ep()}/${id}/secret/regenerate`, { token: t.adminOne })).status).toBe(200);
-    const adopted = await call("PATCH", `${ep()}/${id}`, { token: t.adminTwo }, { designFilterType: "selected", targetDesignIds: [a.invoiceId, "NoSuchDesign0001"] });
+    const adopted = await call(
+      "PATCH",
+      `${ep()}/${id}`,
+      { token: t.adminTwo },
+      { designFilterType: "selected", targetDesignIds: [a.invoiceId, "NoSuchDesign0001"] },
+    );
     expect(adopted.status).toBe(200);
-    expect(adopted.body).toMatchObject({ ownerClientId: clientTwo, designFilterType: "selected", targetDesignIds: [a.invoiceId, "NoSuchDesign0001"], missingDesignIds: ["NoSuchDesign0001"] });
-    expect((await call("PATCH", `${ep()}/${id}`, { token: t.adminOne }, { enabled: false })).body.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+    expect(adopted.body).toMatchObject({
+      ownerClientId: clientTwo,
+      designFilterType: "selected",
+      targetDesignIds: [a.invoiceId, "NoSuchDesign0001"],
+      missingDesignIds: ["NoSuchDesign0001"],
+    });
+    expect((await call("PATCH", `${ep()}/${id}`, { token: t.adminOne }, { enabled: false })).body.code).toBe(
+      "WEBHOOK_ENDPOINT_NOT_FOUND",
+    );
     expect((await call("DELETE", `${ep()}/${id}`, { token: t.adminTwo })).status).toBe(204);
     expect((await call("DELETE", `${ep()}/${id}`, { token: t.adminTwo })).body.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
   });
@@ -165,18 +208,42 @@ describe("the signing secret", () => {
     const id = created.body.id as string;
     const byToken = await call("GET", `${ep()}/${id}/secret`, { token: t.adminOne });
     expect([byToken.status, byToken.body.code]).toEqual([403, "ACCESS_DENIED"]);
-    expect(await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).toMatchObject({ status: 200, body: { secret: created.body.secret } });
+    expect(await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).toMatchObject({
+      status: 200,
+      body: { secret: created.body.secret },
+    });
     const regenerated = await call("POST", `${ep()}/${id}/secret/regenerate`, { token: t.adminOne });
-    expect(regenerated.body).toEqual({ id, secret: expect.stringMatching(/^whsec_/), previousSecretExpiresAt: expect.any(String) });
+    expect(regenerated.body).toEqual({
+      id,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecretExpiresAt: expect.any(String),
+    });
     expect((await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).body.secret).toBe(regenerated.body.secret);
   });
 
   it("a session's change from a foreign Origin is refused (403 ACCESS_DENIED); from the service's own it passes", async () => {
-    const foreign = await call("POST", ep(), { cookie: s.admin, origin: "https://evil.example" }, { url: hook("csrf") });
+    const foreign = await call(
+      "POST",
+      ep(),
+      { cookie: s.admin, origin: "https://evil.example" },
+      { url: hook("csrf") },
+    );
     expect([foreign.status, foreign.body.code]).toEqual([403, "ACCESS_DENIED"]);
-    const own = await call("POST", ep(), { cookie: s.admin, origin: new URL(stack.localJson.siteUrl).origin }, { url: hook("csrf") });
+    const own = await call(
+      "POST",
+      ep(),
+      { cookie: s.admin, origin: new URL(stack.localJson.siteUrl).origin },
+      { url: hook("csrf") },
+    );
     expect(own.status).toBe(201);
-    expect((await call("DELETE", `${ep()}/${own.body.id}`, { cookie: s.admin, origin: new URL(stack.localJson.siteUrl).origin })).status).toBe(204);
+    expect(
+      (
+        await call("DELETE", `${ep()}/${own.body.id}`, {
+          cookie: s.admin,
+          origin: new URL(stack.localJson.siteUrl).origin,
+        })
+      ).status,
+    ).toBe(204);
   });
 });
 
@@ -193,9 +260,16 @@ describe("bodies", () => {
     for (const [body, field] of cases) {
       const res = await call("POST", ep(), { token: t.adminOne }, body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, "VALIDATION_FAILED"]);
-      if (field) expect(res.body.details.map((d: { field?: string }) => d.field), JSON.stringify(body)).toContain(field);
+      if (field)
+        expect(
+          res.body.details.map((d: { field?: string }) => d.field),
+          JSON.stringify(body),
+        ).toContain(field);
     }
-    expect((await call("PATCH", `${ep()}/NoSuchEndpoint01`, { token: t.adminOne }, { enabled: "yes" })).body.details[0].field).toBe("enabled");
+    expect(
+      (await call("PATCH", `${ep()}/NoSuchEndpoint01`, { token: t.adminOne }, { enabled: "yes" })).body.details[0]
+        .field,
+    ).toBe("enabled");
   });
 });
 
@@ -205,9 +279,12 @@ describe("the 10-endpoint limit", () => {
     const owner = await makeUser({ [c.workspaceId]: "admin" });
     const cookie = await sessionOf(owner.id);
     const path = `/workspace/${c.workspaceId}/webhook-endpoints`;
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => call("POST", path, { cookie }, { url: hook(`limit/${i}`) })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call("POST", path, { cookie }, { url: hook(`limit/${i}`) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
-    for (const r of results.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ code: "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", statusCode: 409 });
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.body).toMatchObject({ code: "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", statusCode: 409 });
     expect((await call("GET", path, { cookie })).body.items).toHaveLength(10);
   });
 });
@@ -219,8 +296,19 @@ describe("the single-URL setting", () => {
     const token = await userToken(stack, clientOne, owner, d.workspaceId);
     const first = await call("PATCH", "/workspace/webhook", { token }, { url: hook("single/1") });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ url: hook("single/1"), designFilterType: "all", enabled: true, ownerClientId: clientOne, secret: expect.stringMatching(/^whsec_/) });
-    const second = await call("PATCH", `/workspace/${d.workspaceId}/webhook`, { token }, { url: hook("single/2"), enabled: false });
+    expect(first.body).toMatchObject({
+      url: hook("single/1"),
+      designFilterType: "all",
+      enabled: true,
+      ownerClientId: clientOne,
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const second = await call(
+      "PATCH",
+      `/workspace/${d.workspaceId}/webhook`,
+      { token },
+      { url: hook("single/2"), enabled: false },
+    );
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ id: first.body.id, url: hook("single/2"), enabled: false });
     expect(second.body.secret).toBeUndefined();
@@ -231,7 +319,9 @@ describe("the single-URL setting", () => {
 
 describe("application-key rotation over HTTP (spec 4.11)", () => {
   it("answers the new key; the old one is refused by the very next request", async () => {
-    const rotated = await call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, { token: t.adminOne });
+    const rotated = await call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, {
+      token: t.adminOne,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body).toEqual({ applicationKey: expect.stringMatching(/^plt_/), lastRotatedAt: expect.any(String) });
     expect((await api(stack, a.appKey)("/file/designs")).status).toBe(401);
@@ -240,14 +330,20 @@ describe("application-key rotation over HTTP (spec 4.11)", () => {
   });
 
   it("concurrent rotations leave exactly one valid key; a loser answers 409 with the winner's lastRotatedAt", async () => {
-    const results = await Promise.all([t.adminOne, t.adminTwo, t.adminOne].map((token) => call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, { token })));
+    const results = await Promise.all(
+      [t.adminOne, t.adminTwo, t.adminOne].map((token) =>
+        call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, { token }),
+      ),
+    );
     const winners = results.filter((r) => r.status === 200);
     const losers = results.filter((r) => r.status !== 200);
     for (const loser of losers) {
       expect(loser.body).toMatchObject({ statusCode: 409, code: "APP_KEY_ROTATION_CONFLICT" });
       expect(winners.map((w) => w.body.lastRotatedAt)).toContain(loser.body.details[0].message);
     }
-    const valid = await Promise.all(winners.map(async (w) => (await api(stack, w.body.applicationKey)("/file/designs")).status));
+    const valid = await Promise.all(
+      winners.map(async (w) => (await api(stack, w.body.applicationKey)("/file/designs")).status),
+    );
     expect(valid.filter((status) => status === 200)).toHaveLength(1);
     expect((await api(stack, a.appKey)("/file/designs")).status).toBe(401);
   });
@@ -257,12 +353,33 @@ describe("audit and the OpenAPI document", () => {
   it("records who changed what: user and client for tokens, the user for sessions", async () => {
     const out = await admin(stack, "audit", "list", "--workspace", a.workspaceId, "--json");
     expect(out.code, out.stderr).toBe(0);
-    const entries = JSON.parse(out.stdout) as { action: string; actor: Record<string, string>; target?: string; at: string }[];
-    expect(entries).toContainEqual(expect.objectContaining({ action: "application-key.rotate", actor: { via: "bearer", userId: adminId, clientId: clientOne } }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "webhook-endpoint.create", actor: { via: "session", userId: adminId } }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "webhook-endpoint.secret-read", actor: { via: "session", userId: adminId } }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "webhook-endpoint.update", actor: { via: "bearer", userId: adminId, clientId: clientTwo } }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "webhook-endpoint.create", actor: { via: "admin-cli" } }));
+    const entries = JSON.parse(out.stdout) as {
+      action: string;
+      actor: Record<string, string>;
+      target?: string;
+      at: string;
+    }[];
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        action: "application-key.rotate",
+        actor: { via: "bearer", userId: adminId, clientId: clientOne },
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ action: "webhook-endpoint.create", actor: { via: "session", userId: adminId } }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ action: "webhook-endpoint.secret-read", actor: { via: "session", userId: adminId } }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        action: "webhook-endpoint.update",
+        actor: { via: "bearer", userId: adminId, clientId: clientTwo },
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ action: "webhook-endpoint.create", actor: { via: "admin-cli" } }),
+    );
     expect([...entries].sort((x, y) => y.at.localeCompare(x.at))).toEqual(entries);
   });
 
@@ -272,6 +389,8 @@ describe("audit and the OpenAPI document", () => {
     const doc = (await res.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: stack.localJson.apiBaseUrl }]);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/workspace/{workspaceId}/webhook-endpoints", "/file/sync/single", "/openapi.json"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/workspace/{workspaceId}/webhook-endpoints", "/file/sync/single", "/openapi.json"]),
+    );
   });
 });

@@ -13,13 +13,19 @@ let demo: RunningStack["localJson"]["workspaces"][number];
 let second: RunningStack["localJson"]["workspaces"][number];
 let publicClient: { clientId: string; redirectUri: string };
 
-const bearer = (token: string, extra: Record<string, string> = {}) => ({ headers: { Authorization: `Bearer ${token}`, ...extra } });
+const bearer = (token: string, extra: Record<string, string> = {}) => ({
+  headers: { Authorization: `Bearer ${token}`, ...extra },
+});
 const codeOf = async (res: Response) => ((await res.json()) as { code: string }).code;
 const generateAsync = (token: string) =>
   api(stack)("/file/async/single", {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ designId: demo.designs.find((d) => d.label.includes("Shipping"))!.id, version: 1, content: { fileName: "label", params: sampleParams("shipping-label") } }),
+    body: JSON.stringify({
+      designId: demo.designs.find((d) => d.label.includes("Shipping"))!.id,
+      version: 1,
+      content: { fileName: "label", params: sampleParams("shipping-label") },
+    }),
   });
 
 beforeAll(async () => {
@@ -30,7 +36,10 @@ beforeAll(async () => {
   publicClient = { clientId: seeded.clientId, redirectUri: seeded.redirectUris[0]! };
 });
 afterAll(async () => {
-  await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, { method: "POST", body: JSON.stringify({ offsetMs: 0 }) });
+  await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, {
+    method: "POST",
+    body: JSON.stringify({ offsetMs: 0 }),
+  });
   await stack?.stop();
   if (stack) removeDataDir(stack.dataDir);
 });
@@ -42,7 +51,12 @@ describe("spec 5.1 with Bearer tokens", () => {
     const garbage = await api(stack)("/file/designs", bearer("not-a-jwt"));
     expect([garbage.status, await codeOf(garbage)]).toEqual([401, "INVALID_CREDENTIALS"]);
     const { privateKey } = await generateKeyPair("ES256");
-    const foreign = await new SignJWT({ workspace_id: demo.id, client_id: "x", scope: "pdf:generate", grant_type: "client_credentials" })
+    const foreign = await new SignJWT({
+      workspace_id: demo.id,
+      client_id: "x",
+      scope: "pdf:generate",
+      grant_type: "client_credentials",
+    })
       .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: "foreign" })
       .setIssuer(stack.localJson.authUrl)
       .setAudience(stack.localJson.apiBaseUrl)
@@ -53,7 +67,12 @@ describe("spec 5.1 with Bearer tokens", () => {
 
   it("a code-flow token works in the workspace chosen at consent and counts there", async () => {
     const user = await makeUser({ [demo.id]: "read", [second.id]: "admin" });
-    const tokens = await codeFlowTokens(stack, { ...publicClient, email: user.email, password: user.password, workspaceId: second.id });
+    const tokens = await codeFlowTokens(stack, {
+      ...publicClient,
+      email: user.email,
+      password: user.password,
+      workspaceId: second.id,
+    });
     const list = await api(stack)("/file/designs", bearer(tokens.access_token));
     expect(list.status).toBe(200);
     const own = await api(stack)("/file/designs", bearer(tokens.access_token, { "x-workspace-id": second.id }));
@@ -84,30 +103,53 @@ describe("spec 5.1 with Bearer tokens", () => {
   });
 
   it("workspace-less and wrong-audience tokens are 401 even when signed with our key", async () => {
-    const base = { client_id: stack.localJson.oauthClients[0]!.clientId, scope: "pdf:generate", grant_type: "client_credentials" };
+    const base = {
+      client_id: stack.localJson.oauthClients[0]!.clientId,
+      scope: "pdf:generate",
+      grant_type: "client_credentials",
+    };
     const valid = await forgeToken(stack, { ...base, workspace_id: demo.id });
     expect((await api(stack)("/file/designs", bearer(valid))).status).toBe(200);
     expect((await api(stack)("/file/designs", bearer(await forgeToken(stack, base)))).status).toBe(401);
-    const wrongAudience = await forgeToken(stack, { ...base, workspace_id: demo.id }, { audience: "https://elsewhere.example/v1" });
+    const wrongAudience = await forgeToken(
+      stack,
+      { ...base, workspace_id: demo.id },
+      { audience: "https://elsewhere.example/v1" },
+    );
     expect((await api(stack)("/file/designs", bearer(wrongAudience))).status).toBe(401);
   });
 
   it("expired tokens are 401", async () => {
     const token = await clientCredentialsToken(stack, await makeConfidentialClient(demo.id));
     expect((await api(stack)("/file/designs", bearer(token))).status).toBe(200);
-    await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, { method: "POST", body: JSON.stringify({ offsetMs: 3601_000 }) });
+    await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, {
+      method: "POST",
+      body: JSON.stringify({ offsetMs: 3601_000 }),
+    });
     try {
       const late = await api(stack)("/file/designs", bearer(token));
       expect([late.status, await codeOf(late)]).toEqual([401, "INVALID_CREDENTIALS"]);
     } finally {
-      await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, { method: "POST", body: JSON.stringify({ offsetMs: 0 }) });
+      await fetch(`http://127.0.0.1:${stack.port}/__local/clock`, {
+        method: "POST",
+        body: JSON.stringify({ offsetMs: 0 }),
+      });
     }
   });
 
   it("revoked tokens are 401: a replayed refresh token revokes its family, a deleted client its tokens", async () => {
     const user = await makeUser({ [demo.id]: "admin" });
-    const tokens = await codeFlowTokens(stack, { ...publicClient, email: user.email, password: user.password, workspaceId: demo.id });
-    const refresh = { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: publicClient.clientId };
+    const tokens = await codeFlowTokens(stack, {
+      ...publicClient,
+      email: user.email,
+      password: user.password,
+      workspaceId: demo.id,
+    });
+    const refresh = {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: publicClient.clientId,
+    };
     expect((await tokenRequest(stack, refresh)).status).toBe(200);
     expect((await tokenRequest(stack, refresh)).body.error).toBe("invalid_grant");
     expect((await api(stack)("/file/designs", bearer(tokens.access_token))).status).toBe(401);
@@ -121,7 +163,12 @@ describe("spec 5.1 with Bearer tokens", () => {
 
   it("a member removed after the token was issued gets 403 WORKSPACE_ROLE_DENIED; re-added, the token works again", async () => {
     const user = await makeUser({ [demo.id]: "read" });
-    const tokens = await codeFlowTokens(stack, { ...publicClient, email: user.email, password: user.password, workspaceId: demo.id });
+    const tokens = await codeFlowTokens(stack, {
+      ...publicClient,
+      email: user.email,
+      password: user.password,
+      workspaceId: demo.id,
+    });
     expect((await api(stack)("/file/designs", bearer(tokens.access_token))).status).toBe(200);
     await removeMembership(demo.id, user.id);
     const denied = await api(stack)("/file/designs", bearer(tokens.access_token));

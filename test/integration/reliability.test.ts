@@ -32,7 +32,9 @@ describe("the free plan's 30 pages hold under concurrency (item 1)", () => {
   it("25 concurrent multi-page sync requests: the pages delivered never exceed 30, each refusal is 403 PLAN_PAGE_LIMIT_EXCEEDED, and the usage equals the pages delivered", async () => {
     const tenant = await createPlanTenant(stack, "Race", "free");
     const body = invoiceSingle(tenant.invoiceId, "race", invoiceWithRows(ROWS));
-    const answers = await Promise.all(Array.from({ length: 25 }, () => postJson(stack, tenant.appKey, "/file/sync/single", body)));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => postJson(stack, tenant.appKey, "/file/sync/single", body)),
+    );
     let delivered = 0;
     let refused = 0;
     for (const res of answers) {
@@ -54,12 +56,20 @@ describe("the free plan's 30 pages hold under concurrency (item 1)", () => {
   it("an async multiple whose files together pass the limit: the files that would cross it fail with PLAN_PAGE_LIMIT_EXCEEDED, the others are delivered, usage = pages delivered ≤ 30", async () => {
     const tenant = await createPlanTenant(stack, "Race async", "free");
     const contents = Array.from({ length: 12 }, (_, i) => ({ fileName: `rows-${i}`, params: invoiceWithRows(ROWS) }));
-    const accepted = await acceptOrFail(stack, tenant.appKey, "multiple", { designId: tenant.invoiceId, version: 1, contents });
+    const accepted = await acceptOrFail(stack, tenant.appKey, "multiple", {
+      designId: tenant.invoiceId,
+      version: 1,
+      contents,
+    });
     const { body } = await pollStatus(stack, tenant.appKey, accepted.requestId, { timeoutMs: 180_000 });
     expect(body.status).toBe("completed");
     const failed = body.failedFiles ?? [];
     expect(failed.length).toBeGreaterThan(0);
-    for (const f of failed) expect([f.code, f.message]).toEqual(["PLAN_PAGE_LIMIT_EXCEEDED", expect.stringMatching(/^The monthly page limit of the plan has been reached \(\d+ of 30 pages used\)\.$/)]);
+    for (const f of failed)
+      expect([f.code, f.message]).toEqual([
+        "PLAN_PAGE_LIMIT_EXCEEDED",
+        expect.stringMatching(/^The monthly page limit of the plan has been reached \(\d+ of 30 pages used\)\.$/),
+      ]);
     expect(body.files.length + failed.length).toBe(12);
     const delivered = body.files.reduce((n, f) => n + f.pageCount!, 0);
     expect(delivered).toBeLessThanOrEqual(30);
@@ -81,7 +91,11 @@ describe("params nesting (item 7)", () => {
       ["/file/sync/single", "single", "params.a"],
       ["/file/async/multiple", "multiple", "contents.0.params.a"],
     ] as const) {
-      const res = await fetch(`${stack.baseUrl}${path}`, { method: "POST", headers: { appkey: tenant.appKey, "content-type": "application/json" }, body: withParams(deep(5000), mode, tenant.invoiceId) });
+      const res = await fetch(`${stack.baseUrl}${path}`, {
+        method: "POST",
+        headers: { appkey: tenant.appKey, "content-type": "application/json" },
+        body: withParams(deep(5000), mode, tenant.invoiceId),
+      });
       const { status, body } = await errorOf(res);
       expect([status, body.code], path).toEqual([400, "VALIDATION_FAILED"]);
       const [detail] = body.details as { field: string; message: string }[];
@@ -90,7 +104,11 @@ describe("params nesting (item 7)", () => {
     }
     // 60 levels are fine: the deep value is an unknown key, which rendering ignores.
     const params = JSON.stringify(invoiceItem("x").params).replace(/^\{/, `{"extra":${deep(60)},`);
-    const ok = await fetch(`${stack.baseUrl}/file/sync/single`, { method: "POST", headers: { appkey: tenant.appKey, "content-type": "application/json" }, body: withParams(params, "single", tenant.invoiceId) });
+    const ok = await fetch(`${stack.baseUrl}/file/sync/single`, {
+      method: "POST",
+      headers: { appkey: tenant.appKey, "content-type": "application/json" },
+      body: withParams(params, "single", tenant.invoiceId),
+    });
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
   }, 60_000);
@@ -114,7 +132,11 @@ describe("passcode hashing (item 3)", () => {
     const started = Date.now();
     let accepted: AcceptedJson;
     try {
-      accepted = await acceptOrFail(stack, tenant.appKey, "multiple", { designId: tenant.invoiceId, version: 1, contents }).catch((err: Error) => {
+      accepted = await acceptOrFail(stack, tenant.appKey, "multiple", {
+        designId: tenant.invoiceId,
+        version: 1,
+        contents,
+      }).catch((err: Error) => {
         throw new Error(`${err.message}\n--- stack output (tail) ---\n${stack.output().slice(-3000)}`);
       });
     } finally {

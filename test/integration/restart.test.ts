@@ -12,7 +12,9 @@ it("keeps workspaces, designs and stored objects across a clean stop and a crash
   const first = stack.localJson;
   const demo = first.workspaces[0]!;
   const design = demo.designs[0]!;
-  const thumbBefore = Buffer.from(await (await api(stack, demo.appKey)(`/file/designs/${design.id}/thumbnail`)).arrayBuffer());
+  const thumbBefore = Buffer.from(
+    await (await api(stack, demo.appKey)(`/file/designs/${design.id}/thumbnail`)).arrayBuffer(),
+  );
   expect(stack.output()).toContain("seeded workspace Demo");
   await stack.stop();
 
@@ -23,7 +25,9 @@ it("keeps workspaces, designs and stored objects across a clean stop and a crash
   );
   const list = await (await api(stack, demo.appKey)("/file/designs")).json();
   expect(list.total).toBe(3);
-  const thumbAfter = Buffer.from(await (await api(stack, demo.appKey)(`/file/designs/${design.id}/thumbnail`)).arrayBuffer());
+  const thumbAfter = Buffer.from(
+    await (await api(stack, demo.appKey)(`/file/designs/${design.id}/thumbnail`)).arrayBuffer(),
+  );
   expect(thumbAfter.equals(thumbBefore)).toBe(true);
 
   await stack.kill(); // SIGKILL: no shutdown hook runs

@@ -19,7 +19,12 @@ beforeAll(async () => {
   stack = await startStack();
   site = siteOrigin(stack);
   const ws = stack.localJson.workspaces[0]!;
-  locked = await generateFile(stack, ws, { fileName: "locked", shareType: "03", passcodeEnabled: true, passthrough: { order: "<script>x</script>" } });
+  locked = await generateFile(stack, ws, {
+    fileName: "locked",
+    shareType: "03",
+    passcodeEnabled: true,
+    passthrough: { order: "<script>x</script>" },
+  });
   workspaceOnly = await generateFile(stack, ws, { fileName: "internal" });
   await settled(stack);
 });
@@ -63,7 +68,10 @@ describe("file view over HTTP (issue 14 items 1 and 5)", () => {
     expect(page).toContain("&lt;script&gt;x&lt;/script&gt;"); // passthrough shown, escaped
     const viaSite = await fetch(`${site}${locked.path}/download`, { headers: { cookie: jar } });
     expect(viaSite.headers.get("content-disposition")).toMatch(/^attachment/);
-    const viaApi = await api(stack, stack.localJson.workspaces[0]!.appKey)(`/file/download/${locked.requestId}/${locked.fileId}`);
+    const viaApi = await api(
+      stack,
+      stack.localJson.workspaces[0]!.appKey,
+    )(`/file/download/${locked.requestId}/${locked.fileId}`);
     expect(Buffer.from(await viaSite.arrayBuffer()).equals(Buffer.from(await viaApi.arrayBuffer()))).toBe(true);
     const preview = await fetch(`${site}${locked.path}/preview`, { headers: { cookie: jar } });
     expect(preview.headers.get("content-disposition")).toMatch(/^inline/);
@@ -78,14 +86,19 @@ describe("file view over HTTP (issue 14 items 1 and 5)", () => {
     const unknown = await fetch(`${site}${unknownPath}`);
     expect(forbidden.status).toBe(404);
     expect(unknown.status).toBe(404);
-    const strip = (page: string, path: string) => page.replaceAll(encodeURIComponent(path), "PATH").replaceAll(path, "PATH");
+    const strip = (page: string, path: string) =>
+      page.replaceAll(encodeURIComponent(path), "PATH").replaceAll(path, "PATH");
     expect(strip(await forbidden.text(), workspaceOnly.path)).toBe(strip(await unknown.text(), unknownPath));
     expect((await fetch(`${site}${workspaceOnly.path}/download`)).status).toBe(404);
     expect((await fetch(`${site}/file/not-an-id/x`)).status).toBe(404);
   });
 
   it("limits passcode attempts to five per 15 minutes per file and address (the 6th is 429)", async () => {
-    const other = await generateFile(stack, stack.localJson.workspaces[1]!, { fileName: "limited", shareType: "03", passcodeEnabled: true });
+    const other = await generateFile(stack, stack.localJson.workspaces[1]!, {
+      fileName: "limited",
+      shareType: "03",
+      passcodeEnabled: true,
+    });
     for (let i = 0; i < 5; i++) expect((await fetch(`${site}${other.path}`, form(`wrong-${i}`))).status).toBe(403);
     const sixth = await fetch(`${site}${other.path}`, form(other.passcode!));
     expect(sixth.status).toBe(429);
@@ -125,7 +138,8 @@ describe("error docs over HTTP (issue 14 item 3)", () => {
       expect(page.status).toBe(200);
       expect(page.headers.get("content-language")).toBe(lang);
       const ids = idsOf(await page.text());
-      for (const code of Object.keys(catalogue)) expect(ids.has(code.toLowerCase()), `${lang} #${code.toLowerCase()}`).toBe(true);
+      for (const code of Object.keys(catalogue))
+        expect(ids.has(code.toLowerCase()), `${lang} #${code.toLowerCase()}`).toBe(true);
     }
   });
 });

@@ -17,7 +17,11 @@ import { problemText } from "../../functions/app/pages/settings-actions.ts";
 let stack: RunningStack;
 let wsA: string;
 let wsB: string;
-const identity = new FakeIdentity().addUser("admin", "admin@a.example").addUser("reader", "reader@a.example").addUser("outsider", "someone@b.example").addUser("guest", "Guest@Example.com");
+const identity = new FakeIdentity()
+  .addUser("admin", "admin@a.example")
+  .addUser("reader", "reader@a.example")
+  .addUser("outsider", "someone@b.example")
+  .addUser("guest", "Guest@Example.com");
 const site = directSite(identity);
 let internal: GeneratedFile;
 let invited: GeneratedFile;
@@ -26,14 +30,23 @@ let partialId: string;
 beforeAll(async () => {
   stack = await startStack();
   useStackEmulators(stack.dataDir);
-  const [a, b] = stack.localJson.workspaces as [RunningStack["localJson"]["workspaces"][number], RunningStack["localJson"]["workspaces"][number]];
+  const [a, b] = stack.localJson.workspaces as [
+    RunningStack["localJson"]["workspaces"][number],
+    RunningStack["localJson"]["workspaces"][number],
+  ];
   wsA = a.id;
   wsB = b.id;
   identity.grant(wsA, "admin", "admin").grant(wsA, "reader", "read").grant(wsB, "outsider", "admin");
   internal = await generateFile(stack, a, { fileName: "internal" });
   invited = await generateFile(stack, a, { fileName: "for-guests", shareType: "02" });
   const design = invoiceOf(a);
-  partialId = (await acceptOrFail(stack, a.appKey, "multiple", { designId: design.id, version: design.latestVersion, contents: [invoiceItem("good"), mismatchedItem("bad")] })).requestId;
+  partialId = (
+    await acceptOrFail(stack, a.appKey, "multiple", {
+      designId: design.id,
+      version: design.latestVersion,
+      contents: [invoiceItem("good"), mismatchedItem("bad")],
+    })
+  ).requestId;
   await pollStatus(stack, a.appKey, partialId);
   await settled(stack);
 });
@@ -60,17 +73,29 @@ describe("share types 01 and 02 (issue 14 item 1)", () => {
     const readerPage = await site("GET", invited.path, { cookie: identity.cookie("reader") });
     expect(readerPage.text).not.toContain('id="invite-email"'); // readers see the file, not the list
     const action = `${invited.path}/invitations`;
-    const forged = await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "add", email: "guest@example.com" } });
+    const forged = await site("POST", action, {
+      cookie: identity.cookie("admin"),
+      form: { action: "add", email: "guest@example.com" },
+    });
     expect(forged.status).toBe(403);
-    const byReader = await site("POST", action, { cookie: identity.cookie("reader"), form: { action: "add", email: "guest@example.com", csrf: csrfOf(readerPage.text) } });
+    const byReader = await site("POST", action, {
+      cookie: identity.cookie("reader"),
+      form: { action: "add", email: "guest@example.com", csrf: csrfOf(readerPage.text) },
+    });
     expect(byReader.status).toBe(404);
-    const added = await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "add", email: " GUEST@example.com ", csrf: csrfOf(adminPage.text) } });
+    const added = await site("POST", action, {
+      cookie: identity.cookie("admin"),
+      form: { action: "add", email: " GUEST@example.com ", csrf: csrfOf(adminPage.text) },
+    });
     expect(added.status).toBe(303);
     expect((await site("GET", invited.path, { cookie: identity.cookie("admin") })).text).toContain("guest@example.com");
     expect((await site("GET", invited.path, { cookie: guest })).status).toBe(200);
     expect((await site("GET", invited.path, { cookie: identity.cookie("outsider") })).status).toBe(404);
     expect((await site("GET", invited.path)).status).toBe(404);
-    await site("POST", action, { cookie: identity.cookie("admin"), form: { action: "remove", email: "guest@example.com", csrf: csrfOf(adminPage.text) } });
+    await site("POST", action, {
+      cookie: identity.cookie("admin"),
+      form: { action: "remove", email: "guest@example.com", csrf: csrfOf(adminPage.text) },
+    });
     expect((await site("GET", invited.path, { cookie: guest })).status).toBe(404);
   });
 });
@@ -80,7 +105,9 @@ describe("output history pages (issue 14 item 2)", () => {
     const anonymous = await site("GET", `/output-history/${partialId}`);
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.location).toBe(`/login?return_to=${encodeURIComponent(`/output-history/${partialId}`)}`);
-    expect((await site("GET", `/output-history/${partialId}`, { cookie: identity.cookie("outsider") })).status).toBe(404);
+    expect((await site("GET", `/output-history/${partialId}`, { cookie: identity.cookie("outsider") })).status).toBe(
+      404,
+    );
   });
 
   it("shows a partial failure as the status endpoint does, with file links, codes linked to the docs and the ZIP", async () => {
@@ -110,7 +137,13 @@ describe("workspace settings (issue 14 item 4)", () => {
     const design = stack.localJson.workspaces[0]!.designs[0]!.id;
     const created = await site("POST", `/settings/${wsA}/hooks`, {
       cookie: identity.cookie("admin"),
-      form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/hook", designFilterType: "selected", targetDesignIds: design, otherDesignIds: "GONEdesign000001" },
+      form: {
+        csrf: csrfOf(page.text),
+        url: "http://127.0.0.1:9/hook",
+        designFilterType: "selected",
+        targetDesignIds: design,
+        otherDesignIds: "GONEdesign000001",
+      },
     });
     expect(created.status).toBe(200);
     expect(created.text).toMatch(/<output class="secret" id="shown-secret">whsec_[\w-]+<\/output>/);
@@ -122,22 +155,44 @@ describe("workspace settings (issue 14 item 4)", () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("reader") });
     expect(page.text).toContain("http://127.0.0.1:9/hook");
     expect(page.text).not.toContain('id="create-endpoint"');
-    const write = await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("reader"), form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/x" } });
+    const write = await site("POST", `/settings/${wsA}/hooks`, {
+      cookie: identity.cookie("reader"),
+      form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/x" },
+    });
     expect(write.status).toBe(403);
-    expect((await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("outsider"), form: { url: "http://127.0.0.1:9/x" } })).status).toBe(404);
+    expect(
+      (
+        await site("POST", `/settings/${wsA}/hooks`, {
+          cookie: identity.cookie("outsider"),
+          form: { url: "http://127.0.0.1:9/x" },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("shows a refused change's reason with its status, and keeps CSRF on every form", async () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
-    const bad = await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text), url: "ftp://nope" } });
+    const bad = await site("POST", `/settings/${wsA}/hooks`, {
+      cookie: identity.cookie("admin"),
+      form: { csrf: csrfOf(page.text), url: "ftp://nope" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="flash"');
     // Logging out changes nothing of the workspace; like every POST it is refused cross-site (site-edge.ts).
-    const forms = (page.text.match(/<form[^>]*method="post"[^>]*>/g) ?? []).filter((f) => !f.includes('action="/logout"'));
+    const forms = (page.text.match(/<form[^>]*method="post"[^>]*>/g) ?? []).filter(
+      (f) => !f.includes('action="/logout"'),
+    );
     const tokens = page.text.match(/name="csrf"/g) ?? [];
     expect(forms.length).toBeGreaterThan(3);
     expect(tokens.length).toBe(forms.length);
-    expect((await site("POST", `/settings/${wsA}/hooks`, { cookie: identity.cookie("admin"), form: { url: "http://127.0.0.1:9/y" } })).status).toBe(403);
+    expect(
+      (
+        await site("POST", `/settings/${wsA}/hooks`, {
+          cookie: identity.cookie("admin"),
+          form: { url: "http://127.0.0.1:9/y" },
+        })
+      ).status,
+    ).toBe(403);
     const crossSite = await site("POST", `/settings/${wsA}/hooks`, {
       cookie: identity.cookie("admin"),
       form: { csrf: csrfOf(page.text), url: "http://127.0.0.1:9/z" },
@@ -149,19 +204,29 @@ describe("workspace settings (issue 14 item 4)", () => {
   it("gives readers no rotate button and refuses a reader's forged rotation", async () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("reader") });
     expect(page.text).not.toContain('id="rotate-key"');
-    const forged = await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("reader"), form: { csrf: csrfOf(page.text) } });
+    const forged = await site("POST", `/settings/${wsA}/key-rotate`, {
+      cookie: identity.cookie("reader"),
+      form: { csrf: csrfOf(page.text) },
+    });
     expect(forged.status).toBe(403);
     expect(forged.text).not.toMatch(/id="shown-secret"/);
     const a = stack.localJson.workspaces[0]!;
     expect((await api(stack, a.appKey)("/file/designs")).status).toBe(200); // the key still works
-    expect((await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("outsider"), form: {} })).status).toBe(404);
+    expect(
+      (await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("outsider"), form: {} })).status,
+    ).toBe(404);
   });
 
   it("lets an admin rotate the key once, audited with the session's user; a lost race says so with 409", async () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
     expect(page.text).toContain('id="rotate-key"');
-    expect((await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: {} })).status).toBe(403); // no CSRF token
-    const rotated = await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text) } });
+    expect(
+      (await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: {} })).status,
+    ).toBe(403); // no CSRF token
+    const rotated = await site("POST", `/settings/${wsA}/key-rotate`, {
+      cookie: identity.cookie("admin"),
+      form: { csrf: csrfOf(page.text) },
+    });
     expect(rotated.status).toBe(200);
     const newKey = /<output class="secret" id="shown-secret">([^<]+)<\/output>/.exec(rotated.text)?.[1] ?? "";
     expect((await api(stack, newKey)("/file/designs")).status).toBe(200);
@@ -171,12 +236,24 @@ describe("workspace settings (issue 14 item 4)", () => {
     expect(rotation?.actor).toEqual({ via: "session", userId: "admin" });
     expect(entries.some((e) => e.action === "webhook-endpoint.create" && e.actor.userId === "admin")).toBe(true);
     const invitation = entries.find((e) => e.action === "file-invitation.add");
-    expect(invitation).toMatchObject({ actor: { via: "session", userId: "admin" }, target: `${invited.requestId}/${invited.fileId}`, detail: { email: "guest@example.com" } });
+    expect(invitation).toMatchObject({
+      actor: { via: "session", userId: "admin" },
+      target: `${invited.requestId}/${invited.fileId}`,
+      detail: { email: "guest@example.com" },
+    });
     expect(entries.some((e) => e.action === "file-invitation.remove")).toBe(true);
     // Three rotations at once: each page shows a key (200) or explains the lost race (409); one key stays valid.
-    const answers = await Promise.all([1, 2, 3].map(() => site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("admin"), form: { csrf: csrfOf(page.text) } })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        site("POST", `/settings/${wsA}/key-rotate`, {
+          cookie: identity.cookie("admin"),
+          form: { csrf: csrfOf(page.text) },
+        }),
+      ),
+    );
     for (const a of answers) expect([200, 409]).toContain(a.status);
-    for (const a of answers.filter((x) => x.status === 409)) expect(a.text).toContain("Someone else rotated the application key");
+    for (const a of answers.filter((x) => x.status === 409))
+      expect(a.text).toContain("Someone else rotated the application key");
     const keys = answers.flatMap((a) => /id="shown-secret">([^<]+)</.exec(a.text)?.[1] ?? []);
     const valid = await Promise.all(keys.map(async (k) => (await api(stack, k)("/file/designs")).status === 200));
     expect(valid.filter(Boolean)).toHaveLength(1);
@@ -184,7 +261,10 @@ describe("workspace settings (issue 14 item 4)", () => {
   });
 
   it("words the 409 APP_KEY_ROTATION_CONFLICT for people in both languages", () => {
-    const err = new PlatenError("APP_KEY_ROTATION_CONFLICT", { vars: { lastRotatedAt: "2026-11-24T07:00:00.000Z" }, details: [{ field: "lastRotatedAt", message: "2026-11-24T07:00:00.000Z" }] });
+    const err = new PlatenError("APP_KEY_ROTATION_CONFLICT", {
+      vars: { lastRotatedAt: "2026-11-24T07:00:00.000Z" },
+      details: [{ field: "lastRotatedAt", message: "2026-11-24T07:00:00.000Z" }],
+    });
     expect(problemText("en", err)).toBe(
       "Someone else rotated the application key at the same time and finished first (2026-11-24T07:00:00.000Z). Their key is the valid one; your rotation made no change. Ask them for the key, or rotate again.",
     );

@@ -14,9 +14,19 @@ let partialId: string;
 beforeAll(async () => {
   stack = await startStack();
   useStackEmulators(stack.dataDir);
-  const [ws, other] = stack.localJson.workspaces as [RunningStack["localJson"]["workspaces"][number], RunningStack["localJson"]["workspaces"][number]];
+  const [ws, other] = stack.localJson.workspaces as [
+    RunningStack["localJson"]["workspaces"][number],
+    RunningStack["localJson"]["workspaces"][number],
+  ];
   for (let i = 0; i < 5; i++) {
-    requestIds.push((await generateFile(stack, ws, { fileName: `sync-${i}`, passthrough: { customer: i % 2 ? "ACME Corp" : "Globex", order: 1000 + i } })).requestId);
+    requestIds.push(
+      (
+        await generateFile(stack, ws, {
+          fileName: `sync-${i}`,
+          passthrough: { customer: i % 2 ? "ACME Corp" : "Globex", order: 1000 + i },
+        })
+      ).requestId,
+    );
   }
   const design = invoiceOf(ws);
   const accepted = await acceptOrFail(stack, ws.appKey, "multiple", {
@@ -41,7 +51,10 @@ describe("output history listing (issue 14 item 2)", () => {
     expect(page.requests.map((r) => r.requestId)).toEqual([partialId, ...[...requestIds].reverse()]);
     const partial = page.requests[0]!;
     expect(partial.status).toBe("completed");
-    expect(partial.files.map((f) => [f.fileName, f.status])).toEqual([["good", "done"], ["bad", "failed"]]);
+    expect(partial.files.map((f) => [f.fileName, f.status])).toEqual([
+      ["good", "done"],
+      ["bad", "failed"],
+    ]);
     expect(page.next).toBeUndefined();
   });
 
@@ -53,7 +66,11 @@ describe("output history listing (issue 14 item 2)", () => {
     const second = await listOutputHistory(wsId, { pageSize: 4, cursor: first.next }, systemClock);
     expect(second.requests.map((r) => r.requestId)).toEqual([requestIds[1], requestIds[0]]);
     expect(second.next).toBeUndefined();
-    const foreign = await listOutputHistory(stack.localJson.workspaces[1]!.id, { pageSize: 4, cursor: first.next }, systemClock);
+    const foreign = await listOutputHistory(
+      stack.localJson.workspaces[1]!.id,
+      { pageSize: 4, cursor: first.next },
+      systemClock,
+    );
     expect(foreign.requests.map((r) => r.files[0]!.fileName)).toEqual(["elsewhere"]);
   });
 

@@ -44,7 +44,9 @@ const pollers: Poller[] = [];
 async function queuePair(id: string, overrides: Partial<QueueDefinition> = {}): Promise<QueuePair> {
   const def: QueueDefinition = { ...baseDefinition, ...overrides, id, dlq: { ...baseDefinition.dlq, id: `${id}-dlq` } };
   const urls = await createQueues(sqs, { [id]: def });
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: urls[id], AttributeNames: ["QueueArn"] }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: urls[id], AttributeNames: ["QueueArn"] }),
+  );
   return { url: urls[id]!, arn: Attributes!.QueueArn!, dlqUrl: urls[`${id}-dlq`]!, def };
 }
 
@@ -52,7 +54,10 @@ async function sendBodies(url: string, bodies: string[]): Promise<void> {
   for (let i = 0; i < bodies.length; i += 10) {
     const chunk = bodies.slice(i, i + 10);
     await sqs.send(
-      new SendMessageBatchCommand({ QueueUrl: url, Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: body })) }),
+      new SendMessageBatchCommand({
+        QueueUrl: url,
+        Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: body })),
+      }),
     );
   }
 }
@@ -142,8 +147,8 @@ describe("createQueues", () => {
       dlq: { ...baseDefinition.dlq, id: `${id}-dlq` },
     });
     const visibility = async (url: string | undefined) =>
-      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["VisibilityTimeout"] }))).Attributes!
-        .VisibilityTimeout;
+      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["VisibilityTimeout"] })))
+        .Attributes!.VisibilityTimeout;
     const scaled = await createQueues(sqs, { scaled: def("scaled", 120) }, 0.05);
     const floored = await createQueues(sqs, { floored: def("floored", 10) }, 0.001);
     expect(await visibility(scaled.scaled)).toBe("6");
@@ -195,7 +200,9 @@ describe("startSqsPoller", () => {
       expect(r.awsRegion).toBe("us-east-1");
       expect(r.attributes.ApproximateReceiveCount).toBe("1");
       expect(Number(r.attributes.SentTimestamp)).toBeGreaterThan(0);
-      expect(Number(r.attributes.ApproximateFirstReceiveTimestamp)).toBeGreaterThanOrEqual(Number(r.attributes.SentTimestamp));
+      expect(Number(r.attributes.ApproximateFirstReceiveTimestamp)).toBeGreaterThanOrEqual(
+        Number(r.attributes.SentTimestamp),
+      );
       expect(r.attributes.SenderId).toMatch(/\S/);
       expect(r.md5OfBody).toMatch(/^[0-9a-f]{32}$/);
       expect(r.messageAttributes).toEqual({});
@@ -221,7 +228,9 @@ describe("startSqsPoller", () => {
       seen.push(...event.Records);
     });
     await waitFor(() => seen.length === 1, "one record");
-    expect(seen[0]!.messageAttributes).toEqual({ requestId: expect.objectContaining({ dataType: "String", stringValue: "r-1" }) });
+    expect(seen[0]!.messageAttributes).toEqual({
+      requestId: expect.objectContaining({ dataType: "String", stringValue: "r-1" }),
+    });
   });
 
   it("redelivers only the batchItemFailures, then moves them to the DLQ after maxReceiveCount", async () => {
@@ -229,9 +238,12 @@ describe("startSqsPoller", () => {
     const receives = new Map<string, string[]>(); // body → ApproximateReceiveCount of each delivery
     await sendBodies(q.url, ["ok-1", "ok-2", "ok-3", "fail-1", "fail-2"]);
     poll(q, async (event: SQSEvent): Promise<SQSBatchResponse> => {
-      for (const r of event.Records) receives.set(r.body, [...(receives.get(r.body) ?? []), r.attributes.ApproximateReceiveCount]);
+      for (const r of event.Records)
+        receives.set(r.body, [...(receives.get(r.body) ?? []), r.attributes.ApproximateReceiveCount]);
       return {
-        batchItemFailures: event.Records.filter((r) => r.body.startsWith("fail")).map((r) => ({ itemIdentifier: r.messageId })),
+        batchItemFailures: event.Records.filter((r) => r.body.startsWith("fail")).map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
       };
     });
 

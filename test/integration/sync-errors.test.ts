@@ -51,7 +51,12 @@ const multiple = (tenant: Tenant, contents: Record<string, unknown>[], extra: Re
 });
 
 /** Checks the spec 7.1 body shape and returns it. */
-async function expectError(res: Response, status: number, code: string, lang: "en" | "ja" = "en"): Promise<ErrorBodyJson> {
+async function expectError(
+  res: Response,
+  status: number,
+  code: string,
+  lang: "en" | "ja" = "en",
+): Promise<ErrorBodyJson> {
   const body = await readErrorBody(res);
   expect([res.status, body.code]).toEqual([status, code]);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -85,11 +90,23 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
   });
 
   it("names the field of a missing designId, a missing content and a missing params", async () => {
-    const noDesign = await expectError(await send(tBody, "single", { version: 1, content: { fileName: "x", params: {} } }), 400, "VALIDATION_FAILED");
+    const noDesign = await expectError(
+      await send(tBody, "single", { version: 1, content: { fileName: "x", params: {} } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(fields(noDesign)).toEqual(["designId"]);
-    const noContent = await expectError(await send(tBody, "single", { designId: tBody.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
+    const noContent = await expectError(
+      await send(tBody, "single", { designId: tBody.invoiceId, version: 1 }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(fields(noContent)).toEqual(["content"]);
-    const noContents = await expectError(await send(tBody, "multiple", { designId: tBody.invoiceId, version: 1 }), 400, "VALIDATION_FAILED");
+    const noContents = await expectError(
+      await send(tBody, "multiple", { designId: tBody.invoiceId, version: 1 }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(fields(noContents)).toEqual(["contents"]);
     const noParams = await expectError(
       await send(tBody, "single", { designId: tBody.invoiceId, version: 1, content: { fileName: "x" } }),
@@ -101,17 +118,37 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
 
   it("refuses a version that is not an integer, with field `version`", async () => {
     for (const version of ["1", 1.5, null, true]) {
-      const body = await expectError(await send(tBody, "single", single(tBody, {}, { version })), 400, "VALIDATION_FAILED");
+      const body = await expectError(
+        await send(tBody, "single", single(tBody, {}, { version })),
+        400,
+        "VALIDATION_FAILED",
+      );
       expect([version, fields(body)]).toEqual([version, ["version"]]);
       expect(body.message).toEqual([expect.stringMatching(/^version: /)]);
     }
   });
 
   it("refuses unknown properties and names them in details[].field", async () => {
-    const root = await expectError(await send(tBody, "single", single(tBody, {}, { extra: 1 })), 400, "VALIDATION_FAILED");
-    const inContent = await expectError(await send(tBody, "single", single(tBody, { colour: "red" })), 400, "VALIDATION_FAILED");
-    const inItem = await expectError(await send(tBody, "multiple", multiple(tBody, [{}, { colour: "red" }])), 400, "VALIDATION_FAILED");
-    expect([fields(root), fields(inContent), fields(inItem)]).toEqual([["extra"], ["content.colour"], ["contents.1.colour"]]);
+    const root = await expectError(
+      await send(tBody, "single", single(tBody, {}, { extra: 1 })),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const inContent = await expectError(
+      await send(tBody, "single", single(tBody, { colour: "red" })),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const inItem = await expectError(
+      await send(tBody, "multiple", multiple(tBody, [{}, { colour: "red" }])),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect([fields(root), fields(inContent), fields(inItem)]).toEqual([
+      ["extra"],
+      ["content.colour"],
+      ["contents.1.colour"],
+    ]);
   });
 
   it("answers VALIDATION_FAILED when kinds are mixed (a bad fileName and a missing designId, spec 7.1)", async () => {
@@ -123,8 +160,14 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
         expect.objectContaining({ field: "designId" }),
       ]),
     );
-    expect(body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^content\.fileName: /), expect.stringMatching(/^designId: /)]));
-    const withParams = await expectError(await send(tBody, "single", single(tBody, { fileName: "a*b", params: [] })), 400, "VALIDATION_FAILED");
+    expect(body.message).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^content\.fileName: /), expect.stringMatching(/^designId: /)]),
+    );
+    const withParams = await expectError(
+      await send(tBody, "single", single(tBody, { fileName: "a*b", params: [] })),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(withParams.details.map((d) => [d.field, d.code])).toEqual([
       ["content.fileName", "FILE_NAME_INVALID"],
       ["params", "PARAMS_NOT_OBJECT"],
@@ -152,21 +195,39 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
       const body = await readErrorBody(res);
       seen.push([JSON.stringify(ch), res.status, body.code, fields(body), body.details.map((d) => d.code)]);
     }
-    expect(seen).toEqual(FORBIDDEN.map((ch) => [JSON.stringify(ch), 400, "FILE_NAME_INVALID", ["content.fileName"], ["FILE_NAME_INVALID"]]));
+    expect(seen).toEqual(
+      FORBIDDEN.map((ch) => [
+        JSON.stringify(ch),
+        400,
+        "FILE_NAME_INVALID",
+        ["content.fileName"],
+        ["FILE_NAME_INVALID"],
+      ]),
+    );
   });
 
   it("refuses every forbidden character in a multiple request, field `contents.1.fileName`", async () => {
     const seen: unknown[] = [];
     for (const ch of FORBIDDEN) {
-      const res = await send(tContents, "multiple", multiple(tContents, [{ fileName: "fine" }, { fileName: `${ch}x` }]));
+      const res = await send(
+        tContents,
+        "multiple",
+        multiple(tContents, [{ fileName: "fine" }, { fileName: `${ch}x` }]),
+      );
       const body = await readErrorBody(res);
       seen.push([JSON.stringify(ch), res.status, body.code, fields(body)]);
     }
-    expect(seen).toEqual(FORBIDDEN.map((ch) => [JSON.stringify(ch), 400, "FILE_NAME_INVALID", ["contents.1.fileName"]]));
+    expect(seen).toEqual(
+      FORBIDDEN.map((ch) => [JSON.stringify(ch), 400, "FILE_NAME_INVALID", ["contents.1.fileName"]]),
+    );
   });
 
   it("has the spec 7.1 shape: prefixed message array, docsUrl anchor", async () => {
-    const body = await expectError(await send(tNames, "single", single(tNames, { fileName: "a|b" })), 400, "FILE_NAME_INVALID");
+    const body = await expectError(
+      await send(tNames, "single", single(tNames, { fileName: "a|b" })),
+      400,
+      "FILE_NAME_INVALID",
+    );
     expect(body.message).toEqual([expect.stringMatching(/^content\.fileName: /)]);
     expect(body.error).toBe("Bad Request");
   });
@@ -178,7 +239,14 @@ describe("contents of a multiple request (spec 4.2)", () => {
       ["A", "a"],
       ["Rechnung Ärger", "rechnung äRGER"],
     ]) {
-      const res = await send(tContents, "multiple", multiple(tContents, pair.map((fileName) => ({ fileName }))));
+      const res = await send(
+        tContents,
+        "multiple",
+        multiple(
+          tContents,
+          pair.map((fileName) => ({ fileName })),
+        ),
+      );
       const body = await expectError(res, 400, "FILE_NAME_DUPLICATED");
       expect(body.details.length).toBeGreaterThan(0);
       expect(body.details.every((d) => d.field === "contents")).toBe(true);
@@ -187,11 +255,23 @@ describe("contents of a multiple request (spec 4.2)", () => {
 
   it("refuses 101 contents with TOO_MANY_CONTENTS and 0 contents with VALIDATION_FAILED", async () => {
     const tooMany = Array.from({ length: 101 }, (_, i) => ({ fileName: `f${i}` }));
-    const many = await expectError(await send(tContents, "multiple", multiple(tContents, tooMany)), 400, "TOO_MANY_CONTENTS");
+    const many = await expectError(
+      await send(tContents, "multiple", multiple(tContents, tooMany)),
+      400,
+      "TOO_MANY_CONTENTS",
+    );
     expect(fields(many)).toEqual(["contents"]);
-    const none = await expectError(await send(tContents, "multiple", multiple(tContents, [])), 400, "VALIDATION_FAILED");
+    const none = await expectError(
+      await send(tContents, "multiple", multiple(tContents, [])),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(fields(none)).toEqual(["contents"]);
-    const notArray = await expectError(await send(tContents, "multiple", { designId: tContents.invoiceId, version: 1, contents: {} }), 400, "VALIDATION_FAILED");
+    const notArray = await expectError(
+      await send(tContents, "multiple", { designId: tContents.invoiceId, version: 1, contents: {} }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(fields(notArray)).toEqual(["contents"]);
   });
 });
@@ -199,7 +279,11 @@ describe("contents of a multiple request (spec 4.2)", () => {
 describe("params and passthrough shape (spec 2.1, 8)", () => {
   it("refuses params that are not a JSON object with PARAMS_NOT_OBJECT", async () => {
     for (const params of [[], ["a"], "text", null, 42]) {
-      const body = await expectError(await send(tShape, "single", single(tShape, { params })), 400, "PARAMS_NOT_OBJECT");
+      const body = await expectError(
+        await send(tShape, "single", single(tShape, { params })),
+        400,
+        "PARAMS_NOT_OBJECT",
+      );
       expect([params, fields(body)]).toEqual([params, ["params"]]);
     }
     const inMultiple = await expectError(
@@ -212,7 +296,11 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
 
   it("refuses a passthrough that is not a JSON object with PARAMS_NOT_OBJECT", async () => {
     for (const passthrough of [["a"], "text", 1, null]) {
-      const body = await expectError(await send(tShape, "single", single(tShape, { passthrough })), 400, "PARAMS_NOT_OBJECT");
+      const body = await expectError(
+        await send(tShape, "single", single(tShape, { passthrough })),
+        400,
+        "PARAMS_NOT_OBJECT",
+      );
       expect(body.details).toHaveLength(1);
       expect(body.details[0]!.field).toMatch(/(^|\.)passthrough$/);
     }
@@ -220,10 +308,18 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
 
   it("limits params to 1,000,000 UTF-8 bytes (PARAMS_TOO_LARGE), counting bytes not characters", async () => {
     // {"pad":"…"} is 10 bytes plus the value.
-    const ascii = await expectError(await send(tShape, "single", single(tShape, { params: { pad: "x".repeat(999_991) } })), 400, "PARAMS_TOO_LARGE");
+    const ascii = await expectError(
+      await send(tShape, "single", single(tShape, { params: { pad: "x".repeat(999_991) } })),
+      400,
+      "PARAMS_TOO_LARGE",
+    );
     expect(fields(ascii)).toEqual(["params"]);
     // 333,331 × 3 bytes + 10 = 1,000,003 bytes but only 333,341 characters.
-    const multibyte = await expectError(await send(tShape, "single", single(tShape, { params: { pad: "あ".repeat(333_331) } })), 400, "PARAMS_TOO_LARGE");
+    const multibyte = await expectError(
+      await send(tShape, "single", single(tShape, { params: { pad: "あ".repeat(333_331) } })),
+      400,
+      "PARAMS_TOO_LARGE",
+    );
     expect(fields(multibyte)).toEqual(["params"]);
     const inMultiple = await expectError(
       await send(tShape, "multiple", multiple(tShape, [{}, { params: { pad: "x".repeat(1_000_000) } }])),
@@ -250,7 +346,11 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
       { "x/y": { $ref: "#/x~1y" } },
     ];
     for (const params of circular) {
-      const body = await expectError(await send(tShape, "single", single(tShape, { params })), 400, "PARAMS_CIRCULAR_REFERENCE");
+      const body = await expectError(
+        await send(tShape, "single", single(tShape, { params })),
+        400,
+        "PARAMS_CIRCULAR_REFERENCE",
+      );
       expect(body.details).toHaveLength(1);
       expect(body.details[0]!.field).toMatch(/^params(\.|$)/);
     }
@@ -275,7 +375,11 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
   });
 
   it("treats a $ref whose pointer is not valid percent-encoding as plain data, not a server error", async () => {
-    const res = await send(tShape, "single", single(tShape, { params: { ...sampleParams("invoice-ja"), note: { $ref: "#/100%" } } }));
+    const res = await send(
+      tShape,
+      "single",
+      single(tShape, { params: { ...sampleParams("invoice-ja"), note: { $ref: "#/100%" } } }),
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -290,7 +394,11 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
       発行元: "a string",
       軽減税率注記: "yes",
     };
-    const body = await expectError(await send(tTypes, "single", single(tTypes, { params })), 400, "PARAMS_TYPE_MISMATCH");
+    const body = await expectError(
+      await send(tTypes, "single", single(tTypes, { params })),
+      400,
+      "PARAMS_TYPE_MISMATCH",
+    );
     const got = body.details.map((d) => [d.field, d.expected, d.code]);
     expect(got).toEqual(
       expect.arrayContaining([
@@ -306,15 +414,27 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
   });
 
   it("expects `array` for an array parameter given an object, and `object` for a row that is not one", async () => {
-    const body = await expectError(await send(tTypes, "single", single(tTypes, { params: { 明細: { 品名: "x" } } })), 400, "PARAMS_TYPE_MISMATCH");
+    const body = await expectError(
+      await send(tTypes, "single", single(tTypes, { params: { 明細: { 品名: "x" } } })),
+      400,
+      "PARAMS_TYPE_MISMATCH",
+    );
     expect(body.details.map((d) => [d.field, d.expected])).toEqual([["params.明細", "array"]]);
-    const rows = await expectError(await send(tTypes, "single", single(tTypes, { params: { 明細: [{ 品名: "ok" }, "row"] } })), 400, "PARAMS_TYPE_MISMATCH");
+    const rows = await expectError(
+      await send(tTypes, "single", single(tTypes, { params: { 明細: [{ 品名: "ok" }, "row"] } })),
+      400,
+      "PARAMS_TYPE_MISMATCH",
+    );
     expect(rows.details.map((d) => [d.field, d.expected])).toEqual([["params.明細.1", "object"]]);
   });
 
   it("names the item in a multiple request: contents.<i>.params.<key>", async () => {
     const body = await expectError(
-      await send(tTypes, "multiple", multiple(tTypes, [{ params: sampleParams("invoice-ja") }, { params: { 請求先: ["SECRET-PARAM-VALUE"] } }])),
+      await send(
+        tTypes,
+        "multiple",
+        multiple(tTypes, [{ params: sampleParams("invoice-ja") }, { params: { 請求先: ["SECRET-PARAM-VALUE"] } }]),
+      ),
       400,
       "PARAMS_TYPE_MISMATCH",
     );
@@ -327,7 +447,9 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
     const seen: unknown[] = [];
     for (const value of values) {
       const res = await send(tTypes, "single", single(tTypes, { params: { 発行日: value } }));
-      const body = res.headers.get("content-type")?.startsWith("application/json") ? await readErrorBody(res) : undefined;
+      const body = res.headers.get("content-type")?.startsWith("application/json")
+        ? await readErrorBody(res)
+        : undefined;
       if (!body) await res.arrayBuffer();
       seen.push([value, res.status, body?.details.map((d) => [d.field, d.expected])]);
     }
@@ -383,7 +505,11 @@ describe("design lookup, webhookUrl and authentication", () => {
     await expectError(res, 404, "DESIGN_VERSION_NOT_FOUND");
     const second = stack.localJson.workspaces[1]!;
     const seeded = second.designs.find((d) => d.label.includes("請求書"))!;
-    await expectError(await send(tLookup, "multiple", multiple(tLookup, [{}], { designId: seeded.id })), 404, "DESIGN_VERSION_NOT_FOUND");
+    await expectError(
+      await send(tLookup, "multiple", multiple(tLookup, [{}], { designId: seeded.id })),
+      404,
+      "DESIGN_VERSION_NOT_FOUND",
+    );
   });
 
   it("refuses any webhookUrl with WEBHOOK_URL_NOT_ALLOWED while no endpoint is registered", async () => {
@@ -412,7 +538,12 @@ describe("language of error messages (spec 7.1)", () => {
   const ja = { "accept-language": "ja" };
 
   it("answers validation errors in Japanese: message array, details, Content-Language, docsUrl", async () => {
-    const body = await expectError(await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), ja), 400, "FILE_NAME_INVALID", "ja");
+    const body = await expectError(
+      await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), ja),
+      400,
+      "FILE_NAME_INVALID",
+      "ja",
+    );
     expect(body.message).toEqual([expect.stringMatching(/^content\.fileName: /)]);
     expect((body.message as string[])[0]).toMatch(JAPANESE);
     expect(body.details[0]!.message).toMatch(JAPANESE);
@@ -434,7 +565,9 @@ describe("language of error messages (spec 7.1)", () => {
 
   it("translates non-validation errors (a string message)", async () => {
     const body = await expectError(
-      await send(tLookup, "single", single(tLookup, {}, { designId: "AAAAAAAAAAAAAAAA" }), { "accept-language": "ja-JP,en;q=0.5" }),
+      await send(tLookup, "single", single(tLookup, {}, { designId: "AAAAAAAAAAAAAAAA" }), {
+        "accept-language": "ja-JP,en;q=0.5",
+      }),
       404,
       "DESIGN_VERSION_NOT_FOUND",
       "ja",
@@ -450,7 +583,9 @@ describe("language of error messages (spec 7.1)", () => {
       "en",
     );
     expect(JSON.stringify(body)).not.toMatch(JAPANESE);
-    const weighted = await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), { "accept-language": "en;q=0.4, ja;q=0.8" });
+    const weighted = await send(tLookup, "single", single(tLookup, { fileName: "a:b" }), {
+      "accept-language": "en;q=0.4, ja;q=0.8",
+    });
     await expectError(weighted, 400, "FILE_NAME_INVALID", "ja");
   });
 });
@@ -468,7 +603,9 @@ describe("messages that say what happened (issue 18)", () => {
     expect(en).toMatch(/^the body is not valid JSON \(line 5, column 1\): /);
     const inJa = onlyMessage(await expectError(await send(tBody, "single", raw, ja), 400, "VALIDATION_FAILED", "ja"));
     expect(inJa).toBe("本文が正しい JSON ではありません（5 行 1 列目）");
-    const token = onlyMessage(await expectError(await send(tBody, "single", '{"a": SECRET}'), 400, "VALIDATION_FAILED"));
+    const token = onlyMessage(
+      await expectError(await send(tBody, "single", '{"a": SECRET}'), 400, "VALIDATION_FAILED"),
+    );
     expect(token).toMatch(/\(line 1, column 7\)/);
     expect(`${en}${token}`).not.toContain("SECRET");
     const empty = onlyMessage(await expectError(await send(tBody, "single", ""), 400, "VALIDATION_FAILED"));
@@ -480,21 +617,39 @@ describe("messages that say what happened (issue 18)", () => {
       const call = syncCaller(stack, key);
       const en = await expectError(await call("single", single(tLookup, {})), 412, "AUTH_HEADER_MISSING");
       expect(en.message).toMatch(/missing or malformed/);
-      const inJa = await expectError(await call("single", single(tLookup, {}), { headers: ja }), 412, "AUTH_HEADER_MISSING", "ja");
+      const inJa = await expectError(
+        await call("single", single(tLookup, {}), { headers: ja }),
+        412,
+        "AUTH_HEADER_MISSING",
+        "ja",
+      );
       expect(inJa.message).toContain("形式が正しくありません");
     }
   });
 
   it("translates zod's validation messages with Accept-Language: ja (types, options, sizes, unknown keys)", async () => {
-    const bad = { designId: 7, version: 1.5, content: { fileName: "", shareType: "9", passcodeEnabled: "yes", params: {}, colour: "red" } };
+    const bad = {
+      designId: 7,
+      version: 1.5,
+      content: { fileName: "", shareType: "9", passcodeEnabled: "yes", params: {}, colour: "red" },
+    };
     const enBody = await expectError(await send(tBody, "single", bad), 400, "VALIDATION_FAILED");
     const jaBody = await expectError(await send(tBody, "single", bad, ja), 400, "VALIDATION_FAILED", "ja");
-    const expectedFields = ["designId", "version", "content.fileName", "content.shareType", "content.passcodeEnabled", "content.colour"];
+    const expectedFields = [
+      "designId",
+      "version",
+      "content.fileName",
+      "content.shareType",
+      "content.passcodeEnabled",
+      "content.colour",
+    ];
     expect(fields(enBody)).toEqual(expectedFields);
     expect(fields(jaBody)).toEqual(expectedFields);
     for (const d of jaBody.details) expect(d.message, d.field).toMatch(JAPANESE);
     for (const d of enBody.details) expect(d.message, d.field).not.toMatch(JAPANESE);
-    expect(jaBody.message).toEqual(expectedFields.map((f) => expect.stringMatching(new RegExp(`^${f.replace(".", "\\.")}: .*[\\u3040-\\u30ff]`))));
+    expect(jaBody.message).toEqual(
+      expectedFields.map((f) => expect.stringMatching(new RegExp(`^${f.replace(".", "\\.")}: .*[\\u3040-\\u30ff]`))),
+    );
     expect(enBody.details.find((d) => d.field === "content.shareType")!.message).toMatch(/"01"\|"02"\|"03"/);
     expect(jaBody.details.find((d) => d.field === "content.colour")!.message).toContain('"colour"');
   });
@@ -512,7 +667,14 @@ describe("messages that say what happened (issue 18)", () => {
     expect(body.details.map((d) => [d.field, d.expected])).toEqual([["params.発行日", "date"]]);
     expect(body.details[0]!.message).toMatch(/^expected date as YYYY-MM-DD \(ISO 8601; .*2026-11-21T09:30:00\+09:00\)/);
     expect(JSON.stringify(body)).not.toContain("SECRET");
-    const inJa = await expectError(await send(tTypes, "single", single(tTypes, { params: { 発行日: 20261121 } }), ja), 400, "PARAMS_TYPE_MISMATCH", "ja");
-    expect(inJa.details[0]!.message).toMatch(/^YYYY-MM-DD 形式（ISO 8601。.*）の日付が必要ですが、number 型が指定されました$/);
+    const inJa = await expectError(
+      await send(tTypes, "single", single(tTypes, { params: { 発行日: 20261121 } }), ja),
+      400,
+      "PARAMS_TYPE_MISMATCH",
+      "ja",
+    );
+    expect(inJa.details[0]!.message).toMatch(
+      /^YYYY-MM-DD 形式（ISO 8601。.*）の日付が必要ですが、number 型が指定されました$/,
+    );
   });
 });

@@ -60,7 +60,11 @@ describe("renderer isolation (sync generation)", () => {
       [`${canary}/param`, "file:///etc/passwd"],
       ["file:///etc/passwd", `http://localhost:${probe.port}/param-localhost`],
     ]) {
-      const res = await sync("single", { designId: ssrfDesign.id, version: ssrfDesign.version, content: { fileName: "ssrf", params: { url_param, file_param } } });
+      const res = await sync("single", {
+        designId: ssrfDesign.id,
+        version: ssrfDesign.version,
+        content: { fileName: "ssrf", params: { url_param, file_param } },
+      });
       expect(res.status).toBe(200);
       const text = await pdfTextOf(res);
       expect(text).toContain("SSRF-PROBE-RENDERED");
@@ -79,7 +83,11 @@ describe("renderer isolation (sync generation)", () => {
 
   it("prints a <script> in a param value as text (escaped output)", async () => {
     const hostile = `<script>document.body.innerHTML='X'</script><b>太字</b><img src=x onerror=alert(1)>`;
-    const res = await sync("single", { designId: invoiceId, version: 1, content: { fileName: "xss", params: { ...sampleParams("invoice-ja"), 請求先: hostile } } });
+    const res = await sync("single", {
+      designId: invoiceId,
+      version: 1,
+      content: { fileName: "xss", params: { ...sampleParams("invoice-ja"), 請求先: hostile } },
+    });
     expect(res.status).toBe(200);
     const text = await pdfTextOf(res);
     expect(text).toContain(hostile.replace(/\s+/g, ""));

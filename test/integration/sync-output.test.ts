@@ -49,7 +49,11 @@ beforeAll(async () => {
   tinyDesign = await publishFolder(
     stack,
     demo.id,
-    writeDesignFolder(tmp, "tiny", { label: "TEST tiny", parameters: [{ name: "n", type: "text", label: "N" }], template: "<p>tiny {{ n }}</p>" }),
+    writeDesignFolder(tmp, "tiny", {
+      label: "TEST tiny",
+      parameters: [{ name: "n", type: "text", label: "N" }],
+      template: "<p>tiny {{ n }}</p>",
+    }),
   );
 });
 
@@ -88,7 +92,11 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
   let pdf: Uint8Array;
 
   beforeAll(async () => {
-    res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName, passthrough, params: invoiceParams() } });
+    res = await sync("single", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      content: { fileName, passthrough, params: invoiceParams() },
+    });
     pdf = await bytesOf(res);
   });
 
@@ -101,7 +109,8 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
     expect(res.headers.get("x-page-count")).toBe("1");
     expect(Number(res.headers.get("content-length"))).toBe(pdf.byteLength);
     const exposed = res.headers.get("access-control-expose-headers") ?? "";
-    for (const h of ["Content-Disposition", "File-URL", "Request-Id", "X-File-Mapping", "X-Page-Count"]) expect(exposed).toContain(h);
+    for (const h of ["Content-Disposition", "File-URL", "Request-Id", "X-File-Mapping", "X-Page-Count"])
+      expect(exposed).toContain(h);
   });
 
   it("titles the PDF with the fileName and stores the passthrough as rf:params (spec 8)", async () => {
@@ -161,7 +170,14 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
     await settled(stack); // stored after the answer
     const records = await listFileRecords(requestId);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ requestId, fileId: entry!.fileId, fileName, status: "done", pageCount: 1, shareType: "workspace" });
+    expect(records[0]).toMatchObject({
+      requestId,
+      fileId: entry!.fileId,
+      fileName,
+      status: "done",
+      pageCount: 1,
+      shareType: "workspace",
+    });
     expect(records[0]).not.toHaveProperty("passcodeHash");
     expect(JSON.stringify(records[0])).not.toContain(PARAMS_MARKER);
     expect(Buffer.from(await getPdf(records[0]!.s3Key!)).equals(Buffer.from(pdf))).toBe(true);
@@ -170,8 +186,18 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
 
 describe("page count and headers on other inputs", () => {
   it("paginates a 400-row 明細 and X-Page-Count equals the PDF's page count", async () => {
-    const rows = Array.from({ length: 400 }, (_, i) => ({ 品名: `品目-${i + 1}`, 数量: 1, 単位: "個", 単価: 100, 税率: 10 }));
-    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "long", params: invoiceParams({ 明細: rows }) } });
+    const rows = Array.from({ length: 400 }, (_, i) => ({
+      品名: `品目-${i + 1}`,
+      数量: 1,
+      単位: "個",
+      単価: 100,
+      税率: 10,
+    }));
+    const res = await sync("single", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      content: { fileName: "long", params: invoiceParams({ 明細: rows }) },
+    });
     expect(res.status).toBe(200);
     const pdf = await bytesOf(res);
     const { pageCount } = await inspectPdf(pdf);
@@ -186,7 +212,11 @@ describe("page count and headers on other inputs", () => {
   });
 
   it("encodes a hostile but legal fileName in Content-Disposition, X-File-Mapping and the PDF Title", async () => {
-    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: HOSTILE_NAME, params: invoiceParams() } });
+    const res = await sync("single", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      content: { fileName: HOSTILE_NAME, params: invoiceParams() },
+    });
     expect(res.status).toBe(200);
     const cd = parseContentDisposition(res.headers.get("content-disposition"));
     expect(cd.type).toBe("attachment");
@@ -199,7 +229,11 @@ describe("page count and headers on other inputs", () => {
 
   it("keeps at most 64 rf:params keys but echoes the whole passthrough (spec 8)", async () => {
     const passthrough = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`k${i}`, `v${i}`]));
-    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "many keys", passthrough, params: {} } });
+    const res = await sync("single", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      content: { fileName: "many keys", passthrough, params: {} },
+    });
     expect(res.status).toBe(200);
     const meta = (await inspectPdf(await bytesOf(res))).searchMetadata!;
     expect(Object.keys(meta)).toHaveLength(64);
@@ -209,7 +243,11 @@ describe("page count and headers on other inputs", () => {
 
   it("accepts any finite passthrough number, e.g. beyond 2^53 or below 1e-130, and indexes it as a decimal string", async () => {
     const passthrough = { huge: 1e21, unsafe: 2 ** 53, tiny: 1e-200 };
-    const res = await sync("single", { designId: invoiceOf(demo).id, version: 1, content: { fileName: "numbers", passthrough, params: {} } });
+    const res = await sync("single", {
+      designId: invoiceOf(demo).id,
+      version: 1,
+      content: { fileName: "numbers", passthrough, params: {} },
+    });
     expect(res.status).toBe(200);
     const meta = (await inspectPdf(await bytesOf(res))).searchMetadata!;
     expect(meta.huge).toBe("1000000000000000000000");
@@ -233,7 +271,12 @@ describe("page count and headers on other inputs", () => {
 describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
   const contents = [
     { fileName: "請求書 A社", params: invoiceParams() },
-    { fileName: "Summary.pdf", shareType: "02", passcodeEnabled: true, params: invoiceParams({ 請求先: "株式会社ビー" }) },
+    {
+      fileName: "Summary.pdf",
+      shareType: "02",
+      passcodeEnabled: true,
+      params: invoiceParams({ 請求先: "株式会社ビー" }),
+    },
     { fileName: HOSTILE_NAME, shareType: "03", passthrough: { orderId: "ORD-9" }, params: {} },
   ];
   let res: Response;
@@ -300,7 +343,12 @@ describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
     const byId = new Map(records.map((r) => [r.fileId, r]));
     for (const [i, entry] of mapping.entries()) {
       const record = byId.get(entry.fileId)!;
-      expect(record).toMatchObject({ requestId, fileName: entry.fileName, status: "done", shareType: entry.share.shareType });
+      expect(record).toMatchObject({
+        requestId,
+        fileName: entry.fileName,
+        status: "done",
+        shareType: entry.share.shareType,
+      });
       expect(record.pageCount).toBeGreaterThanOrEqual(1);
       expect(record).not.toHaveProperty("passcode");
       expect(JSON.stringify(record)).not.toContain(PARAMS_MARKER);
@@ -359,7 +407,11 @@ describe("?response=json (spec 2.6)", () => {
   it("answers the identifiers body for a single request, without params", async () => {
     const res = await sync(
       "single",
-      { designId: invoiceOf(demo).id, version: 1, content: { fileName: "json single", shareType: "03", params: invoiceParams() } },
+      {
+        designId: invoiceOf(demo).id,
+        version: 1,
+        content: { fileName: "json single", shareType: "03", params: invoiceParams() },
+      },
       { query: "?response=json" },
     );
     expect(res.status).toBe(200);
@@ -401,11 +453,15 @@ describe("?response=json (spec 2.6)", () => {
     const requestId = res.headers.get("request-id")!;
     expect(body.requestId).toBe(requestId);
     expect(body.files.map((f: { fileName: string }) => f.fileName)).toEqual(["one", "two"]);
-    expect(body.files.map((f: { share: { shareType: string } }) => f.share.shareType)).toEqual(["invited", "workspace"]);
+    expect(body.files.map((f: { share: { shareType: string } }) => f.share.shareType)).toEqual([
+      "invited",
+      "workspace",
+    ]);
     expect(body.files[0].pageCount).toBe(1);
     expect(body.files[1].pageCount).toBeGreaterThan(1);
     expect(Number.isInteger(body.files[1].pageCount)).toBe(true);
-    for (const f of body.files) expect(f.downloadPath.startsWith(`/v1/file/download/${requestId}/${f.fileId}`)).toBe(true);
+    for (const f of body.files)
+      expect(f.downloadPath.startsWith(`/v1/file/download/${requestId}/${f.fileId}`)).toBe(true);
     expect(res.headers.get("x-page-count")).toBe(String(body.files[0].pageCount + body.files[1].pageCount));
   });
 });

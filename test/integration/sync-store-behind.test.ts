@@ -73,15 +73,26 @@ describe("sync files are stored after the answer", () => {
       const requestId = res.headers.get("request-id")!;
       const [file] = decodeFileMapping(res.headers.get("x-file-mapping"));
       // No pause: the store may still be running.
-      const [got, status] = await Promise.all([download(stack, demo.appKey, requestId, file!.fileId), getStatus(stack, demo.appKey, requestId)]);
+      const [got, status] = await Promise.all([
+        download(stack, demo.appKey, requestId, file!.fileId),
+        getStatus(stack, demo.appKey, requestId),
+      ]);
       expect(got.status).toBe(200);
       expect(Buffer.from(await got.arrayBuffer()).equals(pdf)).toBe(true);
-      expect([status.status, status.body.status, status.body.files.map((f) => f.fileId)]).toEqual([200, "completed", [file!.fileId]]);
+      expect([status.status, status.body.status, status.body.files.map((f) => f.fileId)]).toEqual([
+        200,
+        "completed",
+        [file!.fileId],
+      ]);
     }
   });
 
   it("storing ends with the records done, then the file.completed outbox item", async () => {
-    const res = await syncCaller(stack, demo.appKey)("multiple", { designId: invoiceId, version: 1, contents: [invoice("outbox-a"), invoice("outbox-b")] });
+    const res = await syncCaller(stack, demo.appKey)("multiple", {
+      designId: invoiceId,
+      version: 1,
+      contents: [invoice("outbox-a"), invoice("outbox-b")],
+    });
     expect(res.status).toBe(200);
     const requestId = res.headers.get("request-id")!;
     const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
@@ -99,7 +110,9 @@ describe("sync files are stored after the answer", () => {
     const reading = download(stack, demo.appKey, requestId, record.fileId);
     await new Promise((r) => setTimeout(r, 300));
     await putPdf(record.s3Key!, pdf);
-    await putFileRecords([{ ...record, status: "done", pageCount: 1, bytes: pdf.length, completedAt: new Date().toISOString() }]);
+    await putFileRecords([
+      { ...record, status: "done", pageCount: 1, bytes: pdf.length, completedAt: new Date().toISOString() },
+    ]);
     const res = await reading;
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(pdf)).toBe(true);
@@ -113,7 +126,11 @@ describe("sync files are stored after the answer", () => {
     await putFileRecords([storing, { ...stored, status: "done", pageCount: 1, bytes: pdf.length }]);
 
     const notReady = await errorOf(await download(stack, demo.appKey, requestId, storing.fileId));
-    expect([notReady.status, notReady.body.code, notReady.headers.get("retry-after")]).toEqual([409, "FILE_NOT_READY", "2"]);
+    expect([notReady.status, notReady.body.code, notReady.headers.get("retry-after")]).toEqual([
+      409,
+      "FILE_NOT_READY",
+      "2",
+    ]);
     expect((await getStatus(stack, demo.appKey, requestId)).body.status).toBe("processing");
 
     await moveClock(stack, (STORE_DEADLINE_SECONDS + 1) * 1000);
@@ -123,7 +140,9 @@ describe("sync files are stored after the answer", () => {
       expect(interrupted.body.message).toContain("GENERATION_INTERRUPTED");
       const status = await getStatus(stack, demo.appKey, requestId);
       expect([status.body.status, status.body.files.map((f) => f.fileId)]).toEqual(["completed", [stored.fileId]]);
-      expect(status.body.failedFiles).toEqual([expect.objectContaining({ fileId: storing.fileId, code: "GENERATION_INTERRUPTED" })]);
+      expect(status.body.failedFiles).toEqual([
+        expect.objectContaining({ fileId: storing.fileId, code: "GENERATION_INTERRUPTED" }),
+      ]);
       // The client got every file in its answer; a ZIP of what was kept would silently miss one.
       const zip = await errorOf(await download(stack, demo.appKey, requestId));
       expect([zip.status, zip.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
@@ -144,7 +163,12 @@ describe("a sync single whose store never finished", () => {
     await moveClock(stack, (STORE_DEADLINE_SECONDS + 1) * 1000);
     try {
       const status = await getStatus(stack, demo.appKey, requestId);
-      expect([status.status, status.body.status, status.body.error?.code, status.body.failedFiles?.[0]?.fileId]).toEqual([200, "failed", "GENERATION_INTERRUPTED", record.fileId]);
+      expect([
+        status.status,
+        status.body.status,
+        status.body.error?.code,
+        status.body.failedFiles?.[0]?.fileId,
+      ]).toEqual([200, "failed", "GENERATION_INTERRUPTED", record.fileId]);
       const file = await errorOf(await download(stack, demo.appKey, requestId, record.fileId));
       expect([file.status, file.body.code]).toEqual([422, "FILE_GENERATION_FAILED"]);
       expect(file.body.message).toContain("GENERATION_INTERRUPTED");
@@ -160,7 +184,9 @@ describe("admission of a key seen before", () => {
     const sync = syncCaller(stack, appKey);
     // Admitted once (the design is Demo's, so: not found here), which remembers the key.
     expect((await sync("single", { designId: invoiceId, version: 1, content: invoice("first") })).status).toBe(404);
-    await awsClients().ddb.send(new DeleteCommand({ TableName: config().tables.workspaces, Key: { pk: `KEY#${hashAppKey(appKey)}`, sk: "KEY" } }));
+    await awsClients().ddb.send(
+      new DeleteCommand({ TableName: config().tables.workspaces, Key: { pk: `KEY#${hashAppKey(appKey)}`, sk: "KEY" } }),
+    );
     for (const body of [{ designId: invoiceId, version: 1, content: { fileName: "", params: [] } }, "not json"]) {
       const refused = await errorOf(await sync("single", body));
       expect([refused.status, refused.body.code]).toEqual([401, "INVALID_CREDENTIALS"]);
@@ -169,12 +195,18 @@ describe("admission of a key seen before", () => {
 
   it("a key used again is answered like the first time: same PDF headers, same errors", async () => {
     const sync = syncCaller(stack, demo.appKey);
-    const bad = await errorOf(await sync("single", { designId: invoiceId, version: 1, content: { fileName: "a/b", params: {} } }));
+    const bad = await errorOf(
+      await sync("single", { designId: invoiceId, version: 1, content: { fileName: "a/b", params: {} } }),
+    );
     expect([bad.status, bad.body.code]).toEqual([400, "FILE_NAME_INVALID"]);
     const missing = await errorOf(await sync("single", { designId: invoiceId, version: 99, content: invoice("v99") }));
     expect([missing.status, missing.body.code]).toEqual([404, "DESIGN_VERSION_NOT_FOUND"]);
     const ok = await sync("single", { designId: invoiceId, version: 1, content: invoice("again") });
-    expect([ok.status, ok.headers.get("x-page-count"), ok.headers.get("content-type")]).toEqual([200, "1", "application/pdf"]);
+    expect([ok.status, ok.headers.get("x-page-count"), ok.headers.get("content-type")]).toEqual([
+      200,
+      "1",
+      "application/pdf",
+    ]);
     await ok.arrayBuffer();
   });
 });

@@ -28,7 +28,14 @@ it("leaves nothing new in the temp folder after test files that create temp file
   // The inflated Chromium is a cache of the machine, not something a test creates: reuse it.
   const chromium = await resolveExecutablePath();
   const out = await new Promise<{ code: number; output: string }>((done) => {
-    const args = ["node_modules/vitest/vitest.mjs", "run", "--config", "test/vitest.config.ts", "--maxWorkers=1", ...FILES];
+    const args = [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      "--config",
+      "test/vitest.config.ts",
+      "--maxWorkers=1",
+      ...FILES,
+    ];
     const env = { ...process.env, TMPDIR: tmp, CHROMIUM_PATH: chromium, NO_COLOR: "1", FORCE_COLOR: "0" };
     execFile(process.execPath, args, { cwd: repoRoot, env, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
       done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });

@@ -39,9 +39,14 @@ afterAll(async () => {
 function runBash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const env = { ...process.env, PLATEN_DATA_DIR: stack.dataDir };
-    execFile("bash", ["-euo", "pipefail", "-c", script], { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      "bash",
+      ["-euo", "pipefail", "-c", script],
+      { cwd, env, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -61,7 +66,8 @@ it("runs the README's Try it block as pasted: every request answers, the sample 
 
   const sample = await compactPdfText(readFileSync(join(cwd, "sample-invoice.pdf")));
   // What the thumbnail shows: the sample's customer, number and line items, not an empty ¥0 invoice.
-  for (const text of ["株式会社サンプル商事", "INV-2025-0042", "Webサイト保守", "50,000"]) expect(sample).toContain(text);
+  for (const text of ["株式会社サンプル商事", "INV-2025-0042", "Webサイト保守", "50,000"])
+    expect(sample).toContain(text);
   const own = await compactPdfText(readFileSync(join(cwd, "invoice.pdf")));
   expect(own).toContain("INV-0042");
   expect(readFileSync(join(cwd, "invoices.zip")).subarray(0, 2).toString()).toBe("PK");

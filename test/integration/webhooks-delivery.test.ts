@@ -33,7 +33,12 @@ afterAll(async () => {
 
 /** A sync single of the invoice in `tenant`; returns the response. */
 async function generate(tenant: Tenant, extra: Record<string, unknown> = {}): Promise<Response> {
-  const res = await syncCaller(stack, tenant.appKey)("single", { designId: tenant.invoiceId, version: 1, content: { fileName: "inv", params: {} }, ...extra });
+  const res = await syncCaller(stack, tenant.appKey)("single", {
+    designId: tenant.invoiceId,
+    version: 1,
+    content: { fileName: "inv", params: {} },
+    ...extra,
+  });
   return res;
 }
 
@@ -51,7 +56,16 @@ describe("retries", () => {
     expect(second!.headers["x-platen-delivery"]).toBe(first!.body.deliveryId);
     expect(second!.rawBody.equals(first!.rawBody)).toBe(true);
     expect(signatureOk(first!, endpoint.secret) && signatureOk(second!, endpoint.secret)).toBe(true);
-    const out = await admin(stack, "webhook", "deliveries", "--endpoint", endpoint.id, "--workspace", tenant.workspaceId, "--json");
+    const out = await admin(
+      stack,
+      "webhook",
+      "deliveries",
+      "--endpoint",
+      endpoint.id,
+      "--workspace",
+      tenant.workspaceId,
+      "--json",
+    );
     expect(out.code, out.stderr).toBe(0);
     const [log] = JSON.parse(out.stdout);
     expect(log).toMatchObject({ deliveryId: first!.body.deliveryId, status: "delivered", event: "file.completed" });
@@ -59,7 +73,12 @@ describe("retries", () => {
       [500, "retry"],
       [200, "delivered"],
     ]);
-    expect(log.attempts[0]).toMatchObject({ attempt: 1, latencyMs: expect.any(Number), startedAt: expect.any(String), error: "HTTP 500" });
+    expect(log.attempts[0]).toMatchObject({
+      attempt: 1,
+      latencyMs: expect.any(Number),
+      startedAt: expect.any(String),
+      error: "HTTP 500",
+    });
     await settle();
     expect(receiver.at("/flaky")).toHaveLength(2);
   });
@@ -83,9 +102,13 @@ describe("retries", () => {
     await generate(tenant, { webhookUrl: endpoint.url });
     const log = await waitForDelivery(endpoint.id, (d) => d.status === "failed");
     expect(log.attempts).toEqual([expect.objectContaining({ statusCode: 410, outcome: "failed" })]);
-    const [listed] = JSON.parse((await admin(stack, "webhook", "list", "--workspace", tenant.workspaceId, "--json")).stdout);
+    const [listed] = JSON.parse(
+      (await admin(stack, "webhook", "list", "--workspace", tenant.workspaceId, "--json")).stdout,
+    );
     expect(listed).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: expect.stringContaining("410") });
-    expect((await readErrorBody(await generate(tenant, { webhookUrl: endpoint.url }))).code).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    expect((await readErrorBody(await generate(tenant, { webhookUrl: endpoint.url }))).code).toBe(
+      "WEBHOOK_URL_NOT_ALLOWED",
+    );
     await generate(tenant);
     await settle();
     expect(receiver.at("/gone")).toHaveLength(1);
@@ -122,9 +145,22 @@ describe("at most one POST per delivery attempt", () => {
     const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
     const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/dup") });
     receiver.answer("/dup", () => ({ status: 200, delayMs: 400 }));
-    const event = { event: "file.completed" as const, workspaceId: tenant.workspaceId, requestId, designId: tenant.invoiceId, version: 1, fileIds, timestamp: new Date().toISOString() };
+    const event = {
+      event: "file.completed" as const,
+      workspaceId: tenant.workspaceId,
+      requestId,
+      designId: tenant.invoiceId,
+      version: 1,
+      fileIds,
+      timestamp: new Date().toISOString(),
+    };
     expect(await enqueueWebhookDeliveries(event)).toBe(1);
-    const copy = { deliveryId: deliveryIdOf(requestId, "file.completed", endpoint.id), endpointId: endpoint.id, createdAt: event.timestamp, attempt: 1 };
+    const copy = {
+      deliveryId: deliveryIdOf(requestId, "file.completed", endpoint.id),
+      endpointId: endpoint.id,
+      createdAt: event.timestamp,
+      attempt: 1,
+    };
     await sendDispatchMessages([copy, copy, copy]);
     const [hit] = await receiver.waitFor("/dup", 1);
     expect(hit!.body).toMatchObject({ deliveryId: copy.deliveryId, requestId, files: [{ fileId: fileIds[0] }] });
@@ -147,8 +183,26 @@ describe("waits longer than SQS can delay", () => {
     const createdAt = new Date().toISOString();
     const deliveryId = deliveryIdOf(requestId, "file.completed", endpoint.id);
     const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
-    const event = { event: "file.completed" as const, timestamp: createdAt, workspaceId: tenant.workspaceId, requestId, designId: tenant.invoiceId, version: 1, fileIds };
-    await createDelivery({ ...event, deliveryId, endpointId: endpoint.id, status: "pending", attemptsDone: 0, attempts: [], createdAt, updatedAt: createdAt, expiresAt: 2e9 });
+    const event = {
+      event: "file.completed" as const,
+      timestamp: createdAt,
+      workspaceId: tenant.workspaceId,
+      requestId,
+      designId: tenant.invoiceId,
+      version: 1,
+      fileIds,
+    };
+    await createDelivery({
+      ...event,
+      deliveryId,
+      endpointId: endpoint.id,
+      status: "pending",
+      attemptsDone: 0,
+      attempts: [],
+      createdAt,
+      updatedAt: createdAt,
+      expiresAt: 2e9,
+    });
     const notBefore = Date.now() + 2600;
     // Sent without a delay on purpose: the dispatcher must notice it is early and chain it.
     await sendDispatchMessages([{ deliveryId, endpointId: endpoint.id, createdAt, attempt: 1, notBefore }], notBefore);
@@ -162,7 +216,15 @@ describe("secret rotation", () => {
   it("signs with the new and the previous secret during the overlap (two v1 values)", async () => {
     const tenant = await createTenant(stack, "rotation");
     const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/rotated") });
-    const out = await admin(stack, "webhook", "rotate-secret", endpoint.id, "--workspace", tenant.workspaceId, "--json");
+    const out = await admin(
+      stack,
+      "webhook",
+      "rotate-secret",
+      endpoint.id,
+      "--workspace",
+      tenant.workspaceId,
+      "--json",
+    );
     expect(out.code, out.stderr).toBe(0);
     const rotated = JSON.parse(out.stdout) as { secret: string; previousSecretExpiresAt: string };
     expect(rotated.secret).not.toBe(endpoint.secret);

@@ -67,7 +67,10 @@ describe("browser pool (real Chromium)", () => {
       const most: number[] = [];
       const watch = setInterval(() => most.push(chromiumChildPids().length), 5);
       try {
-        for (let n = 0; n < 12; n++) expect((await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: "r" })).pageCount).toBe(1);
+        for (let n = 0; n < 12; n++)
+          expect(
+            (await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: "r" })).pageCount,
+          ).toBe(1);
       } finally {
         clearInterval(watch);
       }
@@ -85,7 +88,9 @@ describe("browser pool (real Chromium)", () => {
       await renderer.warmUp();
       expect(chromiumChildPids()).toHaveLength(2);
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, n) => renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: `${n}` })),
+        Array.from({ length: 6 }, (_, n) =>
+          renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n }, title: `${n}` }),
+        ),
       );
       expect(results.map((r) => r.pageCount)).toEqual([1, 1, 1, 1, 1, 1]);
       expect(renderer.stats()).toMatchObject({ browsers: 2, busy: 0, queued: 0, renders: 6 });
@@ -98,7 +103,12 @@ describe("browser pool (real Chromium)", () => {
     async () => {
       const renderer = open({ browsers: 1 });
       const rows = Array.from({ length: 8_000 }, (_, i) => `<tr><td>行${i}</td></tr>`).join("");
-      const busy = renderer.renderPdf({ bundle: makeBundle("<table>{{ rows | raw }}</table>"), bundleKey: "big@1", params: { rows }, title: "b" });
+      const busy = renderer.renderPdf({
+        bundle: makeBundle("<table>{{ rows | raw }}</table>"),
+        bundleKey: "big@1",
+        params: { rows },
+        title: "b",
+      });
       const queued = renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: {}, title: "q", timeoutMs: 50 });
       await expect(queued).rejects.toMatchObject({ name: "RenderError", code: "BROWSER_BUSY" });
       expect((await busy).pageCount).toBeGreaterThan(100);
@@ -111,7 +121,9 @@ describe("browser pool (real Chromium)", () => {
     async () => {
       const renderer = open({ browsers: 1 });
       await renderer.close();
-      await expect(renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: {}, title: "c" })).rejects.toMatchObject({
+      await expect(
+        renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: {}, title: "c" }),
+      ).rejects.toMatchObject({
         code: "RENDER_FAILED",
       });
     },

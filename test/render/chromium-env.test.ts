@@ -7,7 +7,12 @@ import { prepareFontEnv } from "#shared/render/font-config.ts";
  * Defence in depth (issue 15 item 9): Lambda puts the function role's keys into the
  * environment; the browser that runs untrusted templates must not inherit them.
  */
-const planted = { AWS_ACCESS_KEY_ID: "AKIAPLANTEDFORTEST", AWS_SECRET_ACCESS_KEY: "planted-secret", AWS_SESSION_TOKEN: "planted-token", PLATEN_SECRET: "x" };
+const planted = {
+  AWS_ACCESS_KEY_ID: "AKIAPLANTEDFORTEST",
+  AWS_SECRET_ACCESS_KEY: "planted-secret",
+  AWS_SESSION_TOKEN: "planted-token",
+  PLATEN_SECRET: "x",
+};
 const before = { ...process.env };
 
 afterAll(() => {
@@ -35,7 +40,11 @@ describe("the browser process's environment", () => {
       expect(names.filter((n) => n.startsWith("AWS_"))).toEqual([]);
       expect(names).not.toContain("PLATEN_SECRET");
       for (const name of Object.keys(fontEnv)) expect(names).toContain(name);
-      expect(names.every((n) => ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "PATH", "LANG", "TZ", ...Object.keys(fontEnv)].includes(n))).toBe(true);
+      expect(
+        names.every((n) =>
+          ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "PATH", "LANG", "TZ", ...Object.keys(fontEnv)].includes(n),
+        ),
+      ).toBe(true);
       // It still renders (fonts found through the environment it was given).
       const page = await browser.newPage();
       await page.setContent("<p>日本語</p>");

@@ -5,7 +5,9 @@ import { makeBundle } from "./render-fixtures.ts";
 const SLOW = 120_000;
 
 /** `n` blocks, each ending its page: the shape that makes Chromium's pagination quadratic. */
-const breaks = makeBundle('{% for i in (1..n) %}<div class="pg">{{ i }}</div>{% endfor %}', { css: ".pg { break-after: page; }" });
+const breaks = makeBundle('{% for i in (1..n) %}<div class="pg">{{ i }}</div>{% endfor %}', {
+  css: ".pg { break-after: page; }",
+});
 /** Pages by overflow alone (no forced break): one block `n` A4 pages tall. */
 const tall = makeBundle('<div style="height: {{ n | times: 297 }}mm">tall</div>');
 /** `n` times `chunk` in the body: 100,000 × 1,000 characters is 100 MB of HTML. */
@@ -18,62 +20,111 @@ describe("per-document limits (real Chromium)", () => {
   let renderer: Renderer;
 
   beforeAll(() => {
-    renderer = createRenderer({ browsers: 1, timeoutMs: 60_000, limits: { maxPages: 20, maxHtmlChars: 20_000_000, maxPdfBytes: 50_000_000 } });
+    renderer = createRenderer({
+      browsers: 1,
+      timeoutMs: 60_000,
+      limits: { maxPages: 20, maxHtmlChars: 20_000_000, maxPdfBytes: 50_000_000 },
+    });
   });
 
   afterAll(async () => {
     await renderer?.close();
   });
 
-  it("renders a document of exactly the page cap; one page more is PAGE_LIMIT_EXCEEDED, by forced breaks or by overflow", async () => {
-    expect((await render(renderer, breaks, { n: 20 }, "breaks@1")).pageCount).toBe(20);
-    await expect(render(renderer, breaks, { n: 21 }, "breaks@1")).rejects.toMatchObject({ name: "RenderError", code: "PAGE_LIMIT_EXCEEDED", limit: 20 });
-    // No forced break to count: the print asks for 21 pages and gets all of them.
-    expect((await render(renderer, tall, { n: 10 }, "tall@1")).pageCount).toBeLessThanOrEqual(20);
-    await expect(render(renderer, tall, { n: 500 }, "tall@1")).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED", limit: 20 });
-  }, SLOW);
+  it(
+    "renders a document of exactly the page cap; one page more is PAGE_LIMIT_EXCEEDED, by forced breaks or by overflow",
+    async () => {
+      expect((await render(renderer, breaks, { n: 20 }, "breaks@1")).pageCount).toBe(20);
+      await expect(render(renderer, breaks, { n: 21 }, "breaks@1")).rejects.toMatchObject({
+        name: "RenderError",
+        code: "PAGE_LIMIT_EXCEEDED",
+        limit: 20,
+      });
+      // No forced break to count: the print asks for 21 pages and gets all of them.
+      expect((await render(renderer, tall, { n: 10 }, "tall@1")).pageCount).toBeLessThanOrEqual(20);
+      await expect(render(renderer, tall, { n: 500 }, "tall@1")).rejects.toMatchObject({
+        code: "PAGE_LIMIT_EXCEEDED",
+        limit: 20,
+      });
+    },
+    SLOW,
+  );
 
-  it("refuses 50,000 page breaks before printing (default cap 2,000) and the browser serves the next render", async () => {
-    const defaults = createRenderer({ browsers: 1, timeoutMs: 60_000 });
-    try {
+  it(
+    "refuses 50,000 page breaks before printing (default cap 2,000) and the browser serves the next render",
+    async () => {
+      const defaults = createRenderer({ browsers: 1, timeoutMs: 60_000 });
+      try {
+        const started = performance.now();
+        await expect(render(defaults, breaks, { n: 50_000 }, "breaks@1")).rejects.toMatchObject({
+          code: "PAGE_LIMIT_EXCEEDED",
+          limit: 2_000,
+        });
+        // Paginating it takes minutes on this machine; the element count takes seconds.
+        expect(performance.now() - started).toBeLessThan(30_000);
+        expect((await render(defaults, breaks, { n: 3 }, "breaks@1")).pageCount).toBe(3);
+        expect(defaults.stats()).toMatchObject({ browsers: 1, busy: 0 });
+      } finally {
+        await defaults.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "stops a template that emits 100 MB of HTML at the HTML limit, before Chromium sees it",
+    async () => {
+      const rendersBefore = renderer.stats().renders;
       const started = performance.now();
-      await expect(render(defaults, breaks, { n: 50_000 }, "breaks@1")).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED", limit: 2_000 });
-      // Paginating it takes minutes on this machine; the element count takes seconds.
-      expect(performance.now() - started).toBeLessThan(30_000);
-      expect((await render(defaults, breaks, { n: 3 }, "breaks@1")).pageCount).toBe(3);
-      expect(defaults.stats()).toMatchObject({ browsers: 1, busy: 0 });
-    } finally {
-      await defaults.close();
-    }
-  }, SLOW);
-
-  it("stops a template that emits 100 MB of HTML at the HTML limit, before Chromium sees it", async () => {
-    const rendersBefore = renderer.stats().renders;
-    const started = performance.now();
-    const error = await render(renderer, flood, { n: 100_000, chunk: "x".repeat(1_000) }, "flood@1").catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "RenderError", code: "HTML_TOO_LARGE", limit: 20_000_000 });
-    expect(performance.now() - started).toBeLessThan(15_000);
-    expect(renderer.stats().renders).toBe(rendersBefore); // Chromium never got it
-  }, SLOW);
+      const error = await render(renderer, flood, { n: 100_000, chunk: "x".repeat(1_000) }, "flood@1").catch(
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ name: "RenderError", code: "HTML_TOO_LARGE", limit: 20_000_000 });
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(renderer.stats().renders).toBe(rendersBefore); // Chromium never got it
+    },
+    SLOW,
+  );
 
   it("maps Liquid's memory limit to HTML_TOO_LARGE too", async () => {
-    await expect(render(renderer, makeBundle("{% for i in (1..100000000) %}{% endfor %}"), {}, "range@1")).rejects.toMatchObject({ code: "HTML_TOO_LARGE" });
+    await expect(
+      render(renderer, makeBundle("{% for i in (1..100000000) %}{% endfor %}"), {}, "range@1"),
+    ).rejects.toMatchObject({ code: "HTML_TOO_LARGE" });
   });
 
-  it("refuses a PDF over the PDF size limit", async () => {
-    const small = createRenderer({ browsers: 1, timeoutMs: 60_000, limits: { maxPages: 2_000, maxHtmlChars: 20_000_000, maxPdfBytes: 20_000 } });
-    try {
-      expect((await render(small, breaks, { n: 1 }, "breaks@1")).pdf.length).toBeLessThan(20_000);
-      await expect(render(small, breaks, { n: 60 }, "breaks@1")).rejects.toMatchObject({ code: "PDF_TOO_LARGE", limit: 20_000 });
-    } finally {
-      await small.close();
-    }
-  }, SLOW);
+  it(
+    "refuses a PDF over the PDF size limit",
+    async () => {
+      const small = createRenderer({
+        browsers: 1,
+        timeoutMs: 60_000,
+        limits: { maxPages: 2_000, maxHtmlChars: 20_000_000, maxPdfBytes: 20_000 },
+      });
+      try {
+        expect((await render(small, breaks, { n: 1 }, "breaks@1")).pdf.length).toBeLessThan(20_000);
+        await expect(render(small, breaks, { n: 60 }, "breaks@1")).rejects.toMatchObject({
+          code: "PDF_TOO_LARGE",
+          limit: 20_000,
+        });
+      } finally {
+        await small.close();
+      }
+    },
+    SLOW,
+  );
 
-  it("a thumbnail (publish time) refuses a sample document over the cap, by forced breaks or by its height", async () => {
-    await expect(renderer.renderThumbnail({ bundle: breaks, bundleKey: "breaks@1", params: { n: 21 } })).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED" });
-    await expect(renderer.renderThumbnail({ bundle: tall, bundleKey: "tall@1", params: { n: 40 } })).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED" });
-    const png = await renderer.renderThumbnail({ bundle: tall, bundleKey: "tall@1", params: { n: 3 } });
-    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
-  }, SLOW);
+  it(
+    "a thumbnail (publish time) refuses a sample document over the cap, by forced breaks or by its height",
+    async () => {
+      await expect(
+        renderer.renderThumbnail({ bundle: breaks, bundleKey: "breaks@1", params: { n: 21 } }),
+      ).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED" });
+      await expect(
+        renderer.renderThumbnail({ bundle: tall, bundleKey: "tall@1", params: { n: 40 } }),
+      ).rejects.toMatchObject({ code: "PAGE_LIMIT_EXCEEDED" });
+      const png = await renderer.renderThumbnail({ bundle: tall, bundleKey: "tall@1", params: { n: 3 } });
+      expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    },
+    SLOW,
+  );
 });

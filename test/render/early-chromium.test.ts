@@ -43,11 +43,15 @@ describe("Chromium spawned at init (real Chromium)", () => {
 
       const rows = Array.from({ length: 20_000 }, (_, i) => `<tr><td>行${i}</td></tr>`).join("");
       const big = makeBundle("<table>{{ rows | raw }}</table>");
-      await expect(renderer.renderPdf({ bundle: big, bundleKey: "b@1", params: { rows }, title: "t", timeoutMs: 50 })).rejects.toMatchObject({
+      await expect(
+        renderer.renderPdf({ bundle: big, bundleKey: "b@1", params: { rows }, title: "t", timeoutMs: 50 }),
+      ).rejects.toMatchObject({
         code: "RENDER_TIMEOUT",
       });
       expect(await eventually(() => !chromiumChildPids().includes(early!))).toBe(true);
-      expect((await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n: 2 }, title: "after" })).pageCount).toBe(1);
+      expect(
+        (await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n: 2 }, title: "after" })).pageCount,
+      ).toBe(1);
       expect(chromiumChildPids()).toHaveLength(1);
     },
     SLOW,

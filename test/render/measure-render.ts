@@ -28,7 +28,9 @@ const cases: Record<string, () => Promise<unknown>> = {
   "renderer.renderPdf": () =>
     renderer.renderPdf({ bundle, bundleKey: "invoice-ja@1", params, title: "請求書", passthrough: { id: "INV-1" } }),
   "floor (setContent + pdf, puppeteer defaults)": async () => {
-    await page.setContent(await renderHtml(bundle, params, { title: "請求書", bundleKey: "invoice-ja@1" }), { waitUntil: "load" });
+    await page.setContent(await renderHtml(bundle, params, { title: "請求書", bundleKey: "invoice-ja@1" }), {
+      waitUntil: "load",
+    });
     return page.pdf({ width: box.width, height: box.height, margin: box.margin, printBackground: true });
   },
 };

@@ -31,13 +31,23 @@ afterAll(async () => {
 
 describe("post-processing as an incremental update", () => {
   it("appends to Chromium's bytes: Title, rf:params and the page count, readable by pdf-lib and pdf.js", async () => {
-    const raw = await chromiumPdf(`<p>日本語の請求書</p><p style="break-before: page">2</p><p style="break-before: page">3</p>`);
-    const updated = appendUpdate(raw, { Title: textString("請求書 (2026) \\ 〆"), "rf:params": plainString("orderId=A-1&total=1200") });
+    const raw = await chromiumPdf(
+      `<p>日本語の請求書</p><p style="break-before: page">2</p><p style="break-before: page">3</p>`,
+    );
+    const updated = appendUpdate(raw, {
+      Title: textString("請求書 (2026) \\ 〆"),
+      "rf:params": plainString("orderId=A-1&total=1200"),
+    });
     expect(updated).toBeDefined();
     expect(updated!.pageCount).toBe(3);
     expect(updated!.pdf.subarray(0, raw.length).equals(raw)).toBe(true);
     const doc = await PDFDocument.load(updated!.pdf, { updateMetadata: false });
-    expect([doc.getTitle(), doc.getPageCount(), doc.getProducer(), doc.getCreator()]).toEqual(["請求書 (2026) \\ 〆", 3, expect.stringContaining("Skia"), "Chromium"]);
+    expect([doc.getTitle(), doc.getPageCount(), doc.getProducer(), doc.getCreator()]).toEqual([
+      "請求書 (2026) \\ 〆",
+      3,
+      expect.stringContaining("Skia"),
+      "Chromium",
+    ]);
     expect(await readSearchMetadata(updated!.pdf)).toEqual({ orderId: "A-1", total: "1200" });
     expect((await extractPageTexts(updated!.pdf))[0]).toContain("日本語の請求書");
   }, 60_000);

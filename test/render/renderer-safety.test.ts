@@ -51,7 +51,9 @@ describe("renderer safety (real Chromium)", () => {
     "lets nothing out: no request reaches a loopback server, no local file is read",
     async () => {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const bundle = makeBundle(exfiltrationTemplate(origin), { css: `body { background: url(${origin}/design.css) }` });
+      const bundle = makeBundle(exfiltrationTemplate(origin), {
+        css: `body { background: url(${origin}/design.css) }`,
+      });
       const { pdf } = await renderer.renderPdf({ bundle, bundleKey: "ssrf@1", params: {}, title: "ssrf" });
       // Give any late request (iframe, font, prefetch) the chance to arrive before judging.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -68,7 +70,9 @@ describe("renderer safety (real Chromium)", () => {
   it(
     "a meta refresh to file:///etc/passwd does not navigate: the PDF is the template's page, never the file",
     async () => {
-      const bundle = makeBundle('<meta http-equiv=refresh content="0;url=file:///etc/passwd"><p>テンプレートの本文</p>');
+      const bundle = makeBundle(
+        '<meta http-equiv=refresh content="0;url=file:///etc/passwd"><p>テンプレートの本文</p>',
+      );
       const { pdf } = await renderer.renderPdf({ bundle, bundleKey: "refresh@1", params: {}, title: "refresh" });
       const text = (await extractPageTexts(pdf)).join("\n");
       expect(text).toContain("テンプレートの本文");
@@ -108,7 +112,12 @@ describe("renderer safety (real Chromium)", () => {
       // The browser doing the work is gone (killed, not left rendering)…
       expect(await eventually(() => !chromiumChildPids().includes(before[0] as number))).toBe(true);
       // …and the pool serves the next render with a fresh one, still one browser in all.
-      const { pageCount } = await renderer.renderPdf({ bundle: makeBundle("<p>次</p>"), bundleKey: "n@1", params: {}, title: "n" });
+      const { pageCount } = await renderer.renderPdf({
+        bundle: makeBundle("<p>次</p>"),
+        bundleKey: "n@1",
+        params: {},
+        title: "n",
+      });
       expect(pageCount).toBe(1);
       expect(chromiumChildPids()).toHaveLength(1);
     },
@@ -121,7 +130,12 @@ describe("renderer safety (real Chromium)", () => {
       await renderer.renderPdf({ bundle: makeBundle("<p>warm</p>"), bundleKey: "warm@1", params: {}, title: "w" });
       const [pid] = chromiumChildPids();
       process.kill(pid as number, "SIGKILL");
-      const { pageCount } = await renderer.renderPdf({ bundle: makeBundle("<p>復旧</p>"), bundleKey: "r@1", params: {}, title: "r" });
+      const { pageCount } = await renderer.renderPdf({
+        bundle: makeBundle("<p>復旧</p>"),
+        bundleKey: "r@1",
+        params: {},
+        title: "r",
+      });
       expect(pageCount).toBe(1);
       expect(chromiumChildPids()).not.toContain(pid);
       expect(renderer.stats().browsers).toBe(1);

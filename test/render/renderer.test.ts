@@ -96,7 +96,9 @@ describe("renderer (real Chromium)", () => {
         },
       });
       const render = async (bundle: typeof withAsset) =>
-        pdfImageSizes((await renderer.renderPdf({ bundle, bundleKey: `${Math.random()}`, params: {}, title: "a" })).pdf);
+        pdfImageSizes(
+          (await renderer.renderPdf({ bundle, bundleKey: `${Math.random()}`, params: {}, title: "a" })).pdf,
+        );
       expect(await render(withAsset)).toEqual(expect.arrayContaining(["40x40", "10x10"]));
       // Control: a path that is not in the bundle is refused (Chromium may draw its broken-image icon).
       const missing = makeBundle(`<img src="assets/other.png" width="40">`, { assets: withAsset.assets });
@@ -120,12 +122,21 @@ describe("renderer (real Chromium)", () => {
   it(
     "renders a 400 px wide PNG thumbnail of page 1",
     async () => {
-      const png = await renderer.renderThumbnail({ bundle: invoice, bundleKey: "invoice@1", params: { title: "サムネイル", rows: [] } });
+      const png = await renderer.renderThumbnail({
+        bundle: invoice,
+        bundleKey: "invoice@1",
+        params: { title: "サムネイル", rows: [] },
+      });
       expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
       expect(png.readUInt32BE(16)).toBe(400); // IHDR width
       expect(png.readUInt32BE(20)).toBe(Math.round((400 * 297) / 210)); // A4 aspect
       // The next PDF is unaffected by the thumbnail's viewport and print emulation.
-      const { pageCount } = await renderer.renderPdf({ bundle: invoice, bundleKey: "invoice@1", params: {}, title: "after" });
+      const { pageCount } = await renderer.renderPdf({
+        bundle: invoice,
+        bundleKey: "invoice@1",
+        params: {},
+        title: "after",
+      });
       expect(pageCount).toBe(1);
       expect(renderer.stats()).toMatchObject({ browsers: 1 });
     },

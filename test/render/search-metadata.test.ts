@@ -77,7 +77,8 @@ describe("fixRadicalsInToUnicode", () => {
   });
 
   it("splits a bfrange that covers radicals into bfchar entries", () => {
-    const fixed = fixRadicalsInToUnicode(cmap("2 beginbfrange\n<0012> <0016> <0031>\n<0100> <0101> <2F00>\nendbfrange")) ?? "";
+    const fixed =
+      fixRadicalsInToUnicode(cmap("2 beginbfrange\n<0012> <0016> <0031>\n<0100> <0101> <2F00>\nendbfrange")) ?? "";
     expect(fixed).toContain("1 beginbfrange\n<0012> <0016> <0031>\nendbfrange");
     expect(fixed).toContain("2 beginbfchar\n<0100> <4E00>\n<0101> <4E28>\nendbfchar"); // ⼀ ⼁ → 一 丨
   });

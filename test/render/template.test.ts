@@ -42,13 +42,19 @@ describe("renderHtml", () => {
     await expect(render('{% include "/etc/passwd" %}')).rejects.toMatchObject({ code: "TEMPLATE_FAILED" });
     await expect(render('{% render "constructor" %}')).rejects.toMatchObject({ code: "TEMPLATE_FAILED" });
     await expect(render("{% if %}")).rejects.toMatchObject({ code: "TEMPLATE_FAILED" });
-    const html = await render("[{{ o.constructor }}][{{ o.__proto__ }}][{{ o.toString }}][{{ o.hasOwnProperty }}]", { o: {} });
+    const html = await render("[{{ o.constructor }}][{{ o.__proto__ }}][{{ o.toString }}][{{ o.hasOwnProperty }}]", {
+      o: {},
+    });
     expect(html).toContain("<body>[][][][]</body>");
   });
 
   it("stops runaway templates by memory and by time", async () => {
     await expect(render("{% for i in (1..100000000) %}{% endfor %}")).rejects.toMatchObject({ code: "HTML_TOO_LARGE" });
-    const slow = renderHtml(makeBundle("{% for i in (1..100000) %}{% for j in (1..1000) %}{{ j }}{% endfor %}{% endfor %}"), {}, { title: "t", renderLimitMs: 50 });
+    const slow = renderHtml(
+      makeBundle("{% for i in (1..100000) %}{% for j in (1..1000) %}{{ j }}{% endfor %}{% endfor %}"),
+      {},
+      { title: "t", renderLimitMs: 50 },
+    );
     await expect(slow).rejects.toMatchObject({ code: "RENDER_TIMEOUT" });
   });
 
@@ -68,7 +74,10 @@ describe("page box", () => {
   it("resolves named sizes, orientation and explicit sizes", () => {
     const page = (p: Record<string, unknown>) => makeBundle("", { page: p }).manifest.page;
     expect(resolvePageBox(page({ size: "B5" }))).toMatchObject({ width: "176mm", height: "250mm" });
-    expect(resolvePageBox(page({ size: "Letter", orientation: "landscape" }))).toMatchObject({ width: "279.4mm", height: "215.9mm" });
+    expect(resolvePageBox(page({ size: "Letter", orientation: "landscape" }))).toMatchObject({
+      width: "279.4mm",
+      height: "215.9mm",
+    });
     const custom = resolvePageBox(page({ width: "100mm", height: "4in" }));
     expect(pageCss(custom)).toBe("@page { size: 100mm 4in; margin: 10mm 10mm 10mm 10mm; }");
     expect(custom.heightPx).toBe(384);
@@ -109,7 +118,15 @@ describe("chromium flags and fonts", () => {
 
 describe("date filter with a zone name", () => {
   const plain = new Liquid();
-  const dates = ["2026-03-08T09:59:59Z", "2026-03-08T10:00:00Z", "2026-11-01T05:30:00Z", "2024-02-29T15:00:00Z", "1700000000", 1735689600, "2026-06-30"];
+  const dates = [
+    "2026-03-08T09:59:59Z",
+    "2026-03-08T10:00:00Z",
+    "2026-11-01T05:30:00Z",
+    "2024-02-29T15:00:00Z",
+    "1700000000",
+    1735689600,
+    "2026-06-30",
+  ];
   const zones = ["UTC", "Asia/Tokyo", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Etc/GMT+12"];
 
   it("prints what LiquidJS prints, across zones and DST changes", async () => {
@@ -123,8 +140,12 @@ describe("date filter with a zone name", () => {
   });
 
   it("keeps the zone's name for %Z and LiquidJS's own error for an unknown zone", async () => {
-    expect(await render(`{{ "2026-01-01T00:00:00Z" | date: "%Z", "Asia/Tokyo" }}`)).toContain("<body>Asia/Tokyo</body>");
-    await expect(render(`{{ "2026-01-01T00:00:00Z" | date: "%Y", "Mars/Olympus" }}`)).rejects.toMatchObject({ code: "TEMPLATE_FAILED" });
+    expect(await render(`{{ "2026-01-01T00:00:00Z" | date: "%Z", "Asia/Tokyo" }}`)).toContain(
+      "<body>Asia/Tokyo</body>",
+    );
+    await expect(render(`{{ "2026-01-01T00:00:00Z" | date: "%Y", "Mars/Olympus" }}`)).rejects.toMatchObject({
+      code: "TEMPLATE_FAILED",
+    });
   });
 
   it("computes offsets with the sign LiquidJS uses", () => {

@@ -31,8 +31,14 @@ beforeAll(async () => {
   await awsClients().ddb.send(
     new CreateTableCommand({
       TableName,
-      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }],
-      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }, { AttributeName: "sk", AttributeType: "N" }],
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "sk", AttributeType: "N" },
+      ],
       BillingMode: "PAY_PER_REQUEST",
     }),
   );
@@ -58,8 +64,12 @@ describe("the SDK clients", () => {
 
   it("drop undefined attributes and return plain values (binary as bytes)", async () => {
     const bytes = new Uint8Array([0, 1, 254, 255]);
-    await awsClients().ddb.send(new PutCommand({ TableName, Item: { pk: "a", sk: 1, gone: undefined, nested: { list: [1, "x"], bytes } } }));
-    const { Item } = await awsClients().ddb.send(new GetCommand({ TableName, Key: { pk: "a", sk: 1 }, ConsistentRead: true }));
+    await awsClients().ddb.send(
+      new PutCommand({ TableName, Item: { pk: "a", sk: 1, gone: undefined, nested: { list: [1, "x"], bytes } } }),
+    );
+    const { Item } = await awsClients().ddb.send(
+      new GetCommand({ TableName, Key: { pk: "a", sk: 1 }, ConsistentRead: true }),
+    );
     expect(Item).toEqual({ pk: "a", sk: 1, nested: { list: [1, "x"], bytes } });
     expect(Item && "gone" in Item).toBe(false);
   });
@@ -77,7 +87,9 @@ describe("the SDK clients", () => {
     expect(await bump(0)).toBe(false);
     expect(await bump(1)).toBe(true);
     const refused = await awsClients()
-      .ddb.send(new PutCommand({ TableName, Item: { pk: "c", sk: 1 }, ConditionExpression: "attribute_not_exists(pk)" }))
+      .ddb.send(
+        new PutCommand({ TableName, Item: { pk: "c", sk: 1 }, ConditionExpression: "attribute_not_exists(pk)" }),
+      )
       .catch((err: unknown) => err);
     expect(isConditionalCheckFailed(refused)).toBe(true);
     expect(isConditionalCheckFailed(new Error("other"))).toBe(false);
@@ -86,8 +98,14 @@ describe("the SDK clients", () => {
 
   it("page through a query past DynamoDB's 1 MB page (queryAll)", async () => {
     const big = "x".repeat(100_000);
-    for (let sk = 0; sk < 14; sk++) await awsClients().ddb.send(new PutCommand({ TableName, Item: { pk: "q", sk, big } }));
-    const items = await queryAll({ TableName, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "q" }, ProjectionExpression: "sk, big" });
+    for (let sk = 0; sk < 14; sk++)
+      await awsClients().ddb.send(new PutCommand({ TableName, Item: { pk: "q", sk, big } }));
+    const items = await queryAll({
+      TableName,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": "q" },
+      ProjectionExpression: "sk, big",
+    });
     expect(items.map((i) => i.sk)).toEqual([...Array(14).keys()]);
   });
 });

@@ -241,7 +241,9 @@ describe("loadBundleFromDir: broken bundles", () => {
 
 describe("the sample designs", () => {
   it("all load", async () => {
-    const names = (await readdir(samplesDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    const names = (await readdir(samplesDir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(names.length).toBeGreaterThanOrEqual(3);
     for (const name of names) {
       const bundle = await loadBundleFromDir(join(samplesDir, name));

@@ -7,7 +7,8 @@ describe("config().env", () => {
     const saved = { ...process.env };
     try {
       delete process.env.PLATEN_ENV;
-      for (const { envVar } of [...Object.values(tables), ...Object.values(buckets)]) process.env[envVar] = `t-${envVar}`;
+      for (const { envVar } of [...Object.values(tables), ...Object.values(buckets)])
+        process.env[envVar] = `t-${envVar}`;
       process.env.PLATEN_BASE_URL = "https://api.example.com/v1";
       const { config } = await import("#shared/aws/config.ts");
       expect(config().env).toBe("production");

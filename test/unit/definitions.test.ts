@@ -95,22 +95,27 @@ describe("routes and functions", () => {
   it("refers only to tables, buckets and queues that exist", () => {
     for (const [id, def] of Object.entries(functionDefs)) {
       const a = def.access;
-      for (const t of [...(a.tablesRead ?? []), ...(a.tablesWrite ?? [])]) expect(tables, `${id} → ${t}`).toHaveProperty(t);
-      for (const b of [...(a.bucketsRead ?? []), ...(a.bucketsWrite ?? [])]) expect(buckets, `${id} → ${b}`).toHaveProperty(b);
+      for (const t of [...(a.tablesRead ?? []), ...(a.tablesWrite ?? [])])
+        expect(tables, `${id} → ${t}`).toHaveProperty(t);
+      for (const b of [...(a.bucketsRead ?? []), ...(a.bucketsWrite ?? [])])
+        expect(buckets, `${id} → ${b}`).toHaveProperty(b);
       for (const q of a.queuesSend ?? []) expect(queues, `${id} → ${q}`).toHaveProperty(q);
     }
   });
 });
 
 describe("queues", () => {
-  it.each(queueDefs.map((q) => [q.id, q]))("%s: visibility ≥ 6 × consumer time-out when the consumer exists", (_id, q) => {
-    const consumers = [q.consumer, q.dlq.consumer].filter((c): c is string => c !== undefined);
-    for (const consumer of consumers) {
-      const fn = functionDefs[consumer];
-      if (!fn) continue; // consumers are wired once their function lands (queues.ts)
-      expect(q.visibilityTimeoutSeconds, consumer).toBeGreaterThanOrEqual(6 * fn.timeoutSeconds);
-    }
-  });
+  it.each(queueDefs.map((q) => [q.id, q]))(
+    "%s: visibility ≥ 6 × consumer time-out when the consumer exists",
+    (_id, q) => {
+      const consumers = [q.consumer, q.dlq.consumer].filter((c): c is string => c !== undefined);
+      for (const consumer of consumers) {
+        const fn = functionDefs[consumer];
+        if (!fn) continue; // consumers are wired once their function lands (queues.ts)
+        expect(q.visibilityTimeoutSeconds, consumer).toBeGreaterThanOrEqual(6 * fn.timeoutSeconds);
+      }
+    },
+  );
 
   it.each(queueDefs.map((q) => [q.id, q]))("%s: maxReceiveCount ≥ 5 and a sane batch", (_id, q) => {
     expect(q.maxReceiveCount).toBeGreaterThanOrEqual(5);
@@ -143,7 +148,11 @@ describe("createTableInputs", () => {
       const used = [...input.KeySchema!, ...(input.GlobalSecondaryIndexes ?? []).flatMap((g) => g.KeySchema!)];
       for (const k of used) expect(declared, `${input.TableName} ${k.AttributeName}`).toContain(k.AttributeName);
       // DynamoDB rejects attribute definitions that no key schema uses.
-      for (const name of declared) expect(used.map((k) => k.AttributeName), `${input.TableName} ${name}`).toContain(name);
+      for (const name of declared)
+        expect(
+          used.map((k) => k.AttributeName),
+          `${input.TableName} ${name}`,
+        ).toContain(name);
     }
   });
 

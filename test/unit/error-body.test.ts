@@ -60,7 +60,11 @@ describe("buildErrorBody: the spec 7.1 shape", () => {
   });
 
   it("survives a JSON round trip unchanged (no undefined fields, plain values only)", () => {
-    const body = buildErrorBody(new PlatenError("FILE_NOT_READY", { retryAfter: 2, vars: { retryAfter: 2 } }), "en", SITE);
+    const body = buildErrorBody(
+      new PlatenError("FILE_NOT_READY", { retryAfter: 2, vars: { retryAfter: 2 } }),
+      "en",
+      SITE,
+    );
     expect(JSON.parse(JSON.stringify(body))).toEqual(body);
   });
 
@@ -83,9 +87,13 @@ describe("buildErrorBody: the spec 7.1 shape", () => {
   it("links the docs page with the lowercase code as anchor; Japanese under /ja/", () => {
     const err = new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED");
     expect(buildErrorBody(err, "en", SITE).docsUrl).toBe("https://platen.example/docs/errors#plan_page_limit_exceeded");
-    expect(buildErrorBody(err, "ja", SITE).docsUrl).toBe("https://platen.example/ja/docs/errors#plan_page_limit_exceeded");
+    expect(buildErrorBody(err, "ja", SITE).docsUrl).toBe(
+      "https://platen.example/ja/docs/errors#plan_page_limit_exceeded",
+    );
     // A trailing slash on the site URL must not double up.
-    expect(buildErrorBody(err, "ja", `${SITE}/`).docsUrl).toBe("https://platen.example/ja/docs/errors#plan_page_limit_exceeded");
+    expect(buildErrorBody(err, "ja", `${SITE}/`).docsUrl).toBe(
+      "https://platen.example/ja/docs/errors#plan_page_limit_exceeded",
+    );
   });
 
   it("gives the Japanese message for ja, the English one for en; code stays the same", () => {
@@ -109,7 +117,9 @@ describe("buildErrorBody: the spec 7.1 shape", () => {
 describe("buildErrorBody: placeholders", () => {
   it("fills {retryAfter} from vars in both languages", () => {
     const err = new PlatenError("RATE_LIMITED", { retryAfter: 30, vars: { retryAfter: 30 } });
-    expect(buildErrorBody(err, "en", SITE).message).toBe("Rate limit exceeded for this workspace. Retry after 30 seconds.");
+    expect(buildErrorBody(err, "en", SITE).message).toBe(
+      "Rate limit exceeded for this workspace. Retry after 30 seconds.",
+    );
     expect(buildErrorBody(err, "ja", SITE).message).toContain("30 秒後");
   });
 
@@ -161,7 +171,11 @@ describe("buildErrorBody: validation errors", () => {
 
   it("uses messageJa in details and in the array message for ja, English where there is no translation", () => {
     const body = buildErrorBody(new PlatenError("VALIDATION_FAILED", { details }), "ja", SITE);
-    expect(body.details.map((d) => d.message)).toEqual(["「/」を含みます", "expected number", "本文はオブジェクトである必要があります"]);
+    expect(body.details.map((d) => d.message)).toEqual([
+      "「/」を含みます",
+      "expected number",
+      "本文はオブジェクトである必要があります",
+    ]);
     expect(body.message).toEqual([
       "contents.0.fileName: 「/」を含みます",
       "params.total: expected number",
@@ -194,7 +208,9 @@ describe("buildErrorBody: validation errors", () => {
       "en",
       SITE,
     );
-    expect(body.message).toBe("File generation failed (PARAMS_TYPE_MISMATCH). See GET /v1/file/status/r1 for the reason.");
+    expect(body.message).toBe(
+      "File generation failed (PARAMS_TYPE_MISMATCH). See GET /v1/file/status/r1 for the reason.",
+    );
   });
 });
 

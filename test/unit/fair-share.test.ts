@@ -47,21 +47,37 @@ class MemoryLeaseStore implements LeaseStore {
     this.writes += 1;
     this.shares.set(workspaceId, { ...share, leases });
   }
-  async end(workspaceId: string, token: string, keepUntilMs: number | undefined, avgMs: number | undefined): Promise<void> {
+  async end(
+    workspaceId: string,
+    token: string,
+    keepUntilMs: number | undefined,
+    avgMs: number | undefined,
+  ): Promise<void> {
     const share = this.shares.get(workspaceId);
     if (!share) return;
     const { [token]: _gone, ...rest } = share.leases;
     this.writes += 1;
-    this.shares.set(workspaceId, { leases: keepUntilMs === undefined ? rest : { ...rest, [token]: keepUntilMs }, ...(avgMs === undefined ? {} : { avgMs }) });
+    this.shares.set(workspaceId, {
+      leases: keepUntilMs === undefined ? rest : { ...rest, [token]: keepUntilMs },
+      ...(avgMs === undefined ? {} : { avgMs }),
+    });
   }
-  held = (workspaceId: string, nowMs: number) => Object.keys(liveLeases(this.shares.get(workspaceId)?.leases ?? {}, nowMs)).length;
+  held = (workspaceId: string, nowMs: number) =>
+    Object.keys(liveLeases(this.shares.get(workspaceId)?.leases ?? {}, nowMs)).length;
 }
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 /** 4 s of expected rendering in flight, at least 2 renders; 200 ms assumed before the first. */
-const config: FairShareConfig = { workMs: 4000, minInFlight: 2, initialAvgMs: 200, timeoutPenaltyMs: 60_000, maxDeferSeconds: 20 };
+const config: FairShareConfig = {
+  workMs: 4000,
+  minInFlight: 2,
+  initialAvgMs: 200,
+  timeoutPenaltyMs: 60_000,
+  maxDeferSeconds: 20,
+};
 const share = (leases: Leases, avgMs?: number): RenderShare => ({ leases, ...(avgMs === undefined ? {} : { avgMs }) });
-const tokens = (n: number, until: number): Leases => Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, until]));
+const tokens = (n: number, until: number): Leases =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, until]));
 const fast: RenderEnd = { tookMs: 100, timedOut: false };
 
 describe("the cap decision", () => {
@@ -76,7 +92,9 @@ describe("the cap decision", () => {
     expect(admit(share({}, 2000), "a", T0 + 1000, T0, config)).toEqual(share({ a: T0 + 1000 }, 2000));
     expect(admit(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toBeUndefined();
     // a crashed worker's lease runs out: its slot is free again once it expired
-    expect(admit(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(share({ b: T0 + 2000, c: T0 + 3000 }, 2000));
+    expect(admit(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(
+      share({ b: T0 + 2000, c: T0 + 3000 }, 2000),
+    );
     expect(admit(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeDefined();
     expect(admit(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeUndefined();
   });
@@ -84,7 +102,9 @@ describe("the cap decision", () => {
   it("takes at most the cap when many renders of one workspace race, and other workspaces are unaffected", async () => {
     const store = new MemoryLeaseStore();
     store.shares.set("A", { leases: {}, avgMs: 1000 });
-    const taken = await Promise.all(Array.from({ length: 12 }, (_, i) => takeLease(store, "A", `t${i}`, T0 + 60_000, T0, config)));
+    const taken = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => takeLease(store, "A", `t${i}`, T0 + 60_000, T0, config)),
+    );
     expect(taken.filter(Boolean)).toHaveLength(4);
     expect(store.held("A", T0)).toBe(4);
     expect(await takeLease(store, "B", "b1", T0 + 60_000, T0, config)).toBe(true);
@@ -144,7 +164,9 @@ describe("time-out charging", () => {
 
 describe("deferral and the invocation's time", () => {
   it("waits 1, 1, 2, 2, 4 … seconds up to the maximum, with under a second of jitter", () => {
-    expect([0, 1, 2, 3, 4, 5, 8, 9, 12].map((d) => deferDelaySeconds(d, 20, () => 0))).toEqual([1, 1, 2, 2, 4, 4, 16, 16, 20]);
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 12].map((d) => deferDelaySeconds(d, 20, () => 0))).toEqual([
+      1, 1, 2, 2, 4, 4, 16, 16, 20,
+    ]);
     expect(deferDelaySeconds(0, 20, () => 0.99)).toBe(1);
     expect(deferDelaySeconds(50, 900, () => 0.99)).toBe(900);
   });
@@ -155,21 +177,38 @@ describe("deferral and the invocation's time", () => {
   });
 
   it("reads its knobs from the environment, the work allowance defaulting to 2 s per browser of the container", () => {
-    expect(readFairShareConfig({}, 2)).toEqual({ workMs: 4000, minInFlight: 2, initialAvgMs: 200, timeoutPenaltyMs: 60_000, maxDeferSeconds: 20 });
+    expect(readFairShareConfig({}, 2)).toEqual({
+      workMs: 4000,
+      minInFlight: 2,
+      initialAvgMs: 200,
+      timeoutPenaltyMs: 60_000,
+      maxDeferSeconds: 20,
+    });
     const env = {
       PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "20",
       PLATEN_RENDER_WORKSPACE_MIN: "3",
       PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS: "90",
       PLATEN_RENDER_DEFER_MAX_SECONDS: "4",
     };
-    expect(readFairShareConfig(env, 2)).toEqual({ workMs: 20_000, minInFlight: 3, initialAvgMs: 200, timeoutPenaltyMs: 90_000, maxDeferSeconds: 4 });
+    expect(readFairShareConfig(env, 2)).toEqual({
+      workMs: 20_000,
+      minInFlight: 3,
+      initialAvgMs: 200,
+      timeoutPenaltyMs: 90_000,
+      maxDeferSeconds: 4,
+    });
     expect(readFairShareConfig({ PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "0" }, 1).workMs).toBe(2000);
   });
 });
 
 describe("renderInSlot (the worker's use of a slot)", () => {
   const clock: Clock = { now: () => new Date(T0) };
-  const fair = (store: LeaseStore, remainingMs = 120_000): FairRendering => ({ store, config, budgetMs: 30_000, remainingMs: () => remainingMs });
+  const fair = (store: LeaseStore, remainingMs = 120_000): FairRendering => ({
+    store,
+    config,
+    budgetMs: 30_000,
+    remainingMs: () => remainingMs,
+  });
   const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
 
   it("renders in a slot and gives it back, its time in the average; at the cap it defers without rendering", async () => {
@@ -205,7 +244,9 @@ describe("renderInSlot (the worker's use of a slot)", () => {
     const timedOut: Outcome = { status: "failed", errorCode: "RENDER_TIMEOUT", errorMessage: "slow" };
     expect(await renderInSlot("A", fair(store), clock, async () => timedOut)).toEqual(timedOut);
     expect(Object.values(store.shares.get("A")!.leases)).toEqual([T0 + 60_000]);
-    await expect(renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down")))).rejects.toThrow("S3 down");
+    await expect(
+      renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down"))),
+    ).rejects.toThrow("S3 down");
     expect(store.held("A", T0)).toBe(1);
   });
 });

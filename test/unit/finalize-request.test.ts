@@ -10,7 +10,12 @@ const NOW = "2026-01-01T01:00:00.000Z";
 const setup = () => memoryRequestDeps(fixedClock(NOW));
 const done = (fileId: string, index: number) => fileRecord({ fileId, index });
 const failed = (fileId: string, index: number, errorCode?: string) =>
-  fileRecord({ fileId, index, status: "failed", ...(errorCode && { errorCode, errorMessage: `${errorCode} happened` }) });
+  fileRecord({
+    fileId,
+    index,
+    status: "failed",
+    ...(errorCode && { errorCode, errorMessage: `${errorCode} happened` }),
+  });
 
 describe("outcomeOf", () => {
   it("completes a request whose files are all done, without failed files", () => {
@@ -18,7 +23,9 @@ describe("outcomeOf", () => {
   });
 
   it("completes a partly failed request and lists its failed files, unknown causes as INTERNAL_ERROR", () => {
-    expect(outcomeOf({ mode: "multiple" }, [done("f1", 0), failed("f2", 1, "TEMPLATE_ERROR"), failed("f3", 2)])).toEqual({
+    expect(
+      outcomeOf({ mode: "multiple" }, [done("f1", 0), failed("f2", 1, "TEMPLATE_ERROR"), failed("f3", 2)]),
+    ).toEqual({
       status: "completed",
       failedFiles: [
         { fileId: "f2", fileName: "a.pdf", code: "TEMPLATE_ERROR", message: "TEMPLATE_ERROR happened" },
@@ -29,8 +36,14 @@ describe("outcomeOf", () => {
 
   it("fails an all-failed multiple with FILE_GENERATION_FAILED, an all-failed single with its file's own error", () => {
     const files = [failed("f1", 0, "PAGE_LIMIT_EXCEEDED"), failed("f2", 1, "TEMPLATE_ERROR")];
-    expect(outcomeOf({ mode: "multiple" }, files)).toMatchObject({ status: "failed", error: { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." } });
-    expect(outcomeOf({ mode: "single" }, [files[1]!])).toMatchObject({ status: "failed", error: { code: "TEMPLATE_ERROR", message: "TEMPLATE_ERROR happened" } });
+    expect(outcomeOf({ mode: "multiple" }, files)).toMatchObject({
+      status: "failed",
+      error: { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." },
+    });
+    expect(outcomeOf({ mode: "single" }, [files[1]!])).toMatchObject({
+      status: "failed",
+      error: { code: "TEMPLATE_ERROR", message: "TEMPLATE_ERROR happened" },
+    });
   });
 });
 
@@ -49,10 +62,27 @@ describe("finalizeIfSettled", () => {
 
   it("records the events before it ends the job, then queues them: file.completed, and file.failed only with webhookUrl", async () => {
     const deps = setup();
-    deps.requests.putJob(jobRecord({ total: 2, webhookUrl: "https://hooks.example/x" })).putFiles(done("f1", 0), failed("f2", 1, "TEMPLATE_ERROR"));
+    deps.requests
+      .putJob(jobRecord({ total: 2, webhookUrl: "https://hooks.example/x" }))
+      .putFiles(done("f1", 0), failed("f2", 1, "TEMPLATE_ERROR"));
     expect(await finalizeIfSettled("req_1", deps)).toBe(true);
-    expect(deps.requests.calls).toEqual(["getJob:req_1", "listFiles:req_1", "record:file.completed", "record:file.failed", "finalizeJob:req_1", "deliver:file.completed", "deliver:file.failed"]);
-    const base = { workspaceId: "ws_a", requestId: "req_1", designId: "invoice", version: 3, timestamp: NOW, webhookUrl: "https://hooks.example/x" };
+    expect(deps.requests.calls).toEqual([
+      "getJob:req_1",
+      "listFiles:req_1",
+      "record:file.completed",
+      "record:file.failed",
+      "finalizeJob:req_1",
+      "deliver:file.completed",
+      "deliver:file.failed",
+    ]);
+    const base = {
+      workspaceId: "ws_a",
+      requestId: "req_1",
+      designId: "invoice",
+      version: 3,
+      timestamp: NOW,
+      webhookUrl: "https://hooks.example/x",
+    };
     expect(deps.outbox.delivered).toEqual([
       { ...base, event: "file.completed", fileIds: ["f1"] },
       { ...base, event: "file.failed", fileIds: ["f2"], errorCode: "PARTIAL_FAILURE" },
@@ -69,12 +99,17 @@ describe("finalizeIfSettled", () => {
 
   it("keeps the events as long as the longest-kept file, and at least a day", async () => {
     const deps = setup();
-    deps.requests.putJob(jobRecord({ total: 2 })).putFiles(done("f1", 0), fileRecord({ fileId: "f2", index: 1, expiresAt: epoch("2026-01-08T00:00:00Z") }));
+    deps.requests
+      .putJob(jobRecord({ total: 2 }))
+      .putFiles(done("f1", 0), fileRecord({ fileId: "f2", index: 1, expiresAt: epoch("2026-01-08T00:00:00Z") }));
     await finalizeIfSettled("req_1", deps);
     const short = setup();
     short.requests.putJob(jobRecord({ total: 1 })).putFiles(fileRecord({ expiresAt: epoch("2026-01-01T02:00:00Z") }));
     await finalizeIfSettled("req_1", short);
-    expect([deps.outbox.recorded[0]?.expiresAt, short.outbox.recorded[0]?.expiresAt]).toEqual([epoch("2026-01-08T00:00:00Z"), epoch(NOW) + 86400]);
+    expect([deps.outbox.recorded[0]?.expiresAt, short.outbox.recorded[0]?.expiresAt]).toEqual([
+      epoch("2026-01-08T00:00:00Z"),
+      epoch(NOW) + 86400,
+    ]);
   });
 
   it("sends no file.failed without webhookUrl; an all-failed request's failure names its code", async () => {
@@ -83,12 +118,19 @@ describe("finalizeIfSettled", () => {
     await finalizeIfSettled("req_1", quiet);
     expect([quiet.requests.jobs.get("req_1")?.status, quiet.outbox.recorded]).toEqual(["failed", []]);
     const single = setup();
-    single.requests.putJob(jobRecord({ mode: "single", total: 1, webhookUrl: "https://hooks.example/x" })).putFiles(failed("f1", 0, "TEMPLATE_ERROR"));
+    single.requests
+      .putJob(jobRecord({ mode: "single", total: 1, webhookUrl: "https://hooks.example/x" }))
+      .putFiles(failed("f1", 0, "TEMPLATE_ERROR"));
     await finalizeIfSettled("req_1", single);
     const multiple = setup();
-    multiple.requests.putJob(jobRecord({ total: 1, webhookUrl: "https://hooks.example/x" })).putFiles(failed("f1", 0, "TEMPLATE_ERROR"));
+    multiple.requests
+      .putJob(jobRecord({ total: 1, webhookUrl: "https://hooks.example/x" }))
+      .putFiles(failed("f1", 0, "TEMPLATE_ERROR"));
     await finalizeIfSettled("req_1", multiple);
-    expect([single, multiple].map((d) => d.outbox.delivered.map((e) => [e.event, e.errorCode]))).toEqual([[["file.failed", "TEMPLATE_ERROR"]], [["file.failed", "FILE_GENERATION_FAILED"]]]);
+    expect([single, multiple].map((d) => d.outbox.delivered.map((e) => [e.event, e.errorCode]))).toEqual([
+      [["file.failed", "TEMPLATE_ERROR"]],
+      [["file.failed", "FILE_GENERATION_FAILED"]],
+    ]);
   });
 
   it("lets exactly one of two racing finalizers end the job and queue the deliveries", async () => {
@@ -106,7 +148,11 @@ describe("finalizeIfSettled", () => {
     deps.outbox.failDeliveries = true;
     deps.requests.putJob(jobRecord({ total: 1 })).putFiles(done("f1", 0));
     expect(await finalizeIfSettled("req_1", deps)).toBe(true);
-    expect([deps.requests.jobs.get("req_1")?.status, deps.outbox.recorded.length, deps.outbox.delivered.length]).toEqual(["completed", 1, 0]);
+    expect([
+      deps.requests.jobs.get("req_1")?.status,
+      deps.outbox.recorded.length,
+      deps.outbox.delivered.length,
+    ]).toEqual(["completed", 1, 0]);
   });
 });
 

@@ -31,7 +31,10 @@ describe("params nesting without recursion (item 7)", () => {
       error = err;
     }
     expect(error).toBeInstanceOf(PlatenError);
-    expect(error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ code: "VALIDATION_FAILED", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels` }] });
+    expect(error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: [{ code: "VALIDATION_FAILED", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels` }],
+    });
     expect((error as PlatenError).details[0]!.field).toMatch(/^params(\.a){64,}$/);
     expect(validateGenerationBody(body(nested(MAX_PARAMS_DEPTH - 1)), "single").contents).toHaveLength(1);
   });

@@ -28,9 +28,14 @@ describe("identity keys are derived from kept seeds", () => {
 
   it("signs with the current seed's key and still lists the previous seeds' keys (rotation)", async () => {
     const rotated = deriveKeys({ seed: SEED_B, previousSeeds: [SEED_A] });
-    expect(rotated.signingKeys.map((k) => k.kid)).toEqual([deriveKeys({ seed: SEED_B }).signingKeys[0]!.kid, deriveKeys({ seed: SEED_A }).signingKeys[0]!.kid]);
+    expect(rotated.signingKeys.map((k) => k.kid)).toEqual([
+      deriveKeys({ seed: SEED_B }).signingKeys[0]!.kid,
+      deriveKeys({ seed: SEED_A }).signingKeys[0]!.kid,
+    ]);
     const jwk = rotated.signingKeys[1]!;
-    const token = await new SignJWT({ x: 1 }).setProtectedHeader({ alg: "ES256", kid: jwk.kid }).sign(await importJWK(jwk, "ES256"));
+    const token = await new SignJWT({ x: 1 })
+      .setProtectedHeader({ alg: "ES256", kid: jwk.kid })
+      .sign(await importJWK(jwk, "ES256"));
     const { d: _private, ...publicJwk } = jwk;
     expect((await jwtVerify(token, await importJWK(publicJwk, "ES256"))).payload.x).toBe(1);
   });
@@ -57,8 +62,12 @@ describe("first-party session cookie", () => {
   });
 
   it("survives a key rotation (old seed kept in previousSeeds) and dies with a foreign key", async () => {
-    const before = (await (await withSeeds({ seed: SEED_A })).createSessionCookie("user-2", { secure: false })).split(";")[0]!;
-    expect(await (await withSeeds({ seed: SEED_B, previousSeeds: [SEED_A] })).readSession(before)).toEqual({ userId: "user-2" });
+    const before = (await (await withSeeds({ seed: SEED_A })).createSessionCookie("user-2", { secure: false })).split(
+      ";",
+    )[0]!;
+    expect(await (await withSeeds({ seed: SEED_B, previousSeeds: [SEED_A] })).readSession(before)).toEqual({
+      userId: "user-2",
+    });
     expect(await (await withSeeds({ seed: SEED_B })).readSession(before)).toBeUndefined();
     vi.unstubAllEnvs();
   });
@@ -98,12 +107,28 @@ describe("scopes and clients", () => {
   });
 
   it("maps public clients to PKCE-only code flow and confidential ones to client credentials with the hashed secret", () => {
-    const base = { clientId: "c1", workspaceId: "w1", name: "App", redirectUris: ["https://a.example/cb"], allowedScopes: ["pdf:generate" as const], createdAt: "" };
+    const base = {
+      clientId: "c1",
+      workspaceId: "w1",
+      name: "App",
+      redirectUris: ["https://a.example/cb"],
+      allowedScopes: ["pdf:generate" as const],
+      createdAt: "",
+    };
     const pub = clientMetadata({ ...base, isPublic: true });
-    expect(pub).toMatchObject({ token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], workspace_id: "w1" });
+    expect(pub).toMatchObject({
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      workspace_id: "w1",
+    });
     expect(pub).not.toHaveProperty("client_secret");
     const conf = clientMetadata({ ...base, isPublic: false, redirectUris: [], secretHash: "ab".repeat(32) });
-    expect(conf).toMatchObject({ token_endpoint_auth_method: "client_secret_basic", grant_types: ["client_credentials"], response_types: [], client_secret: "ab".repeat(32) });
+    expect(conf).toMatchObject({
+      token_endpoint_auth_method: "client_secret_basic",
+      grant_types: ["client_credentials"],
+      response_types: [],
+      client_secret: "ab".repeat(32),
+    });
   });
 
   it("leaves token requests of other grants untouched", async () => {
@@ -123,7 +148,9 @@ describe("screens", () => {
     });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&#60;script&#62;");
-    expect(html).toContain('<select id="workspaceId" name="workspaceId" required><option value="w1">Demo &#38; Co (admin)</option></select>');
+    expect(html).toContain(
+      '<select id="workspaceId" name="workspaceId" required><option value="w1">Demo &#38; Co (admin)</option></select>',
+    );
     expect(html).toContain('name="decision" value="allow"');
     expect(html).toContain('name="decision" value="deny"');
   });
@@ -149,7 +176,9 @@ describe("authenticate: which credential counts", () => {
 
   it("412 without credentials, 401 for an appkey beside a Bearer token or a non-Bearer Authorization alone", async () => {
     expect(await codeOf(authenticate(headers({})))).toBe("AUTH_HEADER_MISSING");
-    expect(await codeOf(authenticate(headers({ appkey: `plt_${"a".repeat(40)}`, authorization: "Bearer abc" })))).toBe("INVALID_CREDENTIALS");
+    expect(await codeOf(authenticate(headers({ appkey: `plt_${"a".repeat(40)}`, authorization: "Bearer abc" })))).toBe(
+      "INVALID_CREDENTIALS",
+    );
     expect(await codeOf(authenticate(headers({ authorization: "Basic dTpw" })))).toBe("INVALID_CREDENTIALS");
   });
 });

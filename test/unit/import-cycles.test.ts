@@ -24,7 +24,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 /** The specifiers a file imports (comments stripped first, so examples in TSDoc do not count). */
 function importsOf(source: string): string[] {
@@ -117,7 +118,13 @@ describe("imports between shared/ folders", () => {
       '// import { no } from "#shared/comment/no.ts";',
       '/** import { no } from "#shared/doc/no.ts"; */',
     ].join("\n");
-    expect(importsOf(source)).toEqual(["#shared/x/a.ts", "../y/b.ts", "./c.ts", "#shared/z/d.ts", "#shared/side/effect.ts"]);
+    expect(importsOf(source)).toEqual([
+      "#shared/x/a.ts",
+      "../y/b.ts",
+      "./c.ts",
+      "#shared/z/d.ts",
+      "#shared/side/effect.ts",
+    ]);
     const edge = (to: string) => new Map([[to, ["f"]]]);
     const graph = new Map([
       ["a", edge("b")],

@@ -14,7 +14,10 @@ const readJson = (name: string) => JSON.parse(readFileSync(resolve(root, name), 
 it("installs only packages whose engines accept the oldest supported Node", () => {
   const oldest = semver.minVersion(readJson("package.json").engines.node)!.version;
   expect(oldest).toBe("20.19.0");
-  const packages = readJson("package-lock.json").packages as Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+  const packages = readJson("package-lock.json").packages as Record<
+    string,
+    { version?: string; engines?: { node?: string } | string[] }
+  >;
   const refusing = Object.entries(packages)
     .filter(([, p]) => typeof p.engines === "object" && !Array.isArray(p.engines) && p.engines.node)
     .filter(([, p]) => !semver.satisfies(oldest, (p.engines as { node: string }).node))

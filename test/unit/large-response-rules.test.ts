@@ -27,11 +27,14 @@ const request = (items: Partial<Item>[]): GenerationRequest => ({
   mode: "multiple",
   designId: "D".repeat(16),
   version: 1,
-  contents: items.map((c, i) => ({ fileName: `file-${i}`, shareType: "01", passcodeEnabled: false, params: {}, ...c }) as Item),
+  contents: items.map(
+    (c, i) => ({ fileName: `file-${i}`, shareType: "01", passcodeEnabled: false, params: {}, ...c }) as Item,
+  ),
 });
 
 /** The header the answer really carries: ids and passcodes drawn at random, as generation does. */
-const actualHeaderBytes = (req: GenerationRequest) => fileMappingHeader(planFiles(req, "R".repeat(16), SITE).files.map(fileEntry)).length;
+const actualHeaderBytes = (req: GenerationRequest) =>
+  fileMappingHeader(planFiles(req, "R".repeat(16), SITE).files.map(fileEntry)).length;
 
 describe("ZIPs served from S3 (PLATEN_ZIP_REDIRECT_BYTES, PLATEN_ZIP_URL_SECONDS)", () => {
   it("defaults to just under Lambda streaming's unthrottled 6 MB and a 5-minute URL", () => {
@@ -49,9 +52,18 @@ describe("ZIPs served from S3 (PLATEN_ZIP_REDIRECT_BYTES, PLATEN_ZIP_URL_SECONDS
   });
 
   it("reads configured values and refuses nonsense at start-up", () => {
-    expect(archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: "20000", PLATEN_ZIP_URL_SECONDS: "60" })).toEqual({ redirectBytes: 20000, urlSeconds: 60 });
-    expect(archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: "" })).toEqual({ redirectBytes: DEFAULT_ZIP_REDIRECT_BYTES, urlSeconds: 300 });
-    for (const bad of ["0", "-5", "1.5", "6MB", "abc"]) expect(() => archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: bad }), bad).toThrow(/PLATEN_ZIP_REDIRECT_BYTES must be a positive integer/);
+    expect(archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: "20000", PLATEN_ZIP_URL_SECONDS: "60" })).toEqual({
+      redirectBytes: 20000,
+      urlSeconds: 60,
+    });
+    expect(archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: "" })).toEqual({
+      redirectBytes: DEFAULT_ZIP_REDIRECT_BYTES,
+      urlSeconds: 300,
+    });
+    for (const bad of ["0", "-5", "1.5", "6MB", "abc"])
+      expect(() => archiveLinkSettings({ PLATEN_ZIP_REDIRECT_BYTES: bad }), bad).toThrow(
+        /PLATEN_ZIP_REDIRECT_BYTES must be a positive integer/,
+      );
     expect(() => archiveLinkSettings({ PLATEN_ZIP_URL_SECONDS: "604801" })).toThrow(/at most 604800/);
     expect(archiveLinkSettings({ PLATEN_ZIP_URL_SECONDS: "604800" }).urlSeconds).toBe(604800);
   });
@@ -67,15 +79,25 @@ describe("X-File-Mapping cap (PLATEN_FILE_MAPPING_MAX_BYTES)", () => {
     const cases = [
       request(Array.from({ length: 100 }, (_, i) => ({ fileName: `invoice-${i}` }))),
       request([{ fileName: "請求書 2025年4月 🎉 & Co; 'v2' = 100%", shareType: "03", passcodeEnabled: true }]),
-      request([{ fileName: "a", passthrough: { orderId: "  ORD-1  ", n: 1.5e300, 顧客: "山田 & 太郎" }, shareType: "02" }, { fileName: "b", passcodeEnabled: true }]),
+      request([
+        { fileName: "a", passthrough: { orderId: "  ORD-1  ", n: 1.5e300, 顧客: "山田 & 太郎" }, shareType: "02" },
+        { fileName: "b", passcodeEnabled: true },
+      ]),
     ];
     for (const req of cases) expect(predictedFileMappingBytes(req, SITE)).toBe(actualHeaderBytes(req));
   });
 
   it("leaves room for a 100-file request with ordinary names (the spec's maximum, as the bench and sync-output send it)", () => {
     const ordinary = request(Array.from({ length: 100 }, (_, i) => ({ fileName: `invoice-${i}` })));
-    expect(predictedFileMappingBytes(ordinary, "http://localhost:54321")).toBeLessThan(DEFAULT_FILE_MAPPING_MAX_BYTES / 2);
-    const japanese = request(Array.from({ length: 100 }, (_, i) => ({ fileName: `請求書_2025年4月_株式会社サンプル_${i}`, passcodeEnabled: true })));
+    expect(predictedFileMappingBytes(ordinary, "http://localhost:54321")).toBeLessThan(
+      DEFAULT_FILE_MAPPING_MAX_BYTES / 2,
+    );
+    const japanese = request(
+      Array.from({ length: 100 }, (_, i) => ({
+        fileName: `請求書_2025年4月_株式会社サンプル_${i}`,
+        passcodeEnabled: true,
+      })),
+    );
     expect(predictedFileMappingBytes(japanese, SITE)).toBeLessThan(DEFAULT_FILE_MAPPING_MAX_BYTES);
     expect(() => checkFileMappingSize(japanese, SITE, DEFAULT_FILE_MAPPING_MAX_BYTES)).not.toThrow();
   });
@@ -101,6 +123,7 @@ describe("X-File-Mapping cap (PLATEN_FILE_MAPPING_MAX_BYTES)", () => {
   it("reads the cap from the environment and refuses nonsense", () => {
     expect(fileMappingMaxBytes({})).toBe(64 * 1024);
     expect(fileMappingMaxBytes({ PLATEN_FILE_MAPPING_MAX_BYTES: "4096" })).toBe(4096);
-    for (const bad of ["0", "-1", "2.5", "64k"]) expect(() => fileMappingMaxBytes({ PLATEN_FILE_MAPPING_MAX_BYTES: bad }), bad).toThrow(/positive integer/);
+    for (const bad of ["0", "-1", "2.5", "64k"])
+      expect(() => fileMappingMaxBytes({ PLATEN_FILE_MAPPING_MAX_BYTES: bad }), bad).toThrow(/positive integer/);
   });
 });

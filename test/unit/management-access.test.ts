@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { authorizeManagement, type ManagementCaller, type ManagementOperation, requiredRole } from "#shared/auth/management-access.ts";
+import {
+  authorizeManagement,
+  type ManagementCaller,
+  type ManagementOperation,
+  requiredRole,
+} from "#shared/auth/management-access.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 
 /** spec 4.11 / 4.12 rules as a pure function over in-memory callers. */
 
-const ws: Workspace = { id: "WorkspaceAAAAAAA", name: "A", plan: "standard", appKeyRotatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:00:00.000Z" };
+const ws: Workspace = {
+  id: "WorkspaceAAAAAAA",
+  name: "A",
+  plan: "standard",
+  appKeyRotatedAt: "2026-01-01T00:00:00.000Z",
+  createdAt: "2026-01-01T00:00:00.000Z",
+};
 const operations = Object.keys(requiredRole) as ManagementOperation[];
 const adminOps = operations.filter((op) => requiredRole[op] === "admin");
 
@@ -19,7 +30,12 @@ const token = (extra: Partial<ManagementCaller> = {}): ManagementCaller => ({
   role: "admin",
   ...extra,
 });
-const session = (role?: "admin" | "read"): ManagementCaller => ({ workspace: ws, method: "session", userId: "user-1", ...(role && { role }) });
+const session = (role?: "admin" | "read"): ManagementCaller => ({
+  workspace: ws,
+  method: "session",
+  userId: "user-1",
+  ...(role && { role }),
+});
 
 /** The catalogue code and status a call ends with, or "ok". */
 function outcome(caller: ManagementCaller, op: ManagementOperation, path: string | null = ws.id): string {
@@ -37,17 +53,23 @@ describe("credentials that never manage", () => {
     expect(outcome({ workspace: ws, method: "appkey" }, op)).toBe("401 INVALID_CREDENTIALS");
   });
 
-  it.each(operations)("%s: an OAuth token without pdf:generate is 401 INVALID_CREDENTIALS, whatever the role (rule 2)", (op) => {
-    expect(outcome(token({ scopes: ["openid", "designs:read"] }), op)).toBe("401 INVALID_CREDENTIALS");
-    expect(outcome(token({ scopes: undefined }), op)).toBe("401 INVALID_CREDENTIALS");
-  });
+  it.each(operations)(
+    "%s: an OAuth token without pdf:generate is 401 INVALID_CREDENTIALS, whatever the role (rule 2)",
+    (op) => {
+      expect(outcome(token({ scopes: ["openid", "designs:read"] }), op)).toBe("401 INVALID_CREDENTIALS");
+      expect(outcome(token({ scopes: undefined }), op)).toBe("401 INVALID_CREDENTIALS");
+    },
+  );
 
-  it.each(operations)("%s: a client-credentials token is 403 WORKSPACE_ROLE_DENIED, listing included (rule 3)", (op) => {
-    const cc = token({ grant: "client_credentials", userId: undefined, role: undefined });
-    expect(outcome(cc, op)).toBe("403 WORKSPACE_ROLE_DENIED");
-    // Even when a role were somehow attached: no end user, no membership.
-    expect(outcome({ ...cc, role: "admin" }, op)).toBe("403 WORKSPACE_ROLE_DENIED");
-  });
+  it.each(operations)(
+    "%s: a client-credentials token is 403 WORKSPACE_ROLE_DENIED, listing included (rule 3)",
+    (op) => {
+      const cc = token({ grant: "client_credentials", userId: undefined, role: undefined });
+      expect(outcome(cc, op)).toBe("403 WORKSPACE_ROLE_DENIED");
+      // Even when a role were somehow attached: no end user, no membership.
+      expect(outcome({ ...cc, role: "admin" }, op)).toBe("403 WORKSPACE_ROLE_DENIED");
+    },
+  );
 });
 
 describe("roles (rule 1)", () => {
@@ -94,6 +116,9 @@ describe("the grant: ownership and the audit actor (rule 4)", () => {
   });
 
   it("a session is not restricted by ownership and is recorded as the user", () => {
-    expect(authorizeManagement(session("admin"), "delete-endpoint", ws.id)).toEqual({ workspaceId: ws.id, actor: { via: "session", userId: "user-1" } });
+    expect(authorizeManagement(session("admin"), "delete-endpoint", ws.id)).toEqual({
+      workspaceId: ws.id,
+      actor: { via: "session", userId: "user-1" },
+    });
   });
 });

@@ -6,15 +6,31 @@ import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 
 /** Who calls a management route, resolved over in-memory identity fakes. */
 
-const workspace = (id: string): Workspace => ({ id, name: id, plan: "standard", appKeyRotatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:00:00.000Z" });
+const workspace = (id: string): Workspace => ({
+  id,
+  name: id,
+  plan: "standard",
+  appKeyRotatedAt: "2026-01-01T00:00:00.000Z",
+  createdAt: "2026-01-01T00:00:00.000Z",
+});
 const A = workspace("WorkspaceAAAAAAA");
 const memberships = new Map([[`${A.id}#alice`, { role: "admin" as const }]]);
 
 const deps: CallerDeps = {
   authenticate: async (header: HeaderReader): Promise<Principal> => {
-    if (header("appkey") !== undefined && header("authorization") !== undefined) throw new PlatenError("INVALID_CREDENTIALS");
+    if (header("appkey") !== undefined && header("authorization") !== undefined)
+      throw new PlatenError("INVALID_CREDENTIALS");
     if (header("appkey") === "plt_good") return { workspace: A, method: "appkey" };
-    if (header("authorization") === "Bearer good") return { workspace: A, method: "bearer", userId: "alice", clientId: "c1", scopes: ["pdf:generate"], grant: "authorization_code", role: "admin" };
+    if (header("authorization") === "Bearer good")
+      return {
+        workspace: A,
+        method: "bearer",
+        userId: "alice",
+        clientId: "c1",
+        scopes: ["pdf:generate"],
+        grant: "authorization_code",
+        role: "admin",
+      };
     throw new PlatenError("INVALID_CREDENTIALS");
   },
   readSession: async (cookie) => (cookie?.includes("platen_session=alice") ? { userId: "alice" } : undefined),
@@ -23,7 +39,10 @@ const deps: CallerDeps = {
   getWorkspace: async (id) => (id === A.id ? A : undefined),
 };
 
-const headers = (h: Record<string, string>): HeaderReader => (name) => h[name.toLowerCase()];
+const headers =
+  (h: Record<string, string>): HeaderReader =>
+  (name) =>
+    h[name.toLowerCase()];
 async function outcome(h: Record<string, string>, path: string | null = A.id): Promise<unknown> {
   try {
     return await resolveManagementCaller(headers(h), path ?? undefined, deps);
@@ -35,15 +54,26 @@ async function outcome(h: Record<string, string>, path: string | null = A.id): P
 
 describe("resolveManagementCaller", () => {
   it("judges tokens and appkeys with authenticate, as every route does", async () => {
-    expect(await outcome({ authorization: "Bearer good" })).toMatchObject({ method: "bearer", clientId: "c1", role: "admin" });
+    expect(await outcome({ authorization: "Bearer good" })).toMatchObject({
+      method: "bearer",
+      clientId: "c1",
+      role: "admin",
+    });
     expect(await outcome({ appkey: "plt_good" })).toMatchObject({ method: "appkey" });
     expect(await outcome({ authorization: "Bearer good", appkey: "plt_good" })).toBe("401 INVALID_CREDENTIALS");
     // A token wins over a session cookie sent along (the browser adds it on its own).
-    expect(await outcome({ authorization: "Bearer good", cookie: "platen_session=alice" })).toMatchObject({ method: "bearer" });
+    expect(await outcome({ authorization: "Bearer good", cookie: "platen_session=alice" })).toMatchObject({
+      method: "bearer",
+    });
   });
 
   it("resolves a login session against the path's workspace", async () => {
-    expect(await outcome({ cookie: "theme=dark; platen_session=alice" })).toEqual({ workspace: A, method: "session", userId: "alice", role: "admin" });
+    expect(await outcome({ cookie: "theme=dark; platen_session=alice" })).toEqual({
+      workspace: A,
+      method: "session",
+      userId: "alice",
+      role: "admin",
+    });
   });
 
   it("refuses a session outside its memberships, or for an unknown workspace, alike (403)", async () => {

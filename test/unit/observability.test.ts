@@ -9,7 +9,11 @@ let metrics: typeof import("#shared/observability/metrics.ts");
 let measuredRenderer: typeof import("#shared/render/measured-renderer.ts").measuredRenderer;
 
 beforeAll(async () => {
-  Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: "false", POWERTOOLS_LOG_LEVEL: "DEBUG", POWERTOOLS_SERVICE_NAME: "unit" });
+  Object.assign(process.env, {
+    POWERTOOLS_METRICS_DISABLED: "false",
+    POWERTOOLS_LOG_LEVEL: "DEBUG",
+    POWERTOOLS_SERVICE_NAME: "unit",
+  });
   obs = await import("#shared/observability/logger.ts");
   metrics = await import("#shared/observability/metrics.ts");
   ({ measuredRenderer } = await import("#shared/render/measured-renderer.ts"));
@@ -28,16 +32,32 @@ async function printed(work: () => Promise<unknown> | unknown): Promise<Record<s
   } finally {
     process.stdout.write = write;
   }
-  return lines.flatMap((l) => l.split("\n")).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  return lines
+    .flatMap((l) => l.split("\n"))
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
 }
 
 /** A renderer whose renderPdf/printPdf answer as told (no Chromium: the decorator is the subject). */
 function fakeRenderer(answer: () => Promise<RenderedPdf>): Renderer {
   const unused = () => Promise.reject(new Error("not used"));
-  return { renderPdf: answer, printPdf: answer, renderThumbnail: unused, warmUp: unused, close: unused, stats: () => ({}) as never };
+  return {
+    renderPdf: answer,
+    printPdf: answer,
+    renderThumbnail: unused,
+    warmUp: unused,
+    close: unused,
+    stats: () => ({}) as never,
+  };
 }
 
-const context = { awsRequestId: "lambda-1", functionName: "render", memoryLimitInMB: "1024", invokedFunctionArn: "arn", functionVersion: "1" } as Context;
+const context = {
+  awsRequestId: "lambda-1",
+  functionName: "render",
+  memoryLimitInMB: "1024",
+  invokedFunctionArn: "arn",
+  functionVersion: "1",
+} as Context;
 
 afterEach(() => metrics.metrics.clearMetrics());
 
@@ -50,7 +70,15 @@ describe("measuredRenderer", () => {
       metrics.flushMetrics();
     });
     const [log, emf] = lines;
-    expect(log).toMatchObject({ level: "DEBUG", message: "document rendered", pages: 3, service: "unit", function_request_id: "lambda-1", requestId: "req-1", workspaceId: "ws-1" });
+    expect(log).toMatchObject({
+      level: "DEBUG",
+      message: "document rendered",
+      pages: 3,
+      service: "unit",
+      function_request_id: "lambda-1",
+      requestId: "req-1",
+      workspaceId: "ws-1",
+    });
     expect(emf).toMatchObject({ Renders: 1, Pages: 3, service: "unit" });
     expect(emf!._aws).toMatchObject({ CloudWatchMetrics: [{ Namespace: "Platen", Dimensions: [["service"]] }] });
     expect(typeof emf!.RenderTime).toBe("number");
@@ -63,7 +91,11 @@ describe("measuredRenderer", () => {
     const byCode = await printed(() => renderer.printPdf({} as never).catch((err) => (thrown = err)));
     expect(thrown).toBe(timeout);
     expect(byCode).toHaveLength(1);
-    expect(byCode[0]).toMatchObject({ RenderFailures: 1, code: "RENDER_TIMEOUT", _aws: { CloudWatchMetrics: [{ Dimensions: [["service", "code"]] }] } });
+    expect(byCode[0]).toMatchObject({
+      RenderFailures: 1,
+      code: "RENDER_TIMEOUT",
+      _aws: { CloudWatchMetrics: [{ Dimensions: [["service", "code"]] }] },
+    });
     const total = await printed(() => metrics.flushMetrics());
     expect(total).toHaveLength(1);
     expect(total[0]).toMatchObject({ RenderFailures: 1, _aws: { CloudWatchMetrics: [{ Dimensions: [["service"]] }] } });
@@ -99,8 +131,18 @@ describe("metrics and log keys", () => {
   });
 
   it("keep a batch's request and workspace only where every item shares them", () => {
-    expect(obs.sharedLogKeys([{ requestId: "r", workspaceId: "w" }, { requestId: "r", workspaceId: "w" }])).toEqual({ requestId: "r", workspaceId: "w" });
-    expect(obs.sharedLogKeys([{ requestId: "r1", workspaceId: "w" }, { requestId: "r2", workspaceId: "w" }])).toEqual({ requestId: undefined, workspaceId: "w" });
+    expect(
+      obs.sharedLogKeys([
+        { requestId: "r", workspaceId: "w" },
+        { requestId: "r", workspaceId: "w" },
+      ]),
+    ).toEqual({ requestId: "r", workspaceId: "w" });
+    expect(
+      obs.sharedLogKeys([
+        { requestId: "r1", workspaceId: "w" },
+        { requestId: "r2", workspaceId: "w" },
+      ]),
+    ).toEqual({ requestId: undefined, workspaceId: "w" });
     expect(obs.sharedLogKeys([])).toEqual({ requestId: undefined, workspaceId: undefined });
   });
 });

@@ -32,19 +32,28 @@ describe("OpenAPI document", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r]))("lists %s with its authentication", (_key, route) => {
     const op = doc.paths[route.path]?.[route.method.toLowerCase()];
     expect(op, `${route.method} ${route.path}`).toBeDefined();
-    const expected = { none: [], "appkey-or-bearer": [{ appkey: [] }, { oauth2: ["pdf:generate"] }], "bearer-or-session": [{ oauth2: ["pdf:generate"] }, { session: [] }] };
+    const expected = {
+      none: [],
+      "appkey-or-bearer": [{ appkey: [] }, { oauth2: ["pdf:generate"] }],
+      "bearer-or-session": [{ oauth2: ["pdf:generate"] }, { session: [] }],
+    };
     expect(op!.security).toEqual(expected[route.auth]);
   });
 
   it("has nothing the route table does not have, and unique operation ids", () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("documents the large-ZIP redirect of the request download (302 with Location) and the sync 400s", () => {
-    const ops = doc.paths as unknown as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { schema: unknown }> }> }>>;
+    const ops = doc.paths as unknown as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, { schema: unknown }> }> }>
+    >;
     const download = ops["/file/download/{requestId}"]!.get!.responses;
     expect(Object.keys(download)).toEqual(expect.arrayContaining(["200", "302", "404"]));
     expect(download["302"]!.headers!.Location!.schema).toEqual({ type: "string" });
@@ -53,23 +62,43 @@ describe("OpenAPI document", () => {
   });
 
   it("refuses to build when a route has no documentation", () => {
-    expect(() => buildOpenApiDocument([...routes, { method: "GET", path: "/undocumented", auth: "none" }], urls)).toThrow(/GET \/undocumented has no OpenAPI documentation/);
+    expect(() =>
+      buildOpenApiDocument([...routes, { method: "GET", path: "/undocumented", auth: "none" }], urls),
+    ).toThrow(/GET \/undocumented has no OpenAPI documentation/);
   });
 
   it("carries JSON Schema 2020-12 that accepts and refuses what the handler's zod schema does", () => {
     const ajv = new Ajv2020({ strict: false });
-    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      ajv.addSchema(schema, `#/components/schemas/${name}`);
     const check = ajv.getSchema("#/components/schemas/CreateWebhookEndpointBody")!;
-    const bodies = [{ url: "https://hooks.example.com/a" }, { url: "https://x.example", designFilterType: "selected", targetDesignIds: ["D1"] }, { url: "" }, { url: "https://x", colour: "red" }, { designFilterType: "all" }, { url: "https://x", targetDesignIds: "D1" }];
-    for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(createEndpointBody.safeParse(body).success);
+    const bodies = [
+      { url: "https://hooks.example.com/a" },
+      { url: "https://x.example", designFilterType: "selected", targetDesignIds: ["D1"] },
+      { url: "" },
+      { url: "https://x", colour: "red" },
+      { designFilterType: "all" },
+      { url: "https://x", targetDesignIds: "D1" },
+    ];
+    for (const body of bodies)
+      expect(check(body), JSON.stringify(body)).toBe(createEndpointBody.safeParse(body).success);
   });
 
   it("describes the generation bodies with the generation handlers' own schema", () => {
-    expect(doc.paths["/file/sync/single"]!.post!.requestBody).toEqual({ required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" } } } });
+    expect(doc.paths["/file/sync/single"]!.post!.requestBody).toEqual({
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" } } },
+    });
     const ajv = new Ajv2020({ strict: false });
     const check = ajv.compile(doc.components.schemas.GenerateSyncSingleBody!);
     const content = { fileName: "a.pdf", params: {} };
-    const bodies = [{ designId: "D", version: 1, content }, { designId: "D", version: 1.5, content }, { designId: "D", version: 1, content: { ...content, shareType: "04" } }, { designId: "D", content }];
-    for (const body of bodies) expect(check(body), JSON.stringify(body)).toBe(singleRequestSchema.safeParse(body).success);
+    const bodies = [
+      { designId: "D", version: 1, content },
+      { designId: "D", version: 1.5, content },
+      { designId: "D", version: 1, content: { ...content, shareType: "04" } },
+      { designId: "D", content },
+    ];
+    for (const body of bodies)
+      expect(check(body), JSON.stringify(body)).toBe(singleRequestSchema.safeParse(body).success);
   });
 });

@@ -4,7 +4,12 @@ import { checkParams } from "#shared/generation/params-check.ts";
 
 /** Params against a design's parameter schema (spec 2.1, 2.8): what the template sees and what is refused. */
 
-const p = (name: string, type: ParameterSpec["type"], over: Partial<ParameterSpec> = {}): ParameterSpec => ({ name, type, label: name, ...over });
+const p = (name: string, type: ParameterSpec["type"], over: Partial<ParameterSpec> = {}): ParameterSpec => ({
+  name,
+  type,
+  label: name,
+  ...over,
+});
 
 const schema: ParameterSpec[] = [
   p("顧客名", "text"),
@@ -18,15 +23,32 @@ const schema: ParameterSpec[] = [
 
 describe("checkParams", () => {
   it("keeps schema keys only, drops unknown keys, and checks nested collections and array rows", () => {
-    const params = { 顧客名: "ACME", 合計: 1200.5, 発行日: "2026-01-31", 宛先: { 郵便番号: "100-0001", 余分: 1 }, 明細: [{ 品名: "紙", 数量: 3, x: 0 }], 顧客ラベル: "x" };
+    const params = {
+      顧客名: "ACME",
+      合計: 1200.5,
+      発行日: "2026-01-31",
+      宛先: { 郵便番号: "100-0001", 余分: 1 },
+      明細: [{ 品名: "紙", 数量: 3, x: 0 }],
+      顧客ラベル: "x",
+    };
     expect(checkParams(schema, params, "params")).toEqual({
-      values: { 顧客名: "ACME", 合計: 1200.5, 発行日: "2026-01-31", 税込: true, 宛先: { 郵便番号: "100-0001", 国内: false }, 明細: [{ 品名: "紙", 数量: 3 }] },
+      values: {
+        顧客名: "ACME",
+        合計: 1200.5,
+        発行日: "2026-01-31",
+        税込: true,
+        宛先: { 郵便番号: "100-0001", 国内: false },
+        明細: [{ 品名: "紙", 数量: 3 }],
+      },
       mismatches: [],
     });
   });
 
   it("treats null like a missing key: absent from the values, a boolean at its default", () => {
-    expect(checkParams(schema, { 顧客名: null, 税込: null, 備考あり: null }, "params")).toEqual({ values: { 税込: true }, mismatches: [] });
+    expect(checkParams(schema, { 顧客名: null, 税込: null, 備考あり: null }, "params")).toEqual({
+      values: { 税込: true },
+      mismatches: [],
+    });
     expect(checkParams(schema, { 税込: false }, "params").values).toEqual({ 税込: false });
   });
 
@@ -36,7 +58,12 @@ describe("checkParams", () => {
     expect(mismatches.map((m) => [m.field, m.expected, m.code, m.message])).toEqual([
       ["contents.2.params.顧客名", "string", "PARAMS_TYPE_MISMATCH", "expected string, got number"],
       ["contents.2.params.合計", "number", "PARAMS_TYPE_MISMATCH", "expected number, got string"],
-      ["contents.2.params.発行日", "date", "PARAMS_TYPE_MISMATCH", expect.stringMatching(/^expected date as YYYY-MM-DD .* got number$/)],
+      [
+        "contents.2.params.発行日",
+        "date",
+        "PARAMS_TYPE_MISMATCH",
+        expect.stringMatching(/^expected date as YYYY-MM-DD .* got number$/),
+      ],
       ["contents.2.params.税込", "boolean", "PARAMS_TYPE_MISMATCH", "expected boolean, got string"],
       ["contents.2.params.宛先", "object", "PARAMS_TYPE_MISMATCH", "expected object, got array"],
       ["contents.2.params.明細", "array", "PARAMS_TYPE_MISMATCH", "expected array, got object"],
@@ -45,7 +72,11 @@ describe("checkParams", () => {
   });
 
   it("names the row and key inside arrays, and a row that is not an object", () => {
-    const { mismatches, values } = checkParams(schema, { 明細: [{ 数量: 1 }, "row", { 品名: 2, 数量: "3" }] }, "params");
+    const { mismatches, values } = checkParams(
+      schema,
+      { 明細: [{ 数量: 1 }, "row", { 品名: 2, 数量: "3" }] },
+      "params",
+    );
     expect(mismatches.map((m) => [m.field, m.expected])).toEqual([
       ["params.明細.1", "object"],
       ["params.明細.2.品名", "string"],
@@ -56,8 +87,25 @@ describe("checkParams", () => {
 
   it("accepts ISO 8601 dates with an optional time and offset, refuses impossible ones without repeating them", () => {
     const dates = (value: string) => checkParams([p("d", "date")], { d: value }, "params").mismatches;
-    for (const ok of ["2024-02-29", "2026-11-21T09:30", "2026-11-21T09:30:00Z", "2026-11-21 09:30:00.123+09:00", "2026-11-21T23:59:59-0530"]) expect(dates(ok), ok).toEqual([]);
-    for (const bad of ["2025-02-29", "2026-13-01", "2026-11-31", "2026-11-21T24:00", "2026-11-21T09:60", "2026-11-21T09:30+25:00", "21/11/2026", "2026-1-5", ""]) {
+    for (const ok of [
+      "2024-02-29",
+      "2026-11-21T09:30",
+      "2026-11-21T09:30:00Z",
+      "2026-11-21 09:30:00.123+09:00",
+      "2026-11-21T23:59:59-0530",
+    ])
+      expect(dates(ok), ok).toEqual([]);
+    for (const bad of [
+      "2025-02-29",
+      "2026-13-01",
+      "2026-11-31",
+      "2026-11-21T24:00",
+      "2026-11-21T09:60",
+      "2026-11-21T09:30+25:00",
+      "21/11/2026",
+      "2026-1-5",
+      "",
+    ]) {
       const [m] = dates(bad);
       expect(m?.field, bad).toBe("params.d");
       expect(m?.message).toMatch(/got a string that is not such a date$/);
@@ -66,6 +114,8 @@ describe("checkParams", () => {
   });
 
   it("refuses non-finite numbers (they cannot be rendered)", () => {
-    expect(checkParams([p("n", "number")], { n: Number.POSITIVE_INFINITY }, "params").mismatches.map((m) => m.field)).toEqual(["params.n"]);
+    expect(
+      checkParams([p("n", "number")], { n: Number.POSITIVE_INFINITY }, "params").mismatches.map((m) => m.field),
+    ).toEqual(["params.n"]);
   });
 });

@@ -27,7 +27,10 @@ describe("fauxqs' S3 store written through to disk", () => {
   it("reads objects an earlier version wrote (bytes + .meta.json) and replaces them on the next put", async () => {
     mkdirSync(join(dir, "designs"));
     writeFileSync(join(dir, "designs", "k%2Fold.json"), '{"v":1}');
-    writeFileSync(join(dir, "designs", "k%2Fold.json.meta.json"), JSON.stringify({ contentType: "application/json", metadata: {} }));
+    writeFileSync(
+      join(dir, "designs", "k%2Fold.json.meta.json"),
+      JSON.stringify({ contentType: "application/json", metadata: {} }),
+    );
     const store = await createPersistentS3Store(dir);
     expect(store.getObject("designs", "k/old.json")).toMatchObject({ contentType: "application/json" });
     expect(store.getObject("designs", "k/old.json").body.toString()).toBe('{"v":1}');
@@ -40,7 +43,10 @@ describe("fauxqs' S3 store written through to disk", () => {
   it("a crash between writing an object and removing its old-format files: the new one wins", async () => {
     mkdirSync(join(dir, "files"));
     writeFileSync(join(dir, "files", "k"), "old bytes");
-    writeFileSync(join(dir, "files", "k@object"), `${JSON.stringify({ contentType: "application/pdf", metadata: {} })}\nnew bytes`);
+    writeFileSync(
+      join(dir, "files", "k@object"),
+      `${JSON.stringify({ contentType: "application/pdf", metadata: {} })}\nnew bytes`,
+    );
     expect((await createPersistentS3Store(dir)).getObject("files", "k").body.toString()).toBe("new bytes");
   });
 

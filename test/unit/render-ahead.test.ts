@@ -24,7 +24,13 @@ const prepared = (mode: "single" | "multiple"): PreparedSync =>
     html: async () => "<p>a</p>",
   }) as unknown as PreparedSync;
 
-const workspace = (id: string, plan: string): Workspace => ({ id, name: id, plan: plan as Workspace["plan"], appKeyRotatedAt: "", createdAt: "" });
+const workspace = (id: string, plan: string): Workspace => ({
+  id,
+  name: id,
+  plan: plan as Workspace["plan"],
+  appKeyRotatedAt: "",
+  createdAt: "",
+});
 
 describe("rendering a sync single ahead of its admission (render-ahead.ts)", () => {
   it("renders ahead only for a workspace last seen on a plan that never stops", async () => {
@@ -41,7 +47,12 @@ describe("rendering a sync single ahead of its admission (render-ahead.ts)", () 
     rememberPlan(workspace("ws-free", "free"));
     rememberPlan(workspace("ws-none", ""));
     rememberPlan(workspace("ws-standard-2", "standard"));
-    for (const [mode, id] of [["single", "ws-free"], ["single", "ws-unseen"], ["single", "ws-none"], ["multiple", "ws-standard-2"]] as const) {
+    for (const [mode, id] of [
+      ["single", "ws-free"],
+      ["single", "ws-unseen"],
+      ["single", "ws-none"],
+      ["multiple", "ws-standard-2"],
+    ] as const) {
       expect(renderAhead(prepared(mode), id, { renderer, budgetMs: 1000 }).rendered).toBeUndefined();
     }
     expect(printed).toEqual([]);

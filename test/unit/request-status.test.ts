@@ -10,7 +10,10 @@ const NOW = "2026-01-01T01:00:00Z";
 const setup = () => memoryRequestDeps(fixedClock(NOW));
 
 async function refusal(promise: Promise<unknown>): Promise<PlatenError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PlatenError);
   return err as PlatenError;
 }
@@ -34,8 +37,18 @@ describe("requestStatus from the job record", () => {
     const deps = setup();
     const failedFiles = [{ fileId: "f2", fileName: "b.pdf", code: "PAGE_LIMIT_EXCEEDED", message: "too many pages" }];
     deps.requests
-      .putJob(jobRecord({ status: "completed", completedAt: "2026-01-01T00:00:09.000Z", failedFiles, expiresAt: epoch("2026-01-02T00:00:09Z") }))
-      .putFiles(fileRecord(), fileRecord({ fileId: "f2", index: 1, fileName: "b.pdf", status: "failed", errorCode: "PAGE_LIMIT_EXCEEDED" }));
+      .putJob(
+        jobRecord({
+          status: "completed",
+          completedAt: "2026-01-01T00:00:09.000Z",
+          failedFiles,
+          expiresAt: epoch("2026-01-02T00:00:09Z"),
+        }),
+      )
+      .putFiles(
+        fileRecord(),
+        fileRecord({ fileId: "f2", index: 1, fileName: "b.pdf", status: "failed", errorCode: "PAGE_LIMIT_EXCEEDED" }),
+      );
     expect(await requestStatus("req_1", "ws_a", deps)).toEqual({
       requestId: "req_1",
       status: "completed",
@@ -51,8 +64,15 @@ describe("requestStatus from the job record", () => {
   it("keeps a failed request's error and no files", async () => {
     const deps = setup();
     const error = { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." };
-    deps.requests.putJob(jobRecord({ status: "failed", error, completedAt: "2026-01-01T00:00:09.000Z" })).putFiles(fileRecord({ status: "failed" }));
-    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({ status: "failed", files: [], error, completedAt: "2026-01-01T00:00:09.000Z" });
+    deps.requests
+      .putJob(jobRecord({ status: "failed", error, completedAt: "2026-01-01T00:00:09.000Z" }))
+      .putFiles(fileRecord({ status: "failed" }));
+    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({
+      status: "failed",
+      files: [],
+      error,
+      completedAt: "2026-01-01T00:00:09.000Z",
+    });
   });
 
   it("hides another workspace's request exactly like an unknown one (404)", async () => {
@@ -80,7 +100,10 @@ describe("requestStatus after the job record (24 h) and for sync requests", () =
 
   it("leaves out files past their retention and answers 404 when none is left", async () => {
     const deps = setup();
-    deps.requests.putFiles(fileRecord({ source: "sync", expiresAt: epoch(NOW) }), fileRecord({ fileId: "f2", index: 1, source: "sync" }));
+    deps.requests.putFiles(
+      fileRecord({ source: "sync", expiresAt: epoch(NOW) }),
+      fileRecord({ fileId: "f2", index: 1, source: "sync" }),
+    );
     expect((await requestStatus("req_1", "ws_a", deps)).files.map((f) => f.fileId)).toEqual(["f2"]);
     deps.requests.putFiles(fileRecord({ fileId: "f2", index: 1, source: "sync", expiresAt: epoch(NOW) - 1 }));
     expect((await refusal(requestStatus("req_1", "ws_a", deps))).code).toBe("REQUEST_NOT_FOUND");
@@ -108,20 +131,39 @@ describe("requestStatus after the job record (24 h) and for sync requests", () =
     deps.requests.beforeFileRead = () => {
       if (++reads === 2) deps.requests.putFiles(fileRecord({ source: "sync" }));
     };
-    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({ status: "completed", files: [{ fileId: "f1" }] });
+    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({
+      status: "completed",
+      files: [{ fileId: "f1" }],
+    });
     expect(reads).toBe(2);
   });
 
   it("reports a sync file whose store was interrupted, beside the stored ones or alone", async () => {
     const deps = setup();
-    const interrupted = fileRecord({ fileId: "f2", index: 1, fileName: "b.pdf", source: "sync", status: "storing", storeBy: epoch(NOW) - 1 });
+    const interrupted = fileRecord({
+      fileId: "f2",
+      index: 1,
+      fileName: "b.pdf",
+      source: "sync",
+      status: "storing",
+      storeBy: epoch(NOW) - 1,
+    });
     deps.requests.putFiles(fileRecord({ source: "sync" }), interrupted);
     const failedFile = { fileId: "f2", fileName: "b.pdf", code: "GENERATION_INTERRUPTED" };
-    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({ status: "completed", files: [{ fileId: "f1" }], failedFiles: [failedFile] });
+    expect(await requestStatus("req_1", "ws_a", deps)).toMatchObject({
+      status: "completed",
+      files: [{ fileId: "f1" }],
+      failedFiles: [failedFile],
+    });
     const alone = setup();
     alone.requests.putFiles({ ...interrupted, mode: "single" });
     const status = await requestStatus("req_1", "ws_a", alone);
-    expect(status).toMatchObject({ status: "failed", files: [], failedFiles: [failedFile], error: { code: "GENERATION_INTERRUPTED" } });
+    expect(status).toMatchObject({
+      status: "failed",
+      files: [],
+      failedFiles: [failedFile],
+      error: { code: "GENERATION_INTERRUPTED" },
+    });
     expect(status.error?.message).toBe(catalogue.GENERATION_INTERRUPTED.en);
   });
 });

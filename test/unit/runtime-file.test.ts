@@ -3,7 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { AlreadyRunningError, claimDataDir, readLiveRuntime, removeRuntime, runtimePath } from "#infra/local/runtime-file.ts";
+import {
+  AlreadyRunningError,
+  claimDataDir,
+  readLiveRuntime,
+  removeRuntime,
+  runtimePath,
+} from "#infra/local/runtime-file.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -37,7 +43,9 @@ it("does not mistake another program that got the pid for the stack", () => {
 
 it("refuses when the stack runs: names the port and pid", async () => {
   // Any live process whose command line is the stack's entry counts; this one only sleeps.
-  const fake = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "infra/local/start.ts"], { stdio: "ignore" });
+  const fake = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "infra/local/start.ts"], {
+    stdio: "ignore",
+  });
   try {
     write({ pid: fake.pid, port: 4321 });
     expect(() => claimDataDir(dir)).toThrow(AlreadyRunningError);

@@ -247,15 +247,15 @@ describe("shipping-label", () => {
 describe("delimit filter", () => {
   it("groups thousands and keeps signs, fractions and non-numbers", async () => {
     const { delimit } = await import("#shared/render/filters.ts");
-    expect([delimit(0), delimit(999), delimit(1000), delimit(-3000), delimit(1234567.5), delimit("12345"), delimit("abc"), delimit(null)]).toEqual([
-      "0",
-      "999",
-      "1,000",
-      "-3,000",
-      "1,234,567.5",
-      "12,345",
-      "abc",
-      null,
-    ]);
+    expect([
+      delimit(0),
+      delimit(999),
+      delimit(1000),
+      delimit(-3000),
+      delimit(1234567.5),
+      delimit("12345"),
+      delimit("abc"),
+      delimit(null),
+    ]).toEqual(["0", "999", "1,000", "-3,000", "1,234,567.5", "12,345", "abc", null]);
   });
 });

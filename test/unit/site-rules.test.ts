@@ -31,8 +31,16 @@ describe("file view access (issue 14 item 1)", () => {
   });
 
   it("shows workspace files to members only, whatever their role", () => {
-    expect(decideFileAccess(file(), { ...anonymous, role: "read" }, NOW)).toEqual({ kind: "show", member: true, admin: false });
-    expect(decideFileAccess(file(), { ...anonymous, role: "admin" }, NOW)).toEqual({ kind: "show", member: true, admin: true });
+    expect(decideFileAccess(file(), { ...anonymous, role: "read" }, NOW)).toEqual({
+      kind: "show",
+      member: true,
+      admin: false,
+    });
+    expect(decideFileAccess(file(), { ...anonymous, role: "admin" }, NOW)).toEqual({
+      kind: "show",
+      member: true,
+      admin: true,
+    });
     expect(decideFileAccess(file(), { ...anonymous, invited: true }, NOW)).toEqual({ kind: "hidden" });
   });
 
@@ -75,7 +83,8 @@ describe("passcode grants", () => {
   it("refuse a forged expiry and garbage", () => {
     const [, mac] = issueGrant(key, subject, NOW).split(".");
     expect(verifyGrant(key, subject, `${NOW + 999_999}.${mac}`, NOW)).toBe(false);
-    for (const junk of [undefined, "", "x", "1.2", `${NOW + 10}.`]) expect(verifyGrant(key, subject, junk, NOW)).toBe(false);
+    for (const junk of [undefined, "", "x", "1.2", `${NOW + 10}.`])
+      expect(verifyGrant(key, subject, junk, NOW)).toBe(false);
   });
 });
 

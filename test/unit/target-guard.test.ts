@@ -74,7 +74,10 @@ describe("isPublicAddress", () => {
     ["IPv4-mapped private v4", ["::ffff:127.0.0.1", "::ffff:7f00:1", "::FFFF:10.0.0.1", "::ffff:169.254.169.254"]],
     ["IPv4-compatible private v4", ["::127.0.0.1", "::10.0.0.1"]],
     ["fec0::/10 (deprecated site-local)", ["fec0::", "fec0::1", "feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]],
-    ["2002::/16 (6to4), whatever v4 it carries", ["2002::", "2002:808:808::1", "2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]],
+    [
+      "2002::/16 (6to4), whatever v4 it carries",
+      ["2002::", "2002:808:808::1", "2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff"],
+    ],
     ["2001::/32 (Teredo)", ["2001::", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:0:ffff:ffff:ffff:ffff:ffff:ffff"]],
     ["64:ff9b:1::/48 (local-use NAT64)", ["64:ff9b:1::", "64:ff9b:1::808:808", "64:ff9b:1:ffff:ffff:ffff:ffff:ffff"]],
   ])("refuses IPv6 %s", (_range, addresses) => {

@@ -33,7 +33,9 @@ describe("parseJsonBody", () => {
     const err = thrown(() => parseJsonBody(raw));
     expect(err.code).toBe("VALIDATION_FAILED");
     const [detail] = err.details;
-    expect(detail!.message).toMatch(new RegExp(`^the body is not valid JSON \\(line ${line}, column ${column}\\): \\S`));
+    expect(detail!.message).toMatch(
+      new RegExp(`^the body is not valid JSON \\(line ${line}, column ${column}\\): \\S`),
+    );
     expect(detail!.messageJa).toBe(`本文が正しい JSON ではありません（${line} 行 ${column} 列目）`);
   });
 
@@ -68,7 +70,9 @@ describe("issueMessages (zod's locales)", () => {
   });
 
   it("takes a custom rule's Japanese from its params", () => {
-    const schema = z.string().superRefine((_v, ctx) => ctx.addIssue({ code: "custom", message: "no", params: { ja: "いいえ" } }));
+    const schema = z
+      .string()
+      .superRefine((_v, ctx) => ctx.addIssue({ code: "custom", message: "no", params: { ja: "いいえ" } }));
     expect(issueMessages(issuesOf(schema, "x")[0]!)).toEqual({ message: "no", messageJa: "いいえ" });
   });
 });
@@ -77,14 +81,30 @@ describe("validateGenerationBody messages", () => {
   it("gives every detail of a bad request a Japanese message", () => {
     const raw = JSON.stringify({ designId: "", version: "1", content: { fileName: "a:b", params: [], extra: 1 } });
     const err = thrown(() => validateGenerationBody(raw, "single"));
-    expect(err.details.map((d) => d.field)).toEqual(["designId", "version", "content.fileName", "params", "content.extra"]);
+    expect(err.details.map((d) => d.field)).toEqual([
+      "designId",
+      "version",
+      "content.fileName",
+      "params",
+      "content.extra",
+    ]);
     for (const d of err.details) expect(d.messageJa, d.field).toMatch(JAPANESE);
     for (const d of err.details) expect(d.message, d.field).not.toMatch(JAPANESE);
   });
 
   it("keeps a kind's own code when all issues are of that kind (spec 7.1)", () => {
-    const raw = JSON.stringify({ designId: "d", version: 1, contents: [{ fileName: "a/b", params: {} }, { fileName: "c*", params: {} }] });
+    const raw = JSON.stringify({
+      designId: "d",
+      version: 1,
+      contents: [
+        { fileName: "a/b", params: {} },
+        { fileName: "c*", params: {} },
+      ],
+    });
     const err = thrown(() => validateGenerationBody(raw, "multiple"));
-    expect([err.code, err.details.map((d) => d.field)]).toEqual(["FILE_NAME_INVALID", ["contents.0.fileName", "contents.1.fileName"]]);
+    expect([err.code, err.details.map((d) => d.field)]).toEqual([
+      "FILE_NAME_INVALID",
+      ["contents.0.fileName", "contents.1.fileName"],
+    ]);
   });
 });

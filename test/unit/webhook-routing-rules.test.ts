@@ -31,8 +31,12 @@ describe("routeEvent (spec 6 routing rules)", () => {
   });
 
   it("with webhookUrl: only that endpoint, whatever its design filter", () => {
-    expect(ids(routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: certOnly.url }, endpoints))).toEqual(["cert"]);
-    expect(ids(routeEvent({ event: "file.failed", designId: "INVOICE", webhookUrl: invoiceOnly.url }, endpoints))).toEqual(["inv"]);
+    expect(
+      ids(routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: certOnly.url }, endpoints)),
+    ).toEqual(["cert"]);
+    expect(
+      ids(routeEvent({ event: "file.failed", designId: "INVOICE", webhookUrl: invoiceOnly.url }, endpoints)),
+    ).toEqual(["inv"]);
   });
 
   it("file.failed only with webhookUrl", () => {
@@ -40,8 +44,12 @@ describe("routeEvent (spec 6 routing rules)", () => {
   });
 
   it("nothing for a webhookUrl whose endpoint was disabled or deleted after acceptance", () => {
-    expect(routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: disabled.url }, endpoints)).toEqual([]);
-    expect(routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: "https://gone.example.com/" }, endpoints)).toEqual([]);
+    expect(routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: disabled.url }, endpoints)).toEqual(
+      [],
+    );
+    expect(
+      routeEvent({ event: "file.completed", designId: "INVOICE", webhookUrl: "https://gone.example.com/" }, endpoints),
+    ).toEqual([]);
   });
 
   it("matches the URL exactly (no normalisation): spec 2.2 says equal", () => {
@@ -51,20 +59,34 @@ describe("routeEvent (spec 6 routing rules)", () => {
 
 describe("resolveDesignFilter (spec 2.10)", () => {
   it("stores selected without ids as all", () => {
-    expect(resolveDesignFilter({ designFilterType: "selected" })).toEqual({ designFilterType: "all", targetDesignIds: [] });
-    expect(resolveDesignFilter({ designFilterType: "selected", targetDesignIds: [] })).toEqual({ designFilterType: "all", targetDesignIds: [] });
+    expect(resolveDesignFilter({ designFilterType: "selected" })).toEqual({
+      designFilterType: "all",
+      targetDesignIds: [],
+    });
+    expect(resolveDesignFilter({ designFilterType: "selected", targetDesignIds: [] })).toEqual({
+      designFilterType: "all",
+      targetDesignIds: [],
+    });
   });
 
   it("ids alone mean selected; duplicates are dropped; all clears the list", () => {
-    expect(resolveDesignFilter({ targetDesignIds: ["A", "B", "A"] })).toEqual({ designFilterType: "selected", targetDesignIds: ["A", "B"] });
-    expect(resolveDesignFilter({ designFilterType: "all" }, { designFilterType: "selected", targetDesignIds: ["A"] })).toEqual({
+    expect(resolveDesignFilter({ targetDesignIds: ["A", "B", "A"] })).toEqual({
+      designFilterType: "selected",
+      targetDesignIds: ["A", "B"],
+    });
+    expect(
+      resolveDesignFilter({ designFilterType: "all" }, { designFilterType: "selected", targetDesignIds: ["A"] }),
+    ).toEqual({
       designFilterType: "all",
       targetDesignIds: [],
     });
   });
 
   it("an update without filter fields keeps the current filter", () => {
-    expect(resolveDesignFilter({}, { designFilterType: "selected", targetDesignIds: ["A"] })).toEqual({ designFilterType: "selected", targetDesignIds: ["A"] });
+    expect(resolveDesignFilter({}, { designFilterType: "selected", targetDesignIds: ["A"] })).toEqual({
+      designFilterType: "selected",
+      targetDesignIds: ["A"],
+    });
   });
 
   it("refuses an unknown type and ids that are not strings", () => {

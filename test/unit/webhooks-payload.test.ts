@@ -34,7 +34,11 @@ const event = (over: Partial<DeliveryEvent> = {}): DeliveryEvent => ({
 });
 
 describe("buildWebhookPayload: file.completed (spec 6.1)", () => {
-  const records = [record("A", { passthrough: { order: "PO-1", amount: 12 }, passcodeHash: "scrypt$x$y" }), record("B", { shareType: "workspace" }), record("C")];
+  const records = [
+    record("A", { passthrough: { order: "PO-1", amount: 12 }, passcodeHash: "scrypt$x$y" }),
+    record("B", { shareType: "workspace" }),
+    record("C"),
+  ];
 
   it("has the spec fields, file entries of spec 2.4 and never params", () => {
     const payload = buildWebhookPayload(event(), records, "https://app.example");
@@ -53,7 +57,11 @@ describe("buildWebhookPayload: file.completed (spec 6.1)", () => {
           passthrough: { order: "PO-1", amount: 12 },
           share: { shareType: "public", url: "https://app.example/file/REQ0000000000001/A", passcodeEnabled: true },
         },
-        { fileId: "B", fileName: "file B", share: { shareType: "workspace", url: "https://app.example/file/REQ0000000000001/B", passcodeEnabled: false } },
+        {
+          fileId: "B",
+          fileName: "file B",
+          share: { shareType: "workspace", url: "https://app.example/file/REQ0000000000001/B", passcodeEnabled: false },
+        },
       ],
     });
     expect(JSON.stringify(payload)).not.toContain("params");
@@ -69,25 +77,54 @@ describe("buildWebhookPayload: file.completed (spec 6.1)", () => {
 
 describe("buildWebhookPayload: file.failed", () => {
   const failed = [
-    record("A", { status: "failed", errorCode: "PARAMS_TYPE_MISMATCH", errorMessage: "A params value has the wrong type: params.請求先 (expected string).", passthrough: { row: 7 } }),
+    record("A", {
+      status: "failed",
+      errorCode: "PARAMS_TYPE_MISMATCH",
+      errorMessage: "A params value has the wrong type: params.請求先 (expected string).",
+      passthrough: { row: 7 },
+    }),
     record("B"),
   ];
 
   it("partial failure: error PARTIAL_FAILURE and the failed files with their own codes", () => {
-    const payload = buildWebhookPayload(event({ event: "file.failed", errorCode: "PARTIAL_FAILURE", fileIds: ["A"] }), failed, "https://app.example");
+    const payload = buildWebhookPayload(
+      event({ event: "file.failed", errorCode: "PARTIAL_FAILURE", fileIds: ["A"] }),
+      failed,
+      "https://app.example",
+    );
     expect(payload).toMatchObject({
       event: "file.failed",
       error: { code: "PARTIAL_FAILURE", message: "Some files of the request failed." },
-      files: [{ fileId: "A", fileName: "file A", passthrough: { row: 7 }, code: "PARAMS_TYPE_MISMATCH", message: expect.stringContaining("請求先") }],
+      files: [
+        {
+          fileId: "A",
+          fileName: "file A",
+          passthrough: { row: 7 },
+          code: "PARAMS_TYPE_MISMATCH",
+          message: expect.stringContaining("請求先"),
+        },
+      ],
     });
     expect(payload.files).toHaveLength(1);
   });
 
   it("every file of a multiple failed: FILE_GENERATION_FAILED; a single keeps its file's message", () => {
-    const all = buildWebhookPayload(event({ event: "file.failed", errorCode: "FILE_GENERATION_FAILED", fileIds: ["A"] }), failed, "s");
-    expect(all).toMatchObject({ error: { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." } });
-    const single = buildWebhookPayload(event({ event: "file.failed", errorCode: "PARAMS_TYPE_MISMATCH", fileIds: ["A"] }), failed, "s");
-    expect(single).toMatchObject({ error: { code: "PARAMS_TYPE_MISMATCH", message: expect.stringContaining("請求先") } });
+    const all = buildWebhookPayload(
+      event({ event: "file.failed", errorCode: "FILE_GENERATION_FAILED", fileIds: ["A"] }),
+      failed,
+      "s",
+    );
+    expect(all).toMatchObject({
+      error: { code: "FILE_GENERATION_FAILED", message: "Every file of the request failed." },
+    });
+    const single = buildWebhookPayload(
+      event({ event: "file.failed", errorCode: "PARAMS_TYPE_MISMATCH", fileIds: ["A"] }),
+      failed,
+      "s",
+    );
+    expect(single).toMatchObject({
+      error: { code: "PARAMS_TYPE_MISMATCH", message: expect.stringContaining("請求先") },
+    });
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { decideAfterAttempt, MAX_ATTEMPTS, parseRetryAfter, RETRY_SCHEDULE_MS, retryDelayMs } from "#shared/webhooks/retry-schedule.ts";
+import {
+  decideAfterAttempt,
+  MAX_ATTEMPTS,
+  parseRetryAfter,
+  RETRY_SCHEDULE_MS,
+  retryDelayMs,
+} from "#shared/webhooks/retry-schedule.ts";
 import { sqsDelaySeconds } from "#shared/webhooks/webhook-queue.ts";
 
 const s = 1000;
@@ -27,26 +33,58 @@ describe("decideAfterAttempt", () => {
   it("2xx is success; 3xx, 4xx, 5xx, time-outs and connection errors are retried on the schedule", () => {
     expect(decideAfterAttempt({ statusCode: 204, latencyMs: 1 }, 1, false, opts)).toEqual({ outcome: "delivered" });
     for (const statusCode of [301, 302, 400, 404, 500]) {
-      expect(decideAfterAttempt({ statusCode, latencyMs: 1 }, 1, false, opts)).toEqual({ outcome: "retry", delayMs: 5 * s });
+      expect(decideAfterAttempt({ statusCode, latencyMs: 1 }, 1, false, opts)).toEqual({
+        outcome: "retry",
+        delayMs: 5 * s,
+      });
     }
-    expect(decideAfterAttempt({ error: "timed out after 15000 ms", latencyMs: 15000 }, 3, false, opts)).toEqual({ outcome: "retry", delayMs: 30 * min });
+    expect(decideAfterAttempt({ error: "timed out after 15000 ms", latencyMs: 15000 }, 3, false, opts)).toEqual({
+      outcome: "retry",
+      delayMs: 30 * min,
+    });
   });
 
   it("410 fails the delivery and disables the endpoint, without retries", () => {
-    expect(decideAfterAttempt({ statusCode: 410, latencyMs: 1 }, 1, false, opts)).toEqual({ outcome: "failed", deadLetter: false, disableEndpoint: true });
+    expect(decideAfterAttempt({ statusCode: 410, latencyMs: 1 }, 1, false, opts)).toEqual({
+      outcome: "failed",
+      deadLetter: false,
+      disableEndpoint: true,
+    });
   });
 
   it("honours Retry-After on 429 and 503 only (scaled like the schedule)", () => {
-    expect(decideAfterAttempt({ statusCode: 429, retryAfter: "120", latencyMs: 1 }, 1, false, opts)).toEqual({ outcome: "retry", delayMs: 120 * s });
-    expect(decideAfterAttempt({ statusCode: 503, retryAfter: "120", latencyMs: 1 }, 1, false, { ...opts, scale: 0.01 })).toEqual({ outcome: "retry", delayMs: 1200 });
-    expect(decideAfterAttempt({ statusCode: 500, retryAfter: "120", latencyMs: 1 }, 1, false, opts)).toEqual({ outcome: "retry", delayMs: 5 * s });
-    expect(decideAfterAttempt({ statusCode: 429, latencyMs: 1 }, 2, false, opts)).toEqual({ outcome: "retry", delayMs: 5 * min });
+    expect(decideAfterAttempt({ statusCode: 429, retryAfter: "120", latencyMs: 1 }, 1, false, opts)).toEqual({
+      outcome: "retry",
+      delayMs: 120 * s,
+    });
+    expect(
+      decideAfterAttempt({ statusCode: 503, retryAfter: "120", latencyMs: 1 }, 1, false, { ...opts, scale: 0.01 }),
+    ).toEqual({ outcome: "retry", delayMs: 1200 });
+    expect(decideAfterAttempt({ statusCode: 500, retryAfter: "120", latencyMs: 1 }, 1, false, opts)).toEqual({
+      outcome: "retry",
+      delayMs: 5 * s,
+    });
+    expect(decideAfterAttempt({ statusCode: 429, latencyMs: 1 }, 2, false, opts)).toEqual({
+      outcome: "retry",
+      delayMs: 5 * min,
+    });
   });
 
   it("dead-letters after the tenth attempt; a manual redelivery is one attempt", () => {
-    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 9, false, opts)).toEqual({ outcome: "retry", delayMs: 24 * h });
-    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 10, false, opts)).toEqual({ outcome: "failed", deadLetter: true, disableEndpoint: false });
-    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 4, true, opts)).toEqual({ outcome: "failed", deadLetter: false, disableEndpoint: false });
+    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 9, false, opts)).toEqual({
+      outcome: "retry",
+      delayMs: 24 * h,
+    });
+    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 10, false, opts)).toEqual({
+      outcome: "failed",
+      deadLetter: true,
+      disableEndpoint: false,
+    });
+    expect(decideAfterAttempt({ statusCode: 500, latencyMs: 1 }, 4, true, opts)).toEqual({
+      outcome: "failed",
+      deadLetter: false,
+      disableEndpoint: false,
+    });
   });
 });
 

@@ -29,7 +29,14 @@ afterAll(async () => {
 });
 
 const post = (path: string, extra: Partial<Parameters<typeof postWebhook>[0]> = {}) =>
-  postWebhook({ url: `${base}${path}`, body: '{"a":"é"}', headers: { "Content-Type": "application/json" }, timeoutMs: 2000, env: "local", ...extra });
+  postWebhook({
+    url: `${base}${path}`,
+    body: '{"a":"é"}',
+    headers: { "Content-Type": "application/json" },
+    timeoutMs: 2000,
+    env: "local",
+    ...extra,
+  });
 
 describe("postWebhook", () => {
   it("POSTs the body as is with the given headers and a byte Content-Length", async () => {
@@ -63,7 +70,14 @@ describe("postWebhook", () => {
     const before = hits.length;
     expect((await post("/ok", { env: "production" })).error).toMatch(/^target refused: /);
     const rebinding = async () => [{ address: "10.0.0.7", family: 4 }];
-    const named = await postWebhook({ url: "https://hooks.example.com/x", body: "{}", headers: {}, timeoutMs: 500, env: "production", lookup: rebinding });
+    const named = await postWebhook({
+      url: "https://hooks.example.com/x",
+      body: "{}",
+      headers: {},
+      timeoutMs: 500,
+      env: "production",
+      lookup: rebinding,
+    });
     expect(named.error).toBe("target refused: host name resolves to a non-public address (10.0.0.7)");
     expect(hits.length).toBe(before);
   });
@@ -71,7 +85,14 @@ describe("postWebhook", () => {
   it("connects to the address it checked (pinned), whatever the host name says", async () => {
     const port = new URL(base).port;
     const pinned = async () => [{ address: "127.0.0.1", family: 4 }];
-    const result = await postWebhook({ url: `http://localhost:${port}/pinned`, body: "{}", headers: {}, timeoutMs: 1000, env: "local", lookup: pinned });
+    const result = await postWebhook({
+      url: `http://localhost:${port}/pinned`,
+      body: "{}",
+      headers: {},
+      timeoutMs: 1000,
+      env: "local",
+      lookup: pinned,
+    });
     expect(result.statusCode).toBe(200);
     expect(hits.find((h) => h.path === "/pinned")!.headers.host).toBe(`localhost:${port}`);
   });
@@ -81,6 +102,9 @@ describe("postWebhook", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    expect((await postWebhook({ url: `http://127.0.0.1:${port}/`, body: "{}", headers: {}, timeoutMs: 1000, env: "local" })).error).toMatch(/ECONNREFUSED/);
+    expect(
+      (await postWebhook({ url: `http://127.0.0.1:${port}/`, body: "{}", headers: {}, timeoutMs: 1000, env: "local" }))
+        .error,
+    ).toMatch(/ECONNREFUSED/);
   });
 });

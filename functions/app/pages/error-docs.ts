@@ -35,5 +35,9 @@ export const errorDocsPage =
     );
     const toc = html`<nav aria-label="${s.docsTitle}"><ul>${errorDocs().map((d) => html`<li><a href="#${d.anchor}"><code>${d.code}</code></a></li>`)}</ul></nav>`;
     const body = html`<p>${withCode(s.docsIntro)}</p>${toc}${sections}`;
-    return { status: 200, page: page(req, identity, false, s.docsTitle, body), headers: { "Cache-Control": "public, max-age=300" } };
+    return {
+      status: 200,
+      page: page(req, identity, false, s.docsTitle, body),
+      headers: { "Cache-Control": "public, max-age=300" },
+    };
   };

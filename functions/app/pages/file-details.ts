@@ -6,7 +6,8 @@ import { t } from "../strings.ts";
 /** `2026-11-24T05:30:12.345Z` → `2026-11-24 05:30:12 UTC` (the same for every reader). */
 export const formatTime = (iso: string | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : "–");
 
-export const docsHref = (lang: Language, code: string) => `${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}`;
+export const docsHref = (lang: Language, code: string) =>
+  `${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}`;
 
 function passthroughList(passthrough: Record<string, string | number> | undefined): Html | string {
   const entries = Object.entries(passthrough ?? {});

@@ -23,7 +23,13 @@ import { invitationSection } from "./invitations.ts";
 const fileBase = (v: Pick<FileVisit, "requestId" | "fileId">) => `/file/${v.requestId}/${v.fileId}`;
 
 /** The passcode form (issue 14: `<form method="post">` with an input named `passcode`). */
-function passcodePage(req: SiteRequest, identity: SiteIdentity, visit: FileVisit, status: number, problem?: string): SiteResult {
+function passcodePage(
+  req: SiteRequest,
+  identity: SiteIdentity,
+  visit: FileVisit,
+  status: number,
+  problem?: string,
+): SiteResult {
   const s = t(req.lang);
   const body = html`<p>${s.passcodeBody}</p>
 ${problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : ""}
@@ -38,18 +44,40 @@ ${problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}<
 /** A POSTed passcode: one attempt taken, then checked against the stored hash; right → grant cookie. */
 async function submitPasscode(req: SiteRequest, identity: SiteIdentity, visit: FileVisit): Promise<SiteResult> {
   const s = t(req.lang);
-  const attempt = await takePasscodeAttempt({ requestId: visit.requestId, fileId: visit.fileId, address: req.sourceIp }, systemClock);
+  const attempt = await takePasscodeAttempt(
+    { requestId: visit.requestId, fileId: visit.fileId, address: req.sourceIp },
+    systemClock,
+  );
   if (!attempt.allowed) {
-    const result = passcodePage(req, identity, visit, 429, fill(s.passcodeLimited, { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
+    const result = passcodePage(
+      req,
+      identity,
+      visit,
+      429,
+      fill(s.passcodeLimited, { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }),
+    );
     return { ...result, headers: { "Retry-After": String(attempt.retryAfterSeconds) } };
   }
   const passcode = req.form().get("passcode") ?? "";
   // `verifyPasscode` may become asynchronous (a cheaper KDF off the event loop): awaited either way.
-  const correct = passcode.length > 0 && passcode.length <= 64 && (await verifyPasscode(passcode, visit.file!.passcodeHash!));
+  const correct =
+    passcode.length > 0 && passcode.length <= 64 && (await verifyPasscode(passcode, visit.file!.passcodeHash!));
   if (!correct) return passcodePage(req, identity, visit, 403, s.passcodeWrong);
-  const value = issueGrant(await siteSecret(), { requestId: visit.requestId, fileId: visit.fileId, passcodeHash: visit.file!.passcodeHash! }, nowSeconds());
-  const attributes = cookieAttributes({ path: fileBase(visit), maxAgeSeconds: GRANT_SECONDS, https: config().siteUrl.startsWith("https://") });
-  return { status: 303, redirect: fileBase(visit), cookies: [`${grantCookieName(visit.fileId)}=${value}; ${attributes}`] };
+  const value = issueGrant(
+    await siteSecret(),
+    { requestId: visit.requestId, fileId: visit.fileId, passcodeHash: visit.file!.passcodeHash! },
+    nowSeconds(),
+  );
+  const attributes = cookieAttributes({
+    path: fileBase(visit),
+    maxAgeSeconds: GRANT_SECONDS,
+    https: config().siteUrl.startsWith("https://"),
+  });
+  return {
+    status: 303,
+    redirect: fileBase(visit),
+    cookies: [`${grantCookieName(visit.fileId)}=${value}; ${attributes}`],
+  };
 }
 
 /** GET/POST `/file/{requestId}/{fileId}` (issue 14 item 1). */
@@ -68,7 +96,8 @@ export const fileViewPage =
         return req.method === "POST" ? submitPasscode(req, identity, visit) : passcodePage(req, identity, visit, 200);
     }
     if (req.method === "POST") return { status: 303, redirect: fileBase(visit) };
-    const invitations = visit.access.admin && visit.file!.shareType === "invited" ? await invitationSection(req, visit) : "";
+    const invitations =
+      visit.access.admin && visit.file!.shareType === "invited" ? await invitationSection(req, visit) : "";
     const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit))}${invitations}`;
     return { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
   };
@@ -82,7 +111,12 @@ export const fileBytes =
   async (req) => {
     const visit = await visitFile(req, identity);
     if (visit.access.kind !== "show") return notFound(req, identity, Boolean(visit.userId));
-    const file = await resolveFileDownload(visit.requestId, visit.fileId, visit.file!.workspaceId, liveRequestDeps).catch((err) => {
+    const file = await resolveFileDownload(
+      visit.requestId,
+      visit.fileId,
+      visit.file!.workspaceId,
+      liveRequestDeps,
+    ).catch((err) => {
       // Not ready (409) or failed (422): the file page says which.
       if (isPlatenError(err) && err.status !== 404) return undefined;
       throw err;

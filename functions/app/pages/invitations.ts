@@ -21,7 +21,8 @@ export async function invitationSection(req: SiteRequest, visit: FileVisit): Pro
   const csrf = await csrfField(visit.userId!);
   const invitations = await listInvitations(visit.file!);
   const rows = invitations.map(
-    (i) => html`<li>${i.email} <form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="remove"><input type="hidden" name="email" value="${i.email}"><button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button></form></li>`,
+    (i) =>
+      html`<li>${i.email} <form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="remove"><input type="hidden" name="email" value="${i.email}"><button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button></form></li>`,
   );
   return html`<section aria-labelledby="invitations-title"><h2 id="invitations-title">${s.invitationsTitle}</h2>
 ${rows.length ? html`<ul id="invitations">${rows}</ul>` : html`<p id="invitations">${s.invitationsNone}</p>`}
@@ -38,14 +39,33 @@ export const invitationsAction =
   async (req) => {
     const visit = await visitFile(req, identity);
     const s = t(req.lang);
-    if (visit.access.kind !== "show" || !visit.access.admin || visit.file!.shareType !== "invited") return notFound(req, identity, Boolean(visit.userId));
+    if (visit.access.kind !== "show" || !visit.access.admin || visit.file!.shareType !== "invited")
+      return notFound(req, identity, Boolean(visit.userId));
     const form = req.form();
     if (!verifyCsrfToken(await siteSecret(), visit.userId!, form.get("csrf"), nowSeconds())) {
-      return { status: 403, page: page(req, identity, true, s.invitationsTitle, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`) };
+      return {
+        status: 403,
+        page: page(
+          req,
+          identity,
+          true,
+          s.invitationsTitle,
+          html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`,
+        ),
+      };
     }
     const email = (form.get("email") ?? "").trim();
     if (!isEmailAddress(email)) {
-      return { status: 400, page: page(req, identity, true, s.invitationsTitle, html`<p class="alert" role="alert">${s.invitationsInvalid}</p>`) };
+      return {
+        status: 400,
+        page: page(
+          req,
+          identity,
+          true,
+          s.invitationsTitle,
+          html`<p class="alert" role="alert">${s.invitationsInvalid}</p>`,
+        ),
+      };
     }
     const file = visit.file!;
     const add = form.get("action") === "add";

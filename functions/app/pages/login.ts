@@ -14,7 +14,14 @@ export function safeReturnTo(value: string | null | undefined): string {
   return value?.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
 }
 
-function loginForm(req: SiteRequest, identity: SiteIdentity, status: number, returnTo: string, problem?: string, email = ""): SiteResult {
+function loginForm(
+  req: SiteRequest,
+  identity: SiteIdentity,
+  status: number,
+  returnTo: string,
+  problem?: string,
+  email = "",
+): SiteResult {
   const s = t(req.lang);
   const body = html`${problem ? html`<p class="alert" role="alert" id="login-problem">${problem}</p>` : ""}
 <form method="post" action="/login?return_to=${encodeURIComponent(returnTo)}">
@@ -38,7 +45,8 @@ export const loginPage =
     const form = req.form();
     const email = (form.get("email") ?? "").slice(0, 254);
     const password = form.get("password") ?? "";
-    if (!(await allowLoginAttempt(email, req.sourceIp, systemClock))) return loginForm(req, identity, 429, returnTo, s.loginLimited, email);
+    if (!(await allowLoginAttempt(email, req.sourceIp, systemClock)))
+      return loginForm(req, identity, 429, returnTo, s.loginLimited, email);
     const user = email && password ? await checkPassword(email, password) : undefined;
     if (!user) return loginForm(req, identity, 401, returnTo, s.loginWrong, email);
     const cookie = await createSessionCookie(user.id, { secure: config().siteUrl.startsWith("https://") });
@@ -48,5 +56,9 @@ export const loginPage =
 /** POST `/logout`: the session cookie is cleared (same name, path and attributes, expired). */
 export const logoutAction = (): PageHandler => async () => {
   const secure = config().siteUrl.startsWith("https://") ? "; Secure" : "";
-  return { status: 303, redirect: "/", cookies: [`${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`] };
+  return {
+    status: 303,
+    redirect: "/",
+    cookies: [`${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`],
+  };
 };

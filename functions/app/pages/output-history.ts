@@ -17,7 +17,8 @@ import { fill, t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
 import { docsHref, formatTime } from "./file-details.ts";
 
-const fileLink = (requestId: string, f: { fileId: string; fileName: string }) => html`<a href="/file/${requestId}/${f.fileId}">${f.fileName}</a>`;
+const fileLink = (requestId: string, f: { fileId: string; fileName: string }) =>
+  html`<a href="/file/${requestId}/${f.fileId}">${f.fileName}</a>`;
 
 function summaryRow(lang: Language, r: RequestSummary): Html {
   const s = t(lang);
@@ -30,9 +31,10 @@ function summaryRow(lang: Language, r: RequestSummary): Html {
 /** The search form; `workspace` rides along so searching never changes the workspace shown. */
 function searchForm(lang: Language, workspaces: { id: string; name: string }[], current: string, search: string): Html {
   const s = t(lang);
-  const picker = workspaces.length > 1
-    ? html`<label for="workspace">${s.historyWorkspace}</label><select id="workspace" name="workspace">${workspaces.map((w) => html`<option value="${w.id}"${w.id === current ? html` selected` : ""}>${w.name}</option>`)}</select>`
-    : html`<input type="hidden" name="workspace" value="${current}">`;
+  const picker =
+    workspaces.length > 1
+      ? html`<label for="workspace">${s.historyWorkspace}</label><select id="workspace" name="workspace">${workspaces.map((w) => html`<option value="${w.id}"${w.id === current ? html` selected` : ""}>${w.name}</option>`)}</select>`
+      : html`<input type="hidden" name="workspace" value="${current}">`;
   return html`<form method="get" action="/output-history" role="search">${picker}
 <label for="q">${s.historySearch}</label><input type="search" id="q" name="q" value="${search}" aria-describedby="q-hint" maxlength="300">
 <p id="q-hint" class="muted">${s.historySearchHint}</p><p><button type="submit">${s.historySearchSubmit}</button></p></form>`;
@@ -46,18 +48,31 @@ export const outputHistoryList =
     if ("result" in user) return user.result;
     const s = t(req.lang);
     const { all, chosen } = await chosenWorkspace(req, identity, user.userId);
-    if (!chosen) return { status: 200, page: page(req, identity, true, s.historyTitle, html`<p>${s.historyNoWorkspace}</p>`) };
-    const workspaces = await Promise.all(all.map(async (m) => ({ id: m.workspaceId, name: (await getWorkspace(m.workspaceId))?.name ?? m.workspaceId })));
+    if (!chosen)
+      return { status: 200, page: page(req, identity, true, s.historyTitle, html`<p>${s.historyNoWorkspace}</p>`) };
+    const workspaces = await Promise.all(
+      all.map(async (m) => ({ id: m.workspaceId, name: (await getWorkspace(m.workspaceId))?.name ?? m.workspaceId })),
+    );
     const search = (req.query("q") ?? "").slice(0, 300);
     const history = await listOutputHistory(chosen.workspaceId, { cursor: req.query("after"), search }, systemClock);
-    const query = (extra: Record<string, string>) => new URLSearchParams({ workspace: chosen.workspaceId, ...(search && { q: search }), ...extra }).toString();
+    const query = (extra: Record<string, string>) =>
+      new URLSearchParams({ workspace: chosen.workspaceId, ...(search && { q: search }), ...extra }).toString();
     const table = history.requests.length
       ? html`<table id="history"><caption class="muted">${workspaces.find((w) => w.id === chosen.workspaceId)?.name}</caption>
 <thead><tr><th scope="col">${s.historyRequest}</th><th scope="col">${s.historyCreated}</th><th scope="col">${s.historyStatus}</th><th scope="col">${s.historyFiles}</th></tr></thead>
 <tbody>${history.requests.map((r) => summaryRow(req.lang, r))}</tbody></table>`
       : html`<p id="history">${s.historyEmpty}</p>`;
     const pager = html`<nav class="pager" aria-label="${s.historyTitle}">${req.query("after") ? html`<a href="/output-history?${query({})}">${s.historyNewest}</a>` : ""}${history.next ? html`<a rel="next" href="/output-history?${query({ after: history.next })}">${s.historyOlder}</a>` : ""}</nav>`;
-    return { status: 200, page: page(req, identity, true, s.historyTitle, html`${searchForm(req.lang, workspaces, chosen.workspaceId, search)}${table}${pager}`) };
+    return {
+      status: 200,
+      page: page(
+        req,
+        identity,
+        true,
+        s.historyTitle,
+        html`${searchForm(req.lang, workspaces, chosen.workspaceId, search)}${table}${pager}`,
+      ),
+    };
   };
 
 /** The workspace a request belongs to (job record while it lives, else its file records). */
@@ -76,7 +91,9 @@ function statusBody(lang: Language, st: StatusBody): Html {
 <dt>${s.historyCreated}</dt><dd>${formatTime(st.createdAt)}</dd>
 <dt>${s.historyCompleted}</dt><dd>${formatTime(st.completedAt)}</dd>
 </dl>`;
-  const error = st.error ? html`<p class="alert" role="alert" id="request-error">${s.historyError}: ${codeLink(st.error.code)} ${st.error.message}</p>` : "";
+  const error = st.error
+    ? html`<p class="alert" role="alert" id="request-error">${s.historyError}: ${codeLink(st.error.code)} ${st.error.message}</p>`
+    : "";
   const files = st.files.length
     ? html`<h2>${s.historyFiles}</h2><ul id="request-files">${st.files.map((f) => html`<li>${fileLink(st.requestId, f)} (${s.filePages}: ${f.pageCount ?? "–"})</li>`)}</ul>
 <p><a class="button" id="download-zip" href="/output-history/${st.requestId}/download" download>${s.historyDownloadZip}</a></p>`
@@ -85,7 +102,10 @@ function statusBody(lang: Language, st: StatusBody): Html {
     ? html`<h2>${s.historyFailedFiles}</h2><table id="failed-files"><thead><tr><th scope="col">${s.fileName}</th><th scope="col">${s.code}</th><th scope="col">${s.docsMessage}</th></tr></thead>
 <tbody>${st.failedFiles.map((f) => html`<tr><td>${f.fileName}</td><td>${codeLink(f.code)}</td><td>${f.message}</td></tr>`)}</tbody></table>`
     : "";
-  const processing = st.status === "processing" || st.status === "queued" ? html`<p class="notice" role="status">${s.historyProcessing}</p>` : "";
+  const processing =
+    st.status === "processing" || st.status === "queued"
+      ? html`<p class="notice" role="status">${s.historyProcessing}</p>`
+      : "";
   return html`${facts}${processing}${error}${files}${failed}`;
 }
 

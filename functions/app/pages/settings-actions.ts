@@ -38,14 +38,23 @@ export function endpointInput(form: URLSearchParams, opts: { withEnabled: boolea
   };
 }
 
-type Action = (ctx: { req: SiteRequest; view: SettingsView; deps: EndpointDeps; endpointId: string }) => Promise<Flash | undefined>;
+type Action = (ctx: {
+  req: SiteRequest;
+  view: SettingsView;
+  deps: EndpointDeps;
+  endpointId: string;
+}) => Promise<Flash | undefined>;
 
 const s_ = (req: SiteRequest) => t(req.lang);
 
 /** Each change goes through the same domain functions as the management API (spec 4.12), then is audited. */
 const actions: Record<string, Action> = {
   create: async ({ req, view, deps }) => {
-    const { endpoint, secret } = await createWebhookEndpoint(view.workspace.id, endpointInput(req.form(), { withEnabled: false }), deps);
+    const { endpoint, secret } = await createWebhookEndpoint(
+      view.workspace.id,
+      endpointInput(req.form(), { withEnabled: false }),
+      deps,
+    );
     await audit(view, "webhook-endpoint.create", endpoint.id);
     return { kind: "secret", text: s_(req).settingsHookCreated, secret };
   },
@@ -90,7 +99,8 @@ const rotateKey: Action = async ({ req, view, deps }) => {
   return { kind: "secret", text: s_(req).settingsKeyNew, secret: applicationKey };
 };
 
-const audit = (view: SettingsView, action: AuditAction, target: string) => auditSite({ workspaceId: view.workspace.id, actor: view.userId, action, target });
+const audit = (view: SettingsView, action: AuditAction, target: string) =>
+  auditSite({ workspaceId: view.workspace.id, actor: view.userId, action, target });
 
 /**
  * POST `/settings/{workspaceId}/hooks[/{endpointId}/{action}]` and `/settings/{workspaceId}/key-rotate`: admins only (readers get
@@ -110,7 +120,16 @@ export const settingsAction =
     const view: SettingsView = { userId: user.userId, workspace, role, all: await identity.workspacesOf(user.userId) };
     const s = t(req.lang);
     if (role !== "admin" || !verifyCsrfToken(await siteSecret(), user.userId, req.form().get("csrf"), nowSeconds())) {
-      return { status: 403, page: page(req, identity, true, s.settingsTitle, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`) };
+      return {
+        status: 403,
+        page: page(
+          req,
+          identity,
+          true,
+          s.settingsTitle,
+          html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`,
+        ),
+      };
     }
     const key = name === "create" ? "create" : (req.params.action ?? "");
     const action = name === "key-rotate" ? rotateKey : Object.hasOwn(actions, key) ? actions[key] : undefined;
@@ -118,22 +137,38 @@ export const settingsAction =
     return runAction(req, identity, view, action);
   };
 
-async function runAction(req: SiteRequest, identity: SiteIdentity, view: SettingsView, action: Action): Promise<SiteResult> {
+async function runAction(
+  req: SiteRequest,
+  identity: SiteIdentity,
+  view: SettingsView,
+  action: Action,
+): Promise<SiteResult> {
   const deps: EndpointDeps = { clock: systemClock, env: config().env };
   try {
     const flash = await action({ req, view, deps, endpointId: req.params.endpointId ?? "" });
     // Re-read: a rotation changed the key's date shown next to the new key.
-    if (flash) return renderSettings(req, identity, { ...view, workspace: (await getWorkspace(view.workspace.id)) ?? view.workspace, flash });
+    if (flash)
+      return renderSettings(req, identity, {
+        ...view,
+        workspace: (await getWorkspace(view.workspace.id)) ?? view.workspace,
+        flash,
+      });
     return { status: 303, redirect: `/settings?workspace=${encodeURIComponent(view.workspace.id)}` };
   } catch (err) {
     if (!isPlatenError(err) || err.status >= 500) throw err;
-    return renderSettings(req, identity, { ...view, flash: { kind: "problem", text: problemText(req.lang, err) } }, err.status);
+    return renderSettings(
+      req,
+      identity,
+      { ...view, flash: { kind: "problem", text: problemText(req.lang, err) } },
+      err.status,
+    );
   }
 }
 
 /** A refused change's reason; a lost rotation race says whose key is valid instead of the raw details. */
 export function problemText(lang: Language, err: PlatenError): string {
   const s = t(lang);
-  if (err.code === "APP_KEY_ROTATION_CONFLICT") return fill(s.settingsKeyConflict, { at: String(err.vars.lastRotatedAt ?? "") });
+  if (err.code === "APP_KEY_ROTATION_CONFLICT")
+    return fill(s.settingsKeyConflict, { at: String(err.vars.lastRotatedAt ?? "") });
   return [s.settingsProblem, ...err.details.map((d) => (lang === "ja" && d.messageJa) || d.message)].join(" ");
 }

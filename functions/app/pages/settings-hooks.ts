@@ -36,8 +36,13 @@ function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndp
   const s = t(lang);
   const base = `/settings/${input.workspaceId}/hooks/${e.id}`;
   const missing = missingDesignIds(e, input.designs);
-  const warning = missing.length ? html`<p class="warning" role="alert" data-warning="missing-designs">${fill(s.settingsHookMissing, { ids: missing.join(", ") })}</p>` : "";
-  const filter = e.designFilterType === "all" ? s.settingsHookAll : html`${s.settingsHookSelected}: ${e.targetDesignIds.map((id, i) => html`${i ? ", " : ""}<code>${id}</code>`)}`;
+  const warning = missing.length
+    ? html`<p class="warning" role="alert" data-warning="missing-designs">${fill(s.settingsHookMissing, { ids: missing.join(", ") })}</p>`
+    : "";
+  const filter =
+    e.designFilterType === "all"
+      ? s.settingsHookAll
+      : html`${s.settingsHookSelected}: ${e.targetDesignIds.map((id, i) => html`${i ? ", " : ""}<code>${id}</code>`)}`;
   const button = (action: string, label: string, cls = "secondary") =>
     html`<form class="inline" method="post" action="${base}/${action}">${input.csrf}<button type="submit" class="${cls}" data-action="${action}" aria-label="${label}: ${e.url}">${label}</button></form>`;
   const actions = input.admin

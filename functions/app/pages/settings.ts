@@ -15,7 +15,8 @@ import { endpointSection } from "./settings-hooks.ts";
 
 /** spec 5: rotation is recommended every 3 months; a warning appears after 90 days. */
 const KEY_WARNING_DAYS = 90;
-const keyAgeDays = (ws: Workspace, now: Date) => Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
+const keyAgeDays = (ws: Workspace, now: Date) =>
+  Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
 
 /** A one-time message above the sections: a secret shown once, or why a change failed. */
 export type Flash = { kind: "secret"; text: string; secret: string } | { kind: "problem"; text: string };
@@ -31,7 +32,10 @@ export interface SettingsView {
 function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
   const s = t(lang);
   const days = keyAgeDays(v.workspace, systemClock.now());
-  const warning = days > KEY_WARNING_DAYS ? html`<p class="warning" role="alert" id="key-warning">${fill(s.settingsKeyWarning, { days })}</p>` : "";
+  const warning =
+    days > KEY_WARNING_DAYS
+      ? html`<p class="warning" role="alert" id="key-warning">${fill(s.settingsKeyWarning, { days })}</p>`
+      : "";
   const rotate =
     v.role === "admin"
       ? html`<form method="post" action="/settings/${v.workspace.id}/key-rotate" id="rotate-key-form">${csrf}<p class="muted">${s.settingsKeyRotateHint}</p><button type="submit" id="rotate-key">${s.settingsKeyRotate}</button></form>`
@@ -49,8 +53,12 @@ async function membersSection(lang: Language, identity: SiteIdentity, workspaceI
 <table id="members"><thead><tr><th scope="col">${s.settingsMemberEmail}</th><th scope="col">${s.settingsMemberRole}</th></tr></thead>
 <tbody>${members.map((m) => html`<tr><td>${m.email}</td><td>${s.settingsRole[m.role] ?? m.role}</td></tr>`)}</tbody></table></section>
 <section aria-labelledby="clients-title"><h2 id="clients-title">${s.settingsClientsTitle}</h2>
-${clients.length ? html`<table id="clients"><thead><tr><th scope="col">${s.settingsClientName}</th><th scope="col">${s.settingsClientId}</th><th scope="col">${s.settingsClientType}</th></tr></thead>
-<tbody>${clients.map((c) => html`<tr><td>${c.name}</td><td><code>${c.clientId}</code></td><td>${c.isPublic ? s.settingsClientPublic : s.settingsClientConfidential}</td></tr>`)}</tbody></table>` : html`<p id="clients">${s.settingsClientsNone}</p>`}</section>`;
+${
+  clients.length
+    ? html`<table id="clients"><thead><tr><th scope="col">${s.settingsClientName}</th><th scope="col">${s.settingsClientId}</th><th scope="col">${s.settingsClientType}</th></tr></thead>
+<tbody>${clients.map((c) => html`<tr><td>${c.name}</td><td><code>${c.clientId}</code></td><td>${c.isPublic ? s.settingsClientPublic : s.settingsClientConfidential}</td></tr>`)}</tbody></table>`
+    : html`<p id="clients">${s.settingsClientsNone}</p>`
+}</section>`;
 }
 
 function flashBlock(flash: Flash | undefined): Html | string {
@@ -60,14 +68,25 @@ function flashBlock(flash: Flash | undefined): Html | string {
 }
 
 /** The whole settings page of one workspace (also the answer of an action that shows a secret or a problem). */
-export async function renderSettings(req: SiteRequest, identity: SiteIdentity, v: SettingsView, status = 200): Promise<SiteResult> {
+export async function renderSettings(
+  req: SiteRequest,
+  identity: SiteIdentity,
+  v: SettingsView,
+  status = 200,
+): Promise<SiteResult> {
   const s = t(req.lang);
   const csrf = await csrfField(v.userId);
-  const [endpoints, designs] = await Promise.all([listWebhookEndpoints(v.workspace.id), listDesignHeads(v.workspace.id)]);
+  const [endpoints, designs] = await Promise.all([
+    listWebhookEndpoints(v.workspace.id),
+    listDesignHeads(v.workspace.id),
+  ]);
   const picker =
     v.all.length > 1
       ? html`<form method="get" action="/settings"><label for="workspace">${s.historyWorkspace}</label><select id="workspace" name="workspace">${await Promise.all(
-          v.all.map(async (m) => html`<option value="${m.workspaceId}"${m.workspaceId === v.workspace.id ? html` selected` : ""}>${(await getWorkspace(m.workspaceId))?.name ?? m.workspaceId}</option>`),
+          v.all.map(
+            async (m) =>
+              html`<option value="${m.workspaceId}"${m.workspaceId === v.workspace.id ? html` selected` : ""}>${(await getWorkspace(m.workspaceId))?.name ?? m.workspaceId}</option>`,
+          ),
         )}</select> <button type="submit" class="secondary">${s.historyShow}</button></form>`
       : "";
   const readOnly = v.role === "admin" ? "" : html`<p class="notice">${s.settingsReadOnly}</p>`;
@@ -88,7 +107,9 @@ export const settingsPage =
     const workspace = chosen && (await getWorkspace(chosen.workspaceId));
     if (!chosen || !workspace) {
       const s = t(req.lang);
-      return chosen ? notFound(req, identity, true) : { status: 200, page: page(req, identity, true, s.settingsTitle, html`<p>${s.historyNoWorkspace}</p>`) };
+      return chosen
+        ? notFound(req, identity, true)
+        : { status: 200, page: page(req, identity, true, s.settingsTitle, html`<p>${s.historyNoWorkspace}</p>`) };
     }
     return renderSettings(req, identity, { userId: user.userId, workspace, role: chosen.role, all });
   };

@@ -26,7 +26,10 @@ export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayPro
       const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
       request.admission = admit(request.header, rateClass, systemClock, { requiredScopes: requiredScopesOf(path) });
       // Also swallows the rejection an early handler that fails before awaiting it would leave unhandled.
-      request.admission.principal.then((p) => addLogKeys({ workspaceId: p.workspace.id }), () => undefined);
+      request.admission.principal.then(
+        (p) => addLogKeys({ workspaceId: p.workspace.id }),
+        () => undefined,
+      );
       if (!opts.early) request.principal = await request.admission.principal;
     },
   };

@@ -13,7 +13,10 @@ export function observability(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   return {
     before: (handler) => {
       const event = handler.event;
-      startLogContext(handler.context, { apiRequestId: event.requestContext?.requestId, requestId: event.pathParameters?.requestId });
+      startLogContext(handler.context, {
+        apiRequestId: event.requestContext?.requestId,
+        requestId: event.pathParameters?.requestId,
+      });
     },
     after: () => flushMetrics(),
     onError: () => flushMetrics(),

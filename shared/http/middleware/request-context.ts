@@ -22,7 +22,8 @@ export function requestContext(): MiddlewareObj<APIGatewayProxyEvent, APIGateway
         header,
         query: (name) => event.queryStringParameters?.[name] ?? undefined,
         path: (name) => event.pathParameters?.[name] ?? "",
-        bodyText: () => (event.isBase64Encoded && event.body ? Buffer.from(event.body, "base64").toString("utf8") : event.body),
+        bodyText: () =>
+          event.isBase64Encoded && event.body ? Buffer.from(event.body, "base64").toString("utf8") : event.body,
         remainingMs: () => handler.context.getRemainingTimeInMillis?.() ?? 29_000,
       };
       requestsByEvent.set(event, request);
