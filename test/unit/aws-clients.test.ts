@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import dynalite from "dynalite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +42,10 @@ beforeAll(async () => {
       BillingMode: "PAY_PER_REQUEST",
     }),
   );
+  // dynalite answers CreateTable while the table is still CREATING; under load the first
+  // item call could land before it turns ACTIVE ("table not found").
+  const client = awsClients().ddb as unknown as DynamoDBClient;
+  await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.2 }, { TableName });
 });
 
 afterAll(async () => {
