@@ -26,7 +26,7 @@ export interface LogKeys {
  * Starts an invocation's log context: the previous invocation's keys are dropped (at the
  * start, not the end, so work a handler leaves for after its response keeps them) and
  * the Lambda context is attached. With concurrent invocations in one process (the local
- * stack), Powertools keeps these per invocation (see infra/local/invoke-store.ts).
+ * stack), Powertools keeps these per invocation (see infra/local/invocation-scope.ts).
  */
 export function startLogContext(context: Context | undefined, keys: LogKeys = {}): void {
   logger.resetKeys();
