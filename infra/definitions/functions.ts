@@ -8,6 +8,8 @@ export interface FunctionAccess {
   tablesWrite?: TableId[];
   bucketsRead?: BucketId[];
   bucketsWrite?: BucketId[];
+  /** Object keys the function may write, when not the whole of its `bucketsWrite` (e.g. `zips/`). */
+  bucketsWritePrefix?: string;
   queuesSend?: QueueId[];
   /** Sends to the dead-letter queue of these queues itself (the dispatcher dead-letters deliveries). */
   deadLettersSend?: QueueId[];
@@ -101,8 +103,10 @@ export const functions = {
     tablesRead: ["requests", "files", "designs"],
     tablesWrite: ["usage"],
     bucketsRead: ["files"],
-    // Large request ZIPs are written once to zips/ and served by presigned URL (archive-link.ts).
+    // Large request ZIPs are written once to zips/ and served by presigned URL (archive-link.ts);
+    // nothing else of the bucket is writable to it.
     bucketsWrite: ["files"],
+    bucketsWritePrefix: "zips/",
   }),
   ...managementFunctions(),
   render: {

@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, type GetObjectCommandOutput } from "@aws-sdk/client-s3";
 import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { presignClientFor, presignGet } from "#shared/generation/archive-link.ts";
 
@@ -40,6 +41,11 @@ export async function servePresignedGet(req: IncomingMessage, res: ServerRespons
     contentDisposition: q.get("response-content-disposition") ?? undefined,
     contentType: q.get("response-content-type") ?? undefined,
   };
+  // The local credentials are well known, so a signature alone proves little here: only what
+  // the service presigns (request ZIPs in the files bucket) is served at all.
+  if (get.bucket !== config().buckets.files || !get.key.startsWith("zips/") || get.key.split("/").includes("..")) {
+    return s3Error(res, 403, "AccessDenied", "Access Denied");
+  }
   const expected = new URL(
     await presignGet(presignClientFor(`http://${req.headers.host}/__s3`), get, signedAt, expires),
   );

@@ -60,7 +60,10 @@ export function grantAccess(role: Role, def: FunctionDefinition, data: PlatenDat
   for (const id of bucketsWrite) {
     const { bucket } = lookup(data.buckets, id, def, "bucket");
     role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ["s3:PutObject"], resources: [bucket.arnForObjects("*")] }),
+      new PolicyStatement({
+        actions: ["s3:PutObject"],
+        resources: [bucket.arnForObjects(`${def.access.bucketsWritePrefix ?? ""}*`)],
+      }),
     );
   }
   for (const id of queuesSend) lookup(data.queues, id, def, "queue").queue.grantSendMessages(role);

@@ -69,16 +69,15 @@ export function acknowledgeNagFindings(
 
 /** Object ARNs end in `/*`: keys are built at run time from workspace, request and file ids. */
 function acknowledgeObjectKeys(stack: Stack, fn: PlatenFunction, data: PlatenDataResources): void {
-  const { bucketsRead = [], bucketsWrite = [] } = fn.definition.access;
-  for (const id of new Set([...bucketsRead, ...bucketsWrite])) {
-    const bucket = data.buckets[id]!.bucket;
-    const ref = `<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/*`;
-    acknowledge(fn, [
-      {
-        id: `AwsSolutions-IAM5[Resource::${ref}]`,
-        reason: `Objects of the ${id} bucket are keyed by workspace, request and file ids created at run time, so no narrower ARN exists; the statement names this one bucket and the exact actions (s3:GetObject / s3:PutObject, never delete).`,
-      },
-    ]);
+  const { bucketsRead = [], bucketsWrite = [], bucketsWritePrefix = "" } = fn.definition.access;
+  const reason = (id: string) =>
+    `Objects of the ${id} bucket are keyed by workspace, request and file ids created at run time, so no narrower ARN exists; the statement names this one bucket and the exact actions (s3:GetObject / s3:PutObject, never delete).`;
+  const arn = (id: string, keys: string) =>
+    `<${stack.getLogicalId(data.buckets[id]!.bucket.node.defaultChild as CfnElement)}.Arn>/${keys}*`;
+  for (const id of bucketsRead)
+    acknowledge(fn, [{ id: `AwsSolutions-IAM5[Resource::${arn(id, "")}]`, reason: reason(id) }]);
+  for (const id of bucketsWrite) {
+    acknowledge(fn, [{ id: `AwsSolutions-IAM5[Resource::${arn(id, bucketsWritePrefix)}]`, reason: reason(id) }]);
   }
 }
 

@@ -14,6 +14,12 @@ export interface FairRendering {
   budgetMs: number;
   /** Time left in this invocation (the Lambda context's). */
   remainingMs(): number;
+  /**
+   * Whether a fresh invocation fits a whole render (2 × budget + margin). When even the first
+   * file of an invocation would not fit (a render budget too long for the function's
+   * time-out), files are rendered anyway: deferring them would repeat for ever.
+   */
+  deferForTime: boolean;
 }
 
 /** A render that did not start: its message goes back to the queue at once. */
@@ -28,11 +34,18 @@ const LEASE_SLACK_MS = 15_000;
  */
 export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.ProcessEnv = process.env): FairRendering {
   const render = readRenderConfig(env);
+  // Read at the start of the invocation (the handler builds this per invocation).
+  const deferForTime = fitsInvocation(remainingMs(), render.timeoutMs);
+  if (!deferForTime)
+    logger.warn("render budget too long for the function's time-out: files are not deferred for time", {
+      budgetMs: render.timeoutMs,
+    });
   return {
     store: dynamoLeaseStore,
     config: readFairShareConfig(env, render.browsers),
     budgetMs: render.timeoutMs,
     remainingMs,
+    deferForTime,
   };
 }
 
@@ -48,7 +61,7 @@ export async function renderInSlot(
   clock: Clock,
   render: (onBrowser: () => void) => Promise<Outcome>,
 ): Promise<Outcome | typeof DEFERRED> {
-  if (!fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
+  if (fair.deferForTime && !fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
   if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config)))

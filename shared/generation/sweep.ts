@@ -20,7 +20,10 @@ export const ACCEPT_DEADLINE_SECONDS = 120;
 /**
  * A queued render message is received at most `maxReceiveCount` times, each for up to the
  * visibility time-out, before the DLQ consumer fails its file: a file still queued 15 min
- * after that lost its messages (or the DLQ consumer failed).
+ * after that lost its messages (or the DLQ consumer failed). Known limit: a file deferred by
+ * fair rendering goes back as a new message (its receive count starts again), so a workspace
+ * whose backlog of slow documents outlasts this deadline has its last files failed here
+ * (shared/generation/README.md, Fair rendering).
  */
 export const RENDER_DEADLINE_SECONDS = queues.render.maxReceiveCount * queues.render.visibilityTimeoutSeconds + 15 * 60;
 

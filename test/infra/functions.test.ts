@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, type FunctionAccess, functions, queues, tables } from "../../infra/definitions/index.ts";
 import { CHROMIUM_PATH } from "../../infra/stack/chromium-layer.ts";
 import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
-import { allows, allStatements, asArray, type Statement, statementsByFunction } from "./iam.ts";
+import { allows, allStatements, asArray, resolveResource, type Statement, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
 
 let s: Synthesized;
@@ -111,6 +111,13 @@ describe("least-privilege IAM", () => {
         }
       }
     }
+  });
+
+  it("confines a function's object writes to its key prefix (download-files writes only zips/)", () => {
+    const statements = byFunction.get("platen-dev-download-files")!;
+    const puts = statements.filter((s) => s.Effect === "Allow" && asArray(s.Action).includes("s3:PutObject"));
+    expect(puts.length).toBeGreaterThan(0);
+    for (const s of puts) for (const r of asArray(s.Resource)) expect(resolveResource(r).suffix).toMatch(/\/zips\/\*$/);
   });
 
   it("grants exactly the access lists of each definition", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "#shared/clock.ts";
-import { DEFERRED, type FairRendering, renderInSlot } from "#shared/generation/fair-render.ts";
+import { DEFERRED, type FairRendering, fairRenderingFromEnv, renderInSlot } from "#shared/generation/fair-render.ts";
 import {
   admit,
   deferDelaySeconds,
@@ -208,6 +208,7 @@ describe("renderInSlot (the worker's use of a slot)", () => {
     config,
     budgetMs: 30_000,
     remainingMs: () => remainingMs,
+    deferForTime: true,
   });
   const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
 
@@ -248,5 +249,19 @@ describe("renderInSlot (the worker's use of a slot)", () => {
       renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down"))),
     ).rejects.toThrow("S3 down");
     expect(store.held("A", T0)).toBe(1);
+  });
+});
+
+describe("fairRenderingFromEnv (per invocation)", () => {
+  it("defers for time only when a fresh invocation fits a whole render: a budget too long for the time-out renders anyway", async () => {
+    const env = { RENDER_TIMEOUT_MS: "30000", RENDER_BROWSERS: "1" };
+    expect(fairRenderingFromEnv(() => 120_000, env).deferForTime).toBe(true);
+    // 2 × 60 s + 10 s > 120 s: every file would be deferred again and again until the sweeper failed it.
+    const tooLong = fairRenderingFromEnv(() => 120_000, { ...env, RENDER_TIMEOUT_MS: "60000" });
+    expect(tooLong.deferForTime).toBe(false);
+    const store = new MemoryLeaseStore();
+    const clock: Clock = { now: () => new Date(T0) };
+    const rendered: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
+    expect(await renderInSlot("A", { ...tooLong, store }, clock, async () => rendered)).toEqual(rendered);
   });
 });
