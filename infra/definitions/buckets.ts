@@ -7,6 +7,11 @@ export interface BucketDefinition {
   expireAfterDays?: number;
   /** Shorter expiry of objects under a prefix (a lifecycle rule each). */
   prefixExpiry?: readonly { prefix: string; days: number }[];
+  /**
+   * Presigned GETs a browser follows from the API's 302: any origin, any request header (a
+   * redirected `fetch` carries the API's `appkey` along, which needs a preflight).
+   */
+  browserGet?: boolean;
 }
 
 /** Default file retention of a workspace (spec 3.1 retention; DESIGN retention row). */
@@ -22,6 +27,7 @@ export const buckets = {
     // Request ZIPs served by presigned URL (shared/generation/archive-link.ts) copy PDFs kept
     // anyway: a day's copy covers repeated downloads; a later download builds it again.
     prefixExpiry: [{ prefix: "zips/", days: 1 }],
+    browserGet: true,
   },
 } as const satisfies Record<string, BucketDefinition>;
 

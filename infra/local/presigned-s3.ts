@@ -11,6 +11,12 @@ import { presignClientFor, presignGet } from "#shared/generation/archive-link.ts
 /** Path prefix of presigned GETs on the local gateway (`S3_PRESIGN_ENDPOINT` = `<origin>/__s3`). */
 export const PRESIGNED_S3_PREFIX = "/__s3/";
 
+/** What S3 answers a cross-origin GET under the files bucket's CORS rule. */
+const BROWSER_GET_CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Disposition, Content-Length, Content-Type",
+};
+
 /**
  * Serves a presigned S3 GET as S3 would: fauxqs reads objects but checks no signature or
  * expiry, so the local gateway does, with the SDK's own signer — it presigns the same GET
@@ -20,6 +26,19 @@ export const PRESIGNED_S3_PREFIX = "/__s3/";
  * 404 `NoSuchKey`.
  */
 export async function servePresignedGet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  // The files bucket's CORS rule (infra/definitions/buckets.ts `browserGet`): a browser's
+  // fetch follows the API's 302 here with the API's headers, so it asks first.
+  if (req.method === "OPTIONS") {
+    res.writeHead(200, {
+      ...BROWSER_GET_CORS,
+      "Access-Control-Allow-Methods": "GET, HEAD",
+      "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
+      "Access-Control-Max-Age": "600",
+      "Content-Length": "0",
+    });
+    res.end();
+    return;
+  }
   if (req.method !== "GET") return s3Error(res, 405, "MethodNotAllowed", "Only GET is presigned here.");
   const q = url.searchParams;
   const signedAt = amzDate(q.get("X-Amz-Date"));
@@ -83,6 +102,7 @@ async function sendObject(
   const object = await getObject(get.bucket, get.key);
   if (!object) return s3Error(res, 404, "NoSuchKey", "The specified key does not exist.");
   res.writeHead(200, {
+    ...BROWSER_GET_CORS,
     "Content-Type": get.contentType ?? object.ContentType ?? "application/octet-stream",
     "Content-Length": String(object.ContentLength ?? 0),
     ...(get.contentDisposition && { "Content-Disposition": get.contentDisposition }),
@@ -103,6 +123,10 @@ function s3Error(res: ServerResponse, status: number, code: string, message: str
   const body = Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
   );
-  res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": String(body.length) });
+  res.writeHead(status, {
+    ...BROWSER_GET_CORS,
+    "Content-Type": "application/xml",
+    "Content-Length": String(body.length),
+  });
   res.end(body);
 }

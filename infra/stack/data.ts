@@ -1,6 +1,6 @@
 import { Duration } from "aws-cdk-lib";
 import { AttributeType, BillingMode, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
-import { BlockPublicAccess, Bucket, BucketEncryption } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
@@ -141,6 +141,17 @@ function createBucket(scope: Construct, def: BucketDefinition, settings: StageSe
     enforceSSL: true,
     versioned: false,
     removalPolicy: settings.removalPolicy,
+    cors: def.browserGet
+      ? [
+          {
+            allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+            allowedOrigins: ["*"],
+            allowedHeaders: ["*"],
+            exposedHeaders: ["Content-Disposition", "Content-Length", "Content-Type"],
+            maxAge: 600,
+          },
+        ]
+      : undefined,
     lifecycleRules: [
       {
         id: "retention",

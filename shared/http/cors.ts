@@ -22,6 +22,7 @@ export const cors = {
     "Retry-After",
     "X-Request-ID",
     "X-Page-Count",
+    "Location",
   ],
   allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
 } as const;

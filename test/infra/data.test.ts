@@ -95,6 +95,20 @@ describe("S3 buckets of infra/definitions/buckets.ts", () => {
     }
   });
 
+  it("answers browsers' presigned GETs (CORS) only where the definition says so: the files bucket", () => {
+    for (const def of Object.values(buckets)) {
+      const p = props(dev, logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket));
+      if (!("browserGet" in def && def.browserGet)) {
+        expect(p.CorsConfiguration, def.id).toBeUndefined();
+        continue;
+      }
+      expect(p.CorsConfiguration.CorsRules).toEqual([
+        expect.objectContaining({ AllowedMethods: ["GET", "HEAD"], AllowedOrigins: ["*"], AllowedHeaders: ["*"] }),
+      ]);
+    }
+    expect(buckets.files).toHaveProperty("browserGet", true);
+  });
+
   it("denies every request without TLS (aws:SecureTransport false)", () => {
     for (const def of Object.values(buckets)) {
       const bucketId = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);

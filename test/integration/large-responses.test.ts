@@ -172,6 +172,31 @@ describe("GET /file/download/{requestId}: ZIPs over PLATEN_ZIP_REDIRECT_BYTES co
     await expectSameArchive(await bytesOf(res), requestId);
   });
 
+  it("lets a browser on another origin follow it: Location exposed, the presigned GET answers CORS and its preflight", async () => {
+    const origin = "https://app.example";
+    const res = await fetch(`${stack.baseUrl}/file/download/${requestId}`, {
+      headers: { appkey: demo.appKey, origin },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("access-control-expose-headers")).toMatch(/\bLocation\b/);
+    const target = res.headers.get("location")!;
+    // A redirected fetch carries the API's `appkey` along: the browser asks S3 first.
+    const preflight = await fetch(target, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "appkey" },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("appkey");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
+    const zip = await fetch(target, { headers: { origin, appkey: demo.appKey } });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get("access-control-allow-origin")).toBe("*");
+    expect(zip.headers.get("access-control-expose-headers")).toContain("Content-Disposition");
+    await expectSameArchive(await bytesOf(zip), requestId);
+  });
+
   it("authenticates and authorises first: another workspace's request id is 404 with no Location, a bad key 401", async () => {
     const foreign = await noRedirect(requestId, other.appKey);
     expect(foreign.headers.get("location")).toBeNull();
