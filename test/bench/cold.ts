@@ -1,5 +1,4 @@
-import { UNLIMITED } from "../helpers/local-stack.ts";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,6 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { queues } from "#infra/definitions/index.ts";
-import { localEnvironment } from "#infra/local/resource-names.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
@@ -21,17 +19,13 @@ import { type DeployedFunction, remapOpt, synthDeployedFunctions, unzippedSizeMb
 import { apiEvent, sqsEvent } from "./cold-events.ts";
 import { buildColdChildren, type ColdRun, runCold } from "./cold-run.ts";
 import { fmt, percentile } from "./stats.ts";
+import { UNLIMITED } from "../helpers/local-stack.ts";
+import { readyRuntime, stackEnvironment } from "../helpers/stack-clients.ts";
 
 /** What the cold phase needs of a running local stack: its data dir (runtime.json) and seed. */
 export interface ColdTarget {
   dataDir: string;
   localJson: LocalJson;
-}
-
-interface Runtime {
-  endpoints: { dynamodb: string; aws: string };
-  queueUrls: Record<string, string>;
-  urls: { apiBaseUrl: string; authUrl: string; siteUrl: string };
 }
 
 const FUNCTIONS = [
@@ -100,16 +94,8 @@ export async function runColdPhase(
     const children = await buildColdChildren(work);
     const sizes = FUNCTIONS.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
     log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
-    const runtime = JSON.parse(readFileSync(join(target.dataDir, "runtime.json"), "utf8")) as Runtime;
-    const local = localEnvironment({
-      ...runtime.endpoints,
-      dynamodbEndpoint: runtime.endpoints.dynamodb,
-      awsEndpoint: runtime.endpoints.aws,
-      queueUrls: runtime.queueUrls,
-      baseUrl: runtime.urls.apiBaseUrl,
-      siteUrl: runtime.urls.siteUrl,
-      authUrl: runtime.urls.authUrl,
-    });
+    const runtime = readyRuntime(target.dataDir);
+    const local = stackEnvironment(target.dataDir);
     const sqs = new SQSClient({
       region: "us-east-1",
       endpoint: runtime.endpoints.aws,

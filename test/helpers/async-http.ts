@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { api, type RunningStack } from "./local-stack.ts";
+import { readyRuntime } from "./stack-clients.ts";
 import { type ErrorBodyJson, type FileEntryJson, readErrorBody } from "./sync-http.ts";
 import type { StatusBody } from "#shared/generation/request-status.ts";
 
@@ -121,13 +120,7 @@ export async function moveClock(stack: RunningStack, offsetMs: number): Promise<
   if (res.status !== 200) throw new Error(`clock hook answered ${res.status}: ${await res.text()}`);
 }
 
-interface StackRuntime {
-  endpoints: { dynamodb: string; aws: string };
-  queueUrls: Record<string, string>;
-}
-
-const readRuntime = (stack: RunningStack) =>
-  JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as StackRuntime;
+const readRuntime = (stack: RunningStack) => readyRuntime(stack.dataDir);
 
 /** The render queue of a running stack, reached like any SQS client would. */
 export function renderQueue(stack: RunningStack) {

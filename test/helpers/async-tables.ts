@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { tables } from "#infra/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 import type { RunningStack } from "./local-stack.ts";
+import { stackDocumentClient } from "./stack-clients.ts";
 
 export interface RequestRecords {
   job: { status?: string; settled?: number; total?: number } | undefined;
@@ -14,22 +12,9 @@ export interface RequestRecords {
   files: Record<string, number>;
 }
 
-/**
- * Reads a request's job and file records straight from a stack's DynamoDB, with a client
- * of its own: after a restart the emulators listen on new ports, which the domain
- * clients of this process (configured once) no longer reach. For failure messages.
- */
+/** Reads a request's job and file records straight from a stack's DynamoDB (stackDocumentClient). For failure messages. */
 export async function readRequestRecords(stack: RunningStack, requestId: string): Promise<RequestRecords> {
-  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as {
-    endpoints: { dynamodb: string };
-  };
-  const ddb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: "us-east-1",
-      endpoint: runtime.endpoints.dynamodb,
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    }),
-  );
+  const ddb = stackDocumentClient(stack.dataDir);
   try {
     const job = await ddb.send(
       new GetCommand({

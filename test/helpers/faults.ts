@@ -1,7 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
 import { tables } from "#infra/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
@@ -9,6 +6,7 @@ import type { FaultRule } from "#shared/aws/fault-injection.ts";
 import type { SweepReport } from "#shared/generation/sweep.ts";
 import { type AcceptedJson, hostOf, pollStatus, type StatusAnswer } from "./async-http.ts";
 import type { RunningStack } from "./local-stack.ts";
+import { stackDocumentClient } from "./stack-clients.ts";
 import { pagesUsedNow } from "./limits-stack.ts";
 import type { WebhookReceiver } from "./webhook-receiver.ts";
 
@@ -96,16 +94,7 @@ export async function jobsOfWorkspace(
   stack: RunningStack,
   workspaceId: string,
 ): Promise<{ requestId: string; status: string; enqueuedAt?: string }[]> {
-  const runtime = JSON.parse(readFileSync(join(stack.dataDir, "runtime.json"), "utf8")) as {
-    endpoints: { dynamodb: string };
-  };
-  const ddb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: "us-east-1",
-      endpoint: runtime.endpoints.dynamodb,
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    }),
-  );
+  const ddb = stackDocumentClient(stack.dataDir);
   try {
     const out = await ddb.send(
       new ScanCommand({
