@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { PlatenError } from "#shared/errors/platen-error.ts";
 import { RETRY_AFTER_SECONDS, resolveFileDownload, resolveRequestDownload } from "#shared/generation/download.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
+import { refusal } from "../helpers/refusal.ts";
 
 /** The download rules (spec 4.6 whole request, 4.7 one file) over in-memory ports. */
 
 const NOW = "2026-01-01T01:00:00Z";
 const setup = (labels?: Record<string, string>) => memoryRequestDeps(fixedClock(NOW), labels);
-
-async function refusal(promise: Promise<unknown>): Promise<PlatenError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PlatenError);
-  return err as PlatenError;
-}
 
 const notReady = { code: "FILE_NOT_READY", status: 409, retryAfter: RETRY_AFTER_SECONDS };
 const generationFailed = (failureCode: string) => ({

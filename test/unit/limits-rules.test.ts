@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PlatenError } from "#shared/errors/platen-error.ts";
 import { admitPages, claimPages, planOf, settlePages, usageReport } from "#shared/limits/page-quota.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import type { Plan, Workspace } from "#shared/workspaces/workspace-store.ts";
 import { MemoryPageCounter, MemoryRateWindows } from "../helpers/memory-limits.ts";
 import { fixedClock } from "../helpers/memory-requests.ts";
+import { refusal } from "../helpers/refusal.ts";
 
 /** The page quota and rate rules of spec 8 over in-memory ports (usage-table.ts holds the DynamoDB ones). */
 
@@ -16,15 +16,6 @@ const workspace = (plan?: string): Workspace => ({
   createdAt: "",
 });
 const clock = fixedClock("2026-03-31T23:59:30Z");
-
-async function refusal(promise: Promise<unknown>): Promise<PlatenError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PlatenError);
-  return err as PlatenError;
-}
 
 beforeEach(() => {
   vi.stubEnv(

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
 import { downloadPath, requestStatus } from "#shared/generation/request-status.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
+import { refusal } from "../helpers/refusal.ts";
 
 /** The status decision (spec 4.5, 3.1) over in-memory ports: job record first, file records after it. */
 
 const NOW = "2026-01-01T01:00:00Z";
 const setup = () => memoryRequestDeps(fixedClock(NOW));
-
-async function refusal(promise: Promise<unknown>): Promise<PlatenError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PlatenError);
-  return err as PlatenError;
-}
 
 describe("requestStatus from the job record", () => {
   it("answers a processing request from one read, files empty, no listing of its files", async () => {
