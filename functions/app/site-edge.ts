@@ -50,6 +50,15 @@ export function notFound(req: SiteRequest, identity: SiteIdentity, loggedIn: boo
   return { status: 404, page: page(req, identity, loggedIn, s.notFoundTitle, body) };
 }
 
+/** 403 for a form that may not be applied: an expired or foreign CSRF token, or a role short of it. */
+export function formRefused(req: SiteRequest, identity: SiteIdentity, title: string): SiteResult {
+  const s = t(req.lang);
+  return {
+    status: 403,
+    page: page(req, identity, true, title, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`),
+  };
+}
+
 function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): StreamingProxyResult {
   const headers: Record<string, string> = {
     ...securityHeaders(profile, https()),

@@ -5,7 +5,7 @@ import { siteSecret } from "#shared/site/site-secret.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
 import { type Html, html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { notFound, page } from "../site-edge.ts";
+import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { t } from "../strings.ts";
 import { auditSite } from "../audit.ts";
@@ -43,16 +43,7 @@ export const invitationsAction =
       return notFound(req, identity, Boolean(visit.userId));
     const form = req.form();
     if (!verifyCsrfToken(await siteSecret(), visit.userId!, form.get("csrf"), nowSeconds())) {
-      return {
-        status: 403,
-        page: page(
-          req,
-          identity,
-          true,
-          s.invitationsTitle,
-          html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`,
-        ),
-      };
+      return formRefused(req, identity, s.invitationsTitle);
     }
     const email = (form.get("email") ?? "").trim();
     if (!isEmailAddress(email)) {

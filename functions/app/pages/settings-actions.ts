@@ -18,9 +18,8 @@ import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { auditSite } from "../audit.ts";
 import { nowSeconds } from "../file-visit.ts";
-import { html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { notFound, page } from "../site-edge.ts";
+import { formRefused, notFound } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { fill, t } from "../strings.ts";
 import { requireUser } from "../visitor.ts";
@@ -120,16 +119,7 @@ export const settingsAction =
     const view: SettingsView = { userId: user.userId, workspace, role, all: await identity.workspacesOf(user.userId) };
     const s = t(req.lang);
     if (role !== "admin" || !verifyCsrfToken(await siteSecret(), user.userId, req.form().get("csrf"), nowSeconds())) {
-      return {
-        status: 403,
-        page: page(
-          req,
-          identity,
-          true,
-          s.settingsTitle,
-          html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`,
-        ),
-      };
+      return formRefused(req, identity, s.settingsTitle);
     }
     const key = name === "create" ? "create" : (req.params.action ?? "");
     const action = name === "key-rotate" ? rotateKey : Object.hasOwn(actions, key) ? actions[key] : undefined;
