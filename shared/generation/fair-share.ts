@@ -75,7 +75,7 @@ export function inFlightCap(
  * The share with `token` added until `untilMs`, or undefined when the workspace already
  * holds its cap of live leases (its message goes back to the queue). Expired leases are dropped.
  */
-export function admit(
+export function admitRender(
   share: RenderShare,
   token: string,
   untilMs: number,

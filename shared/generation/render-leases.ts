@@ -3,11 +3,11 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import {
+  admitRender,
   endLease,
   type FairShareConfig,
   inFlightCap,
   type Leases,
-  liveLeases,
   type RenderEnd,
   type RenderShare,
 } from "./fair-share.ts";
@@ -43,13 +43,14 @@ export async function takeLease(
   config: FairShareConfig,
 ): Promise<boolean> {
   for (let i = 0; i < TRIES; i++) {
+    // The rule (fair-share.ts `admitRender`) on what was read; the conditional add makes it hold
+    // against other containers taking leases meanwhile.
     const share = await store.read(workspaceId);
-    const cap = inFlightCap(share, config);
-    const live = liveLeases(share.leases, nowMs);
-    if (Object.keys(live).length >= cap) return false;
-    const expired = Object.fromEntries(Object.entries(share.leases).filter(([t]) => !(t in live)));
+    const admitted = admitRender(share, token, untilMs, nowMs, config);
+    if (!admitted) return false;
+    const expired = Object.fromEntries(Object.entries(share.leases).filter(([t]) => !(t in admitted.leases)));
     if (Object.keys(expired).length) await store.prune(workspaceId, expired);
-    if (await store.add(workspaceId, token, untilMs, cap)) return true;
+    if (await store.add(workspaceId, token, untilMs, inFlightCap(share, config))) return true;
   }
   return false;
 }

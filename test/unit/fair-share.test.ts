@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Clock } from "#shared/clock.ts";
 import { DEFERRED, type FairRendering, fairRenderingFromEnv, renderInSlot } from "#shared/generation/fair-render.ts";
 import {
-  admit,
+  admitRender,
   deferDelaySeconds,
   endLease,
   type FairShareConfig,
@@ -89,14 +89,14 @@ describe("the cap decision", () => {
   });
 
   it("admits while the workspace holds fewer live leases than its cap; expired leases do not count and are dropped", () => {
-    expect(admit(share({}, 2000), "a", T0 + 1000, T0, config)).toEqual(share({ a: T0 + 1000 }, 2000));
-    expect(admit(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toBeUndefined();
+    expect(admitRender(share({}, 2000), "a", T0 + 1000, T0, config)).toEqual(share({ a: T0 + 1000 }, 2000));
+    expect(admitRender(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toBeUndefined();
     // a crashed worker's lease runs out: its slot is free again once it expired
-    expect(admit(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(
+    expect(admitRender(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(
       share({ b: T0 + 2000, c: T0 + 3000 }, 2000),
     );
-    expect(admit(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeDefined();
-    expect(admit(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeUndefined();
+    expect(admitRender(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeDefined();
+    expect(admitRender(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeUndefined();
   });
 
   it("takes at most the cap when many renders of one workspace race, and other workspaces are unaffected", async () => {
@@ -144,8 +144,8 @@ describe("time-out charging", () => {
     const charged = endLease(share(leases, 1000), "a", T0 + 5000, { tookMs: 30_000, timedOut: true }, 60_000);
     expect(charged).toEqual(share({ a: T0 + 65_000, b: T0 + 60_000 }, 9700));
     // the time-out raised the average to 9.7 s: the cap falls to the minimum, 2, both still held
-    expect(admit(charged, "c", T0 + 90_000, T0 + 10_000, config)).toBeUndefined();
-    expect(admit(charged, "c", T0 + 90_000, T0 + 65_001, config)).toEqual(share({ c: T0 + 90_000 }, 9700));
+    expect(admitRender(charged, "c", T0 + 90_000, T0 + 10_000, config)).toBeUndefined();
+    expect(admitRender(charged, "c", T0 + 90_000, T0 + 65_001, config)).toEqual(share({ c: T0 + 90_000 }, 9700));
   });
 
   it("repeated time-outs shrink what the workspace holds at once until their penalties run out", async () => {
