@@ -50,6 +50,10 @@ export function chromiumProfiles(rootPid: number): string[] {
   return [...new Set(dirs)];
 }
 
+/**
+ * Removes killed browsers' profiles. A Chromium child that outlives its browser by a moment
+ * may still write into one (ENOTEMPTY mid-removal): Node's own retries cover that.
+ */
 export const removeDirs = (dirs: string[]) => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 };
