@@ -182,6 +182,9 @@ export const functions = {
       tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
       tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth"],
       bucketsRead: ["files"],
+      // Output history serves large request ZIPs as the download route does (zips/ only).
+      bucketsWrite: ["files"],
+      bucketsWritePrefix: "zips/",
       identityKeys: true,
     },
   },

@@ -6,6 +6,7 @@ import { invoiceItems, invoiceOf } from "../helpers/async-fixtures.ts";
 import { acceptOrFail, download, errorOf, hostOf, moveClock, pollStatus } from "../helpers/async-http.ts";
 import { api, type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { pagesUsedNow, rendererStats } from "../helpers/limits-stack.ts";
+import { makeUser, sessionOf, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 import { decodeFileMapping, parseContentDisposition } from "../helpers/sync-http.ts";
 
@@ -245,6 +246,37 @@ describe("GET /file/download/{requestId}: ZIPs over PLATEN_ZIP_REDIRECT_BYTES co
     expect(res.status).toBe(200);
     expect(res.headers.get("location")).toBeNull();
     await expectSameArchive(await bytesOf(res), small);
+  });
+});
+
+describe("the site's output history ZIP follows the same threshold", () => {
+  const siteZip = (requestId: string, cookie: string) =>
+    fetch(`${hostOf(stack)}/output-history/${requestId}/download`, { headers: { cookie }, redirect: "manual" });
+
+  it("answers a member 302 to the presigned GET above it and streams at or under it; another workspace's member gets 404", async () => {
+    useStackEmulators(stack.dataDir);
+    useStackIdentityKeys(stack);
+    const member = await sessionOf((await makeUser({ [demo.id]: "read" })).id);
+    const outsider = await sessionOf((await makeUser({ [other.id]: "admin" })).id);
+    const [large, small] = [await completedRequest(3), await completedRequest(1)];
+
+    const res = await siteZip(large, member);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const target = new URL(res.headers.get("location")!);
+    expect(target.pathname).toBe(`/__s3/platen-local-files/zips/${demo.id}/${large}.zip`);
+    const zip = await fetch(target);
+    expect(zip.status).toBe(200);
+    await expectSameArchive(await bytesOf(zip), large);
+
+    const streamed = await siteZip(small, member);
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get("content-type")).toBe("application/zip");
+    await expectSameArchive(await bytesOf(streamed), small);
+
+    const foreign = await siteZip(large, outsider);
+    expect(foreign.status).toBe(404);
+    expect(foreign.headers.get("location")).toBeNull();
   });
 });
 

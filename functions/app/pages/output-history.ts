@@ -1,10 +1,9 @@
 import { systemClock } from "#shared/clock.ts";
-import { openRequestArchive } from "#shared/generation/download-archive.ts";
 import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
 import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { requestStatus, type StatusBody } from "#shared/generation/request-status.ts";
-import { zipContentDisposition } from "#shared/http/file-headers.ts";
+import { requestArchiveAnswer } from "#shared/http/request-archive.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
@@ -123,7 +122,7 @@ export const outputHistoryRequest =
     return { status: 200, page: page(req, identity, true, title, statusBody(req.lang, status)) };
   };
 
-/** GET `/output-history/{requestId}/download`: the request's ZIP, streamed like GET /v1/file/download/{requestId}. */
+/** GET `/output-history/{requestId}/download`: the request's ZIP, as GET /v1/file/download/{requestId} gives it. */
 export const outputHistoryZip =
   (identity: SiteIdentity): PageHandler =>
   async (req: SiteRequest) => {
@@ -132,12 +131,15 @@ export const outputHistoryZip =
     const requestId = req.params.requestId ?? "";
     const workspaceId = await workspaceOfRequest(requestId);
     if (!(await roleOf(identity, workspaceId, user.userId))) return notFound(req, identity, true);
-    const archive = await openRequestArchive(requestId, workspaceId!, liveRequestDeps);
+    // The API's download rules and size threshold: a large ZIP comes from S3 (302), as there.
+    const answer = await requestArchiveAnswer(requestId, workspaceId!, liveRequestDeps);
+    if ("location" in answer)
+      return { status: 302, redirect: answer.location, headers: { "Cache-Control": "no-store" } };
     return {
       status: 200,
       contentType: "application/zip",
-      stream: archive.stream,
-      contentLength: archive.contentLength,
-      headers: { "Content-Disposition": zipContentDisposition(archive.templateName, requestId) },
+      stream: answer.stream,
+      contentLength: answer.contentLength,
+      headers: { "Content-Disposition": answer.contentDisposition },
     };
   };
