@@ -20,6 +20,9 @@ import type { PlatenFunction } from "./platen-function.ts";
 import type { StageSettings } from "./stage.ts";
 
 const PERIOD = Duration.minutes(5);
+/** The render queue's oldest message may wait this long before an alarm. */
+const RENDER_BACKLOG_MINUTES = 30;
+
 /** Error-rate alarms fire above this percentage in 2 of 3 periods. */
 const ERROR_RATE_PERCENT = 5;
 /** Below this many requests per period a rate is noise (one failure of two is 50 %). */
@@ -54,6 +57,7 @@ export class PlatenMonitoring extends Construct {
       : undefined;
     if (this.topic && props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     this.addDlqAlarms();
+    this.addRenderBacklogAlarm();
     this.addConsumerErrorAlarms();
     this.addApiAlarm();
     this.alarms.push(...appMetricAlarms(this, props.settings));
@@ -86,6 +90,27 @@ export class PlatenMonitoring extends Construct {
         }),
       );
     }
+  }
+
+  /**
+   * A render message nobody received for 30 minutes: the whole fleet is behind (deferred
+   * files go back as new messages, so a workspace held at its fair share does not age the
+   * queue). Well before the sweeper's 75-minute render deadline fails such files.
+   */
+  private addRenderBacklogAlarm(): void {
+    const render = this.props.data.queues.render;
+    if (!render) return;
+    this.alarms.push(
+      new Alarm(this, "RenderBacklogAge", {
+        alarmName: `${this.props.settings.prefix}-render-backlog-age`,
+        alarmDescription: `A render message waited over ${RENDER_BACKLOG_MINUTES} minutes unreceived: rendering is behind; files still waiting 75 minutes after their last sign of life are failed by the sweeper.`,
+        metric: render.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: "Maximum" }),
+        threshold: RENDER_BACKLOG_MINUTES * 60,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
   }
 
   private addConsumerErrorAlarms(): void {

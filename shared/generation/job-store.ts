@@ -32,6 +32,12 @@ export interface JobRecord {
   error?: { code: string; message: string };
   /** When acceptance had queued every render message; a job without it past the acceptance deadline died in acceptance. */
   enqueuedAt?: string;
+  /**
+   * The last sign of life of its rendering beyond `createdAt`: a worker that sends one of its
+   * files back to the queue (fair rendering) refreshes it every RENDER_ALIVE_EVERY_SECONDS,
+   * so the sweeper does not take a long but moving backlog for lost messages.
+   */
+  renderAliveAt?: string;
   /** Set only while processing: the sparse `active` index lists unfinished requests. */
   activeShard?: string;
   expiresAt?: number;
@@ -70,6 +76,20 @@ export async function markEnqueued(requestId: string, at: string): Promise<void>
       ExpressionAttributeValues: { ":at": at },
     }),
   );
+}
+
+/** How often a deferred file's messages refresh their request's `renderAliveAt` (well inside the sweeper's render deadline). */
+export const RENDER_ALIVE_EVERY_SECONDS = 10 * 60;
+
+/** Records that the job's rendering is alive at `at`, unless a later sign is recorded already. */
+export async function markRenderAlive(requestId: string, at: string): Promise<void> {
+  await updateIf({
+    TableName: table(),
+    Key: jobKey(requestId),
+    UpdateExpression: "SET renderAliveAt = :at",
+    ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(renderAliveAt) OR renderAliveAt < :at)",
+    ExpressionAttributeValues: { ":at": at },
+  });
 }
 
 /** A job as `markSettled` left it, and which of the given files that call added. */

@@ -1,7 +1,9 @@
+import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { DEFERRED, type FairRendering, renderInSlot } from "./fair-render.ts";
 import { deferDelaySeconds } from "./fair-share.ts";
 import { type FileRecord, getFileRecords } from "./file-store.ts";
+import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "./job-store.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
 import {
   countSettled,
@@ -81,12 +83,23 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
 /**
  * Sends a file whose render did not start back to the queue, later each time, as soon as
  * that is known (not when its batch ends). A failed send throws: the original message then
- * comes back after the visibility time-out.
+ * comes back after the visibility time-out. At most every RENDER_ALIVE_EVERY_SECONDS per
+ * message, the request's rendering is first recorded alive: a backlog that keeps moving is
+ * not failed by the sweeper's render deadline, however long it lasts.
  */
-async function sendBack(msg: RenderMessage, fair: FairRendering): Promise<typeof DEFERRED> {
+async function sendBack(msg: RenderMessage, fair: FairRendering, clock: Clock): Promise<typeof DEFERRED> {
   const deferrals = (msg.deferrals ?? 0) + 1;
+  const now = clock.now();
+  let aliveAt = msg.aliveAt;
+  if (!aliveAt || now.getTime() - Date.parse(aliveAt) >= RENDER_ALIVE_EVERY_SECONDS * 1000) {
+    aliveAt = now.toISOString();
+    await markRenderAlive(msg.requestId, aliveAt);
+  }
   await sendDelayedRenderMessages([
-    { message: { ...msg, deferrals }, delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds) },
+    {
+      message: { ...msg, deferrals, aliveAt },
+      delaySeconds: deferDelaySeconds(deferrals - 1, fair.config.maxDeferSeconds),
+    },
   ]);
   return DEFERRED;
 }
@@ -123,7 +136,7 @@ async function renderTask(
   // Not settled: another delivery of the file owns it and counts it.
   const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
   const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
-  if (outcome === DEFERRED) return sendBack(msg, deps.fair!);
+  if (outcome === DEFERRED) return sendBack(msg, deps.fair!, deps.clock);
   if (!(await settleOnce(file, outcome, deps.clock))) return undefined;
   await dropParams(file);
   return settledFileOf(file);

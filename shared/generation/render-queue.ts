@@ -9,6 +9,8 @@ export interface RenderMessage {
   fileId: string;
   /** Times the message went back to the queue before its render started (fair-share.ts). */
   deferrals?: number;
+  /** When a worker last recorded the request's rendering alive for this file (ISO; see `markRenderAlive`). */
+  aliveAt?: string;
 }
 
 /** A message to send again after `delaySeconds` (a deferral, see render-batch.ts). */
@@ -55,5 +57,12 @@ export function parseRenderMessage(body: string): RenderMessage {
     throw new Error("malformed render message");
   }
   const deferrals = Number.isInteger(m.deferrals) && m.deferrals! > 0 ? m.deferrals : undefined;
-  return { workspaceId: m.workspaceId, requestId: m.requestId, fileId: m.fileId, ...(deferrals ? { deferrals } : {}) };
+  const aliveAt = typeof m.aliveAt === "string" && !Number.isNaN(Date.parse(m.aliveAt)) ? m.aliveAt : undefined;
+  return {
+    workspaceId: m.workspaceId,
+    requestId: m.requestId,
+    fileId: m.fileId,
+    ...(deferrals ? { deferrals } : {}),
+    ...(aliveAt ? { aliveAt } : {}),
+  };
 }

@@ -19,13 +19,18 @@ export const ACCEPT_DEADLINE_SECONDS = 120;
 
 /**
  * A queued render message is received at most `maxReceiveCount` times, each for up to the
- * visibility time-out, before the DLQ consumer fails its file: a file still queued 15 min
- * after that lost its messages (or the DLQ consumer failed). Known limit: a file deferred by
- * fair rendering goes back as a new message (its receive count starts again), so a workspace
- * whose backlog of slow documents outlasts this deadline has its last files failed here
- * (shared/generation/README.md, Fair rendering).
+ * visibility time-out, before the DLQ consumer fails its file: a request whose rendering
+ * showed no sign of life for 15 min longer than that lost its messages (or the DLQ consumer
+ * failed). Signs of life: its creation, and the `renderAliveAt` a worker records when it
+ * sends a file back to the queue (fair rendering gives each deferral a new message, whose
+ * receive count starts again), at least every RENDER_ALIVE_EVERY_SECONDS (job-store.ts)
+ * while it defers.
  */
 export const RENDER_DEADLINE_SECONDS = queues.render.maxReceiveCount * queues.render.visibilityTimeoutSeconds + 15 * 60;
+
+/** The request's last sign of rendering life (ISO). */
+const lastAlive = (job: JobRecord): string =>
+  job.renderAliveAt && job.renderAliveAt > job.createdAt ? job.renderAliveAt : job.createdAt;
 
 export interface SweepReport {
   /** Unfinished requests looked at. */
@@ -46,7 +51,7 @@ const interrupted: Outcome = {
  * The sweeper (issue 15 items 2 and 5). For every request still processing past the
  * acceptance deadline: settled files are counted again (idempotent: repairs a count or
  * finalization lost to a crash); if its acceptance stalled (render messages never marked
- * queued) or its rendering passed the render deadline, every still-queued file fails with
+ * queued) or its rendering showed no sign of life for the render deadline, every still-queued file fails with
  * GENERATION_INTERRUPTED (its reserved page returned, `file.failed` sent where routing
  * says so) and the request ends. Then the outbox relay queues the deliveries of events
  * that never got them. Safe to run at any time and concurrently with the workers.
@@ -67,7 +72,7 @@ export async function sweepStalled(clock: Clock): Promise<SweepReport> {
 async function sweepJob(job: JobRecord, renderDeadline: string, clock: Clock): Promise<number> {
   const files = await finishPending(await listFileRecords(job.requestId), clock);
   await countSettled(job.requestId, finalFilesOf(files), clock);
-  const stalled = !job.enqueuedAt || job.createdAt < renderDeadline;
+  const stalled = !job.enqueuedAt || lastAlive(job) < renderDeadline;
   if (!stalled) return 0;
   const queued = files.filter((f) => f.status === "queued");
   for (const file of queued) await failAndMaybeFinalize(file, interrupted, clock);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, queues, tables } from "../../infra/definitions/index.ts";
 import { pascalCase, sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { RENDER_P95_ALARM_MS } from "../../infra/stack/app-metrics.ts";
+import { RENDER_DEADLINE_SECONDS } from "#shared/generation/sweep.ts";
 import {
   type Cfn,
   definitionsWithConsumers,
@@ -29,6 +30,14 @@ describe("monitoring", () => {
       expect(alarm.Dimensions[0].Value["Fn::GetAtt"][0]).toBe(logicalId(s.stack, s.stack.data.queues[def.id]!.dlq));
       expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: "GreaterThanThreshold", Statistic: "Maximum" });
     }
+  });
+
+  it("alarms when a render message waits 30 minutes unreceived (well before the sweeper's 75-minute render deadline)", () => {
+    const alarm = alarmsNamed(s).get("platen-dev-render-backlog-age")!;
+    expect(alarm.MetricName).toBe("ApproximateAgeOfOldestMessage");
+    expect(alarm.Dimensions[0].Value["Fn::GetAtt"][0]).toBe(logicalId(s.stack, s.stack.data.queues.render!.queue));
+    expect(alarm).toMatchObject({ Threshold: 1800, ComparisonOperator: "GreaterThanThreshold", Statistic: "Maximum" });
+    expect(1800).toBeLessThan(RENDER_DEADLINE_SECONDS);
   });
 
   it("alarms on the render and webhook-dispatch error rates and the API 5xx rate", () => {

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptOrFail, pollStatus, type StatusJson } from "../helpers/async-http.ts";
+import { RENDER_DEADLINE_SECONDS } from "#shared/generation/sweep.ts";
+import { getJob } from "#shared/generation/job-store.ts";
+import { acceptOrFail, moveClock, pollStatus, type StatusJson } from "../helpers/async-http.ts";
+import { sweepNow } from "../helpers/faults.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { createPlanTenant, type PlanTenant, publishSlowDesign, slowParams } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
@@ -27,6 +31,8 @@ const outcome = (body: StatusJson) => ({
 /** `n` files of the slow design, 80 pages each (~0.6 s of Chromium apiece on a quiet machine). */
 const slowItems = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ fileName: `slow-${i}`, params: slowParams(80) }));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let stack: RunningStack;
 let a: PlanTenant & { slow: { id: string; version: number } };
@@ -102,6 +108,37 @@ describe("one workspace's backlog does not starve another", () => {
     expect(outcome(endA.answer.body)).toEqual({ status: "completed", done: 50, failed: [] });
     expect(deferredOf(a.workspaceId)).toBeGreaterThan(0);
     expect(deferredOf(b.workspaceId)).toBe(0);
+  });
+});
+
+describe("a long backlog that keeps moving is not taken for lost messages", () => {
+  it("a deferral records the request alive: 80 min after acceptance the sweeper fails nothing, and every file ends done", async () => {
+    useStackEmulators(stack.dataDir);
+    const accepted = await acceptOrFail(stack, a.appKey, "multiple", {
+      designId: a.slow.id,
+      version: a.slow.version,
+      contents: slowItems(30),
+    });
+    const createdAt = (await getJob(accepted.requestId))!.createdAt;
+    const later = RENDER_DEADLINE_SECONDS * 1000 + 5 * 60_000; // past the deadline counted from acceptance
+    try {
+      await moveClock(stack, later);
+      // The messages in the queue recorded no sign of life since before the move: the next
+      // deferral of each refreshes the request's renderAliveAt.
+      const movedFrom = new Date(Date.parse(createdAt) + later - 60_000).toISOString();
+      let alive: string | undefined;
+      for (const until = Date.now() + 20_000; Date.now() < until; await sleep(200)) {
+        alive = (await getJob(accepted.requestId))?.renderAliveAt;
+        if (alive && alive > movedFrom) break;
+      }
+      expect(alive! > movedFrom, `renderAliveAt ${alive} after ${movedFrom}`).toBe(true);
+      const swept = await sweepNow(stack);
+      expect(swept.failedFiles).toBe(0);
+      const ended = await pollStatus(stack, a.appKey, accepted.requestId, { timeoutMs: 55_000, intervalMs: 500 });
+      expect(outcome(ended.body)).toEqual({ status: "completed", done: 30, failed: [] });
+    } finally {
+      await moveClock(stack, 0);
+    }
   });
 });
 
