@@ -51,8 +51,9 @@ export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.Proc
 
 /**
  * Runs `render` in one of the workspace's render slots, or returns DEFERRED without
- * rendering when the workspace already holds its cap, when the invocation has no time left
- * for a whole render, or when no browser became free within the budget (BROWSER_BUSY).
+ * rendering when the workspace already holds its cap, when the lease store failed, when
+ * the invocation has no time left for a whole render, or when no browser became free
+ * within the budget (BROWSER_BUSY).
  * A render that timed out keeps its slot for the penalty (fair-share.ts `endLease`).
  */
 export async function renderInSlot(
@@ -64,8 +65,13 @@ export async function renderInSlot(
   if (fair.deferForTime && !fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
-  if (!(await takeLease(fair.store, workspaceId, token, now + 2 * fair.budgetMs + LEASE_SLACK_MS, now, fair.config)))
-    return DEFERRED;
+  const until = now + 2 * fair.budgetMs + LEASE_SLACK_MS;
+  const taken = await takeLease(fair.store, workspaceId, token, until, now, fair.config).catch((error: unknown) => {
+    // A throttled or failing lease store: back to the queue in seconds, not after the visibility time-out.
+    logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
+    return false;
+  });
+  if (!taken) return DEFERRED;
   // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
   let started: number | undefined;
   let timedOut = false;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_DEADLINE_SECONDS } from "#shared/generation/sweep.ts";
 import { getJob } from "#shared/generation/job-store.ts";
 import { acceptOrFail, moveClock, pollStatus, type StatusJson } from "../helpers/async-http.ts";
-import { sweepNow } from "../helpers/faults.ts";
+import { armFaults, faultHits, sweepNow } from "../helpers/faults.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { createPlanTenant, type PlanTenant, publishSlowDesign, slowParams } from "../helpers/limits-stack.ts";
@@ -141,6 +141,37 @@ describe("a long backlog that keeps moving is not taken for lost messages", () =
     }
   });
 });
+
+describe("a failing lease store", () => {
+  it("sends the file back at once: throttled lease reads delay a file by seconds, not the 720 s visibility time-out", async () => {
+    const hits = await withFaults(
+      [{ service: "dynamodb", command: "GetCommand", detail: "RENDERING#", action: "throttle", times: 3 }],
+      async () => {
+        const started = Date.now();
+        const accepted = await acceptOrFail(stack, b.appKey, "multiple", {
+          designId: b.invoiceId,
+          version: 1,
+          contents: invoiceItems(1, "throttled"),
+        });
+        const ended = await pollStatus(stack, b.appKey, accepted.requestId, { timeoutMs: 30_000 });
+        expect(outcome(ended.body)).toEqual({ status: "completed", done: 1, failed: [] });
+        expect(Date.now() - started).toBeLessThan(30_000);
+      },
+    );
+    expect(hits).toEqual([3]);
+  });
+});
+
+/** Runs `work` with the faults armed in the stack; how often each fired. */
+async function withFaults(rules: Parameters<typeof armFaults>[1], work: () => Promise<void>): Promise<number[]> {
+  await armFaults(stack, rules);
+  try {
+    await work();
+    return await faultHits(stack);
+  } finally {
+    await armFaults(stack, []);
+  }
+}
 
 /** Files of a workspace the render worker sent back to the queue (its "render deferred" log lines). */
 function deferredOf(workspaceId: string): number {
