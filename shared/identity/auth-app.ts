@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "oidc-provider";
 import { pickLanguage } from "#shared/errors/language.ts";
 import { logger } from "#shared/observability/logger.ts";
-import { readBody, send, sendHtml, sendJson } from "./http-io.ts";
+import { ANY_ORIGIN, readBody, send, sendHtml, sendJson } from "./http-io.ts";
 import { handleInteraction, type InteractionContext } from "./interactions.ts";
 import { identityKeys } from "./keys.ts";
 import { authRoutes, createProvider } from "./provider.ts";
@@ -26,11 +26,11 @@ export async function createAuthApp(settings: { issuer: string; apiAudience: str
     const url = new URL(req.url ?? "/", "http://auth.invalid");
     try {
       if (url.pathname === "/public/templates" && req.method === "GET")
-        return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined));
+        return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined), ANY_ORIGIN);
       if (url.pathname.startsWith("/interaction/")) return await handleInteraction(req, res, url.pathname, ctx);
       if (url.pathname === authRoutes.token && req.method === "POST") {
         const policy = await applyTokenPolicy(await readBody(req), req.headers.authorization);
-        if ("error" in policy) return sendJson(res, 400, policy);
+        if ("error" in policy) return sendJson(res, 400, policy, ANY_ORIGIN);
         // The provider reads an already-read body from req.body (its documented fallback).
         (req as IncomingMessage & { body?: string }).body = policy.body;
       }

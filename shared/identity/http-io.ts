@@ -38,8 +38,15 @@ export const sendHtml = (res: ServerResponse, status: number, html: string): voi
     "X-Content-Type-Options": "nosniff",
   });
 
-export const sendJson = (res: ServerResponse, status: number, json: unknown): void =>
-  send(res, status, "application/json; charset=utf-8", JSON.stringify(json));
+export const sendJson = (
+  res: ServerResponse,
+  status: number,
+  json: unknown,
+  headers: Record<string, string> = {},
+): void => send(res, status, "application/json; charset=utf-8", JSON.stringify(json), headers);
+
+/** Spec 4.14: every origin may read the auth API's JSON answers (no cookies are involved in them). */
+export const ANY_ORIGIN = { "Access-Control-Allow-Origin": "*" } as const;
 
 /** The client address: the proxy event's source IP (serverless-http puts it on the socket). */
 export const sourceAddress = (req: IncomingMessage): string => req.socket?.remoteAddress ?? "unknown";

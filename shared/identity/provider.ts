@@ -89,6 +89,9 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
       resourceIndicators: resourceServer(settings),
     },
     pkce: { required: () => true },
+    // Spec 4.14: all origins are accepted, on the token, userinfo and revocation endpoints too
+    // (oidc-provider's default only lets a public client call from its redirect URIs' origins).
+    clientBasedCORS: () => true,
     responseTypes: ["code"],
     clientAuthMethods: ["none", "client_secret_post", "client_secret_basic"],
     clientDefaults: {

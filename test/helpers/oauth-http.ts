@@ -10,13 +10,14 @@ export function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
-/** POST to the token endpoint (form-encoded, optional Basic credentials); returns status and JSON. */
+/** POST to the token endpoint (form-encoded, optional Basic credentials, extra headers); returns status, JSON and headers. */
 export async function tokenRequest(
   stack: RunningStack,
   form: Record<string, string>,
   basic?: { id: string; secret: string },
+  extraHeaders: Record<string, string> = {},
 ) {
-  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", ...extraHeaders };
   if (basic)
     headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString("base64")}`;
   const res = await fetch(`${authOrigin(stack)}/oauth/token`, {
@@ -24,7 +25,7 @@ export async function tokenRequest(
     headers,
     body: new URLSearchParams(form),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, string | number> };
+  return { status: res.status, body: (await res.json()) as Record<string, string | number>, headers: res.headers };
 }
 
 /** A minimal cookie jar for driving the login and consent forms without a browser. */

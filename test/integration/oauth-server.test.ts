@@ -247,6 +247,60 @@ describe("authorization code errors (spec 5.3, RFC 6749 §5.2)", () => {
   });
 });
 
+describe("cross-origin callers (spec 4.14: all origins are accepted)", () => {
+  const origin = "https://spa.example";
+  const allowed = (headers: Headers) => headers.get("access-control-allow-origin");
+
+  it("client credentials, a public client's code and refresh, and userinfo answer any origin, readable by the browser", async () => {
+    const creds = { id: confidential.clientId, secret: confidential.clientSecret };
+    const cc = await tokenRequest(stack, { grant_type: "client_credentials" }, creds, { Origin: origin });
+    expect([cc.status, allowed(cc.headers)]).toEqual([200, origin]);
+
+    // The seeded public client's redirect URI is on another origin than the caller's.
+    const { params, verifier } = await authorizeWithForms(stack, {
+      ...publicClient,
+      email: user.email,
+      password: user.password,
+      workspaceId: demo.id,
+      scope: "openid profile",
+    });
+    const code = await tokenRequest(
+      stack,
+      {
+        grant_type: "authorization_code",
+        code: params.get("code")!,
+        redirect_uri: publicClient.redirectUri,
+        code_verifier: verifier,
+        client_id: publicClient.clientId,
+      },
+      undefined,
+      { Origin: origin },
+    );
+    expect([code.status, allowed(code.headers)]).toEqual([200, origin]);
+    const refreshed = await tokenRequest(
+      stack,
+      { grant_type: "refresh_token", refresh_token: String(code.body.refresh_token), client_id: publicClient.clientId },
+      undefined,
+      { Origin: origin },
+    );
+    expect([refreshed.status, allowed(refreshed.headers)]).toEqual([200, origin]);
+    const info = await fetch(`${authOrigin(stack)}/oauth/userinfo`, {
+      headers: { Authorization: `Bearer ${refreshed.body.access_token}`, Origin: origin },
+    });
+    expect([info.status, allowed(info.headers)]).toEqual([200, origin]);
+  });
+
+  it("the token policy's own refusals and the public gallery carry Access-Control-Allow-Origin too", async () => {
+    const creds = { id: confidential.clientId, secret: confidential.clientSecret };
+    const refused = await tokenRequest(stack, { grant_type: "client_credentials", scope: "openid" }, creds, {
+      Origin: origin,
+    });
+    expect([refused.status, refused.body.error, allowed(refused.headers)]).toEqual([400, "invalid_scope", "*"]);
+    const gallery = await fetch(`${authOrigin(stack)}/public/templates`, { headers: { Origin: origin } });
+    expect([gallery.status, allowed(gallery.headers)]).toEqual([200, "*"]);
+  });
+});
+
 describe("login form", () => {
   const loginPage = async (lang: string) => {
     const query = new URLSearchParams({
