@@ -9,7 +9,8 @@ import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from ".
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { PRESIGNED_S3_PREFIX, servePresignedGet } from "./presigned-s3.ts";
 import { toProxyEvent } from "./proxy-event.ts";
-import { answerStarting } from "./starting-answer.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { answerGatewayError, answerStarting } from "./starting-answer.ts";
 
 /** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -97,13 +98,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const frontEnd = candidates.length ? undefined : frontEndFor(url.pathname, (fn) => fn in functions);
   if (frontEnd) return serveFrontEnd(req, res, url, frontEnd.function, opts);
   if (!match) {
-    const status = candidates.length ? 405 : 404;
-    const code = candidates.length ? "METHOD_NOT_ALLOWED" : "NOT_FOUND";
-    return sendJson(res, status, {
-      statusCode: status,
-      code,
-      message: candidates.length ? "Method not allowed" : "Not found",
-    });
+    if (!candidates.length) return answerGatewayError(req, res, new PlatenError("NOT_FOUND"));
+    const allow = [...new Set(candidates.map((c) => c.route.method)), "OPTIONS"].join(", ");
+    return answerGatewayError(req, res, new PlatenError("METHOD_NOT_ALLOWED"), { Allow: allow });
   }
   const body = await readBody(req, res);
   if (!body) return;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pickLanguage } from "#shared/errors/language.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { corsHeaders } from "#shared/http/cors.ts";
 import { buildErrorBody } from "#shared/http/error-body.ts";
-import { pickLanguage } from "#shared/errors/language.ts";
 
 /**
  * What the local gateway answers while the stack is still starting (issue 18): a spec 7.1
@@ -10,19 +10,28 @@ import { pickLanguage } from "#shared/errors/language.ts";
  * knows that once it gets 200, local.json is there.
  */
 export function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  answerGatewayError(req, res, new PlatenError("SERVICE_STARTING"), { "Retry-After": "1" });
+}
+
+/**
+ * An error the gateway answers itself (starting, no such route, wrong method) with the spec
+ * 7.1 body the handlers answer: in the caller's language, docs on this origin, CORS headers.
+ */
+export function answerGatewayError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: PlatenError,
+  headers: Record<string, string> = {},
+): void {
   req.resume(); // the body is not wanted
   const lang = pickLanguage(req.headers["accept-language"]);
-  const body = buildErrorBody(
-    new PlatenError("SERVICE_STARTING"),
-    lang,
-    `http://localhost:${req.socket.localPort ?? 0}`,
-  );
+  const body = buildErrorBody(error, lang, `http://localhost:${req.socket.localPort ?? 0}`);
   const json = Buffer.from(JSON.stringify(body));
-  res.writeHead(503, {
+  res.writeHead(error.status, {
     ...corsHeaders,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Language": lang,
-    "Retry-After": "1",
+    ...headers,
     "Content-Length": String(json.length),
   });
   res.end(json);

@@ -18,6 +18,8 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import type { RouteDefinition } from "../definitions/index.ts";
 import { type CorsDefinition, type PlatenDefinitions, pascalCase } from "./definitions.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { buildErrorBody } from "#shared/http/error-body.ts";
 import { JsonBodyValidation } from "./request-validation.ts";
 import type { StageSettings } from "./stage.ts";
 
@@ -98,6 +100,7 @@ export class PlatenApi extends Construct {
    */
   addRoutes(functions: Readonly<Record<string, IFunction>>, docsBaseUrl: string): void {
     const validation = new JsonBodyValidation(this.restApi, this.defs.cors, docsBaseUrl);
+    addNoRouteResponse(this.restApi, this.defs.cors, docsBaseUrl);
     for (const route of this.defs.routes.filter((r) => !r.quiet)) {
       addRouteMethod(
         this.restApi,
@@ -108,6 +111,7 @@ export class PlatenApi extends Construct {
       );
     }
     for (const quiet of this.quietApis) {
+      addNoRouteResponse(quiet.api, this.defs.cors, docsBaseUrl);
       for (const route of quiet.routes) addRouteMethod(quiet.api, quietPath(route), route, functions);
     }
   }
@@ -174,6 +178,26 @@ function addCorsGatewayResponses(api: RestApi, cors: CorsDefinition): void {
   };
   api.addGatewayResponse("Default4xx", { type: ResponseType.DEFAULT_4XX, responseHeaders });
   api.addGatewayResponse("Default5xx", { type: ResponseType.DEFAULT_5XX, responseHeaders });
+}
+
+/**
+ * A path or method no route has: API Gateway's own answer is 403 "Missing Authentication
+ * Token"; this makes it the local gateway's 404 NOT_FOUND with the spec 7.1 body (English).
+ * API Gateway cannot tell a wrong method from a wrong path, so a wrong method is 404 here
+ * where the local gateway answers 405 METHOD_NOT_ALLOWED (infra/README.md).
+ */
+function addNoRouteResponse(api: RestApi, cors: CorsDefinition, docsBaseUrl: string): void {
+  const quote = (values: readonly string[]) => `'${values.join(",")}'`;
+  api.addGatewayResponse("NoRoute", {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: "404",
+    templates: { "application/json": JSON.stringify(buildErrorBody(new PlatenError("NOT_FOUND"), "en", docsBaseUrl)) },
+    responseHeaders: {
+      "Content-Language": "'en'",
+      "Access-Control-Allow-Origin": quote(cors.allowOrigins),
+      "Access-Control-Expose-Headers": quote(cors.exposeHeaders),
+    },
+  });
 }
 
 /** JSON access-log line; no headers, so `appkey` and `Authorization` never reach the logs. */

@@ -61,7 +61,9 @@ export function validateGenerationBody(rawBody: string | null, mode: "single" | 
   contents.forEach((c, i) => {
     checkParamsShape(c.params, paramsField(mode, i));
   });
-  const webhookUrl = typeof data.webhookUrl === "string" && data.webhookUrl !== "" ? data.webhookUrl : undefined;
+  // Present means present: an empty string is no registered endpoint's URL (400 WEBHOOK_URL_NOT_ALLOWED),
+  // never "no webhookUrl", which would send the request's events to every endpoint.
+  const webhookUrl = data.webhookUrl as string | undefined;
   return { mode, designId: data.designId as string, version: data.version as number, webhookUrl, contents };
 }
 

@@ -66,8 +66,9 @@ function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCol
   for (const [status, response] of Object.entries(doc.responses))
     responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`);
   for (const status of doc.errors)
-    responses[String(status)] = {
+    responses[String(status)] = FRONT_LAYER_ANSWERS[status] ?? {
       description: `error (spec 7.1)`,
+      ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
       content: { "application/json": { schema: schemas.ref("ErrorBody", errorBody) } },
     };
   return {
@@ -87,6 +88,28 @@ function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCol
     responses,
   };
 }
+
+/** Spec 7.1: a 413, and a 504 on sync generation, come from the layer in front of the API, without a `code`. */
+const FRONT_LAYER_ANSWERS: Record<number, JsonObject> = {
+  413: {
+    description: "request body over 50 MB, answered by the layer in front of the API: detect by status (no `code`)",
+  },
+  504: {
+    description:
+      "sync time-out, answered by the layer in front of the API: detect by status (no `code`); the generation may still run and count pages, do not resend (send an Idempotency-Key to retry safely)",
+  },
+};
+
+/** Headers some error answers carry beside the spec 7.1 body. */
+const ERROR_HEADERS: Record<number, JsonObject> = {
+  401: {
+    "WWW-Authenticate": {
+      description: 'Bearer realm="platen" (with error="invalid_token" when a bearer token was refused)',
+      schema: { type: "string" },
+    },
+  },
+  429: { "Retry-After": { description: "seconds until the window allows the request", schema: { type: "integer" } } },
+};
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -62,7 +62,7 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
   responses: {
     200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson },
   },
-  errors: [...generationErrors, 504],
+  errors: [...generationErrors, 413, 504],
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({
   operationId: `generateAsync${mode === "single" ? "Single" : "Multiple"}`,
@@ -70,7 +70,7 @@ const async = (mode: "single" | "multiple"): OperationDoc => ({
   tags: ["generation"],
   body: generationBody[mode],
   responses: { 202: ok("accepted", asyncAccepted) },
-  errors: generationErrors,
+  errors: [...generationErrors, 413],
 });
 const manage = (
   operationId: string,

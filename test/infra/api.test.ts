@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../infra/definitions/index.ts";
 import { sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { apiMethods, apiResourcePaths, integrationFunction } from "./api-resources.ts";
-import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import { type Cfn, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
 
 let s: Synthesized;
 let mainApi: string;
@@ -99,8 +99,11 @@ describe("routes of infra/definitions/routes.ts", () => {
       const responses = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(
         ([, p]) => p.RestApiId.Ref === api,
       );
-      // The main API also answers a refused JSON body itself (request-validation.ts).
-      const own = api === mainApi ? ["BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX"] : ["DEFAULT_4XX", "DEFAULT_5XX"];
+      // The main API also answers a refused JSON body itself (request-validation.ts); both a path no route has.
+      const own =
+        api === mainApi
+          ? ["BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX", "MISSING_AUTHENTICATION_TOKEN"]
+          : ["DEFAULT_4XX", "DEFAULT_5XX", "MISSING_AUTHENTICATION_TOKEN"];
       expect(responses.map(([, p]) => p.ResponseType).sort()).toEqual(own);
       for (const [, p] of responses) {
         expect(p.ResponseParameters["gatewayresponse.header.Access-Control-Allow-Origin"]).toBe("'*'");
@@ -108,6 +111,26 @@ describe("routes of infra/definitions/routes.ts", () => {
           `'${sharedDefinitions.cors.exposeHeaders.join(",")}'`,
         );
       }
+    }
+  });
+});
+
+describe("a path or method no route has", () => {
+  it("is answered 404 NOT_FOUND with the spec 7.1 body, not API Gateway's 403 Missing Authentication Token", () => {
+    for (const api of [mainApi, quietApi]) {
+      const [[, p]] = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(
+        ([, r]) => r.RestApiId.Ref === api && r.ResponseType === "MISSING_AUTHENTICATION_TOKEN",
+      ) as [[string, Cfn]];
+      expect(p.StatusCode).toBe("404");
+      expect(p.ResponseParameters["gatewayresponse.header.Content-Language"]).toBe("'en'");
+      const template = JSON.stringify(p.ResponseTemplates["application/json"]);
+      for (const piece of [
+        '\\"statusCode\\":404',
+        '\\"code\\":\\"NOT_FOUND\\"',
+        '\\"details\\":[]',
+        "/docs/errors#not_found",
+      ])
+        expect(template).toContain(piece);
     }
   });
 });

@@ -288,6 +288,13 @@ describe("validation at acceptance is the same as sync", () => {
       code: "WEBHOOK_URL_NOT_ALLOWED",
     },
     {
+      name: "an empty webhookUrl (not read as none: that would send the events to every endpoint)",
+      mode: "multiple",
+      body: () => ({ ...multiple([invoiceItem("e")]), webhookUrl: "" }),
+      status: 400,
+      code: "WEBHOOK_URL_NOT_ALLOWED",
+    },
+    {
       name: "params that are not an object",
       mode: "multiple",
       body: () => multiple([{ fileName: "p", params: ["not", "an", "object"] }]),

@@ -62,6 +62,8 @@ describe("authentication (spec 5.1)", () => {
     const wrong = await api(stack, `plt_${"A".repeat(40)}`)("/file/designs");
     expect(wrong.status).toBe(401);
     expect((await wrong.json()).code).toBe("INVALID_CREDENTIALS");
+    // RFC 9110 §15.5.2: a 401 names a scheme the resource accepts (appkey has no registered scheme).
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="platen"');
   });
   it("answers 401 for a workspace header mismatch and for a bearer token that is not ours", async () => {
     const mismatch = await api(stack, demo.appKey)("/file/designs", { headers: { "x-workspace-id": second.id } });
@@ -86,9 +88,26 @@ describe("health and routing", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok" });
   });
-  it("answers unknown routes with JSON 404 and wrong methods with 405", async () => {
-    expect((await api(stack)("/nope")).status).toBe(404);
-    expect((await api(stack, demo.appKey)("/file/designs", { method: "POST" })).status).toBe(405);
+  it("answers unknown routes with JSON 404 and wrong methods with 405, in the spec 7.1 body and the caller's language", async () => {
+    const unknown = await api(stack)("/nope", { headers: { "accept-language": "ja" } });
+    expect([unknown.status, unknown.headers.get("content-language")]).toEqual([404, "ja"]);
+    expect(await unknown.json()).toEqual({
+      statusCode: 404,
+      code: "NOT_FOUND",
+      message: "該当するルートがありません。",
+      error: "Not Found",
+      details: [],
+      docsUrl: expect.stringMatching(/\/ja\/docs\/errors#not_found$/),
+    });
+    const wrong = await api(stack, demo.appKey)("/file/designs", { method: "POST" });
+    expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
+    expect(await wrong.json()).toMatchObject({
+      statusCode: 405,
+      code: "METHOD_NOT_ALLOWED",
+      error: "Method Not Allowed",
+      details: [],
+      docsUrl: expect.stringMatching(/\/docs\/errors#method_not_allowed$/),
+    });
   });
   it("answers CORS preflights and exposes the spec's headers (spec 4.14)", async () => {
     const res = await api(stack)("/file/sync/single", { method: "OPTIONS" });

@@ -50,6 +50,8 @@ describe("spec 5.1 with Bearer tokens", () => {
     expect([none.status, await codeOf(none)]).toEqual([412, "AUTH_HEADER_MISSING"]);
     const garbage = await api(stack)("/file/designs", bearer("not-a-jwt"));
     expect([garbage.status, await codeOf(garbage)]).toEqual([401, "INVALID_CREDENTIALS"]);
+    // RFC 6750 §3: a refused bearer token is told so in the challenge.
+    expect(garbage.headers.get("www-authenticate")).toBe('Bearer realm="platen", error="invalid_token"');
     const { privateKey } = await generateKeyPair("ES256");
     const foreign = await new SignJWT({
       workspace_id: demo.id,

@@ -61,6 +61,22 @@ describe("OpenAPI document", () => {
     expect(Object.keys(ops["/file/sync/multiple"]!.post!.responses)).toContain("400");
   });
 
+  it("documents the front layer's 413/504 without the 7.1 body, WWW-Authenticate on 401 and Retry-After on 429", () => {
+    const ops = doc.paths as unknown as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> }>
+    >;
+    const sync = ops["/file/sync/single"]!.post!.responses;
+    for (const status of ["413", "504"]) {
+      expect(sync[status], status).toBeDefined();
+      expect(sync[status]!.content, status).toBeUndefined();
+    }
+    expect(ops["/file/async/multiple"]!.post!.responses["413"]).toBeDefined();
+    expect(ops["/file/async/multiple"]!.post!.responses["504"]).toBeUndefined();
+    expect(Object.keys(sync["401"]!.headers!)).toEqual(["WWW-Authenticate"]);
+    expect(Object.keys(sync["429"]!.headers!)).toEqual(["Retry-After"]);
+  });
+
   it("refuses to build when a route has no documentation", () => {
     expect(() =>
       buildOpenApiDocument([...routes, { method: "GET", path: "/undocumented", auth: "none" }], urls),

@@ -41,7 +41,7 @@ describe("validateGenerationBody: the accepted shape", () => {
     });
   });
 
-  it("keeps a multiple's items in order with their passthrough, and reads an empty webhookUrl as none", () => {
+  it("keeps a multiple's items in order with their passthrough, and an empty webhookUrl as given (refused later as no endpoint's URL)", () => {
     const raw = multiple(
       [item("a", { shareType: "03", passcodeEnabled: true, passthrough: { order: "A-1", n: 2 } }), item("b")],
       { webhookUrl: "" },
@@ -51,7 +51,7 @@ describe("validateGenerationBody: the accepted shape", () => {
       request.webhookUrl,
       request.contents.map((c) => [c.fileName, c.shareType, c.passcodeEnabled, c.passthrough]),
     ]).toEqual([
-      undefined,
+      "",
       [
         ["a", "03", true, { order: "A-1", n: 2 }],
         ["b", "01", false, undefined],

@@ -34,6 +34,7 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
           "Content-Type": "application/json; charset=utf-8",
           "Content-Language": lang,
           ...(known.retryAfter !== undefined && { "Retry-After": String(known.retryAfter) }),
+          ...(known.status === 401 && { "WWW-Authenticate": bearerChallenge(handler.event.headers) }),
         },
         body: JSON.stringify(body),
       };
@@ -41,7 +42,18 @@ export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   };
 }
 
-function acceptLanguage(headers: Record<string, string | undefined> | null | undefined): string | undefined {
-  const entry = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "accept-language");
-  return entry?.[1];
+type Headers = Record<string, string | undefined> | null | undefined;
+
+const headerOf = (headers: Headers, wanted: string): string | undefined =>
+  Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1];
+
+const acceptLanguage = (headers: Headers) => headerOf(headers, "accept-language");
+
+/**
+ * A 401 names the scheme the API accepts besides `appkey` (RFC 9110 §11.6.1, RFC 6750 §3):
+ * with `invalid_token` when a bearer token was presented and refused.
+ */
+function bearerChallenge(headers: Headers): string {
+  const presented = /^bearer\s/i.test(headerOf(headers, "authorization") ?? "");
+  return presented ? 'Bearer realm="platen", error="invalid_token"' : 'Bearer realm="platen"';
 }
