@@ -66,7 +66,8 @@ function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
   } catch {
     throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
   }
-  const parsed = schema.safeParse(json);
+  // reportInput: the messages name the received type ("expected boolean, received string"), not "is required".
+  const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw zodToPlatenError(parsed.error);
   return parsed.data;
 }

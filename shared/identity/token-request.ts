@@ -20,8 +20,8 @@ function clientIdOf(form: URLSearchParams, authorization: string | undefined): s
  * spec 5.2/5.3 rules of the client-credentials grant that are policy, not protocol, applied
  * to the form before oidc-provider sees it: a public client may not use it
  * (`unauthorized_client`, RFC 6749 §5.2; the provider would say `invalid_request`),
- * `openid`/`profile` are not offered (`invalid_scope`), and an omitted `scope` means every
- * API scope the client is allowed.
+ * `openid`/`profile` are not offered (`invalid_scope`), and an omitted (or empty) `scope`
+ * means every API scope the client is allowed.
  * Client authentication, grant-type checks and every other error stay with the provider.
  */
 export async function applyTokenPolicy(rawBody: string, authorization: string | undefined): Promise<TokenPolicyResult> {
@@ -31,7 +31,9 @@ export async function applyTokenPolicy(rawBody: string, authorization: string | 
   const client = clientId ? await getOAuthClient(clientId) : undefined;
   if (client?.isPublic)
     return { error: "unauthorized_client", error_description: "public clients cannot use client credentials" };
-  const scope = form.get("scope");
+  // An empty or blank `scope` asks for nothing in particular: read as omitted (a token with no
+  // scope at all would be refused by every API route).
+  const scope = form.get("scope")?.trim() || null;
   if (scope !== null) {
     const oidc = scope.split(" ").find((s) => OIDC_SCOPES.includes(s));
     if (oidc)

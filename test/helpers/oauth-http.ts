@@ -129,5 +129,6 @@ export async function codeFlowTokens(stack: RunningStack, input: CodeFlowInput) 
     scope: string;
     expires_in: number;
     token_type: string;
+    id_token?: string;
   };
 }

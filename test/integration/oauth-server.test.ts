@@ -88,6 +88,13 @@ describe("client credentials (spec 5.3 item 5)", () => {
     });
     expect(post.status).toBe(200);
     expect(post.body.scope).toBe("designs:read");
+    // An empty scope is read as omitted: every allowed API scope, not a token good for nothing.
+    const empty = await tokenRequest(
+      stack,
+      { grant_type: "client_credentials", scope: " " },
+      { id: confidential.clientId, secret: confidential.clientSecret },
+    );
+    expect([empty.status, empty.body.scope]).toEqual([200, "pdf:generate designs:read"]);
   });
 
   it("invalid_scope beyond allowed_scopes, and for openid/profile", async () => {
@@ -229,6 +236,19 @@ describe("authorization code errors (spec 5.3, RFC 6749 §5.2)", () => {
     });
     const res = await fetch(`${authOrigin(stack)}/oauth/authorize?${query}`, { redirect: "manual" });
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_scope");
+  });
+
+  it("openid with API scopes: the access token is the API's, the user is named by the ID token", async () => {
+    const tokens = await codeFlowTokens(stack, {
+      ...publicClient,
+      email: user.email,
+      password: user.password,
+      workspaceId: demo.id,
+      scope: "openid profile pdf:generate",
+    });
+    expect(tokens.scope).toBe("pdf:generate");
+    expect(claimsOf(tokens.access_token)).toMatchObject({ aud: stack.localJson.apiBaseUrl, workspace_id: demo.id });
+    expect(claimsOf(tokens.id_token!)).toMatchObject({ sub: user.id, aud: publicClient.clientId });
   });
 
   it("userinfo answers for a token asked with only openid/profile", async () => {
