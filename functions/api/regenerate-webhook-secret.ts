@@ -1,17 +1,20 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { managementHandler } from "#shared/http/management-handler.ts";
+import { regenerateSecretBody } from "#shared/webhooks/endpoint-schemas.ts";
 import { rotateWebhookSecret } from "#shared/webhooks/endpoints.ts";
 
 /**
  * POST /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret/regenerate
- * (spec 4.12, ADMIN): the new secret once; the previous one keeps signing for 24 h.
+ * (spec 4.12, ADMIN): the new secret once. The previous one stops signing at once, unless
+ * the optional body asks for `previousSecretHours` of overlap.
  */
 export const handler = managementHandler(
   "regenerate-secret",
-  async function handleRegenerateWebhookSecret(req, { grant, audit }) {
+  async function handleRegenerateWebhookSecret(req, { grant, body, audit }) {
     const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
-    const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps);
+    const { previousSecretHours } = req.bodyText()?.trim() ? body(regenerateSecretBody) : {};
+    const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps, previousSecretHours);
     await audit("webhook-endpoint.secret-regenerate", out.id);
     return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
   },

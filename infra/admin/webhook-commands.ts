@@ -13,6 +13,7 @@ import {
   updateWebhookEndpoint,
   type WebhookEndpointView,
 } from "#shared/webhooks/endpoints.ts";
+import { MAX_PREVIOUS_SECRET_HOURS } from "#shared/webhooks/webhook-settings.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type Args, type Command, need, UsageError } from "./cli-args.ts";
 
@@ -21,7 +22,7 @@ export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--desig
   webhook list --workspace ID
   webhook update ID --workspace ID [--url URL] [--enabled true|false] [--design ID ... | --filter all]
   webhook delete ID --workspace ID
-  webhook rotate-secret ID --workspace ID
+  webhook rotate-secret ID --workspace ID [--previous-secret-hours N]
   webhook deliveries --endpoint ID [--workspace ID] [--limit N]
   webhook redeliver DELIVERY_ID`;
 
@@ -32,6 +33,7 @@ export const webhookOptions = {
   filter: { type: "string" },
   endpoint: { type: "string" },
   limit: { type: "string" },
+  "previous-secret-hours": { type: "string" },
 } as const;
 
 const positional = (args: Args, what: string): string => {
@@ -51,6 +53,16 @@ function designIds(): string[] | undefined {
   const raw = values.design as unknown;
   if (!Array.isArray(raw)) return undefined;
   return raw.flatMap((v) => (typeof v === "string" ? v.split(",") : [])).filter(Boolean);
+}
+
+function previousSecretHours(raw: string | boolean | undefined): number {
+  if (raw === undefined) return 0;
+  const hours = Number(raw);
+  if (typeof raw !== "string" || !Number.isInteger(hours) || hours < 0 || hours > MAX_PREVIOUS_SECRET_HOURS)
+    throw new UsageError(
+      `--previous-secret-hours must be a whole number from 0 to ${MAX_PREVIOUS_SECRET_HOURS}, got "${raw}"`,
+    );
+  return hours;
 }
 
 function parseEnabled(raw: string | boolean | undefined): boolean | undefined {
@@ -138,12 +150,13 @@ export const webhookCommands: Record<string, Command> = {
   "webhook rotate-secret": async (args) => {
     const id = positional(args, "endpoint id");
     const workspaceId = await workspaceOf(args);
-    const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps()));
+    const hours = previousSecretHours(args.values["previous-secret-hours"]);
+    const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps(), hours));
     await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
-    return {
-      json: out,
-      text: `new signing secret: ${out.secret}  (shown once; the previous one also signs until ${out.previousSecretExpiresAt})`,
-    };
+    const previous = out.previousSecretExpiresAt
+      ? `the previous one also signs until ${out.previousSecretExpiresAt}`
+      : "the previous one no longer signs";
+    return { json: out, text: `new signing secret: ${out.secret}  (shown once; ${previous})` };
   },
   "webhook deliveries": async (args) => {
     const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);

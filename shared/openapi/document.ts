@@ -79,7 +79,7 @@ function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCol
     ...(pathParams.length + queryParams.length > 0 && { parameters: [...pathParams, ...queryParams] }),
     ...(doc.body && {
       requestBody: {
-        required: true,
+        required: !doc.bodyOptional,
         content: {
           "application/json": { schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input") },
         },

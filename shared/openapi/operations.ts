@@ -4,6 +4,7 @@ import {
   endpointListResponse,
   endpointResponse,
   endpointWithSecretResponse,
+  regenerateSecretBody,
   regeneratedSecretResponse,
   secretResponse,
   updateEndpointBody,
@@ -35,6 +36,8 @@ export interface OperationDoc {
   summary: string;
   tags: string[];
   body?: ZodType;
+  /** The body may be left out (an empty request body). */
+  bodyOptional?: boolean;
   query?: { name: string; description: string; type: "string" | "integer" }[];
   responses: Record<number, ResponseDoc>;
   /** Error statuses answered with the spec 7.1 body. */
@@ -184,11 +187,15 @@ export const operationDocs: Record<string, OperationDoc> = {
   [`DELETE ${endpointPath}/{endpointId}`]: manage("deleteWebhookEndpoint", "Delete an endpoint (ADMIN)", {
     204: { description: "deleted" },
   }),
-  [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: manage(
-    "regenerateWebhookSecret",
-    "New signing secret (ADMIN); the previous one signs 24 h more",
-    { 200: ok("the new secret, shown once", regeneratedSecretResponse) },
-  ),
+  [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: {
+    ...manage(
+      "regenerateWebhookSecret",
+      "New signing secret (ADMIN); the previous one stops at once unless previousSecretHours asks for an overlap",
+      { 200: ok("the new secret, shown once", regeneratedSecretResponse) },
+    ),
+    body: regenerateSecretBody,
+    bodyOptional: true,
+  },
   [`GET ${endpointPath}/{endpointId}/secret`]: manage(
     "readWebhookSecret",
     "Read the signing secret (ADMIN, login session only)",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PREVIOUS_SECRET_HOURS } from "./webhook-settings.ts";
 
 /**
  * Bodies of the webhook management routes (spec 2.10, 4.12): the handlers validate with these
@@ -58,5 +59,21 @@ export const secretResponse = z.object({ secret: z.string() });
 export const regeneratedSecretResponse = z.object({
   id: z.string(),
   secret: z.string(),
-  previousSecretExpiresAt: z.string(),
+  /** Only when the rotation kept the previous secret signing. */
+  previousSecretExpiresAt: z.string().optional(),
 });
+
+/**
+ * POST …/secret/regenerate: no body, or `previousSecretHours` to keep the old secret signing
+ * beside the new one (two `v1=` values) while receivers switch.
+ */
+export const regenerateSecretBody = z
+  .object({
+    previousSecretHours: z
+      .number({ message: "must be a whole number of hours" })
+      .int("must be a whole number of hours")
+      .min(0, "must be 0 or more")
+      .max(MAX_PREVIOUS_SECRET_HOURS, `must be at most ${MAX_PREVIOUS_SECRET_HOURS}`)
+      .optional(),
+  })
+  .strict();

@@ -17,7 +17,7 @@ import {
   type StoredEndpoint,
   type WebhookEndpoint,
 } from "./endpoint-store.ts";
-import { MAX_ENDPOINTS_PER_WORKSPACE, SECRET_ROTATION_OVERLAP_MS } from "./webhook-settings.ts";
+import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
 /** What the management operations show: never the secret (only create and rotate return it). */
 export interface WebhookEndpointView {
@@ -171,23 +171,32 @@ export async function deleteWebhookEndpoint(
 }
 
 /**
- * New signing secret (spec 4.12 regenerate). The old one keeps signing alongside it for
- * 24 h (two `v1=` values), so receivers can switch without dropping deliveries. A second
- * rotation inside that window replaces the previous secret.
+ * New signing secret (spec 4.12 regenerate). By default the old one stops at once and every
+ * delivery carries one `v1=` (spec 6.2). With `previousSecretHours` > 0 the old one keeps
+ * signing alongside for that long (two `v1=` values: receivers must accept several), so a
+ * receiver can switch without failing deliveries; a later rotation replaces or ends it.
  */
 export async function rotateWebhookSecret(
   workspaceId: string,
   endpointId: string,
   deps: EndpointDeps,
-): Promise<{ id: string; secret: string; previousSecretExpiresAt: string }> {
-  const expires = new Date(deps.clock.now().getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString();
-  const updated = await modifyEndpoint(workspaceId, endpointId, deps, ({ slot: _s, revision: _r, ...current }) => ({
-    ...current,
-    secret: generateSigningSecret(),
-    previousSecret: current.secret,
-    previousSecretExpiresAt: expires,
-  }));
-  return { id: endpointId, secret: updated.secret, previousSecretExpiresAt: expires };
+  previousSecretHours = 0,
+): Promise<{ id: string; secret: string; previousSecretExpiresAt?: string }> {
+  const expires =
+    previousSecretHours > 0
+      ? new Date(deps.clock.now().getTime() + previousSecretHours * 3600 * 1000).toISOString()
+      : undefined;
+  const updated = await modifyEndpoint(
+    workspaceId,
+    endpointId,
+    deps,
+    ({ slot: _s, revision: _r, previousSecret: _p, previousSecretExpiresAt: _e, ...current }) => ({
+      ...current,
+      secret: generateSigningSecret(),
+      ...(expires && { previousSecret: current.secret, previousSecretExpiresAt: expires }),
+    }),
+  );
+  return { id: endpointId, secret: updated.secret, ...(expires && { previousSecretExpiresAt: expires }) };
 }
 
 /**

@@ -11,8 +11,11 @@ export interface WebhookSettings {
 
 /** spec 8: at most 10 endpoints per workspace. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
-/** After a secret rotation the previous secret still signs (a second `v1=`) this long. */
-export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+/**
+ * A secret rotation may keep the previous secret signing (a second `v1=`, a deviation from
+ * spec 6.2's one-value form the caller opts into) for at most this many hours.
+ */
+export const MAX_PREVIOUS_SECRET_HOURS = 72;
 /** Delivery-log items are kept 30 days (DynamoDB TTL on `expiresAt`, readers filter too). */
 export const DELIVERY_LOG_DAYS = 30;
 

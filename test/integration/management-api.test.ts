@@ -213,12 +213,31 @@ describe("the signing secret", () => {
       body: { secret: created.body.secret },
     });
     const regenerated = await call("POST", `${ep()}/${id}/secret/regenerate`, { token: t.adminOne });
-    expect(regenerated.body).toEqual({
+    // Spec 6.2's one-value signature: the old secret stops at once unless an overlap is asked for.
+    expect(regenerated.body).toEqual({ id, secret: expect.stringMatching(/^whsec_/) });
+    expect((await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).body.secret).toBe(regenerated.body.secret);
+    const overlapping = await call(
+      "POST",
+      `${ep()}/${id}/secret/regenerate`,
+      { token: t.adminOne },
+      { previousSecretHours: 24 },
+    );
+    expect(overlapping.body).toEqual({
       id,
       secret: expect.stringMatching(/^whsec_/),
       previousSecretExpiresAt: expect.any(String),
     });
-    expect((await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).body.secret).toBe(regenerated.body.secret);
+    const tooLong = await call(
+      "POST",
+      `${ep()}/${id}/secret/regenerate`,
+      { token: t.adminOne },
+      { previousSecretHours: 100 },
+    );
+    expect([tooLong.status, tooLong.body.code, tooLong.body.details[0].field]).toEqual([
+      400,
+      "VALIDATION_FAILED",
+      "previousSecretHours",
+    ]);
   });
 
   it("a session's change from a foreign Origin is refused (403 ACCESS_DENIED); from the service's own it passes", async () => {

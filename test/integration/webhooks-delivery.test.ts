@@ -213,27 +213,57 @@ describe("waits longer than SQS can delay", () => {
 });
 
 describe("secret rotation", () => {
-  it("signs with the new and the previous secret during the overlap (two v1 values)", async () => {
+  const rotate = async (tenant: { workspaceId: string }, endpointId: string, ...extra: string[]) => {
+    const out = await admin(
+      stack,
+      "webhook",
+      "rotate-secret",
+      endpointId,
+      "--workspace",
+      tenant.workspaceId,
+      ...extra,
+      "--json",
+    );
+    expect(out.code, out.stderr).toBe(0);
+    return JSON.parse(out.stdout) as { secret: string; previousSecretExpiresAt?: string };
+  };
+
+  it("by default the new secret alone signs, in spec 6.2's one-value form; the old one stops at once", async () => {
     const tenant = await createTenant(stack, "rotation");
     const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/rotated") });
-    const out = await admin(
+    const rotated = await rotate(tenant, endpoint.id);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    expect(rotated.previousSecretExpiresAt).toBeUndefined();
+    await generate(tenant);
+    const [hit] = await receiver.waitFor("/rotated", 1);
+    expect(String(hit!.headers["x-platen-signature"])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(signatureOk(hit!, rotated.secret)).toBe(true);
+    expect(signatureOk(hit!, endpoint.secret)).toBe(false);
+  });
+
+  it("with --previous-secret-hours the old secret signs beside the new one (two v1 values) until then", async () => {
+    const tenant = await createTenant(stack, "rotation overlap");
+    const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/overlap") });
+    const rotated = await rotate(tenant, endpoint.id, "--previous-secret-hours", "24");
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - systemClock.now().getTime()).toBeGreaterThan(
+      23 * 3600 * 1000,
+    );
+    await generate(tenant);
+    const [hit] = await receiver.waitFor("/overlap", 1);
+    expect(String(hit!.headers["x-platen-signature"]).match(/v1=/g)).toHaveLength(2);
+    expect(signatureOk(hit!, rotated.secret)).toBe(true);
+    expect(signatureOk(hit!, endpoint.secret)).toBe(true);
+    expect(signatureOk(hit!, "whsec_someone_else")).toBe(false);
+    const refused = await admin(
       stack,
       "webhook",
       "rotate-secret",
       endpoint.id,
       "--workspace",
       tenant.workspaceId,
-      "--json",
+      "--previous-secret-hours",
+      "100",
     );
-    expect(out.code, out.stderr).toBe(0);
-    const rotated = JSON.parse(out.stdout) as { secret: string; previousSecretExpiresAt: string };
-    expect(rotated.secret).not.toBe(endpoint.secret);
-    expect(Date.parse(rotated.previousSecretExpiresAt) - systemClock.now().getTime()).toBeGreaterThan(23 * 3600 * 1000);
-    await generate(tenant);
-    const [hit] = await receiver.waitFor("/rotated", 1);
-    expect(String(hit!.headers["x-platen-signature"]).match(/v1=/g)).toHaveLength(2);
-    expect(signatureOk(hit!, rotated.secret)).toBe(true);
-    expect(signatureOk(hit!, endpoint.secret)).toBe(true);
-    expect(signatureOk(hit!, "whsec_someone_else")).toBe(false);
+    expect([refused.code, refused.stderr.trim().split("\n").length]).toEqual([1, 1]);
   });
 });
