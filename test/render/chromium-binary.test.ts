@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,6 +41,9 @@ function resolveIn(tmp: string): Promise<{ path: string; ms: number }> {
   });
 }
 
+/** The size of a complete binary (the first case inflates one). */
+let wholeSize = 0;
+
 /** The pid of a process that has ended. */
 const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid!;
 
@@ -53,7 +56,8 @@ describe("the shared Chromium binary", () => {
     const { path, ms } = await resolveIn(tmp);
     expect(path).toBe(join(tmp, "chromium"));
     expect(ms).toBeLessThan(30_000); // inflation itself takes seconds; a stale wait took 120 s
-    expect(statSync(path).size).toBeGreaterThan(50_000_000);
+    wholeSize = statSync(path).size;
+    expect(wholeSize).toBeGreaterThan(50_000_000);
     expect(existsSync(join(tmp, "platen-chromium-inflate.lock"))).toBe(false);
     expect(existsSync(join(tmp, "platen-chromium.inflated"))).toBe(true);
   }, 90_000);
@@ -68,12 +72,16 @@ describe("the shared Chromium binary", () => {
     expect(ms).toBeLessThan(1_000);
   }, 90_000);
 
-  it("two processes resolving at once inflate it once and both get the whole binary", async () => {
+  it("four processes at once after a holder died half-way: each gets the whole binary, nothing of the inflation is left", async () => {
     const tmp = freshTmp();
-    const [a, b] = await Promise.all([resolveIn(tmp), resolveIn(tmp)]);
-    expect(a.path).toBe(b.path);
-    const size = statSync(a.path).size;
-    expect(size).toBeGreaterThan(50_000_000);
-    expect(spawnSync(a.path, ["--version"], { encoding: "utf8" }).stdout).toMatch(/Chrom/);
+    symlinkSync(String(deadPid()), join(tmp, "platen-chromium-inflate.lock"));
+    writeFileSync(join(tmp, "chromium"), "half a binary");
+    const results = await Promise.all([1, 2, 3, 4].map(() => resolveIn(tmp)));
+    expect(new Set(results.map((r) => r.path))).toEqual(new Set([join(tmp, "chromium")]));
+    expect(statSync(join(tmp, "chromium")).size).toBe(wholeSize);
+    expect(spawnSync(join(tmp, "chromium"), ["--version"], { encoding: "utf8" }).stdout).toMatch(/Chrom/);
+    // No staging folder, lock or half file left (tsx's compile cache is the test's own child processes').
+    const left = readdirSync(tmp).filter((entry) => !/^tsx-\d+$/.test(entry));
+    expect(left.sort()).toEqual(["chromium", "platen-chromium.inflated"]);
   }, 90_000);
 });
