@@ -1,3 +1,4 @@
+import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
@@ -51,7 +52,8 @@ export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.Proc
 
 /**
  * Runs `render` in one of the workspace's render slots, or returns DEFERRED without
- * rendering when the workspace already holds its cap, when the lease store failed, when
+ * rendering when the workspace already holds its cap, when the lease store failed
+ * transiently (throttled, 5xx, no answer), when
  * the invocation has no time left for a whole render, or when no browser became free
  * within the budget (BROWSER_BUSY).
  * A render that timed out keeps its slot for the penalty (fair-share.ts `endLease`).
@@ -66,11 +68,18 @@ export async function renderInSlot(
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
   const until = now + 2 * fair.budgetMs + LEASE_SLACK_MS;
-  const taken = await takeLease(fair.store, workspaceId, token, until, now, fair.config).catch((error: unknown) => {
-    // A throttled or failing lease store: back to the queue in seconds, not after the visibility time-out.
-    logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
-    return false;
-  });
+  const taken = await takeLease(fair.store, workspaceId, token, until, now, fair.config).catch(
+    async (error: unknown) => {
+      // A write may have applied before the error came back: free the slot it would hold.
+      await fair.store.end(workspaceId, token, undefined, undefined).catch(() => {});
+      // Throttled or briefly failing: back to the queue in seconds, not after the visibility
+      // time-out. Anything else (access denied, no table) repeats on every try: it is thrown,
+      // so the message's retries run out into the DLQ and its alarm.
+      if (!isTransientAwsError(error)) throw error;
+      logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
+      return false;
+    },
+  );
   if (!taken) return DEFERRED;
   // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
   let started: number | undefined;

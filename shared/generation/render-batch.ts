@@ -92,8 +92,15 @@ async function sendBack(msg: RenderMessage, fair: FairRendering, clock: Clock): 
   const now = clock.now();
   let aliveAt = msg.aliveAt;
   if (!aliveAt || now.getTime() - Date.parse(aliveAt) >= RENDER_ALIVE_EVERY_SECONDS * 1000) {
-    aliveAt = now.toISOString();
-    await markRenderAlive(msg.requestId, aliveAt);
+    // Advisory: a failed write keeps the old time in the message, so the next deferral tries again.
+    const at = now.toISOString();
+    aliveAt = await markRenderAlive(msg.requestId, at).then(
+      () => at,
+      (error: unknown) => {
+        logger.warn("render heartbeat not recorded", { requestId: msg.requestId, error: String(error) });
+        return msg.aliveAt;
+      },
+    );
   }
   await sendDelayedRenderMessages([
     {

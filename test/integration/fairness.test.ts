@@ -143,9 +143,13 @@ describe("a long backlog that keeps moving is not taken for lost messages", () =
 });
 
 describe("a failing lease store", () => {
-  it("sends the file back at once: throttled lease reads delay a file by seconds, not the 720 s visibility time-out", async () => {
+  it("sends the file back at once: throttled lease reads and failed heartbeats delay a file by seconds, not the 720 s visibility time-out", async () => {
     const hits = await withFaults(
-      [{ service: "dynamodb", command: "GetCommand", detail: "RENDERING#", action: "throttle", times: 3 }],
+      [
+        { service: "dynamodb", command: "GetCommand", detail: "RENDERING#", action: "throttle", times: 3 },
+        // The deferral's renderAliveAt write is advisory: its failure does not hold the file back either.
+        { service: "dynamodb", command: "UpdateCommand", detail: "renderAliveAt", action: "fail", times: 3 },
+      ],
       async () => {
         const started = Date.now();
         const accepted = await acceptOrFail(stack, b.appKey, "multiple", {
@@ -158,7 +162,8 @@ describe("a failing lease store", () => {
         expect(Date.now() - started).toBeLessThan(30_000);
       },
     );
-    expect(hits).toEqual([3]);
+    expect(hits[0]).toBe(3);
+    expect(hits[1]).toBeGreaterThan(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "#shared/clock.ts";
+import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import { DEFERRED, type FairRendering, fairRenderingFromEnv, renderInSlot } from "#shared/generation/fair-render.ts";
 import {
   admitRender,
@@ -249,6 +250,81 @@ describe("renderInSlot (the worker's use of a slot)", () => {
       renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down"))),
     ).rejects.toThrow("S3 down");
     expect(store.held("A", T0)).toBe(1);
+  });
+});
+
+describe("renderInSlot when the lease store fails", () => {
+  const clock: Clock = { now: () => new Date(T0) };
+  const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
+  const awsError = (name: string, httpStatusCode: number) =>
+    Object.assign(new Error(name), { name, $metadata: { httpStatusCode } });
+  /** A store whose lease write applies and then fails with `error` (a time-out after the commit). */
+  const failingAfterAdd = (error: Error) => {
+    const store = new MemoryLeaseStore();
+    const add = store.add.bind(store);
+    store.add = async (...args) => {
+      await add(...args);
+      throw error;
+    };
+    return store;
+  };
+  const fair = (store: LeaseStore): FairRendering => ({
+    store,
+    config,
+    budgetMs: 30_000,
+    remainingMs: () => 120_000,
+    deferForTime: true,
+  });
+
+  it("defers on a transient error (throttled, 5xx) and frees a lease the failed write may have taken", async () => {
+    for (const error of [
+      awsError("ProvisionedThroughputExceededException", 400),
+      awsError("InternalServerError", 500),
+    ]) {
+      const store = failingAfterAdd(error);
+      let rendered = false;
+      const render = async () => {
+        rendered = true;
+        return done;
+      };
+      expect(await renderInSlot("A", fair(store), clock, render), error.name).toBe(DEFERRED);
+      expect(rendered).toBe(false);
+      expect(store.held("A", T0), error.name).toBe(0);
+    }
+  });
+
+  it("throws an error that repeats on every try (access denied, no table): the message's retries end in the DLQ", async () => {
+    for (const error of [awsError("AccessDeniedException", 400), awsError("ResourceNotFoundException", 400)]) {
+      const store = failingAfterAdd(error);
+      await expect(
+        renderInSlot("A", fair(store), clock, async () => done),
+        error.name,
+      ).rejects.toThrow(error.name);
+      expect(store.held("A", T0), error.name).toBe(0);
+    }
+  });
+});
+
+describe("isTransientAwsError", () => {
+  it("tells passing failures from repeating ones by name, status and network code", () => {
+    const transient = [
+      { name: "ProvisionedThroughputExceededException", $metadata: { httpStatusCode: 400 } },
+      { name: "ThrottlingException", $metadata: { httpStatusCode: 400 } },
+      { name: "InternalServerError", $metadata: { httpStatusCode: 500 } },
+      { name: "ServiceUnavailable", $metadata: { httpStatusCode: 503 } },
+      { name: "Error", code: "ECONNRESET" },
+      { name: "TimeoutError" },
+      { name: "Anything", $retryable: { throttling: true } },
+    ];
+    const repeating = [
+      { name: "AccessDeniedException", $metadata: { httpStatusCode: 400 } },
+      { name: "ResourceNotFoundException", $metadata: { httpStatusCode: 400 } },
+      { name: "ValidationException", $metadata: { httpStatusCode: 400 } },
+      new TypeError("x is not a function"),
+      undefined,
+    ];
+    for (const e of transient) expect(isTransientAwsError(e), JSON.stringify(e)).toBe(true);
+    for (const e of repeating) expect(isTransientAwsError(e), String(e?.name)).toBe(false);
   });
 });
 
