@@ -30,9 +30,8 @@ export interface SiteIdentity {
 /** The identity module's records and the signed session cookie of the login form. */
 export const siteIdentity: SiteIdentity = {
   userOf: async (cookieHeader) => {
-    const session = await readSession(cookieHeader);
-    // A deleted user's still-signed cookie opens nothing.
-    return session && (await getUser(session.userId)) ? session.userId : undefined;
+    // A deleted or signed-out user's still-signed cookie opens nothing (readSession checks).
+    return (await readSession(cookieHeader))?.userId;
   },
   roleIn: async (workspaceId, userId) => (await findMembership(workspaceId, userId))?.role,
   emailOf: async (userId) => (await getUser(userId))?.email,

@@ -11,6 +11,7 @@ import { LANG_COOKIE, toSiteRequest } from "./site-request.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "./site-types.ts";
 import { t } from "./strings.ts";
 import type { SiteIdentity } from "./identity.ts";
+import { safeReturnTo } from "./return-to.ts";
 
 export interface SiteRoute {
   methods: string[];
@@ -112,7 +113,7 @@ function languageSwitch(req: SiteRequest): SiteResult | undefined {
   const wanted = req.query("lang");
   if (wanted !== "en" && wanted !== "ja") return undefined;
   const cookie = `${LANG_COOKIE}=${wanted}; ${cookieAttributes({ path: "/", maxAgeSeconds: 365 * 86400, https: https(), sameSite: "Lax" })}`;
-  return { status: 303, redirect: req.returnTo, cookies: [cookie] };
+  return { status: 303, redirect: safeReturnTo(req.returnTo), cookies: [cookie] };
 }
 
 /**

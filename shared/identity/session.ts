@@ -1,5 +1,7 @@
-import { jwtVerify, SignJWT } from "jose";
+import { type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { systemClock } from "#shared/clock.ts";
 import { identityKeys } from "./keys.ts";
+import { getUser } from "./users.ts";
 
 /** The first-party login session cookie on `{auth_url}`/`{site}` (DESIGN: identity). */
 export const SESSION_COOKIE = "platen_session";
@@ -14,7 +16,8 @@ const keyBytes = (key: string) => new Uint8Array(Buffer.from(key, "base64url"));
  */
 export async function createSessionCookie(userId: string, opts: { secure: boolean }): Promise<string> {
   const [current] = (await identityKeys()).cookieKeys;
-  const token = await new SignJWT({})
+  // `at`: when it was signed, in ms (a sign-out in the same second still ends it, see endSessions).
+  const token = await new SignJWT({ at: systemClock.now().getTime() })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(userId)
     .setAudience(AUDIENCE)
@@ -34,16 +37,24 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
 }
 
 /**
- * The signed-in user of a `Cookie` header, or undefined (no cookie, bad signature, expired).
- * Every kept cookie key is tried, so sessions survive a key rotation.
+ * The signed-in user of a `Cookie` header, or undefined (no cookie, bad signature, expired,
+ * the user deleted, or signed out since: `endSessions`). Every kept cookie key is tried, so
+ * sessions survive a key rotation.
  */
 export async function readSession(cookieHeader: string | undefined): Promise<{ userId: string } | undefined> {
   const token = cookieValue(cookieHeader, SESSION_COOKIE);
   if (!token) return undefined;
+  const payload = await verifiedPayload(token);
+  if (typeof payload?.sub !== "string") return undefined;
+  const user = await getUser(payload.sub);
+  const signedAt = typeof payload.at === "number" ? payload.at : (payload.iat ?? 0) * 1000;
+  return user && signedAt > (user.sessionsValidAfter ?? 0) ? { userId: payload.sub } : undefined;
+}
+
+async function verifiedPayload(token: string): Promise<JWTPayload | undefined> {
   for (const key of (await identityKeys()).cookieKeys) {
     try {
-      const { payload } = await jwtVerify(token, keyBytes(key), { algorithms: ["HS256"], audience: AUDIENCE });
-      if (typeof payload.sub === "string") return { userId: payload.sub };
+      return (await jwtVerify(token, keyBytes(key), { algorithms: ["HS256"], audience: AUDIENCE })).payload;
     } catch {
       // wrong key or invalid token: try the next key
     }

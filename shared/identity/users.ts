@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
-import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
+import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
@@ -13,6 +13,8 @@ export interface User {
   email: string;
   name: string;
   createdAt: string;
+  /** Sessions signed at or before this time (ms) are over: the user signed out (`endSessions`). */
+  sessionsValidAfter?: number;
 }
 
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: "USER" });
@@ -87,6 +89,20 @@ export async function checkPassword(email: string, password: string): Promise<Us
 }
 
 function toUser(item: Record<string, unknown>): User {
-  const { id, email, name, createdAt } = item as unknown as User;
-  return { id, email, name, createdAt };
+  const { id, email, name, createdAt, sessionsValidAfter } = item as unknown as User;
+  return { id, email, name, createdAt, ...(sessionsValidAfter !== undefined && { sessionsValidAfter }) };
+}
+
+/**
+ * Ends every login session of the user signed until now (sign-out): the session cookie is
+ * a signed token, so the server keeps this one stamp instead of a list of sessions.
+ */
+export async function endSessions(userId: string, clock: Clock): Promise<void> {
+  await updateIf({
+    TableName: config().tables.identity,
+    Key: userKey(userId),
+    UpdateExpression: "SET sessionsValidAfter = :at",
+    ConditionExpression: "attribute_exists(pk)",
+    ExpressionAttributeValues: { ":at": clock.now().getTime() },
+  });
 }

@@ -415,3 +415,47 @@ describe("audit and the OpenAPI document", () => {
     );
   });
 });
+
+describe("signing out of the site", () => {
+  const origin = () => `http://127.0.0.1:${stack.port}`;
+  const login = async (user: { email: string; password: string }) => {
+    const res = await fetch(`${origin()}/login?return_to=%2Foutput-history`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: user.email, password: user.password }),
+      redirect: "manual",
+    });
+    expect([res.status, res.headers.get("location")]).toEqual([303, "/output-history"]);
+    return res.headers.getSetCookie()[0]!.split(";")[0]!;
+  };
+  const history = (cookie: string) => fetch(`${origin()}/output-history`, { headers: { cookie }, redirect: "manual" });
+
+  it("ends the session on the server: a copied cookie stops working, on the site and the management API; a new login works", async () => {
+    const user = await makeUser({ [a.workspaceId]: "admin" });
+    const cookie = await login(user);
+    const elsewhere = await sessionOf(user.id); // the same user's session on another device
+    expect((await history(cookie)).status).toBe(200);
+    const out = await fetch(`${origin()}/logout`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie()[0]).toMatch(/^platen_session=;.*Max-Age=0/);
+    for (const old of [cookie, elsewhere]) {
+      const res = await history(old);
+      expect([res.status, new URL(res.headers.get("location")!).pathname]).toEqual([303, "/login"]);
+      expect((await call("GET", `/workspace/${a.workspaceId}/webhook-endpoints`, { cookie: old })).status).toBe(401);
+    }
+    expect((await history(await login(user))).status).toBe(200);
+  });
+
+  it("returns only to paths of this site after login: a tab or backslash cannot make it another host", async () => {
+    const user = await makeUser({ [a.workspaceId]: "read" });
+    for (const returnTo of ["/\t/evil.example", "/\\evil.example", "//evil.example", "/\r\n/evil.example"]) {
+      const res = await fetch(`${origin()}/login?return_to=${encodeURIComponent(returnTo)}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: user.email, password: user.password }),
+        redirect: "manual",
+      });
+      expect([res.status, res.headers.get("location")], JSON.stringify(returnTo)).toEqual([303, "/"]);
+    }
+  });
+});

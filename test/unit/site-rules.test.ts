@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "../../functions/app/html.ts";
+import { safeReturnTo } from "../../functions/app/return-to.ts";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { decideFileAccess, type FileVisitor } from "#shared/site/file-access.ts";
@@ -108,5 +109,31 @@ describe("HTML escaping", () => {
       `<p title="${escapeHtml(name)}"><b>${escapeHtml(name)}</b></p>`,
     );
     expect(html`${[1, "<", null, undefined, false]}`.text).toBe("1&lt;");
+  });
+});
+
+describe("the login's return_to", () => {
+  it("keeps a path of this site, with its query", () => {
+    expect(safeReturnTo("/output-history/abc?q=x#top")).toBe("/output-history/abc?q=x#top");
+    expect(safeReturnTo("/file/R/F")).toBe("/file/R/F");
+  });
+
+  it("refuses anything a browser would read as another host: //, backslashes, tabs and newlines, absolute URLs", () => {
+    for (const value of [
+      "//evil.com",
+      "/\\evil.com",
+      "/\t/evil.com",
+      "/\n/evil.com",
+      "/\r\n/evil.com",
+      "\\/evil.com",
+      "https://evil.com",
+      "javascript:alert(1)",
+      "",
+      undefined,
+      null,
+    ])
+      expect(safeReturnTo(value), JSON.stringify(value)).toBe("/");
+    // What a browser makes of the tab variant, had it been let through:
+    expect(new URL("/\t/evil.com", "https://platen.example").host).toBe("evil.com");
   });
 });

@@ -1,18 +1,14 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { allowLoginAttempt } from "#shared/identity/login-limit.ts";
-import { createSessionCookie, SESSION_COOKIE } from "#shared/identity/session.ts";
-import { checkPassword } from "#shared/identity/users.ts";
+import { createSessionCookie, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { checkPassword, endSessions } from "#shared/identity/users.ts";
 import { html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
+import { safeReturnTo } from "../return-to.ts";
 import { t } from "../strings.ts";
-
-/** Only a path of this site: never `//host` or an absolute URL (no open redirect). */
-export function safeReturnTo(value: string | null | undefined): string {
-  return value?.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
-}
 
 function loginForm(
   req: SiteRequest,
@@ -53,8 +49,13 @@ export const loginPage =
     return { status: 303, redirect: returnTo, cookies: [cookie] };
   };
 
-/** POST `/logout`: the session cookie is cleared (same name, path and attributes, expired). */
-export const logoutAction = (): PageHandler => async () => {
+/**
+ * POST `/logout`: every session of the user ends on the server (a copied cookie stops
+ * working too: `endSessions`), and the cookie is cleared (same name, path and attributes, expired).
+ */
+export const logoutAction = (): PageHandler => async (req) => {
+  const session = await readSession(req.header("cookie"));
+  if (session) await endSessions(session.userId, systemClock);
   const secure = config().siteUrl.startsWith("https://") ? "; Secure" : "";
   return {
     status: 303,
