@@ -12,6 +12,7 @@ import type { PageHandler, SiteRequest, SiteResult } from "./site-types.ts";
 import { t } from "./strings.ts";
 import type { SiteIdentity } from "./identity.ts";
 import { safeReturnTo } from "./return-to.ts";
+import { sentFromAnotherSite } from "#shared/cross-site.ts";
 
 export interface SiteRoute {
   methods: string[];
@@ -88,24 +89,9 @@ function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): Stre
   };
 }
 
-/**
- * Every form posts to this site only: a browser's POST from elsewhere is refused before any
- * handler runs. Browsers say where a request comes from in `Sec-Fetch-Site`; older ones
- * only in `Origin` (which is `null` under our `no-referrer` policy, so it decides only when
- * it names a host). Clients that send neither (curl driving the passcode form) are not
- * browsers acting for someone else; the forms' CSRF tokens and SameSite cookies remain.
- */
+/** Every form posts to this site only: a browser's POST from elsewhere is refused before any handler runs. */
 export function crossSitePost(req: SiteRequest): boolean {
-  if (req.method !== "POST") return false;
-  const fetchSite = req.header("sec-fetch-site");
-  if (fetchSite !== undefined) return fetchSite !== "same-origin" && fetchSite !== "none";
-  const origin = req.header("origin");
-  if (origin === undefined || origin === "null") return false;
-  try {
-    return new URL(origin).host !== req.header("host");
-  } catch {
-    return true;
-  }
+  return req.method === "POST" && sentFromAnotherSite((name) => req.header(name));
 }
 
 /** `?lang=ja` on any page: remember the choice in a cookie and come back without the parameter. */

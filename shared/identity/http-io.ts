@@ -36,6 +36,8 @@ export const sendHtml = (res: ServerResponse, status: number, html: string): voi
     // Screens load nothing: no scripts, no frames. (No form-action: the consent POST ends in a redirect to the client.)
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
   });
 
 export const sendJson = (

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { systemClock } from "#shared/clock.ts";
 import { pickLanguage } from "#shared/errors/language.ts";
+import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { saveGrantWorkspace } from "./grant-workspace.ts";
 import { readBody, sendHtml, sourceAddress } from "./http-io.ts";
@@ -27,7 +28,8 @@ const GRANT_SECONDS = 30 * 24 * 3600;
  * The login and consent screens of oidc-provider's interactions (issue 12 item 3):
  * GET `/interaction/:uid` shows the step the provider asks for; POST `…/login` and
  * `…/confirm` take the forms. CSRF: the forms act only with the interaction cookie the
- * provider bound to this uid (SameSite=Lax, so another site cannot post with it).
+ * provider bound to this uid (SameSite=Lax, so another site cannot post with it), and a
+ * POST a browser sends from another site is refused (403) as on the site.
  */
 export async function handleInteraction(
   req: IncomingMessage,
@@ -41,6 +43,10 @@ export async function handleInteraction(
   if (!uid || details.uid !== uid)
     return sendHtml(res, 400, "<!doctype html><title>400</title><p>Unknown interaction.</p>");
   const base = `${ctx.mountPath}/interaction/${uid}`;
+  // The forms post to this host only: another site's POST is refused before it counts.
+  const header = (name: string) => [req.headers[name]].flat()[0];
+  if (req.method === "POST" && sentFromAnotherSite(header))
+    return sendHtml(res, 403, "<!doctype html><title>403</title><p>This form can only be sent from this site.</p>");
   if (req.method === "GET" && !action) return showStep(req, res, details, base, ctx);
   if (req.method === "POST" && action === "login" && details.prompt.name === "login")
     return login(req, res, base, lang, ctx);

@@ -360,6 +360,24 @@ describe("login form", () => {
     expect(ja.html).toContain("サインイン");
   });
 
+  it("refuses a POST a browser sends from another site (403, nothing counted); the screens forbid framing and referrers", async () => {
+    const page = await loginPage("en");
+    expect(page.res.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.res.headers.get("referrer-policy")).toBe("no-referrer");
+    const known = await makeUser({ [demo.id]: "read" });
+    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }]) {
+      const res = await fetch(`${page.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: page.cookie, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ email: known.email, password: known.password }),
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
+    // The same form from this site signs in.
+    expect((await post(page, known.email, known.password)).status).toBe(303);
+  });
+
   it("rate-limits per account with 429, the same for an unknown e-mail, and never says which", async () => {
     const page = await loginPage("en");
     const known = await makeUser({ [demo.id]: "read" });
