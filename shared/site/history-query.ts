@@ -70,9 +70,14 @@ function decodeCursor(cursor: string | undefined, workspaceId: string): Record<s
   if (!cursor) return undefined;
   try {
     const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
-    // A cursor only ever continues the same workspace's listing.
-    return key.workspaceId === workspaceId && typeof key.pk === "string" && typeof key.sk === "string"
-      ? key
+    // A cursor only ever continues the same workspace's listing, and only the index's key
+    // attributes go back to DynamoDB (anything else in a crafted one would be a 500).
+    const { pk, sk, createdAt } = key;
+    return key.workspaceId === workspaceId &&
+      typeof pk === "string" &&
+      typeof sk === "string" &&
+      typeof createdAt === "string"
+      ? { pk, sk, workspaceId, createdAt }
       : undefined;
   } catch {
     return undefined;

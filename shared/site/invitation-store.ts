@@ -19,7 +19,12 @@ export interface Invitation {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** A plausible address: one @, no spaces, a dot in the domain, at most 254 characters (RFC 5321). */
-export const isEmailAddress = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+/**
+ * An address as people type them: `local@domain.tld`, no spaces, no second `@`, none of
+ * the characters that only quoted or bracketed forms (RFC 5322) allow: `<>()[]\,;:"`.
+ */
+export const isEmailAddress = (email: string) =>
+  email.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(email);
 
 // Invitations live beside the file records (same partition, `INVITE#` sort keys), so they
 // share the file's lifetime: the same `expiresAt` removes them with the file.

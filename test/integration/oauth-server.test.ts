@@ -365,7 +365,11 @@ describe("login form", () => {
     expect(page.res.headers.get("x-frame-options")).toBe("DENY");
     expect(page.res.headers.get("referrer-policy")).toBe("no-referrer");
     const known = await makeUser({ [demo.id]: "read" });
-    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }]) {
+    const crossSite: Record<string, string>[] = [
+      { "Sec-Fetch-Site": "cross-site" },
+      { Origin: "https://evil.example" },
+    ];
+    for (const headers of crossSite) {
       const res = await fetch(`${page.url}/login`, {
         method: "POST",
         redirect: "manual",

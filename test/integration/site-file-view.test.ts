@@ -106,11 +106,13 @@ describe("file view over HTTP (issue 14 items 1 and 5)", () => {
     expect(await sixth.text()).toMatch(/Too many attempts/);
   });
 
-  it("says an expired public file expired; an expired workspace file stays hidden", async () => {
+  it("says an expired public file expired, its download and preview too; an expired workspace file stays hidden", async () => {
     await moveClock(stack, 40 * 86_400_000);
     try {
-      expect((await fetch(`${site}${locked.path}`)).status).toBe(410);
+      for (const suffix of ["", "/download", "/preview"])
+        expect((await fetch(`${site}${locked.path}${suffix}`)).status, suffix).toBe(410);
       expect((await fetch(`${site}${workspaceOnly.path}`)).status).toBe(404);
+      expect((await fetch(`${site}${workspaceOnly.path}/download`)).status).toBe(404);
     } finally {
       await moveClock(stack, 0);
     }

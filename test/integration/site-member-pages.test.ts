@@ -127,6 +127,14 @@ describe("output history pages (issue 14 item 2)", () => {
     expect(list.text).toContain(`/output-history/${internal.requestId}`);
     const outsider = await site("GET", `/output-history?workspace=${wsA}`, { cookie: identity.cookie("outsider") });
     expect(outsider.text).not.toContain(partialId); // a workspace the visitor is not in falls back to their own
+    // A crafted cursor (extra attributes DynamoDB would refuse) is read as the first page, never a 500.
+    const crafted = Buffer.from(
+      JSON.stringify({ pk: "REQ#x", sk: "FILE#y", workspaceId: wsA, createdAt: "2026", extra: { S: "x" } }),
+    ).toString("base64url");
+    const tampered = await site("GET", `/output-history?workspace=${wsA}&after=${crafted}`, {
+      cookie: identity.cookie("reader"),
+    });
+    expect(tampered.status).toBe(200);
   });
 });
 

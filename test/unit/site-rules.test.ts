@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "../../functions/app/html.ts";
 import { safeReturnTo } from "../../functions/app/return-to.ts";
+import { isEmailAddress } from "#shared/site/invitation-store.ts";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { decideFileAccess, type FileVisitor } from "#shared/site/file-access.ts";
@@ -135,5 +136,14 @@ describe("the login's return_to", () => {
       expect(safeReturnTo(value), JSON.stringify(value)).toBe("/");
     // What a browser makes of the tab variant, had it been let through:
     expect(new URL("/\t/evil.com", "https://platen.example").host).toBe("evil.com");
+  });
+});
+
+describe("invitation addresses", () => {
+  it("takes addresses as people type them and refuses markup and quoted forms", () => {
+    for (const ok of ["a@b.co", "first.last+tag@example.co.jp", "Guest@Example.com", "名前@例え.jp"])
+      expect(isEmailAddress(ok), ok).toBe(true);
+    for (const bad of ['"><script>alert(1)</script>@x.y', "a b@c.d", "a@b", "a@@b.c", "<a@b.c>", "a@b.c;d@e.f", ""])
+      expect(isEmailAddress(bad), bad).toBe(false);
   });
 });

@@ -80,18 +80,23 @@ async function submitPasscode(req: SiteRequest, identity: SiteIdentity, visit: F
   };
 }
 
+/** 410 for a file past its retention, to a visitor who could see it (its page and its bytes alike). */
+function gone(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): SiteResult {
+  const s = t(req.lang);
+  return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
+}
+
 /** GET/POST `/file/{requestId}/{fileId}` (issue 14 item 1). */
 export const fileViewPage =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {
     const visit = await visitFile(req, identity);
-    const s = t(req.lang);
     const loggedIn = Boolean(visit.userId);
     switch (visit.access.kind) {
       case "hidden":
         return notFound(req, identity, loggedIn);
       case "expired":
-        return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
+        return gone(req, identity, loggedIn);
       case "passcode":
         return req.method === "POST" ? submitPasscode(req, identity, visit) : passcodePage(req, identity, visit, 200);
     }
@@ -110,6 +115,7 @@ export const fileBytes =
   (identity: SiteIdentity, disposition: "inline" | "attachment"): PageHandler =>
   async (req) => {
     const visit = await visitFile(req, identity);
+    if (visit.access.kind === "expired") return gone(req, identity, Boolean(visit.userId));
     if (visit.access.kind !== "show") return notFound(req, identity, Boolean(visit.userId));
     const file = await resolveFileDownload(
       visit.requestId,
