@@ -1,7 +1,7 @@
 import { type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { systemClock } from "#shared/clock.ts";
 import { identityKeys } from "./keys.ts";
-import { getUser } from "./users.ts";
+import { getUser, type User } from "./users.ts";
 
 /** The first-party login session cookie on `{auth_url}`/`{site}` (DESIGN: identity). */
 export const SESSION_COOKIE = "platen_session";
@@ -41,14 +41,22 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
  * the user deleted, or signed out since: `endSessions`). Every kept cookie key is tried, so
  * sessions survive a key rotation.
  */
-export async function readSession(cookieHeader: string | undefined): Promise<{ userId: string } | undefined> {
+export async function readSession(
+  cookieHeader: string | undefined,
+  users: SessionUsers = { getUser },
+): Promise<{ userId: string } | undefined> {
   const token = cookieValue(cookieHeader, SESSION_COOKIE);
   if (!token) return undefined;
   const payload = await verifiedPayload(token);
   if (typeof payload?.sub !== "string") return undefined;
-  const user = await getUser(payload.sub);
+  const user = await users.getUser(payload.sub);
   const signedAt = typeof payload.at === "number" ? payload.at : (payload.iat ?? 0) * 1000;
   return user && signedAt > (user.sessionsValidAfter ?? 0) ? { userId: payload.sub } : undefined;
+}
+
+/** Where `readSession` finds the user (the identity table; a fake in unit tests). */
+export interface SessionUsers {
+  getUser(userId: string): Promise<Pick<User, "sessionsValidAfter"> | undefined>;
 }
 
 async function verifiedPayload(token: string): Promise<JWTPayload | undefined> {

@@ -50,25 +50,40 @@ describe("first-party session cookie", () => {
     return import("#shared/identity/session.ts");
   };
 
+  /** The identity table as readSession sees it: users and when each last signed out. */
+  const users = (signedOut: Record<string, number | undefined> = {}) => ({
+    getUser: async (id: string) => (id in signedOut ? { sessionsValidAfter: signedOut[id] } : undefined),
+  });
+
   it("is HttpOnly, SameSite=Lax, Secure unless local http, and reads back its user", async () => {
     const session = await withSeeds({ seed: SEED_A });
     const cookie = await session.createSessionCookie("user-1", { secure: true });
     expect(cookie).toMatch(/^platen_session=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
     expect(await session.createSessionCookie("user-1", { secure: false })).not.toContain("Secure");
     const value = cookie.split(";")[0]!;
-    expect(await session.readSession(`other=1; ${value}`)).toEqual({ userId: "user-1" });
-    expect(await session.readSession(`${value.slice(0, -2)}xx`)).toBeUndefined();
-    expect(await session.readSession(undefined)).toBeUndefined();
+    const known = users({ "user-1": undefined });
+    expect(await session.readSession(`other=1; ${value}`, known)).toEqual({ userId: "user-1" });
+    expect(await session.readSession(`${value.slice(0, -2)}xx`, known)).toBeUndefined();
+    expect(await session.readSession(undefined, known)).toBeUndefined();
+  });
+
+  it("opens nothing for a deleted user, nor for one who signed out after it was signed", async () => {
+    const session = await withSeeds({ seed: SEED_A });
+    const value = (await session.createSessionCookie("user-3", { secure: false })).split(";")[0]!;
+    expect(await session.readSession(value, users({}))).toBeUndefined();
+    expect(await session.readSession(value, users({ "user-3": Date.now() + 1 }))).toBeUndefined();
+    expect(await session.readSession(value, users({ "user-3": Date.now() - 60_000 }))).toEqual({ userId: "user-3" });
   });
 
   it("survives a key rotation (old seed kept in previousSeeds) and dies with a foreign key", async () => {
     const before = (await (await withSeeds({ seed: SEED_A })).createSessionCookie("user-2", { secure: false })).split(
       ";",
     )[0]!;
-    expect(await (await withSeeds({ seed: SEED_B, previousSeeds: [SEED_A] })).readSession(before)).toEqual({
+    const known = users({ "user-2": undefined });
+    expect(await (await withSeeds({ seed: SEED_B, previousSeeds: [SEED_A] })).readSession(before, known)).toEqual({
       userId: "user-2",
     });
-    expect(await (await withSeeds({ seed: SEED_B })).readSession(before)).toBeUndefined();
+    expect(await (await withSeeds({ seed: SEED_B })).readSession(before, known)).toBeUndefined();
     vi.unstubAllEnvs();
   });
 });
