@@ -44,7 +44,12 @@ beforeAll(async () => {
   // files come back within 2 s (default 20), so A's backlog stays well inside the test's time
   // when a loaded machine makes its documents slow and its share small.
   stack = await startStack({
-    env: { PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "1", PLATEN_RENDER_DEFER_MAX_SECONDS: "2" },
+    // The sweeper runs only when a test asks (sweepNow): its own timer must not race the clock moves.
+    env: {
+      PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "1",
+      PLATEN_RENDER_DEFER_MAX_SECONDS: "2",
+      PLATEN_SWEEP_SECONDS: "86400",
+    },
   });
   const tenantA = await createPlanTenant(stack, "fairness A", "standard");
   a = { ...tenantA, slow: await publishSlowDesign(stack, tenantA.workspaceId) };
