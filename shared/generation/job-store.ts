@@ -105,7 +105,11 @@ export interface SettledCount {
  * nothing: the count is exact however often it is repeated. `added` names the files
  * this call put into the set: the write is atomic, so exactly one caller adds each file.
  */
-export async function markSettled(requestId: string, fileIds: string[]): Promise<SettledCount | undefined> {
+export async function markSettled(
+  requestId: string,
+  fileIds: string[],
+  aliveAt?: string,
+): Promise<SettledCount | undefined> {
   if (!fileIds.length) {
     const job = await getJob(requestId);
     return job && { job, added: [] };
@@ -114,9 +118,11 @@ export async function markSettled(requestId: string, fileIds: string[]): Promise
     new UpdateCommand({
       TableName: table(),
       Key: jobKey(requestId),
-      UpdateExpression: "ADD settledFiles :ids",
+      // `aliveAt`: a worker settled these files now, a sign of life of the request's rendering
+      // (the sweeper's recount passes none); in the same write, so it costs nothing.
+      UpdateExpression: aliveAt ? "ADD settledFiles :ids SET renderAliveAt = :at" : "ADD settledFiles :ids",
       ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":ids": new Set(fileIds) },
+      ExpressionAttributeValues: { ":ids": new Set(fileIds), ...(aliveAt && { ":at": aliveAt }) },
       // The set before this write tells what it added; the rest of the job is unchanged by it.
       ReturnValues: "ALL_OLD",
     }),

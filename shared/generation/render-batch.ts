@@ -160,6 +160,7 @@ async function countByRequest(counted: Counted[], deps: WorkerDeps): Promise<Bat
         requestId,
         g.map((c) => c.file),
         deps.clock,
+        { rendered: true },
       ),
     ),
   );

@@ -120,13 +120,19 @@ export async function dropParams(
 
 /**
  * Counts final files of one request (idempotently) and finalizes it once every file is
- * counted. Their pages were counted before they became final; counting here drops their
+ * counted; `rendered`: a worker just settled them (a sign of life for the sweeper). Their pages were counted before they became final; counting here drops their
  * page markers, which nothing needs any more (no delivery gets past `queued → counting`).
  */
-export async function countSettled(requestId: string, files: SettledFile[], clock: Clock): Promise<void> {
+export async function countSettled(
+  requestId: string,
+  files: SettledFile[],
+  clock: Clock,
+  opts: { rendered?: boolean } = {},
+): Promise<void> {
   const counted = await markSettled(
     requestId,
     files.map((f) => f.fileId),
+    opts.rendered ? clock.now().toISOString() : undefined,
   );
   if (!counted) return;
   const { job } = counted;

@@ -22,9 +22,9 @@ export const ACCEPT_DEADLINE_SECONDS = 120;
  * visibility time-out, before the DLQ consumer fails its file: a request whose rendering
  * showed no sign of life for 15 min longer than that lost its messages (or the DLQ consumer
  * failed). Signs of life: its creation, and the `renderAliveAt` a worker records when it
- * sends a file back to the queue (fair rendering gives each deferral a new message, whose
- * receive count starts again), at least every RENDER_ALIVE_EVERY_SECONDS (job-store.ts)
- * while it defers.
+ * settles files of it (in the same write) or sends a file back to the queue (fair rendering
+ * gives each deferral a new message, whose receive count starts again), at least every
+ * RENDER_ALIVE_EVERY_SECONDS (job-store.ts) while it defers.
  */
 export const RENDER_DEADLINE_SECONDS = queues.render.maxReceiveCount * queues.render.visibilityTimeoutSeconds + 15 * 60;
 

@@ -113,6 +113,11 @@ describe("one workspace's backlog does not starve another", () => {
     expect(outcome(endA.answer.body)).toEqual({ status: "completed", done: 50, failed: [] });
     expect(deferredOf(a.workspaceId)).toBeGreaterThan(0);
     expect(deferredOf(b.workspaceId)).toBe(0);
+    // Never deferred, B's request still shows the sweeper its rendering was alive: the workers'
+    // counts record it (a fleet-wide backlog is not taken for lost messages either).
+    useStackEmulators(stack.dataDir);
+    const jobB = (await getJob(acceptedB.requestId))!;
+    expect(jobB.renderAliveAt! >= jobB.createdAt).toBe(true);
   });
 });
 
