@@ -66,9 +66,10 @@ async function showStep(
 ): Promise<void> {
   const lang = pickLanguage(req.headers["accept-language"]);
   if (details.prompt.name === "login") {
-    // Signed in on the site already: the first-party session stands for the login.
+    // Signed in on the site already: the first-party session stands for the login
+    // (readSession has checked the user still exists and has not signed out since).
     const session = await readSession(req.headers.cookie);
-    if (session && (await getUser(session.userId))) {
+    if (session) {
       await ctx.provider.interactionFinished(
         req,
         res,
