@@ -20,6 +20,7 @@ import type { RouteDefinition } from "../definitions/index.ts";
 import { type CorsDefinition, type PlatenDefinitions, pascalCase } from "./definitions.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/http/error-body.ts";
+import { addErrorBodyResponse } from "./gateway-error-response.ts";
 import { JsonBodyValidation } from "./request-validation.ts";
 import type { StageSettings } from "./stage.ts";
 
@@ -187,17 +188,8 @@ function addCorsGatewayResponses(api: RestApi, cors: CorsDefinition): void {
  * where the local gateway answers 405 METHOD_NOT_ALLOWED (infra/README.md).
  */
 function addNoRouteResponse(api: RestApi, cors: CorsDefinition, docsBaseUrl: string): void {
-  const quote = (values: readonly string[]) => `'${values.join(",")}'`;
-  api.addGatewayResponse("NoRoute", {
-    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-    statusCode: "404",
-    templates: { "application/json": JSON.stringify(buildErrorBody(new PlatenError("NOT_FOUND"), "en", docsBaseUrl)) },
-    responseHeaders: {
-      "Content-Language": "'en'",
-      "Access-Control-Allow-Origin": quote(cors.allowOrigins),
-      "Access-Control-Expose-Headers": quote(cors.exposeHeaders),
-    },
-  });
+  const body = buildErrorBody(new PlatenError("NOT_FOUND"), "en", docsBaseUrl);
+  addErrorBodyResponse(api, "NoRoute", ResponseType.MISSING_AUTHENTICATION_TOKEN, body, cors);
 }
 
 /** JSON access-log line; no headers, so `appkey` and `Authorization` never reach the logs. */

@@ -9,6 +9,7 @@ import {
 } from "aws-cdk-lib/aws-apigateway";
 import type { RouteDefinition } from "../definitions/index.ts";
 import type { CorsDefinition } from "./definitions.ts";
+import { addErrorBodyResponse } from "./gateway-error-response.ts";
 
 /**
  * Gateway-side validation of the JSON bodies the route table knows (`jsonBody`): the body
@@ -42,17 +43,7 @@ export class JsonBodyValidation {
       details: [{ code: "VALIDATION_FAILED", message }],
       docsUrl: `${docsBaseUrl.replace(/\/$/, "")}/docs/errors#validation_failed`,
     };
-    const quote = (values: readonly string[]) => `'${values.join(",")}'`;
-    api.addGatewayResponse("BadRequestBody", {
-      type: ResponseType.BAD_REQUEST_BODY,
-      statusCode: "400",
-      templates: { "application/json": JSON.stringify(body) },
-      responseHeaders: {
-        "Content-Language": "'en'",
-        "Access-Control-Allow-Origin": quote(cors.allowOrigins),
-        "Access-Control-Expose-Headers": quote(cors.exposeHeaders),
-      },
-    });
+    addErrorBodyResponse(api, "BadRequestBody", ResponseType.BAD_REQUEST_BODY, body, cors);
   }
 
   /** Method options of a route: the validator and the model when its body is JSON. */
