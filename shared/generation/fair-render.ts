@@ -53,9 +53,8 @@ export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.Proc
 /**
  * Runs `render` in one of the workspace's render slots, or returns DEFERRED without
  * rendering when the workspace already holds its cap, when the lease store failed
- * transiently (throttled, 5xx, no answer), when
- * the invocation has no time left for a whole render, or when no browser became free
- * within the budget (BROWSER_BUSY).
+ * transiently (throttled, 5xx, no answer), when the invocation has no time left for a whole
+ * render, or when no browser became free within the budget (BROWSER_BUSY).
  * A render that timed out keeps its slot for the penalty (fair-share.ts `endLease`).
  */
 export async function renderInSlot(

@@ -33,9 +33,10 @@ export interface JobRecord {
   /** When acceptance had queued every render message; a job without it past the acceptance deadline died in acceptance. */
   enqueuedAt?: string;
   /**
-   * The last sign of life of its rendering beyond `createdAt`: a worker that sends one of its
-   * files back to the queue (fair rendering) refreshes it every RENDER_ALIVE_EVERY_SECONDS,
-   * so the sweeper does not take a long but moving backlog for lost messages.
+   * The last sign of life of its rendering beyond `createdAt`: set when a worker counts settled
+   * files of it (`markSettled`) or sends one back to the queue (`markRenderAlive`, at most every
+   * RENDER_ALIVE_EVERY_SECONDS per message), so the sweeper does not take a long but moving
+   * backlog for lost messages.
    */
   renderAliveAt?: string;
   /** Set only while processing: the sparse `active` index lists unfinished requests. */

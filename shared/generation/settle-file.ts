@@ -120,8 +120,9 @@ export async function dropParams(
 
 /**
  * Counts final files of one request (idempotently) and finalizes it once every file is
- * counted; `rendered`: a worker just settled them (a sign of life for the sweeper). Their pages were counted before they became final; counting here drops their
+ * counted. Their pages were counted before they became final; counting here drops their
  * page markers, which nothing needs any more (no delivery gets past `queued → counting`).
+ * `rendered`: a worker just settled them, a sign of life of the request for the sweeper.
  */
 export async function countSettled(
   requestId: string,

@@ -51,9 +51,9 @@ const interrupted: Outcome = {
  * The sweeper (issue 15 items 2 and 5). For every request still processing past the
  * acceptance deadline: settled files are counted again (idempotent: repairs a count or
  * finalization lost to a crash); if its acceptance stalled (render messages never marked
- * queued) or its rendering showed no sign of life for the render deadline, every still-queued file fails with
- * GENERATION_INTERRUPTED (its reserved page returned, `file.failed` sent where routing
- * says so) and the request ends. Then the outbox relay queues the deliveries of events
+ * queued) or its rendering showed no sign of life for the render deadline, every
+ * still-queued file fails with GENERATION_INTERRUPTED (its reserved page returned,
+ * `file.failed` sent where routing says so) and the request ends. Then the outbox relay queues the deliveries of events
  * that never got them. Safe to run at any time and concurrently with the workers.
  */
 export async function sweepStalled(clock: Clock): Promise<SweepReport> {
