@@ -1,5 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
 import { type FileRecord, getFileRecord } from "#shared/generation/file-store.ts";
+import { whenStored } from "#shared/generation/when-stored.ts";
 import { isId } from "#shared/ids.ts";
 import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
 import { isInvited } from "#shared/site/invitation-store.ts";
@@ -22,12 +23,15 @@ export const nowSeconds = () => Math.floor(systemClock.now().getTime() / 1000);
 
 /**
  * Loads the file and decides access (shared/site/file-access.ts). Malformed ids never
- * reach the store; they are as hidden as unknown ones.
+ * reach the store; they are as hidden as unknown ones. A sync file is answered before it
+ * is stored, so its `share.url` can be opened while it is still `storing`: the record is
+ * read the way the API's download reads it (whenStored: re-read for up to 3 s, and one
+ * whose function died before storing it reads as failed).
  */
 export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promise<FileVisit> {
   const { requestId = "", fileId = "" } = req.params;
   const userId = await identity.userOf(req.header("cookie"));
-  const file = isId(requestId) && isId(fileId) ? await getFileRecord(requestId, fileId) : undefined;
+  const file = isId(requestId) && isId(fileId) ? await loadFile(requestId, fileId) : undefined;
   const role = file && userId ? await identity.roleIn(file.workspaceId, userId) : undefined;
   const invited = Boolean(
     file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))),
@@ -43,4 +47,12 @@ export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promi
   );
   const access = decideFileAccess(file, { role, invited, passcodeGranted }, nowSeconds());
   return { requestId, fileId, file, userId, role, access };
+}
+
+async function loadFile(requestId: string, fileId: string): Promise<FileRecord | undefined> {
+  const [file] = await whenStored(async () => {
+    const record = await getFileRecord(requestId, fileId);
+    return record ? [record] : [];
+  }, systemClock);
+  return file;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
@@ -90,7 +90,10 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
     renderThumbnail: thumbnailRenderer(),
     log,
   });
-  writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`);
+  // Application keys and seeded passwords: readable by this user only (a file from an older
+  // start keeps its mode when rewritten, hence the chmod).
+  writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(localJsonPath, 0o600);
   writeRuntime(dataDir, { pid: process.pid, port: gateway.port, endpoints, queueUrls, urls });
   gateway.markReady();
   return {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,8 +145,10 @@ describe("every way of ending `npm start` (issue 18 item 2)", () => {
 
   it.each(ways)("stops on %s", async (_way, end) => {
     const port = await freePort();
+    chmodSync(localJsonPath(), 0o644); // as an older start left it
     const run = start(port);
     await readyOf(run);
+    expect((statSync(localJsonPath()).mode & 0o777).toString(8), "keys and passwords: this user only").toBe("600");
     await renderOne(`http://127.0.0.1:${port}/v1`);
     await expectStopped(run, port, () => end(run));
   });

@@ -155,6 +155,71 @@ describe("sync files are stored after the answer", () => {
   });
 });
 
+describe("the site's file view of a sync file (share.url opened at once)", () => {
+  const site = () => `http://127.0.0.1:${stack.port}`;
+  const offersPdf = (page: string) => page.includes('id="download"') && page.includes('id="preview"');
+
+  it("right after each of 20 sync answers, a public file's page offers the PDF, and its download is the answer's bytes", async () => {
+    const sync = syncCaller(stack, demo.appKey);
+    for (let round = 0; round < 20; round++) {
+      const content = { ...invoice(`public-${round}`), shareType: "03" };
+      const res = await sync("single", { designId: invoiceId, version: 1, content });
+      expect(res.status).toBe(200);
+      const pdf = Buffer.from(await res.arrayBuffer());
+      const [file] = decodeFileMapping(res.headers.get("x-file-mapping"));
+      const path = `/file/${res.headers.get("request-id")}/${file!.fileId}`;
+      // No pause: the store may still be running.
+      const [view, bytes] = await Promise.all([fetch(`${site()}${path}`), fetch(`${site()}${path}/download`)]);
+      expect(view.status).toBe(200);
+      expect(offersPdf(await view.text()), `round ${round}`).toBe(true);
+      expect(bytes.status).toBe(200);
+      expect(Buffer.from(await bytes.arrayBuffer()).equals(pdf)).toBe(true);
+    }
+  });
+
+  it("a page opened while the file is storing waits for it and offers the PDF", async () => {
+    const record = { ...storingRecord(newId(), 0, "single"), shareType: "public" as const };
+    await putFileRecords([record]);
+    const pdf = await getPdf(await anyStoredPdfKey());
+    const [viewing, previewing] = [
+      fetch(`${site()}/file/${record.requestId}/${record.fileId}`),
+      fetch(`${site()}/file/${record.requestId}/${record.fileId}/preview`),
+    ];
+    await new Promise((r) => setTimeout(r, 300));
+    await putPdf(record.s3Key!, pdf);
+    await putFileRecords([
+      { ...record, status: "done", pageCount: 1, bytes: pdf.length, completedAt: new Date().toISOString() },
+    ]);
+    const [view, preview] = await Promise.all([viewing, previewing]);
+    expect(view.status).toBe(200);
+    expect(view.headers.get("refresh")).toBeNull();
+    expect(offersPdf(await view.text())).toBe(true);
+    expect([preview.status, preview.headers.get("content-type")]).toEqual([200, "application/pdf"]);
+    expect(Buffer.from(await preview.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it("a file still storing after the wait shows a short 'being prepared' page that reloads itself", async () => {
+    const record = { ...storingRecord(newId(), 0, "single"), shareType: "public" as const };
+    await putFileRecords([record]);
+    const path = `/file/${record.requestId}/${record.fileId}`;
+    const view = await fetch(`${site()}${path}`, { headers: { "accept-language": "en" } });
+    expect([view.status, view.headers.get("refresh")]).toEqual([200, "2"]);
+    const page = await view.text();
+    expect(page).toContain('role="status"');
+    expect(page).toContain("This page reloads itself");
+    expect(offersPdf(page)).toBe(false);
+    const download = await fetch(`${site()}${path}/download`, { redirect: "manual" });
+    expect([download.status, download.headers.get("location")]).toEqual([303, path]);
+    // Stored now: the page it reloads offers the PDF, with no more reloading.
+    const pdf = await getPdf(await anyStoredPdfKey());
+    await putPdf(record.s3Key!, pdf);
+    await putFileRecords([{ ...record, status: "done", pageCount: 1, bytes: pdf.length }]);
+    const again = await fetch(`${site()}${path}`);
+    expect(again.headers.get("refresh")).toBeNull();
+    expect(offersPdf(await again.text())).toBe(true);
+  });
+});
+
 describe("a sync single whose store never finished", () => {
   it("reads as failed with GENERATION_INTERRUPTED once its deadline passed: status and download say so", async () => {
     const requestId = newId();

@@ -1,8 +1,18 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { inflatedLayout, writeMark } from "#shared/render/chromium-binary.ts";
 
 /**
  * The inflated Chromium is shared by every process on the machine, so resolving it runs
@@ -82,6 +92,71 @@ describe("the shared Chromium binary", () => {
     expect(spawnSync(join(tmp, "chromium"), ["--version"], { encoding: "utf8" }).stdout).toMatch(/Chrom/);
     // No staging folder, lock or half file left (tsx's compile cache is the test's own child processes').
     const left = readdirSync(tmp).filter((entry) => !/^tsx-\d+$/.test(entry));
-    expect(left.sort()).toEqual(["chromium", "platen-chromium.inflated"]);
+    expect(left.sort()).toEqual([...LAYOUT, "fonts", "platen-chromium.inflated"].sort());
   }, 90_000);
+});
+
+/** What @sparticuz/chromium unpacks beside its binary on this platform (not Amazon Linux 2023). */
+const LAYOUT = [
+  "chromium",
+  "libEGL.so",
+  "libGLESv2.so",
+  "libvk_swiftshader.so",
+  "libvulkan.so.1",
+  "vk_swiftshader_icd.json",
+];
+
+describe("the whole layout, not only the binary", () => {
+  it("the mark lists every file of the layout, each in place with its size", async () => {
+    const tmp = freshTmp();
+    await resolveIn(tmp);
+    const layout = inflatedLayout(tmp)!;
+    expect(layout.map((f) => f.path)).toEqual(expect.arrayContaining(LAYOUT));
+    expect(layout.some((f) => f.path.startsWith("fonts/"))).toBe(true);
+    for (const file of layout) expect(statSync(join(tmp, file.path)).size).toBe(file.size);
+  }, 90_000);
+
+  it("a binary without its libraries (a mark from before the layout was listed) is inflated again", async () => {
+    const tmp = freshTmp();
+    await resolveIn(tmp);
+    for (const lib of LAYOUT.slice(1)) unlinkSync(join(tmp, lib));
+    writeFileSync(join(tmp, "platen-chromium.inflated"), `${join(tmp, "chromium")}\n`); // the old mark: the path only
+    expect(inflatedLayout(tmp)).toBeUndefined();
+    await resolveIn(tmp);
+    for (const file of LAYOUT) expect(existsSync(join(tmp, file)), file).toBe(true);
+    expect(inflatedLayout(tmp)).toBeDefined();
+  }, 90_000);
+
+  it.each(["libEGL.so", "libvulkan.so.1", "vk_swiftshader_icd.json"])(
+    "a marked layout missing %s is not used: the next process inflates again",
+    async (missing) => {
+      const tmp = freshTmp();
+      await resolveIn(tmp);
+      unlinkSync(join(tmp, missing));
+      expect(inflatedLayout(tmp), "a missing file voids the mark").toBeUndefined();
+      await resolveIn(tmp);
+      expect(existsSync(join(tmp, missing))).toBe(true);
+      expect(inflatedLayout(tmp)).toBeDefined();
+    },
+    90_000,
+  );
+
+  it("the mark is never written while a file of the layout is missing or partial", async () => {
+    const tmp = freshTmp();
+    writeFileSync(join(tmp, "chromium"), "binary");
+    writeFileSync(join(tmp, "libEGL.so"), "lib");
+    const files = [
+      { path: "chromium", size: 6 },
+      { path: "libEGL.so", size: 3 },
+      { path: "libGLESv2.so", size: 3 },
+    ];
+    await expect(writeMark(tmp, files)).rejects.toThrow(/libGLESv2\.so is missing/);
+    expect(existsSync(join(tmp, "platen-chromium.inflated"))).toBe(false);
+    writeFileSync(join(tmp, "libGLESv2.so"), "l"); // partial: smaller than listed
+    await expect(writeMark(tmp, files)).rejects.toThrow(/libGLESv2\.so is missing or partial/);
+    expect(existsSync(join(tmp, "platen-chromium.inflated"))).toBe(false);
+    writeFileSync(join(tmp, "libGLESv2.so"), "lib");
+    await writeMark(tmp, files);
+    expect(inflatedLayout(tmp)).toEqual(files);
+  });
 });

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { resolveFileDownload } from "#shared/generation/download.ts";
-import { openPdf } from "#shared/generation/file-store.ts";
+import { type FileRecord, openPdf } from "#shared/generation/file-store.ts";
 import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { verifyPasscode } from "#shared/generation/passcodes.ts";
 import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
@@ -86,6 +86,10 @@ function gone(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): Site
   return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
 }
 
+/** How often a page of a file still being rendered or stored reloads itself. */
+const REFRESH_SECONDS = 2;
+const settled = (file: FileRecord) => file.status === "done" || file.status === "failed";
+
 /** GET/POST `/file/{requestId}/{fileId}` (issue 14 item 1). */
 export const fileViewPage =
   (identity: SiteIdentity): PageHandler =>
@@ -104,7 +108,9 @@ export const fileViewPage =
     const invitations =
       visit.access.admin && visit.file!.shareType === "invited" ? await invitationSection(req, visit) : "";
     const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit))}${invitations}`;
-    return { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
+    const result: SiteResult = { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
+    // Not stored or rendered yet: the "being prepared" page reloads itself until it offers the PDF.
+    return settled(visit.file!) ? result : { ...result, headers: { Refresh: String(REFRESH_SECONDS) } };
   };
 
 /**
@@ -117,6 +123,8 @@ export const fileBytes =
     const visit = await visitFile(req, identity);
     if (visit.access.kind === "expired") return gone(req, identity, Boolean(visit.userId));
     if (visit.access.kind !== "show") return notFound(req, identity, Boolean(visit.userId));
+    // visitFile already waited for a file being stored: one not done by now is the page's to explain.
+    if (!settled(visit.file!)) return { status: 303, redirect: fileBase(visit) };
     const file = await resolveFileDownload(
       visit.requestId,
       visit.fileId,
