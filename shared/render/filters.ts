@@ -1,4 +1,6 @@
 import { type Liquid, toValue } from "liquidjs";
+import { barcodeFilter } from "./barcode.ts";
+import { registrationNumber, taxByRateFilter } from "./invoice-filters.ts";
 
 /**
  * `delimit`: thousands separators for numbers (1234567.5 → "1,234,567.5", -3000 →
@@ -56,6 +58,10 @@ function instantOf(value: unknown): number {
 /** Filters Platen adds to LiquidJS's built-ins, for every design. */
 export function registerPlatenFilters(engine: Liquid): Liquid {
   engine.registerFilter("delimit", delimit);
+  // Markup of our own (the value is escaped inside it): not escaped again as output.
+  engine.registerFilter("barcode", { handler: barcodeFilter, raw: true });
+  engine.registerFilter("tax_by_rate", taxByRateFilter);
+  engine.registerFilter("registration_number", registrationNumber);
   // `date: "…", "Asia/Tokyo"`: LiquidJS resolves a zone name with two toLocaleString
   // calls (a new Intl formatter each) per date; the same offset from a cached formatter
   // costs a fraction. `%Z` prints the zone's name, so it keeps the name.

@@ -1,3 +1,4 @@
+import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { registerPlatenFilters } from "./filters.ts";
@@ -74,6 +75,8 @@ interface CompiledBundle {
   templates: Template[];
   /** Everything between `<title>` and `<body>`: it only depends on the bundle. */
   styles: string;
+  /** The template uses the `barcode` filter: its encoder is loaded before the render. */
+  barcodes: boolean;
 }
 
 const engine = createTemplateEngine();
@@ -121,6 +124,7 @@ export async function renderHtml(
   options: RenderHtmlOptions,
 ): Promise<string> {
   const compiled = compileBundle(bundle, options.bundleKey);
+  if (compiled.barcodes) await loadBarcodeEncoder();
   const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
   const maxChars = options.maxHtmlChars ?? configuredMaxHtmlChars();
   const started = performance.now();
@@ -181,7 +185,7 @@ function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledB
   const styles =
     `<style>${BASE_CSS}</style><style>${escapeStyle(bundle.css)}</style>` +
     `<style>${pageCss(resolvePageBox(bundle.manifest.page))}</style>`;
-  const compiled = { templates, styles };
+  const compiled = { templates, styles, barcodes: usesBarcodes(bundle.template) };
   if (key === undefined) compiledByObject.set(bundle, compiled);
   else touch(key, compiled);
   return compiled;

@@ -1,0 +1,164 @@
+import type { RenderOptions } from "bwip-js/generic";
+
+/**
+ * The `barcode` Liquid filter: `{{ value | barcode: "qrcode", eclevel: "M" }}` writes the
+ * symbol as inline SVG (vector, sharp in print, nothing fetched), drawn by bwip-js.
+ *
+ * bwip-js is loaded only for templates that use the filter (`loadBarcodeEncoder`, awaited
+ * by renderHtml before a sync render): importing it costs a few hundred ms, which no other
+ * document should pay on a cold start.
+ */
+
+/** A symbology as templates name it → bwip-js's encoder, its defaults and the quiet zone it needs (modules). */
+interface Symbology {
+  bcid: string;
+  /** Human-readable text under the bars by default. */
+  text: boolean;
+  /** Two-dimensional: square modules, no bar height. */
+  matrix?: boolean;
+  /** Quiet zone on each side, in modules (top and bottom too for matrix codes). */
+  quiet: number;
+  /** Default module width in mm. */
+  module: number;
+  /** The symbol's own physical size (Japan Post's customer barcode): no module scaling. */
+  fixedSize?: boolean;
+  extra?: Partial<RenderOptions>;
+}
+
+const SYMBOLOGIES: Record<string, Symbology> = {
+  code128: { bcid: "code128", text: true, quiet: 10, module: 0.33 },
+  "gs1-128": { bcid: "gs1-128", text: true, quiet: 10, module: 0.33 },
+  ean13: { bcid: "ean13", text: true, quiet: 11, module: 0.33 },
+  ean8: { bcid: "ean8", text: true, quiet: 7, module: 0.33 },
+  /** JAN is EAN-13 (or EAN-8 for an 8-digit short code, chosen by the value's length). */
+  jan: { bcid: "ean13", text: true, quiet: 11, module: 0.33 },
+  upca: { bcid: "upca", text: true, quiet: 9, module: 0.33 },
+  itf14: { bcid: "itf14", text: true, quiet: 10, module: 0.5, extra: { showborder: false } },
+  code39: { bcid: "code39", text: true, quiet: 10, module: 0.33 },
+  /** NW-7, used by Japanese carriers: start/stop characters A–D included in the value. */
+  codabar: { bcid: "rationalizedCodabar", text: true, quiet: 10, module: 0.33 },
+  nw7: { bcid: "rationalizedCodabar", text: true, quiet: 10, module: 0.33 },
+  qrcode: { bcid: "qrcode", text: false, matrix: true, quiet: 4, module: 0.5 },
+  datamatrix: { bcid: "datamatrix", text: false, matrix: true, quiet: 1, module: 0.5 },
+  pdf417: { bcid: "pdf417", text: false, matrix: true, quiet: 2, module: 0.33 },
+  /** Japan Post's customer barcode (カスタマバーコード): postcode + address digits. */
+  japanpost: { bcid: "japanpost", text: false, quiet: 2, module: 0.6, fixedSize: true },
+};
+
+export const BARCODE_SYMBOLOGIES = Object.keys(SYMBOLOGIES);
+
+/** bwip-js draws at 72 units per inch: one unit per module at scale 1. */
+const MM_PER_UNIT = 25.4 / 72;
+/** Bar height of linear codes in mm unless `height` says otherwise. */
+const DEFAULT_HEIGHT_MM = 12;
+/** Longest value encoded (the largest QR code holds 7,089 digits). */
+const MAX_VALUE_CHARS = 7_089;
+
+type Encoder = { toSVG(options: RenderOptions): string };
+let encoder: Encoder | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads bwip-js once per process (a template that uses `barcode` awaits this before rendering). */
+export function loadBarcodeEncoder(): Promise<void> {
+  loading ??= import("bwip-js/generic").then((module) => {
+    encoder = module;
+  });
+  return loading;
+}
+
+/** Whether a template's source uses the filter (checked once per compiled template). */
+export const usesBarcodes = (template: string): boolean => /\|\s*barcode\b/.test(template);
+
+/** What the filter receives: the symbology, then LiquidJS's keyword arguments as `[name, value]` pairs. */
+export function barcodeFilter(value: unknown, symbology?: unknown, ...options: unknown[]): string {
+  return barcodeSvg(value, symbology, Object.fromEntries(options.filter(isPair)));
+}
+
+const isPair = (option: unknown): option is [string, unknown] =>
+  Array.isArray(option) && option.length === 2 && typeof option[0] === "string";
+
+const cache = new Map<string, string>();
+const MAX_CACHED = 256;
+
+/**
+ * The SVG for `value` in `symbology`. Options: `height` (mm, linear codes), `module` (module
+ * width in mm), `text` (human-readable line on/off), `quietzone` (true: the symbology's own,
+ * false: none, or a number of modules), `eclevel` (QR: L, M, Q, H).
+ * Nil or an empty string writes nothing.
+ * @throws Error naming the symbology and the value when the value cannot be encoded
+ * (the renderer reports it as TEMPLATE_FAILED).
+ */
+export function barcodeSvg(value: unknown, symbology: unknown, options: Record<string, unknown>): string {
+  if (value === null || value === undefined || value === "") return "";
+  const name = String(symbology ?? "").toLowerCase();
+  const spec = SYMBOLOGIES[name];
+  if (!spec)
+    throw new Error(`barcode: unknown symbology "${String(symbology)}" (one of ${BARCODE_SYMBOLOGIES.join(", ")})`);
+  const text = String(value);
+  const key = `${name}\u0000${text}\u0000${JSON.stringify(options)}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const svg = drawSvg(spec, name, text, options);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  cache.set(key, svg);
+  return svg;
+}
+
+function drawSvg(spec: Symbology, name: string, text: string, options: Record<string, unknown>): string {
+  if (!encoder) throw new Error("barcode: the encoder was not loaded (loadBarcodeEncoder)");
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  if (text.length > MAX_VALUE_CHARS)
+    throw new Error(`barcode "${name}" cannot encode "${shown}": longer than ${MAX_VALUE_CHARS} characters`);
+  const moduleMm = positive(options.module, "module", name) ?? spec.module;
+  const scale = spec.fixedSize ? 1 : moduleMm / MM_PER_UNIT;
+  const quiet = quietModules(options.quietzone, spec.quiet);
+  const heightMm = positive(options.height, "height", name) ?? DEFAULT_HEIGHT_MM;
+  const bcid = name === "jan" && /^\d{7,8}$/.test(text) ? "ean8" : spec.bcid;
+  const render: RenderOptions = {
+    bcid,
+    text,
+    scale: 1,
+    includetext: options.text === undefined ? spec.text : options.text === true || options.text === "true",
+    paddingwidth: quiet,
+    paddingheight: spec.matrix ? quiet : 0,
+    ...(spec.matrix || spec.fixedSize ? {} : { height: heightMm / scale }),
+    ...(typeof options.eclevel === "string" && { eclevel: options.eclevel.toUpperCase() }),
+    ...spec.extra,
+  };
+  let svg: string;
+  try {
+    svg = encoder.toSVG(render);
+  } catch (error) {
+    const reason = String((error as Error).message ?? error).replace(/^bwipp\.\w+#\d+:\s*/, "");
+    throw new Error(`barcode "${name}" cannot encode "${shown}": ${reason}`);
+  }
+  return sized(svg, scale, text);
+}
+
+/** bwip-js writes only a viewBox: give the symbol its physical size in mm, and a text alternative. */
+function sized(svg: string, scale: number, text: string): string {
+  const box = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg);
+  if (!box) return svg;
+  const mm = (units: string) => `${+(Number(units) * MM_PER_UNIT * scale).toFixed(3)}mm`;
+  const label = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return svg
+    .replace(/<svg /, `<svg width="${mm(box[1]!)}" height="${mm(box[2]!)}" role="img" aria-label="${label}" `)
+    .replace(/^<\?xml[^>]*>\s*/, "")
+    .trim();
+}
+
+function quietModules(option: unknown, own: number): number {
+  if (option === undefined || option === true || option === "true") return own;
+  if (option === false || option === "false") return 0;
+  const n = Number(option);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new Error(`barcode: quietzone must be true, false or 0–100`);
+  return n;
+}
+
+function positive(option: unknown, label: string, name: string): number | undefined {
+  if (option === undefined) return undefined;
+  const n = Number(option);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000)
+    throw new Error(`barcode "${name}": ${label} must be a positive number of mm`);
+  return n;
+}
