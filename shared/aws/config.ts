@@ -1,6 +1,6 @@
 /**
  * Configuration, read once from the environment. A missing variable fails fast with a
- * message naming it (Gotenberg habit). The names match `envVar` of infra/definitions
+ * message naming it (Gotenberg habit). The names match `envVar` of shared/definitions
  * (test/unit/definitions.test.ts checks they agree).
  */
 export interface PlatenConfig {

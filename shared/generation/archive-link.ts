@@ -45,7 +45,7 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
 export const servedFromS3 = (contentLength: number, settings: ArchiveLinkSettings): boolean =>
   contentLength > settings.redirectBytes;
 
-/** Where a request's ZIP is kept (its own prefix: a lifecycle rule expires it, infra/definitions/buckets.ts). */
+/** Where a request's ZIP is kept (its own prefix: a lifecycle rule expires it, shared/definitions/buckets.ts). */
 export const archiveObjectKey = (workspaceId: string, requestId: string) => `zips/${workspaceId}/${requestId}.zip`;
 
 /** What a presigned GET names: the object and the response headers S3 is to send with it. */

@@ -39,7 +39,7 @@ export interface FairShareConfig {
 /**
  * `PLATEN_RENDER_WORKSPACE_WORK_SECONDS` (default: 2 s per browser of this container, the
  * whole fleet of the local stack; the CDK stack sets the fleet-wide value of
- * `infra/definitions/queues.ts`), `PLATEN_RENDER_WORKSPACE_MIN` (2),
+ * `shared/definitions/queues.ts`), `PLATEN_RENDER_WORKSPACE_MIN` (2),
  * `PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS` (60), `PLATEN_RENDER_DEFER_MAX_SECONDS` (20).
  */
 export function readFairShareConfig(env: NodeJS.ProcessEnv, browsers: number): FairShareConfig {

@@ -1,6 +1,6 @@
 /**
  * File retention (DESIGN: retention). The default matches the files bucket's lifecycle
- * rule in infra/definitions/buckets.ts; a per-workspace setting can override it later.
+ * rule in shared/definitions/buckets.ts; a per-workspace setting can override it later.
  */
 export const DEFAULT_FILE_RETENTION_DAYS = Number(process.env.PLATEN_FILE_RETENTION_DAYS ?? 30) || 30;
 

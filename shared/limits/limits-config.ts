@@ -3,7 +3,7 @@
  * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
-/** Rate-limit classes of spec 8; each route's class is set in the route table (infra/definitions/routes.ts). */
+/** Rate-limit classes of spec 8; each route's class is set in the route table (shared/definitions/routes.ts). */
 export type RateClass = "sync" | "async" | "retrieval" | "status";
 
 export interface PlanLimits {
