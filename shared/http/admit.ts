@@ -7,7 +7,7 @@ import {
 } from "#shared/auth/authenticate.ts";
 import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import type { RateClass } from "#shared/limits/limits-config.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { whileAdmitting } from "#shared/generation/admissions-first.ts";

@@ -3,8 +3,7 @@
  * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
-/** Rate-limit classes of spec 8; each route's class is set in the route table (shared/definitions/routes.ts). */
-export type RateClass = "sync" | "async" | "retrieval" | "status";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 
 export interface PlanLimits {
   /** Pages a month: the hard limit of stopping plans, the included pages of the others. */
