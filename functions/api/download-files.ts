@@ -3,8 +3,8 @@ import { resolveFileDownload } from "#shared/generation/download.ts";
 import { openPdf } from "#shared/generation/file-store.ts";
 import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
-import { requestArchiveAnswer } from "#shared/http/request-archive.ts";
+import { contentDisposition, pdfFileName } from "#shared/generation/http/file-headers.ts";
+import { requestArchiveAnswer } from "#shared/generation/http/request-archive.ts";
 import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
 
 /**

@@ -4,8 +4,8 @@ import { type AcceptedFile, acceptAsync } from "#shared/generation/accept-async.
 import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
-import { withIdempotencyKey } from "#shared/http/idempotent.ts";
-import { outputHistoryUrl } from "#shared/http/sync-response.ts";
+import { withIdempotencyKey } from "#shared/generation/http/idempotent.ts";
+import { outputHistoryUrl } from "#shared/generation/http/sync-response.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 
 /** A replay answers the same requestId and files; the passcodes were shown once only. */

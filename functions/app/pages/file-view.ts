@@ -5,7 +5,7 @@ import { resolveFileDownload } from "#shared/generation/download.ts";
 import { openPdf } from "#shared/generation/file-store.ts";
 import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { verifyPasscode } from "#shared/generation/passcodes.ts";
-import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
+import { contentDisposition, pdfFileName } from "#shared/generation/http/file-headers.ts";
 import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
 import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";

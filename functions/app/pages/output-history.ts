@@ -3,7 +3,7 @@ import { listFileRecords } from "#shared/generation/file-store.ts";
 import { getJob } from "#shared/generation/job-store.ts";
 import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
 import { requestStatus, type StatusBody } from "#shared/generation/request-status.ts";
-import { requestArchiveAnswer } from "#shared/http/request-archive.ts";
+import { requestArchiveAnswer } from "#shared/generation/http/request-archive.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
