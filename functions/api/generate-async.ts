@@ -1,7 +1,6 @@
-import { config } from "#shared/aws/config.ts";
+import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { type AcceptedFile, acceptAsync } from "#shared/generation/accept-async.ts";
-import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 import { withIdempotencyKey } from "#shared/generation/http/idempotent.ts";
@@ -24,7 +23,7 @@ export const handler = apiHandler(async function handleGenerateAsync(req) {
       acceptAsync(req.principal.workspace, validateGenerationBody(req.bodyText(), mode), {
         clock: systemClock,
         siteUrl,
-        retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+        retentionDays: fileRetentionDays(),
         pages: dynamoPageCounter,
       }),
     withoutPasscodes,

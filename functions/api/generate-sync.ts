@@ -1,6 +1,6 @@
 // First: starts Chromium before the other modules load (a cold start's init phase).
 import "#shared/render/launch-at-init.ts";
-import { config } from "#shared/aws/config.ts";
+import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import {
   generateSync,
@@ -10,7 +10,6 @@ import {
 } from "#shared/generation/sync-generation.ts";
 import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
-import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { checkFileMappingSize, fileMappingMaxBytes } from "#shared/generation/http/file-mapping-cap.ts";
@@ -73,7 +72,7 @@ export const handler = earlyStreamingApiHandler(async function handleGenerateSyn
         clock: systemClock,
         renderer,
         siteUrl,
-        retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+        retentionDays: fileRetentionDays(),
         budgetMs: budgetMs(),
         pages: dynamoPageCounter,
       });

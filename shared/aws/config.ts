@@ -1,4 +1,4 @@
-import { type BucketId, buckets } from "#shared/definitions/buckets.ts";
+import { type BucketId, buckets, DEFAULT_FILE_RETENTION_DAYS } from "#shared/definitions/buckets.ts";
 import { type QueueDefinition, type QueueId, queues } from "#shared/definitions/queues.ts";
 import { type TableId, tables } from "#shared/definitions/tables.ts";
 
@@ -82,4 +82,48 @@ let cached: PlatenConfig | undefined;
 export function config(): PlatenConfig {
   cached ??= loadConfig();
   return cached;
+}
+
+/**
+ * The environment as a map of settings. Modules that parse a group of settings (render,
+ * fair share, request ZIP links, the `X-File-Mapping` cap, limits, webhooks) take it as a
+ * parameter, which their tests replace; it is the live environment, so the next read sees
+ * a value a test has changed.
+ */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The process environment: the default of those settings readers, and what a child process inherits. */
+export const environment = (): Environment => process.env;
+
+/** `POWERTOOLS_SERVICE_NAME`: the service of every log line and metric (`platen-<stage>` deployed). */
+export const serviceName = (): string => process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
+
+/**
+ * `S3_PRESIGN_ENDPOINT`: the host presigned URLs name. Unset in AWS (the SDK's own S3
+ * endpoint); locally the gateway's `/__s3`.
+ */
+export const presignEndpoint = (): string | undefined => process.env.S3_PRESIGN_ENDPOINT || undefined;
+
+/**
+ * `PLATEN_FILE_RETENTION_DAYS`: days a workspace's files are kept, by default the files
+ * bucket's lifecycle (shared/definitions/buckets.ts). Read per request, so tests may change it.
+ */
+export function fileRetentionDays(): number {
+  return Number(process.env.PLATEN_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS) || DEFAULT_FILE_RETENTION_DAYS;
+}
+
+/** Where the identity key seeds are: a file (`PLATEN_IDENTITY_KEYS_FILE`, locally) or a secret (AWS). */
+export interface IdentityKeySource {
+  file?: string;
+  secretId?: string;
+  /** `AWS_REGION` as set; unset leaves the SDK its own region lookup. */
+  region?: string;
+}
+
+export function identityKeySource(): IdentityKeySource {
+  return {
+    file: process.env.PLATEN_IDENTITY_KEYS_FILE || undefined,
+    secretId: process.env.PLATEN_IDENTITY_SECRET_ID || undefined,
+    region: process.env.AWS_REGION,
+  };
 }

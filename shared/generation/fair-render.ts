@@ -6,6 +6,7 @@ import { RenderError } from "#shared/render/renderer.ts";
 import { type FairShareConfig, fitsInvocation, readFairShareConfig } from "./fair-share.ts";
 import { dynamoLeaseStore, giveBackLease, type LeaseStore, takeLease } from "./render-leases.ts";
 import type { Outcome } from "./render-file.ts";
+import { type Environment, environment } from "#shared/aws/config.ts";
 
 /** What the render worker needs to share rendering fairly between workspaces. */
 export interface FairRendering {
@@ -33,7 +34,7 @@ const LEASE_SLACK_MS = 15_000;
  * The worker's fairness from its environment: leases in the usage table, the knobs of
  * fair-share.ts (the default work allowance scaled to this container's browsers).
  */
-export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.ProcessEnv = process.env): FairRendering {
+export function fairRenderingFromEnv(remainingMs: () => number, env: Environment = environment()): FairRendering {
   const render = readRenderConfig(env);
   // Read at the start of the invocation (the handler builds this per invocation).
   const deferForTime = fitsInvocation(remainingMs(), render.timeoutMs);

@@ -3,6 +3,7 @@
  * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
+import { environment } from "#shared/aws/config.ts";
 import type { RateClass } from "#shared/definitions/rate-classes.ts";
 
 export interface PlanLimits {
@@ -23,7 +24,7 @@ const DEFAULT_PLANS: Record<string, PlanLimits> = {
 };
 
 function jsonEnv<T>(name: string): Partial<T> {
-  const raw = process.env[name];
+  const raw = environment()[name];
   if (!raw) return {};
   try {
     return JSON.parse(raw) as Partial<T>;

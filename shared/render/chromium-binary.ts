@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { lstat, mkdtemp, readlink, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { environment } from "#shared/aws/config.ts";
 
 /** Where @sparticuz/chromium inflates its binary: `$TMPDIR/chromium` (it does not let us choose). */
 const binary = () => join(tmpdir(), "chromium");
@@ -68,7 +69,7 @@ function inflateInto(folder: string): Promise<string> {
     execFile(
       process.execPath,
       ["--input-type=module", "-e", script],
-      { env: { ...process.env, TMPDIR: folder }, maxBuffer: 1024 * 1024 },
+      { env: { ...environment(), TMPDIR: folder }, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`inflating Chromium failed: ${stderr || error.message}`)) : resolve(stdout.trim()),
     );

@@ -4,6 +4,7 @@ import debug from "debug";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { resolveExecutablePath } from "./chromium-binary.ts";
 import { publishRenderEvent } from "./render-events.ts";
+import { environment } from "#shared/aws/config.ts";
 
 // puppeteer hands every DevTools message to a fresh `debug` logger even when logging is
 // off, and each one asks isatty(stderr) whether to use colours: a syscall per message,
@@ -72,7 +73,7 @@ const BROWSER_ENV = [
 export function browserEnv(fontEnv: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BROWSER_ENV) {
-    const value = process.env[name];
+    const value = environment()[name];
     if (value !== undefined) env[name] = value;
   }
   return { ...env, ...fontEnv };

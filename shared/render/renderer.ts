@@ -20,6 +20,7 @@ import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./re
 import { toRenderError } from "./render-error.ts";
 import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
+import { type Environment, environment } from "#shared/aws/config.ts";
 
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
@@ -129,7 +130,7 @@ export function getRenderer(config?: Partial<RendererConfig>): Renderer {
  * browser would take CPU from the first render of a cold container; the pool starts the
  * others when they are needed. Failures only log: the first render relaunches.
  */
-export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
+export function launchAtInit(env: Environment = environment()): void {
   if (!readRenderConfig(env).launchAtInit) return;
   getRenderer()
     .warmUp(1)
