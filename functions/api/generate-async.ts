@@ -1,10 +1,8 @@
 import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { type AcceptedFile, acceptAsync } from "#shared/generation/accept-async.ts";
-import { validateGenerationBody } from "#shared/generation/validate-request.ts";
+import { acceptAsync, type AcceptedFile, validateGenerationBody } from "#shared/generation/index.ts";
+import { outputHistoryUrl, withIdempotencyKey } from "#shared/generation/http/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
-import { withIdempotencyKey } from "#shared/generation/http/idempotent.ts";
-import { outputHistoryUrl } from "#shared/generation/http/sync-response.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 
 /** A replay answers the same requestId and files; the passcodes were shown once only. */

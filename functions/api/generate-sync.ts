@@ -2,20 +2,23 @@
 import "#shared/render/launch-at-init.ts";
 import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
+import { replaySync, toStoredSync, validateGenerationBody } from "#shared/generation/index.ts";
+import {
+  checkFileMappingSize,
+  fileMappingMaxBytes,
+  syncResponse,
+  withIdempotencyKey,
+} from "#shared/generation/http/index.ts";
 import {
   generateSync,
   type PreparedSync,
   prepareSync,
+  rememberPlan,
+  renderAhead,
   SyncDeadlineExceeded,
-} from "#shared/generation/sync-generation.ts";
-import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
-import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
-import { validateGenerationBody } from "#shared/generation/validate-request.ts";
+} from "#shared/generation/rendering.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { checkFileMappingSize, fileMappingMaxBytes } from "#shared/generation/http/file-mapping-cap.ts";
-import { withIdempotencyKey } from "#shared/generation/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
-import { syncResponse } from "#shared/generation/http/sync-response.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
-import { type SweepReport, sweepStalled } from "#shared/generation/sweep.ts";
+import { type SweepReport, sweepStalled } from "#shared/generation/index.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 
 /**
