@@ -1,3 +1,4 @@
+import { type Environment, environment } from "#shared/aws/config.ts";
 import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
@@ -6,7 +7,6 @@ import { RenderError } from "#shared/render/renderer.ts";
 import { type FairShareConfig, fitsInvocation, readFairShareConfig } from "./fair-share.ts";
 import { dynamoLeaseStore, giveBackLease, type LeaseStore, takeLease } from "./render-leases.ts";
 import type { Outcome } from "./render-file.ts";
-import { type Environment, environment } from "#shared/aws/config.ts";
 
 /** What the render worker needs to share rendering fairly between workspaces. */
 export interface FairRendering {

@@ -1,6 +1,6 @@
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { METRICS_NAMESPACE, metricNames } from "./metric-names.ts";
 import { serviceName } from "#shared/aws/config.ts";
+import { METRICS_NAMESPACE, metricNames } from "./metric-names.ts";
 
 /** The `service` dimension every metric carries (POWERTOOLS_SERVICE_NAME, set by the stack). */
 const METRICS_SERVICE = serviceName();

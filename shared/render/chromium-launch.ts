@@ -2,9 +2,9 @@ import type { ChildProcess } from "node:child_process";
 import chromium from "@sparticuz/chromium";
 import debug from "debug";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { environment } from "#shared/aws/config.ts";
 import { resolveExecutablePath } from "./chromium-binary.ts";
 import { publishRenderEvent } from "./render-events.ts";
-import { environment } from "#shared/aws/config.ts";
 
 // puppeteer hands every DevTools message to a fresh `debug` logger even when logging is
 // off, and each one asks isatty(stderr) whether to use colours: a syscall per message,

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { type Environment, environment } from "#shared/aws/config.ts";
 import { chromiumArgs, registerBrowserProcess } from "./chromium-launch.ts";
 import { prepareFontEnvSync } from "./font-config.ts";
 import { DevToolsPipe } from "./pipe-transport.ts";
 import { readRenderConfig } from "./render-config.ts";
-import { type Environment, environment } from "#shared/aws/config.ts";
 
 /** A Chromium process started before puppeteer is asked for a browser. */
 interface EarlyChromium {

@@ -1,3 +1,4 @@
+import { type Environment, environment } from "#shared/aws/config.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
@@ -20,7 +21,6 @@ import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./re
 import { toRenderError } from "./render-error.ts";
 import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
-import { type Environment, environment } from "#shared/aws/config.ts";
 
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
