@@ -142,6 +142,16 @@ describe("imports between the folders of shared/, functions/ and infra/", () => 
     expect(out, "shared/definitions imports").toEqual([]);
   });
 
+  it("reach shared/generation from handlers only through its faces", () => {
+    const faces = ["index.ts", "http/index.ts", "rendering.ts"].map((face) => `#shared/generation/${face}`);
+    const past = importsBetween(
+      graph,
+      (u) => u.startsWith("functions/"),
+      (u) => u === "shared/generation",
+    ).filter((line) => !faces.some((face) => line.endsWith(`→ ${face}`)));
+    expect(past, "handlers importing generation past its faces").toEqual([]);
+  });
+
   it("see the whole tree: every layer and the definitions are nodes", () => {
     const nodes = new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])]);
     for (const node of ["shared/definitions", "shared/http", "functions/api", "infra/local", "infra/stack"]) {
