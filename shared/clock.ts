@@ -3,6 +3,8 @@
  * reads it, so tests move it instead of waiting. The offset only ever changes in the
  * local stack's test hooks (PLATEN_TEST_HOOKS=1).
  */
+// A test hook, not configuration (no deployment sets it): read beside the hook it arms, not in
+// shared/aws/config.ts, so the hook and its switch stay one piece.
 let offsetMs = Number(process.env.PLATEN_CLOCK_OFFSET_MS ?? 0) || 0;
 
 export interface Clock {

@@ -1,10 +1,7 @@
 import { Readable } from "node:stream";
-import { resolveFileDownload } from "#shared/generation/download.ts";
-import { openPdf } from "#shared/generation/file-store.ts";
-import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
+import { liveRequestDeps, openPdf, resolveFileDownload } from "#shared/generation/index.ts";
+import { contentDisposition, pdfFileName, requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
-import { requestArchiveAnswer } from "#shared/http/request-archive.ts";
 import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
 
 /**

@@ -1,11 +1,8 @@
-import { config } from "#shared/aws/config.ts";
+import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { type AcceptedFile, acceptAsync } from "#shared/generation/accept-async.ts";
-import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
-import { validateGenerationBody } from "#shared/generation/validate-request.ts";
+import { acceptAsync, type AcceptedFile, validateGenerationBody } from "#shared/generation/index.ts";
+import { outputHistoryUrl, withIdempotencyKey } from "#shared/generation/http/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
-import { withIdempotencyKey } from "#shared/http/idempotent.ts";
-import { outputHistoryUrl } from "#shared/http/sync-response.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 
 /** A replay answers the same requestId and files; the passcodes were shown once only. */
@@ -24,7 +21,7 @@ export const handler = apiHandler(async function handleGenerateAsync(req) {
       acceptAsync(req.principal.workspace, validateGenerationBody(req.bodyText(), mode), {
         clock: systemClock,
         siteUrl,
-        retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+        retentionDays: fileRetentionDays(),
         pages: dynamoPageCounter,
       }),
     withoutPasscodes,

@@ -1,22 +1,24 @@
 // First: starts Chromium before the other modules load (a cold start's init phase).
 import "#shared/render/launch-at-init.ts";
-import { config } from "#shared/aws/config.ts";
+import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
+import { replaySync, toStoredSync, validateGenerationBody } from "#shared/generation/index.ts";
+import {
+  checkFileMappingSize,
+  fileMappingMaxBytes,
+  syncResponse,
+  withIdempotencyKey,
+} from "#shared/generation/http/index.ts";
 import {
   generateSync,
   type PreparedSync,
   prepareSync,
+  rememberPlan,
+  renderAhead,
   SyncDeadlineExceeded,
-} from "#shared/generation/sync-generation.ts";
-import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
-import { replaySync, toStoredSync } from "#shared/generation/replay-sync.ts";
-import { DEFAULT_FILE_RETENTION_DAYS } from "#shared/generation/retention.ts";
-import { validateGenerationBody } from "#shared/generation/validate-request.ts";
+} from "#shared/generation/rendering.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { checkFileMappingSize, fileMappingMaxBytes } from "#shared/http/file-mapping-cap.ts";
-import { withIdempotencyKey } from "#shared/http/idempotent.ts";
 import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
-import { syncResponse } from "#shared/http/sync-response.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
@@ -73,7 +75,7 @@ export const handler = earlyStreamingApiHandler(async function handleGenerateSyn
         clock: systemClock,
         renderer,
         siteUrl,
-        retentionDays: DEFAULT_FILE_RETENTION_DAYS,
+        retentionDays: fileRetentionDays(),
         budgetMs: budgetMs(),
         pages: dynamoPageCounter,
       });

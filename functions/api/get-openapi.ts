@@ -1,4 +1,4 @@
-import { routes } from "#infra/definitions/routes.ts";
+import { routes } from "#shared/definitions/routes.ts";
 import { config } from "#shared/aws/config.ts";
 import { publicApiHandler } from "#shared/http/api-handler.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";

@@ -1,6 +1,4 @@
-import { RETRY_AFTER_SECONDS } from "#shared/generation/download.ts";
-import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
-import { requestStatus } from "#shared/generation/request-status.ts";
+import { liveRequestDeps, requestStatus, RETRY_AFTER_SECONDS } from "#shared/generation/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/status/{requestId} (spec 4.5): Retry-After: 2 while queued or processing. */

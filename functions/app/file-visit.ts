@@ -1,6 +1,5 @@
 import { systemClock } from "#shared/clock.ts";
-import { type FileRecord, getFileRecord } from "#shared/generation/file-store.ts";
-import { whenStored } from "#shared/generation/when-stored.ts";
+import { type FileRecord, getFileRecord, whenStored } from "#shared/generation/index.ts";
 import { isId } from "#shared/ids.ts";
 import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
 import { isInvited } from "#shared/site/invitation-store.ts";

@@ -1,9 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { getFileRecord } from "#shared/generation/file-store.ts";
-import { failAndMaybeFinalize } from "#shared/generation/settle-file.ts";
-import { parseRenderMessage } from "#shared/generation/render-queue.ts";
+import { failAndMaybeFinalize, getFileRecord, parseRenderMessage } from "#shared/generation/index.ts";
 
 /**
  * Render DLQ consumer: a message that exhausted its receives means its file will not be

@@ -2,9 +2,8 @@
 import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
-import { fairRenderingFromEnv } from "#shared/generation/fair-render.ts";
-import { renderQueuedBatch } from "#shared/generation/render-batch.ts";
-import { parseRenderMessage } from "#shared/generation/render-queue.ts";
+import { parseRenderMessage } from "#shared/generation/index.ts";
+import { fairRenderingFromEnv, renderQueuedBatch } from "#shared/generation/rendering.ts";
 import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";

@@ -1,10 +1,10 @@
 import type { Context } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
-import { type SweepReport, sweepStalled } from "#shared/generation/sweep.ts";
+import { type SweepReport, sweepStalled } from "#shared/generation/index.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 
 /**
- * The sweeper (EventBridge schedule, infra/definitions/schedules.ts; a timer in the local
+ * The sweeper (EventBridge schedule, shared/definitions/schedules.ts; a timer in the local
  * stack): finishes or fails requests whose acceptance or rendering stalled and relays
  * outbox events whose webhook deliveries were never queued.
  */

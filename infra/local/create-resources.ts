@@ -13,7 +13,7 @@ import {
   queues,
   type TableDefinition,
   tables,
-} from "../definitions/index.ts";
+} from "#shared/definitions/index.ts";
 import { localBucketName, localQueueName, localTableName } from "./resource-names.ts";
 
 const credentials = { accessKeyId: "local", secretAccessKey: "local" };

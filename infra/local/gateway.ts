@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
 import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
-import { frontEndFor, functions, type RouteDefinition, routes } from "../definitions/index.ts";
+import { frontEndFor, functions, type RouteDefinition, routes } from "#shared/definitions/index.ts";
 import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";

@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type FunctionId, functions } from "../definitions/index.ts";
+import { type FunctionId, functions } from "#shared/definitions/index.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 

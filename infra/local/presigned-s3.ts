@@ -26,7 +26,7 @@ const BROWSER_GET_CORS = {
  * 404 `NoSuchKey`.
  */
 export async function servePresignedGet(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  // The files bucket's CORS rule (infra/definitions/buckets.ts `browserGet`): a browser's
+  // The files bucket's CORS rule (shared/definitions/buckets.ts `browserGet`): a browser's
   // fetch follows the API's 302 here with the API's headers, so it asks first.
   if (req.method === "OPTIONS") {
     res.writeHead(200, {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import { binaryMediaTypes } from "../definitions/index.ts";
+import { binaryMediaTypes } from "#shared/definitions/index.ts";
 
 /** Like API Gateway REST: a body whose Content-Type is a binary media type arrives base64-encoded. */
 function isBinary(contentType: string | undefined): boolean {

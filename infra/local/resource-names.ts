@@ -1,4 +1,4 @@
-import { buckets, queues, tables } from "../definitions/index.ts";
+import { buckets, queues, tables } from "#shared/definitions/index.ts";
 
 /** Physical names of the local resources; the CDK stack lets CloudFormation name its own. */
 export const localPrefix = "platen-local";

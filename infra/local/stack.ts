@@ -5,7 +5,7 @@ import { systemClock } from "#shared/clock.ts";
 import { recoverUnfinishedRequests } from "#shared/generation/recover-requests.ts";
 import { dropAllRenderLeases } from "#shared/generation/render-leases.ts";
 import { ensureLocalKeyFile } from "#shared/identity/keys.ts";
-import { functions, type QueueDefinition, queues } from "../definitions/index.ts";
+import { functions, type QueueDefinition, queues } from "#shared/definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";
 import { startEmulators } from "./emulators.ts";
 import { startGateway } from "./gateway.ts";

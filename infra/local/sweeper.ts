@@ -1,5 +1,5 @@
 import type { SweepReport } from "#shared/generation/sweep.ts";
-import { schedules } from "../definitions/index.ts";
+import { schedules } from "#shared/definitions/index.ts";
 import { lambdaContext, loadHandler } from "./load-handler.ts";
 
 /** Runs the sweep function's handler once, like its EventBridge rule would. */

@@ -16,7 +16,7 @@ import {
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import type { RouteDefinition } from "../definitions/index.ts";
+import type { RouteDefinition } from "#shared/definitions/index.ts";
 import { type CorsDefinition, type PlatenDefinitions, pascalCase } from "./definitions.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/http/error-body.ts";

@@ -48,7 +48,7 @@ export function assertVisibility(queueId: string, visibilitySeconds: number, con
   if (visibilitySeconds < required) {
     throw new Error(
       `Queue ${queueId}: visibility time-out ${visibilitySeconds} s < ${VISIBILITY_FACTOR} × ` +
-        `${consumer.definition.id}'s time-out (${required} s). Raise visibilityTimeoutSeconds in infra/definitions/queues.ts.`,
+        `${consumer.definition.id}'s time-out (${required} s). Raise visibilityTimeoutSeconds in shared/definitions/queues.ts.`,
     );
   }
 }

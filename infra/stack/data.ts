@@ -4,7 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from "aws-cd
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import type { BucketDefinition, QueueDefinition, TableDefinition } from "../definitions/index.ts";
+import type { BucketDefinition, QueueDefinition, TableDefinition } from "#shared/definitions/index.ts";
 import type { PlatenDefinitions } from "./definitions.ts";
 import type { StageSettings } from "./stage.ts";
 

@@ -1,11 +1,11 @@
-import * as shared from "../definitions/index.ts";
+import * as shared from "#shared/definitions/index.ts";
 import type {
   BucketDefinition,
   FunctionDefinition,
   QueueDefinition,
   RouteDefinition,
   TableDefinition,
-} from "../definitions/index.ts";
+} from "#shared/definitions/index.ts";
 
 /** The CORS lists of the definitions (spec 4.14), widened so a test can pass its own copy. */
 export interface CorsDefinition {
@@ -30,7 +30,7 @@ export interface PlatenDefinitions {
   cors: CorsDefinition;
 }
 
-/** The real definitions of infra/definitions, shared with the local runner. */
+/** The real definitions of shared/definitions, shared with the local runner. */
 export const sharedDefinitions: PlatenDefinitions = {
   tables: shared.tables,
   buckets: shared.buckets,

@@ -4,7 +4,7 @@ import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, NodejsFunction, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import type { FunctionDefinition } from "../definitions/index.ts";
+import type { FunctionDefinition } from "#shared/definitions/index.ts";
 import type { PlatenData } from "./data.ts";
 import { CHROMIUM_PATH, chromiumLayer } from "./chromium-layer.ts";
 import { RENDER_FONT_DIR, renderFontLayer } from "./font-layer.ts";

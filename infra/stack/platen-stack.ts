@@ -21,7 +21,7 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export interface PlatenStackProps extends StackProps {
   /** `dev` (default) or `prod`. */
   stage?: string;
-  /** Defaults to infra/definitions; tests pass modified copies. */
+  /** Defaults to shared/definitions; tests pass modified copies. */
   definitions?: PlatenDefinitions;
   domains?: CustomDomains;
   /** Alarm notifications go to an SNS topic with this e-mail subscriber. */

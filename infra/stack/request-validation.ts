@@ -7,7 +7,7 @@ import {
   ResponseType,
   type RestApi,
 } from "aws-cdk-lib/aws-apigateway";
-import type { RouteDefinition } from "../definitions/index.ts";
+import type { RouteDefinition } from "#shared/definitions/index.ts";
 import type { CorsDefinition } from "./definitions.ts";
 import { addErrorBodyResponse } from "./gateway-error-response.ts";
 

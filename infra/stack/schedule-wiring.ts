@@ -2,7 +2,7 @@ import { Duration } from "aws-cdk-lib";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
 import type { Construct } from "constructs";
-import { schedules } from "../definitions/index.ts";
+import { schedules } from "#shared/definitions/index.ts";
 import { pascalCase } from "./definitions.ts";
 import type { PlatenFunction } from "./platen-function.ts";
 

@@ -1,24 +1,25 @@
+import { type BucketId, buckets, DEFAULT_FILE_RETENTION_DAYS } from "#shared/definitions/buckets.ts";
+import { type QueueDefinition, type QueueId, queues } from "#shared/definitions/queues.ts";
+import { type TableId, tables } from "#shared/definitions/tables.ts";
+
 /**
- * Configuration, read once from the environment. A missing variable fails fast with a
- * message naming it (Gotenberg habit). The names match `envVar` of infra/definitions
- * (test/unit/definitions.test.ts checks they agree).
+ * Configuration: the one module that reads the environment. A missing variable fails fast
+ * with a message naming it (Gotenberg habit).
+ *
+ * Resource names come from the variables the definitions name (`envVar` of
+ * shared/definitions): TABLE_WORKSPACES, TABLE_DESIGNS, TABLE_REQUESTS, TABLE_FILES,
+ * TABLE_USAGE, TABLE_WEBHOOKS, TABLE_OAUTH, TABLE_IDENTITY, BUCKET_DESIGNS, BUCKET_FILES,
+ * QUEUE_RENDER, QUEUE_RENDER_DLQ, QUEUE_WEBHOOK and QUEUE_WEBHOOK_DLQ today; a table, bucket
+ * or queue added there is read here without a change (test/unit/definitions.test.ts).
  */
 export interface PlatenConfig {
   env: string;
   region: string;
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
-  tables: {
-    workspaces: string;
-    designs: string;
-    requests: string;
-    files: string;
-    usage: string;
-    webhooks: string;
-    oauth: string;
-    identity: string;
-  };
-  buckets: { designs: string; files: string };
-  queues: { render: string; renderDlq: string; webhook: string; webhookDlq: string };
+  tables: Record<TableId, string>;
+  buckets: Record<BucketId, string>;
+  /** A queue's URL by id, its dead-letter queue's by `<id>Dlq` (`renderDlq`); empty when unset. */
+  queues: Record<QueueId | `${QueueId}Dlq`, string>;
   baseUrl: string;
   authUrl: string;
   siteUrl: string;
@@ -37,6 +38,25 @@ function required(name: string): string {
   return value;
 }
 
+/** `render-dlq` → `renderDlq`: the key of a queue id in `PlatenConfig.queues`. */
+const queueKey = (id: string) => id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Each definition's `envVar`, read by `read`, under the definition's id. */
+function namesOf<Id extends string>(defs: Record<Id, { envVar: string }>, read: (name: string) => string) {
+  return Object.fromEntries(
+    Object.entries<{ envVar: string }>(defs).map(([id, def]) => [id, read(def.envVar)]),
+  ) as Record<Id, string>;
+}
+
+/** Queue URLs are optional: a function that sends to no queue runs without them. */
+function queueUrls(): PlatenConfig["queues"] {
+  const urls = (Object.values(queues) as QueueDefinition[]).flatMap((q) => [
+    [queueKey(q.id), process.env[q.envVar] ?? ""],
+    [queueKey(q.dlq.id), process.env[q.dlq.envVar] ?? ""],
+  ]);
+  return Object.fromEntries(urls) as PlatenConfig["queues"];
+}
+
 function loadConfig(): PlatenConfig {
   return {
     // Unset means the strict rules (only `npm start` and the test stack set `local`).
@@ -47,23 +67,9 @@ function loadConfig(): PlatenConfig {
       s3: process.env.S3_ENDPOINT,
       sqs: process.env.SQS_ENDPOINT,
     },
-    tables: {
-      workspaces: required("TABLE_WORKSPACES"),
-      designs: required("TABLE_DESIGNS"),
-      requests: required("TABLE_REQUESTS"),
-      files: required("TABLE_FILES"),
-      usage: required("TABLE_USAGE"),
-      webhooks: required("TABLE_WEBHOOKS"),
-      oauth: required("TABLE_OAUTH"),
-      identity: required("TABLE_IDENTITY"),
-    },
-    buckets: { designs: required("BUCKET_DESIGNS"), files: required("BUCKET_FILES") },
-    queues: {
-      render: process.env.QUEUE_RENDER ?? "",
-      renderDlq: process.env.QUEUE_RENDER_DLQ ?? "",
-      webhook: process.env.QUEUE_WEBHOOK ?? "",
-      webhookDlq: process.env.QUEUE_WEBHOOK_DLQ ?? "",
-    },
+    tables: namesOf(tables, required),
+    buckets: namesOf(buckets, required),
+    queues: queueUrls(),
     baseUrl: required("PLATEN_BASE_URL").replace(/\/$/, ""),
     authUrl: (process.env.PLATEN_AUTH_URL ?? required("PLATEN_BASE_URL")).replace(/\/$/, ""),
     siteUrl: (process.env.PLATEN_SITE_URL ?? required("PLATEN_BASE_URL")).replace(/\/$/, ""),
@@ -76,4 +82,48 @@ let cached: PlatenConfig | undefined;
 export function config(): PlatenConfig {
   cached ??= loadConfig();
   return cached;
+}
+
+/**
+ * The environment as a map of settings. Modules that parse a group of settings (render,
+ * fair share, request ZIP links, the `X-File-Mapping` cap, limits, webhooks) take it as a
+ * parameter, which their tests replace; it is the live environment, so the next read sees
+ * a value a test has changed.
+ */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The process environment: the default of those settings readers, and what a child process inherits. */
+export const environment = (): Environment => process.env;
+
+/** `POWERTOOLS_SERVICE_NAME`: the service of every log line and metric (`platen-<stage>` deployed). */
+export const serviceName = (): string => process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
+
+/**
+ * `S3_PRESIGN_ENDPOINT`: the host presigned URLs name. Unset in AWS (the SDK's own S3
+ * endpoint); locally the gateway's `/__s3`.
+ */
+export const presignEndpoint = (): string | undefined => process.env.S3_PRESIGN_ENDPOINT || undefined;
+
+/**
+ * `PLATEN_FILE_RETENTION_DAYS`: days a workspace's files are kept, by default the files
+ * bucket's lifecycle (shared/definitions/buckets.ts). Read per request, so tests may change it.
+ */
+export function fileRetentionDays(): number {
+  return Number(process.env.PLATEN_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS) || DEFAULT_FILE_RETENTION_DAYS;
+}
+
+/** Where the identity key seeds are: a file (`PLATEN_IDENTITY_KEYS_FILE`, locally) or a secret (AWS). */
+export interface IdentityKeySource {
+  file?: string;
+  secretId?: string;
+  /** `AWS_REGION` as set; unset leaves the SDK its own region lookup. */
+  region?: string;
+}
+
+export function identityKeySource(): IdentityKeySource {
+  return {
+    file: process.env.PLATEN_IDENTITY_KEYS_FILE || undefined,
+    secretId: process.env.PLATEN_IDENTITY_SECRET_ID || undefined,
+    region: process.env.AWS_REGION,
+  };
 }

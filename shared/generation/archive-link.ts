@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { awsClients } from "#shared/aws/clients.ts";
-import { ConfigError, config } from "#shared/aws/config.ts";
+import { ConfigError, config, type Environment, environment, presignEndpoint } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 
 /**
@@ -25,14 +25,14 @@ export const DEFAULT_ZIP_URL_SECONDS = 300;
 const MAX_URL_SECONDS = 604_800;
 
 /** Reads the settings; a value that is not a positive integer (or a URL lifetime over 7 days) fails fast. */
-export function archiveLinkSettings(env: Record<string, string | undefined> = process.env): ArchiveLinkSettings {
+export function archiveLinkSettings(env: Environment = environment()): ArchiveLinkSettings {
   const urlSeconds = positiveInt(env, "PLATEN_ZIP_URL_SECONDS", DEFAULT_ZIP_URL_SECONDS);
   if (urlSeconds > MAX_URL_SECONDS)
     throw new ConfigError(`PLATEN_ZIP_URL_SECONDS must be at most ${MAX_URL_SECONDS} (7 days), got ${urlSeconds}.`);
   return { redirectBytes: positiveInt(env, "PLATEN_ZIP_REDIRECT_BYTES", DEFAULT_ZIP_REDIRECT_BYTES), urlSeconds };
 }
 
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+function positiveInt(env: Environment, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -45,7 +45,7 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
 export const servedFromS3 = (contentLength: number, settings: ArchiveLinkSettings): boolean =>
   contentLength > settings.redirectBytes;
 
-/** Where a request's ZIP is kept (its own prefix: a lifecycle rule expires it, infra/definitions/buckets.ts). */
+/** Where a request's ZIP is kept (its own prefix: a lifecycle rule expires it, shared/definitions/buckets.ts). */
 export const archiveObjectKey = (workspaceId: string, requestId: string) => `zips/${workspaceId}/${requestId}.zip`;
 
 /** What a presigned GET names: the object and the response headers S3 is to send with it. */
@@ -77,7 +77,7 @@ let presigner: S3Client | undefined;
  * `S3_PRESIGN_ENDPOINT` (the gateway's `/__s3`, which checks signature and expiry as S3 does).
  */
 export function presigningClient(): S3Client {
-  const endpoint = process.env.S3_PRESIGN_ENDPOINT;
+  const endpoint = presignEndpoint();
   if (!endpoint) return awsClients().s3;
   presigner ??= presignClientFor(endpoint);
   return presigner;

@@ -1,3 +1,4 @@
+import { type Environment, environment } from "#shared/aws/config.ts";
 import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
@@ -33,7 +34,7 @@ const LEASE_SLACK_MS = 15_000;
  * The worker's fairness from its environment: leases in the usage table, the knobs of
  * fair-share.ts (the default work allowance scaled to this container's browsers).
  */
-export function fairRenderingFromEnv(remainingMs: () => number, env: NodeJS.ProcessEnv = process.env): FairRendering {
+export function fairRenderingFromEnv(remainingMs: () => number, env: Environment = environment()): FairRendering {
   const render = readRenderConfig(env);
   // Read at the start of the invocation (the handler builds this per invocation).
   const deferForTime = fitsInvocation(remainingMs(), render.timeoutMs);

@@ -5,6 +5,7 @@
  * invoice: ~0.1 s) keeps every browser busy alone, one of slow documents holds few.
  * The store that applies them across render containers is `render-leases.ts`.
  */
+import type { Environment } from "#shared/aws/config.ts";
 
 /** A workspace's render leases: token → expiry (epoch ms). */
 export type Leases = Record<string, number>;
@@ -39,10 +40,10 @@ export interface FairShareConfig {
 /**
  * `PLATEN_RENDER_WORKSPACE_WORK_SECONDS` (default: 2 s per browser of this container, the
  * whole fleet of the local stack; the CDK stack sets the fleet-wide value of
- * `infra/definitions/queues.ts`), `PLATEN_RENDER_WORKSPACE_MIN` (2),
+ * `shared/definitions/queues.ts`), `PLATEN_RENDER_WORKSPACE_MIN` (2),
  * `PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS` (60), `PLATEN_RENDER_DEFER_MAX_SECONDS` (20).
  */
-export function readFairShareConfig(env: NodeJS.ProcessEnv, browsers: number): FairShareConfig {
+export function readFairShareConfig(env: Environment, browsers: number): FairShareConfig {
   return {
     workMs: (positive(env.PLATEN_RENDER_WORKSPACE_WORK_SECONDS) ?? 2 * Math.max(1, browsers)) * 1000,
     minInFlight: positive(env.PLATEN_RENDER_WORKSPACE_MIN) ?? 2,

@@ -2,7 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
-import { queues } from "#infra/definitions/queues.ts";
+import { queues } from "#shared/definitions/queues.ts";
 import { relayOutbox, OUTBOX_RELAY_SECONDS } from "#shared/webhooks/event-outbox.ts";
 import { type FileRecord, listFileRecords } from "./file-store.ts";
 import { finalizeWith } from "./finalize-request.ts";

@@ -2,7 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { afterAdmissions } from "./admissions-first.ts";
+import { afterAdmissions } from "#shared/admissions-first.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, claimPages, monthOf, type PageCounter, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
@@ -246,7 +246,7 @@ function fileRecord(
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (spec 6.1).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
- * after the admissions in progress in this process (admissions-first.ts), so requests arriving
+ * after the admissions in progress in this process (shared/admissions-first.ts), so requests arriving
  * meanwhile never queue behind a burst of these (the local stack serves many at once).
  */
 async function storeFiles(

@@ -1,51 +1,21 @@
-import type { ZodError, z } from "zod";
-import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { dottedPath, zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { checkParamsShape, MAX_PARAMS_DEPTH, tooDeepPath } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
-
-type ZodIssue = z.core.$ZodIssue;
-
-function issueKind(issue: ZodIssue): ErrorCode {
-  const k = issue.code === "custom" ? (issue.params as { kind?: ErrorCode } | undefined)?.kind : undefined;
-  return k ?? "VALIDATION_FAILED";
-}
-
-/** spec 7.1: the kind's own code when every issue is of one kind, else VALIDATION_FAILED. */
-export function pickCode(details: { code?: string }[]): ErrorCode {
-  const kinds = new Set(details.map((d) => d.code ?? "VALIDATION_FAILED"));
-  return kinds.size === 1 ? ([...kinds][0] as ErrorCode) : "VALIDATION_FAILED";
-}
-
-/** Maps zod issues to spec details with dotted field paths (`contents.0.fileName`), in English and Japanese. */
-export function zodToPlatenError(error: ZodError): PlatenError {
-  const details: ErrorDetail[] = error.issues.flatMap(splitUnknownKeys).map((issue) => {
-    const field = fieldPath(issue.path);
-    return { ...(field && { field }), code: issueKind(issue), ...issueMessages(issue) };
-  });
-  return new PlatenError(pickCode(details), { details });
-}
 
 /**
  * Dotted path of an issue. In single requests the params live at `content.params`, but
  * the spec names their fields `params.<key>` (7.1), so that prefix is dropped.
  */
 function fieldPath(path: PropertyKey[]): string {
-  const dotted = path.map(String).join(".");
+  const dotted = dottedPath(path);
   return dotted === "content.params" || dotted.startsWith("content.params.") ? dotted.slice("content.".length) : dotted;
 }
 
 /** Where an item's params are reported: `params` (single) or `contents.<i>.params` (multiple). */
 export const paramsField = (mode: "single" | "multiple", index: number) =>
   mode === "single" ? "params" : `contents.${index}.params`;
-
-/** One issue per unknown property, so each detail names its own field (`content.colour`). */
-function splitUnknownKeys(issue: ZodIssue): ZodIssue[] {
-  if (issue.code !== "unrecognized_keys") return [issue];
-  return issue.keys.map((key) => ({ ...issue, keys: [key], path: [...issue.path, key] }));
-}
 
 /** Parses the raw body of a generation request into the common shape, or throws the spec error. */
 export function validateGenerationBody(rawBody: string | null, mode: "single" | "multiple"): GenerationRequest {
@@ -54,7 +24,7 @@ export function validateGenerationBody(rawBody: string | null, mode: "single" | 
   const schema = mode === "single" ? singleRequestSchema : multipleRequestSchema;
   // reportInput: zod's locales name the received type from the input (zod-messages.ts)
   const parsed = schema.safeParse(json, { reportInput: true });
-  if (!parsed.success) throw zodToPlatenError(parsed.error);
+  if (!parsed.success) throw zodToPlatenError(parsed.error, fieldPath);
   const data = parsed.data as Record<string, unknown>;
   const contents = (mode === "single" ? [data.content] : data.contents) as GenerationRequest["contents"];
   checkDuplicateNames(contents);

@@ -7,10 +7,10 @@ import {
 } from "#shared/auth/authenticate.ts";
 import type { Clock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import type { RateClass } from "#shared/limits/limits-config.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
-import { whileAdmitting } from "#shared/generation/admissions-first.ts";
+import { whileAdmitting } from "#shared/admissions-first.ts";
 
 /** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
 export interface Admission {

@@ -6,7 +6,7 @@ import { type CallerDeps, checkSessionOrigin, resolveManagementCaller } from "#s
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { zodToPlatenError } from "#shared/generation/validate-request.ts";
+import { zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { findMembership } from "#shared/identity/memberships.ts";
 import { cookieValue, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";

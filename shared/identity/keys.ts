@@ -2,6 +2,7 @@ import { createECDH, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { JWK } from "jose";
+import { identityKeySource } from "#shared/aws/config.ts";
 
 /**
  * What is kept: random seeds, the first one current, older ones still trusted (rotation).
@@ -52,12 +53,11 @@ function parseSeeds(raw: string, where: string): KeySeeds {
 }
 
 async function readSeeds(): Promise<KeySeeds> {
-  const file = process.env.PLATEN_IDENTITY_KEYS_FILE;
+  const { file, secretId, region } = identityKeySource();
   if (file) return parseSeeds(readFileSync(file, "utf8"), file);
-  const secretId = process.env.PLATEN_IDENTITY_SECRET_ID;
   if (!secretId)
     throw new Error("Missing environment variable PLATEN_IDENTITY_SECRET_ID (or PLATEN_IDENTITY_KEYS_FILE locally)");
-  const client = new SecretsManagerClient({ region: process.env.AWS_REGION });
+  const client = new SecretsManagerClient({ region });
   const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   return parseSeeds(out.SecretString ?? "", `secret ${secretId}`);
 }

@@ -3,8 +3,8 @@
  * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
-/** Rate-limit classes of spec 8; each route's class is set in the route table (infra/definitions/routes.ts). */
-export type RateClass = "sync" | "async" | "retrieval" | "status";
+import { environment } from "#shared/aws/config.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 
 export interface PlanLimits {
   /** Pages a month: the hard limit of stopping plans, the included pages of the others. */
@@ -24,7 +24,7 @@ const DEFAULT_PLANS: Record<string, PlanLimits> = {
 };
 
 function jsonEnv<T>(name: string): Partial<T> {
-  const raw = process.env[name];
+  const raw = environment()[name];
   if (!raw) return {};
   try {
     return JSON.parse(raw) as Partial<T>;

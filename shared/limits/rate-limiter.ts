@@ -1,6 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { type RateClass, rateLimits } from "./limits-config.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
+import { rateLimits } from "./limits-config.ts";
 
 const WINDOW_SECONDS = 60;
 

@@ -1,5 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import type { Context } from "aws-lambda";
+import { serviceName } from "#shared/aws/config.ts";
 
 /**
  * The one logger of every function: Powertools' structured JSON on stdout (CloudWatch Logs
@@ -9,7 +10,7 @@ import type { Context } from "aws-lambda";
  * passcodes, webhook secrets. Call sites pass ids, counts and errors only
  * (test/integration/logging.test.ts checks a whole run's output).
  */
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? "platen" });
+export const logger = new Logger({ serviceName: serviceName() });
 
 /**
  * The keys every line of one invocation carries, besides the Lambda context's

@@ -1,8 +1,9 @@
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { serviceName } from "#shared/aws/config.ts";
 import { METRICS_NAMESPACE, metricNames } from "./metric-names.ts";
 
 /** The `service` dimension every metric carries (POWERTOOLS_SERVICE_NAME, set by the stack). */
-const METRICS_SERVICE = process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
+const METRICS_SERVICE = serviceName();
 
 /**
  * Powertools' metrics as CloudWatch embedded metric format: JSON lines on stdout that

@@ -3,7 +3,7 @@ import { SESSION_COOKIE } from "#shared/identity/session.ts";
 import { errorBody, parameterSpec } from "./response-shapes.ts";
 import { type OperationDoc, operationDocs, type ResponseDoc } from "./operations.ts";
 
-/** The part of a route definition the document needs (infra/definitions/routes.ts). */
+/** The part of a route definition the document needs (shared/definitions/routes.ts). */
 export interface DocumentedRoute {
   method: string;
   path: string;

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { lstat, mkdtemp, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { environment } from "#shared/aws/config.ts";
 
 /** Where @sparticuz/chromium inflates its binary: `$TMPDIR/chromium` (it does not let us choose). */
 const binary = () => join(tmpdir(), "chromium");
@@ -103,7 +104,7 @@ function inflateInto(folder: string): Promise<void> {
     execFile(
       process.execPath,
       ["--input-type=module", "-e", script],
-      { env: { ...process.env, TMPDIR: folder }, maxBuffer: 1024 * 1024 },
+      { env: { ...environment(), TMPDIR: folder }, maxBuffer: 1024 * 1024 },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`inflating Chromium failed: ${stderr || error.message}`)) : resolve(),
     );

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import chromium from "@sparticuz/chromium";
 import debug from "debug";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { environment } from "#shared/aws/config.ts";
 import { resolveExecutablePath } from "./chromium-binary.ts";
 import { publishRenderEvent } from "./render-events.ts";
 
@@ -72,7 +73,7 @@ const BROWSER_ENV = [
 export function browserEnv(fontEnv: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BROWSER_ENV) {
-    const value = process.env[name];
+    const value = environment()[name];
     if (value !== undefined) env[name] = value;
   }
   return { ...env, ...fontEnv };

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { type Environment, environment } from "#shared/aws/config.ts";
 import { chromiumArgs, registerBrowserProcess } from "./chromium-launch.ts";
 import { prepareFontEnvSync } from "./font-config.ts";
 import { DevToolsPipe } from "./pipe-transport.ts";
@@ -26,7 +27,7 @@ let early: EarlyChromium | undefined;
  * and an unpacked binary (CHROMIUM_PATH): inflating one would block the whole init.
  * @returns whether a browser was started.
  */
-export function spawnChromiumAtInit(env: NodeJS.ProcessEnv = process.env): boolean {
+export function spawnChromiumAtInit(env: Environment = environment()): boolean {
   const config = readRenderConfig(env);
   if (!config.launchAtInit || !config.chromiumPath || early) return false;
   const userDataDir = mkdtempSync(join(tmpdir(), "platen-chromium-profile-"));

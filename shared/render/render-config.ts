@@ -1,4 +1,5 @@
 import { availableParallelism, totalmem } from "node:os";
+import { type Environment, environment } from "#shared/aws/config.ts";
 
 /** Tunables of the renderer; `readRenderConfig` fills them from the environment. */
 export interface RendererConfig {
@@ -39,14 +40,14 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
  * One browser per core, but never more than one per GiB: a warm single-process Chromium
  * with a page needs a few hundred MB and spikes on large documents.
  */
-export function defaultBrowserCount(env: NodeJS.ProcessEnv = process.env): number {
+export function defaultBrowserCount(env: Environment = environment()): number {
   const lambdaMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
   const memoryMb = Number.isFinite(lambdaMb) && lambdaMb > 0 ? lambdaMb : totalmem() / 2 ** 20;
   return Math.max(1, Math.min(availableParallelism(), Math.floor(memoryMb / 1024)));
 }
 
 /** Reads the RENDER_* variables, failing fast with a message that says what to set. */
-export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): RendererConfig {
+export function readRenderConfig(env: Environment = environment()): RendererConfig {
   return {
     browsers: readPositiveInt(env, "RENDER_BROWSERS") ?? defaultBrowserCount(env),
     recycleAfter: readPositiveInt(env, "RENDER_RECYCLE_AFTER") ?? 500,
@@ -59,7 +60,7 @@ export function readRenderConfig(env: NodeJS.ProcessEnv = process.env): Renderer
 }
 
 /** PLATEN_MAX_PAGES, PLATEN_MAX_HTML_CHARS and PLATEN_MAX_PDF_BYTES over the defaults. */
-export function readDocumentLimits(env: NodeJS.ProcessEnv = process.env): DocumentLimits {
+export function readDocumentLimits(env: Environment = environment()): DocumentLimits {
   return {
     maxPages: readPositiveInt(env, "PLATEN_MAX_PAGES") ?? DEFAULT_DOCUMENT_LIMITS.maxPages,
     maxHtmlChars: readPositiveInt(env, "PLATEN_MAX_HTML_CHARS") ?? DEFAULT_DOCUMENT_LIMITS.maxHtmlChars,
@@ -67,7 +68,7 @@ export function readDocumentLimits(env: NodeJS.ProcessEnv = process.env): Docume
   };
 }
 
-function readPositiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function readPositiveInt(env: Environment, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
   const value = Number(raw);

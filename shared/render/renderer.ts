@@ -1,3 +1,4 @@
+import { type Environment, environment } from "#shared/aws/config.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
@@ -129,7 +130,7 @@ export function getRenderer(config?: Partial<RendererConfig>): Renderer {
  * browser would take CPU from the first render of a cold container; the pool starts the
  * others when they are needed. Failures only log: the first render relaunches.
  */
-export function launchAtInit(env: NodeJS.ProcessEnv = process.env): void {
+export function launchAtInit(env: Environment = environment()): void {
   if (!readRenderConfig(env).launchAtInit) return;
   getRenderer()
     .warmUp(1)

@@ -2,6 +2,7 @@
  * Webhook tunables. The two environment knobs exist for tests and local experiments
  * (README configuration table); production runs with the defaults.
  */
+import { environment } from "#shared/aws/config.ts";
 export interface WebhookSettings {
   /** Multiplies every retry delay (schedule and Retry-After); `0.01` turns 5 s into 50 ms. */
   delayScale: number;
@@ -22,7 +23,7 @@ export const DELIVERY_LOG_DAYS = 30;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
+  const raw = environment()[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);

@@ -10,7 +10,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
-import { queues } from "#infra/definitions/index.ts";
+import { queues } from "#shared/definitions/index.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
@@ -39,7 +39,7 @@ const FUNCTIONS = [
 const FLOOR = "floor: Chromium + page.pdf only";
 
 const ASYNC_100 = "generate-async, 100 files";
-/** The render queue's batch size (infra/definitions/queues.ts). */
+/** The render queue's batch size (shared/definitions/queues.ts). */
 const RENDER_BATCH = queues.render.batchSize;
 const RENDER_BATCH_LABEL = `render, a batch of ${RENDER_BATCH} of those`;
 

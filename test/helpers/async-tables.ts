@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
-import { tables } from "#infra/definitions/index.ts";
+import { tables } from "#shared/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 import type { RunningStack } from "./local-stack.ts";
 import { stackDocumentClient } from "./stack-clients.ts";

@@ -1,6 +1,6 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
-import { tables } from "#infra/definitions/index.ts";
+import { tables } from "#shared/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 import type { FaultRule } from "#shared/aws/fault-injection.ts";
 import type { SweepReport } from "#shared/generation/sweep.ts";

@@ -1,4 +1,4 @@
-import type { RateClass } from "#shared/limits/limits-config.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import type { PageCounter } from "#shared/limits/page-quota.ts";
 import type { RateWindows } from "#shared/limits/rate-limiter.ts";
 

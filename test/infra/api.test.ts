@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { routes } from "../../infra/definitions/index.ts";
+import { routes } from "#shared/definitions/index.ts";
 import { sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { apiMethods, apiResourcePaths, integrationFunction } from "./api-resources.ts";
 import { type Cfn, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
@@ -23,7 +23,7 @@ const locationOf = (route: (typeof routes)[number]) =>
 const stageOf = (restApi: string) =>
   resourcesOfType(s.json, "AWS::ApiGateway::Stage").find(([, p]) => p.RestApiId.Ref === restApi)![1];
 
-describe("routes of infra/definitions/routes.ts", () => {
+describe("routes of shared/definitions/routes.ts", () => {
   it("puts every logged route under /v1 of the main API with its method and function", () => {
     const methods = apiMethods(s.json);
     for (const route of routes.filter((r) => !r.quiet)) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
-import { functions } from "#infra/definitions/index.ts";
+import { functions } from "#shared/definitions/index.ts";
 import { SYNTH_TIMEOUT_MS } from "./synth.ts";
 
 /** Traces a bundle keeps of puppeteer-core and @sparticuz/chromium, minified with kept names. */

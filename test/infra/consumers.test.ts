@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { functions, queues, schedules } from "../../infra/definitions/index.ts";
+import { functions, queues, schedules } from "#shared/definitions/index.ts";
 import { VISIBILITY_FACTOR } from "../../infra/stack/data.ts";
 import { resolveResource } from "./iam.ts";
 import {

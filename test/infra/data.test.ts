@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { buckets, queues, tables } from "../../infra/definitions/index.ts";
+import { buckets, queues, tables } from "#shared/definitions/index.ts";
 import { resolveResource } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack, type Cfn } from "./synth.ts";
 
@@ -13,7 +13,7 @@ beforeAll(() => {
 
 const props = (s: Synthesized, id: string) => s.json.Resources[id]!.Properties!;
 
-describe("DynamoDB tables of infra/definitions/tables.ts", () => {
+describe("DynamoDB tables of shared/definitions/tables.ts", () => {
   it("creates exactly one table per definition, mapped by logical id", () => {
     expect(resourcesOfType(dev.json, "AWS::DynamoDB::Table")).toHaveLength(Object.keys(tables).length);
     for (const def of Object.values(tables)) {
@@ -65,7 +65,7 @@ describe("DynamoDB tables of infra/definitions/tables.ts", () => {
   });
 });
 
-describe("S3 buckets of infra/definitions/buckets.ts", () => {
+describe("S3 buckets of shared/definitions/buckets.ts", () => {
   it("creates one private, encrypted, unversioned bucket per definition with its lifecycle", () => {
     // Plus the access-log bucket.
     expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length + 1);
@@ -126,7 +126,7 @@ describe("S3 buckets of infra/definitions/buckets.ts", () => {
   });
 });
 
-describe("SQS queues of infra/definitions/queues.ts", () => {
+describe("SQS queues of shared/definitions/queues.ts", () => {
   it("creates a queue and a DLQ per definition (and nothing else)", () => {
     expect(resourcesOfType(dev.json, "AWS::SQS::Queue")).toHaveLength(2 * Object.keys(queues).length);
   });

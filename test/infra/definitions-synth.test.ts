@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TableDefinition } from "../../infra/definitions/index.ts";
-import { tables } from "../../infra/definitions/index.ts";
+import type { TableDefinition } from "#shared/definitions/index.ts";
+import { tables } from "#shared/definitions/index.ts";
 import { createTableInputs } from "../../infra/local/create-resources.ts";
 import { localTableName } from "../../infra/local/resource-names.ts";
 import { type PlatenDefinitions, sharedDefinitions } from "../../infra/stack/definitions.ts";

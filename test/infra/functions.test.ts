@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { buckets, type FunctionAccess, functions, queues, tables } from "../../infra/definitions/index.ts";
+import { buckets, type FunctionAccess, functions, queues, tables } from "#shared/definitions/index.ts";
 import { CHROMIUM_PATH } from "../../infra/stack/chromium-layer.ts";
 import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
 import { allows, allStatements, asArray, resolveResource, type Statement, statementsByFunction } from "./iam.ts";
@@ -18,7 +18,7 @@ const tableId = (id: string) => logicalId(s.stack, s.stack.data.tables[id]!.tabl
 const bucketId = (id: string) => logicalId(s.stack, s.stack.data.buckets[id]!.bucket);
 const queueId = (id: string) => logicalId(s.stack, s.stack.data.queues[id]!.queue);
 
-describe("every function of infra/definitions/functions.ts", () => {
+describe("every function of shared/definitions/functions.ts", () => {
   it("exists once, on Node 22 and x86-64", () => {
     const lambdas = resourcesOfType(s.json, "AWS::Lambda::Function");
     expect(lambdas).toHaveLength(Object.keys(functions).length);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { functions, routes } from "../../infra/definitions/index.ts";
+import { functions, routes } from "#shared/definitions/index.ts";
 import { allows, type Statement, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
 

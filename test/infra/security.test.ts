@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { routes } from "../../infra/definitions/index.ts";
+import { routes } from "#shared/definitions/index.ts";
 import { REQUESTS_PER_ADDRESS_PER_MINUTE } from "../../infra/stack/waf.ts";
 import { asArray, statementsByFunction } from "./iam.ts";
 import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
-import type { FunctionDefinition } from "../../infra/definitions/index.ts";
+import type { FunctionDefinition } from "#shared/definitions/index.ts";
 import { type PlatenDefinitions, sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { PlatenStack, type PlatenStackProps } from "../../infra/stack/platen-stack.ts";
 

@@ -8,7 +8,7 @@ import {
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { type FauxqsServer, startFauxqs } from "fauxqs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { QueueDefinition } from "#infra/definitions/queues.ts";
+import type { QueueDefinition } from "#shared/definitions/queues.ts";
 import { createQueues } from "#infra/local/create-resources.ts";
 import { type Poller, type PollerOptions, startSqsPoller } from "#infra/local/sqs-poller.ts";
 

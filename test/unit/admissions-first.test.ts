@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterAdmissions, waitingSteps, whileAdmitting } from "#shared/generation/admissions-first.ts";
+import { afterAdmissions, waitingSteps, whileAdmitting } from "#shared/admissions-first.ts";
 
 const settledYet = async (p: Promise<void>) => {
   let done = false;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
-import { tables } from "#infra/definitions/tables.ts";
+import { tables } from "#shared/definitions/tables.ts";
 
 let dir: string;
 let server: ReturnType<typeof dynalite>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buckets, tables } from "#infra/definitions/index.ts";
+import { buckets, tables } from "#shared/definitions/index.ts";
 
 /** PLATEN_ENV unset means the strict rules (issue 15 item 11); only `npm start` sets `local`. */
 describe("config().env", () => {

@@ -12,7 +12,7 @@ import {
   routes,
   type TableDefinition,
   tables,
-} from "#infra/definitions/index.ts";
+} from "#shared/definitions/index.ts";
 import { createTableInputs } from "#infra/local/create-resources.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 

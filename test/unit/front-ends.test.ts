@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { frontEndFor } from "#infra/definitions/front-ends.ts";
+import { frontEndFor } from "#shared/definitions/front-ends.ts";
 
-describe("local front-end routing (infra/definitions/front-ends.ts)", () => {
+describe("local front-end routing (shared/definitions/front-ends.ts)", () => {
   const all = () => true;
 
   it("leaves /v1 to the API route table and gives every other path to the site", () => {

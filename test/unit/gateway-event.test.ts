@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { binaryMediaTypes } from "#infra/definitions/index.ts";
+import { binaryMediaTypes } from "#shared/definitions/index.ts";
 import { toProxyEvent } from "#infra/local/proxy-event.ts";
 
 interface FakeRequest {

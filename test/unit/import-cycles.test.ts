@@ -3,23 +3,27 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Imports between the folders of shared/ run one way (CONVENTIONS.md): a folder that needs
- * another's shape moves it down or gets it through deps. This reads every import of shared/
- * (static, re-exports, dynamic, type-only alike) and fails on any cycle between folders.
- *
- * KNOWN_CYCLES is empty since issue 16 cut the last ones (shapes moved down: app-key to
- * workspaces, language to errors, share-link to shared/, the event outbox to webhooks; the
- * dispatcher reads file records through its deps). Any cycle now fails; do not list one.
+ * Imports between folders run one way: a folder that needs another's shape moves it down or
+ * gets it through deps. This reads every import of shared/, functions/ and infra/ (static,
+ * re-exports, dynamic, type-only alike), resolves every alias of package.json "imports" and
+ * every relative path, and fails on any cycle between folders. Each folder (shared/<x>,
+ * functions/<x>, infra/<x>, with its subfolders) is one node; a file directly in shared/,
+ * functions/ or infra/ is its own. There is no allow-list: cut a cycle by moving the shared
+ * shape down to a folder both may import.
  */
-const KNOWN_CYCLES: string[][] = [];
 
 const root = resolve(import.meta.dirname, "../..");
-const shared = join(root, "shared");
+const LAYERS = ["shared", "functions", "infra"];
+
+/** `#shared/*` → `./shared/*` and every other alias of package.json "imports". */
+const aliases: [prefix: string, target: string][] = Object.entries(
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")).imports as Record<string, string>,
+).map(([from, to]) => [from.replace(/\*$/, ""), join(root, to.replace(/\*$/, ""))]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "samples" ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return ["samples", "node_modules"].includes(entry.name) ? [] : sourceFiles(path);
     return entry.name.endsWith(".ts") ? [path] : [];
   });
 }
@@ -33,24 +37,28 @@ function importsOf(source: string): string[] {
   return [...code.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
-/** shared/<folder> of a path inside shared/ (a file directly in shared/ is its own node). */
+/** The folder node of a path: `shared/generation` for shared/generation/http/x.ts; undefined outside the layers. */
 function unitOf(path: string): string | undefined {
-  const rel = relative(shared, path);
-  if (rel.startsWith("..")) return undefined;
-  const [first, ...rest] = rel.split("/");
-  return rest.length ? first : rel;
+  const [layer, ...rest] = relative(root, path).split("/");
+  if (!layer || !LAYERS.includes(layer) || rest.length === 0) return undefined;
+  return `${layer}/${rest[0]}`;
 }
 
+/** The file a specifier names, or undefined for a package. An alias that matches nothing throws. */
 function resolveSpecifier(from: string, specifier: string): string | undefined {
-  if (specifier.startsWith("#shared/")) return join(shared, specifier.slice("#shared/".length));
   if (specifier.startsWith(".")) return resolve(dirname(from), specifier);
-  return undefined;
+  if (!specifier.startsWith("#")) return undefined;
+  const alias = aliases.find(([prefix]) => specifier.startsWith(prefix));
+  if (!alias) throw new Error(`${relative(root, from)}: ${specifier} matches no alias of package.json "imports"`);
+  return join(alias[1], specifier.slice(alias[0].length));
 }
 
-/** Folder → folder edges, each with the file imports that make it. */
-function folderGraph(): Map<string, Map<string, string[]>> {
-  const graph = new Map<string, Map<string, string[]>>();
-  for (const file of sourceFiles(shared)) {
+type Graph = Map<string, Map<string, string[]>>;
+
+/** Folder → folder edges over shared/, functions/ and infra/, each with the file imports that make it. */
+function folderGraph(): Graph {
+  const graph: Graph = new Map();
+  for (const file of LAYERS.flatMap((layer) => sourceFiles(join(root, layer)))) {
     const from = unitOf(file)!;
     for (const specifier of importsOf(readFileSync(file, "utf8"))) {
       const target = resolveSpecifier(file, specifier);
@@ -66,7 +74,7 @@ function folderGraph(): Map<string, Map<string, string[]>> {
 }
 
 /** Strongly connected components with more than one folder (Tarjan), each sorted. */
-function cyclesOf(graph: Map<string, Map<string, string[]>>): string[][] {
+function cyclesOf(graph: Graph): string[][] {
   let index = 0;
   const indices = new Map<string, number>();
   const low = new Map<string, number>();
@@ -96,18 +104,63 @@ function cyclesOf(graph: Map<string, Map<string, string[]>>): string[][] {
 }
 
 /** The imports inside one cycle, for a failure message that says where to cut. */
-function importsWithin(graph: Map<string, Map<string, string[]>>, cycle: string[]): string[] {
+function importsWithin(graph: Graph, cycle: string[]): string[] {
   return cycle.flatMap((from) => cycle.flatMap((to) => graph.get(from)?.get(to) ?? []));
 }
 
-describe("imports between shared/ folders", () => {
-  it("form no cycle beyond the known ones, and every known one still exists", () => {
-    const graph = folderGraph();
+/** The imports from folders matching `from` into folders matching `to`. */
+function importsBetween(graph: Graph, from: (unit: string) => boolean, to: (unit: string) => boolean): string[] {
+  return [...graph]
+    .filter(([unit]) => from(unit))
+    .flatMap(([, edges]) => [...edges].filter(([unit]) => to(unit)).flatMap(([, lines]) => lines));
+}
+
+describe("imports between the folders of shared/, functions/ and infra/", () => {
+  const graph = folderGraph();
+
+  it("form no cycle", () => {
     const cycles = cyclesOf(graph);
     const detail = cycles.map((c) => `${c.join(" ↔ ")}:\n  ${importsWithin(graph, c).join("\n  ")}`).join("\n");
-    expect(cycles, `cycles between shared/ folders:\n${detail}`).toEqual(KNOWN_CYCLES);
+    expect(cycles, `cycles between folders:\n${detail}`).toEqual([]);
   });
 
+  it("never run from shared/ into infra/", () => {
+    const upward = importsBetween(
+      graph,
+      (u) => u.startsWith("shared/"),
+      (u) => u.startsWith("infra/"),
+    );
+    expect(upward, "shared/ imports infra/").toEqual([]);
+  });
+
+  it("leave shared/definitions at the bottom: it imports no other folder", () => {
+    const out = importsBetween(
+      graph,
+      (u) => u === "shared/definitions",
+      () => true,
+    );
+    expect(out, "shared/definitions imports").toEqual([]);
+  });
+
+  it("reach shared/generation from handlers only through its faces", () => {
+    const faces = ["index.ts", "http/index.ts", "rendering.ts"].map((face) => `#shared/generation/${face}`);
+    const past = importsBetween(
+      graph,
+      (u) => u.startsWith("functions/"),
+      (u) => u === "shared/generation",
+    ).filter((line) => !faces.some((face) => line.endsWith(`→ ${face}`)));
+    expect(past, "handlers importing generation past its faces").toEqual([]);
+  });
+
+  it("see the whole tree: every layer and the definitions are nodes", () => {
+    const nodes = new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])]);
+    for (const node of ["shared/definitions", "shared/http", "functions/api", "infra/local", "infra/stack"]) {
+      expect(nodes, node).toContain(node);
+    }
+  });
+});
+
+describe("the import reader", () => {
   it("sees every kind of import, and a cycle when there is one", () => {
     const source = [
       'import { a } from "#shared/x/a.ts";',
@@ -133,5 +186,17 @@ describe("imports between shared/ folders", () => {
       ["d", edge("a")],
     ]);
     expect(cyclesOf(graph)).toEqual([["a", "b", "c"]]);
+  });
+
+  it("resolves every alias and relative path to its folder", () => {
+    const from = join(root, "shared/http/middleware/admission.ts");
+    const unit = (specifier: string) => unitOf(resolveSpecifier(from, specifier)!);
+    expect(unit("#infra/local/gateway.ts")).toBe("infra/local");
+    expect(unit("#shared/definitions/routes.ts")).toBe("shared/definitions");
+    expect(unit("../../../functions/api/get-status.ts")).toBe("functions/api");
+    expect(unit("../api-types.ts")).toBe("shared/http");
+    expect(unit("../../clock.ts")).toBe("shared/clock.ts");
+    expect(resolveSpecifier(from, "zod")).toBeUndefined();
+    expect(() => resolveSpecifier(from, "#nowhere/x.ts")).toThrow(/matches no alias/);
   });
 });

@@ -9,14 +9,14 @@ import {
 } from "#shared/generation/archive-link.ts";
 import { planFiles } from "#shared/generation/plan-files.ts";
 import type { GenerationRequest } from "#shared/generation/request-schema.ts";
-import { fileMappingHeader } from "#shared/http/file-headers.ts";
+import { fileMappingHeader } from "#shared/generation/http/file-headers.ts";
 import {
   checkFileMappingSize,
   DEFAULT_FILE_MAPPING_MAX_BYTES,
   fileMappingMaxBytes,
   predictedFileMappingBytes,
-} from "#shared/http/file-mapping-cap.ts";
-import { fileEntry } from "#shared/http/sync-response.ts";
+} from "#shared/generation/http/file-mapping-cap.ts";
+import { fileEntry } from "#shared/generation/http/sync-response.ts";
 
 /** The size rules of large answers (issue 15 item 10): when a ZIP leaves through S3, when a mapping header is refused. */
 

@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { routes } from "#infra/definitions/routes.ts";
+import { routes } from "#shared/definitions/routes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
 import { singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";

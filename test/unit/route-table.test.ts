@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import { findRoute, routes } from "#infra/definitions/routes.ts";
+import { findRoute, routes } from "#shared/definitions/routes.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { admission } from "#shared/http/middleware/admission.ts";
 import { requestContext, requestsByEvent } from "#shared/http/middleware/request-context.ts";

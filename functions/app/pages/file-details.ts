@@ -1,4 +1,4 @@
-import type { FileRecord } from "#shared/generation/file-store.ts";
+import type { FileRecord } from "#shared/generation/index.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "../html.ts";
 import { t } from "../strings.ts";

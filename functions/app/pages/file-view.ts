@@ -1,11 +1,14 @@
 import { Readable } from "node:stream";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import { resolveFileDownload } from "#shared/generation/download.ts";
-import { type FileRecord, openPdf } from "#shared/generation/file-store.ts";
-import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
-import { verifyPasscode } from "#shared/generation/passcodes.ts";
-import { contentDisposition, pdfFileName } from "#shared/http/file-headers.ts";
+import {
+  type FileRecord,
+  liveRequestDeps,
+  openPdf,
+  resolveFileDownload,
+  verifyPasscode,
+} from "#shared/generation/index.ts";
+import { contentDisposition, pdfFileName } from "#shared/generation/http/index.ts";
 import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
 import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";

@@ -1,9 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
-import { listFileRecords } from "#shared/generation/file-store.ts";
-import { getJob } from "#shared/generation/job-store.ts";
-import { liveRequestDeps } from "#shared/generation/request-adapters.ts";
-import { requestStatus, type StatusBody } from "#shared/generation/request-status.ts";
-import { requestArchiveAnswer } from "#shared/http/request-archive.ts";
+import { getJob, listFileRecords, liveRequestDeps, requestStatus, type StatusBody } from "#shared/generation/index.ts";
+import { requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";

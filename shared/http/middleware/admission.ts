@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { findRoute } from "#infra/definitions/routes.ts";
+import { findRoute } from "#shared/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";

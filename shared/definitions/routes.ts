@@ -1,5 +1,5 @@
-import type { RateClass } from "#shared/limits/limits-config.ts";
 import type { FunctionId } from "./functions.ts";
+import type { RateClass } from "./rate-classes.ts";
 
 export interface RouteDefinition {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -104,6 +104,3 @@ export function findRoute(method: string, resource: string): RouteDefinition | u
 
 /** Media types API Gateway must pass through as binary. */
 export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];
-
-/** spec 4.14: CORS, owned by the HTTP edge so handlers and the gateway agree. */
-export { cors } from "#shared/http/cors.ts";

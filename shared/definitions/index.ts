@@ -1,4 +1,4 @@
-/** The one module both consumers (CDK stack, local runner) import. */
+/** The definitions in one module: the CDK stack, the local runner, handlers and the domain import it. */
 export * from "./buckets.ts";
 export * from "./functions.ts";
 export * from "./queues.ts";
@@ -6,3 +6,5 @@ export * from "./routes.ts";
 export * from "./tables.ts";
 export * from "./front-ends.ts";
 export * from "./schedules.ts";
+export * from "./rate-classes.ts";
+export * from "./cors.ts";

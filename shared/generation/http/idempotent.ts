@@ -1,6 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
 import { claimIdempotencyKey } from "#shared/limits/idempotency.ts";
-import type { ApiRequest } from "./api-types.ts";
+import type { ApiRequest } from "#shared/http/api-types.ts";
 
 export type IdempotentOutcome<R, S> = { fresh: R } | { replay: S };
 

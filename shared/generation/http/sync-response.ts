@@ -1,6 +1,6 @@
 import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync-generation.ts";
 import { buildZip, zipEntryNames } from "#shared/zip/build-zip.ts";
-import type { ApiResult } from "./api-types.ts";
+import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
 
 /** spec 2.4: the file entry (passthrough only when supplied, passcode only now). */

@@ -1,5 +1,3 @@
-import { SWEEP_EVERY_MINUTES } from "#shared/generation/sweep-schedule.ts";
-
 /** A function run on a fixed schedule: an EventBridge rule in AWS, a timer in the local stack. */
 export interface ScheduleDefinition {
   id: string;
@@ -7,6 +5,9 @@ export interface ScheduleDefinition {
   function: string;
   everyMinutes: number;
 }
+
+/** How often the sweeper runs (shared/generation/sweep.ts): the EventBridge schedule in AWS, a timer in the local stack. */
+export const SWEEP_EVERY_MINUTES = 5;
 
 export const schedules = {
   sweep: { id: "sweep", function: "sweep", everyMinutes: SWEEP_EVERY_MINUTES },

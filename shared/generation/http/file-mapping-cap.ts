@@ -1,4 +1,4 @@
-import { ConfigError } from "#shared/aws/config.ts";
+import { ConfigError, type Environment, environment } from "#shared/aws/config.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { GenerationRequest } from "#shared/generation/request-schema.ts";
 import { PASSCODE_LENGTH } from "#shared/generation/passcodes.ts";
@@ -15,7 +15,7 @@ import { fileEntry } from "./sync-response.ts";
 export const DEFAULT_FILE_MAPPING_MAX_BYTES = 64 * 1024;
 
 /** `PLATEN_FILE_MAPPING_MAX_BYTES`, a positive integer (fails fast otherwise). */
-export function fileMappingMaxBytes(env: Record<string, string | undefined> = process.env): number {
+export function fileMappingMaxBytes(env: Environment = environment()): number {
   const raw = env.PLATEN_FILE_MAPPING_MAX_BYTES;
   if (raw === undefined || raw === "") return DEFAULT_FILE_MAPPING_MAX_BYTES;
   const value = Number(raw);

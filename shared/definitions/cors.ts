@@ -1,0 +1,31 @@
+/**
+ * spec 4.14: cross-origin access. All origins; the gateway (CDK and local) and the HTTP
+ * edge (shared/http/cors.ts, the headers of handler responses) use the same lists.
+ */
+export const cors = {
+  allowOrigins: ["*"],
+  allowHeaders: [
+    "Origin",
+    "X-Requested-With",
+    "X-Request-ID",
+    "Idempotency-Key",
+    "Content-Type",
+    "Accept",
+    "appkey",
+    "SecretKey",
+    "Authorization",
+    "Accept-Language",
+  ],
+  exposeHeaders: [
+    "Content-Disposition",
+    "File-URL",
+    "File-ID",
+    "Request-Id",
+    "X-File-Mapping",
+    "Retry-After",
+    "X-Request-ID",
+    "X-Page-Count",
+    "Location",
+  ],
+  allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+} as const;

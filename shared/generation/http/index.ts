@@ -1,0 +1,10 @@
+/**
+ * The answers of the generation routes, for handlers: the sync answer (one PDF or a ZIP,
+ * `X-File-Mapping`), a request's ZIP, file headers, the `Idempotency-Key` wrapper. Apart
+ * from ../index.ts because the ZIP writer comes with them.
+ */
+export { contentDisposition, pdfFileName } from "./file-headers.ts";
+export { checkFileMappingSize, fileMappingMaxBytes } from "./file-mapping-cap.ts";
+export { withIdempotencyKey } from "./idempotent.ts";
+export { requestArchiveAnswer } from "./request-archive.ts";
+export { outputHistoryUrl, syncResponse } from "./sync-response.ts";
