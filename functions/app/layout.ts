@@ -1,5 +1,5 @@
 import type { Language } from "#shared/errors/language.ts";
-import { type Html, html, raw } from "./html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -15,7 +15,7 @@ export interface LayoutContext {
 export function layout(ctx: LayoutContext, title: string, body: Html): Html {
   const s = t(ctx.lang);
   const other: Language = ctx.lang === "ja" ? "en" : "ja";
-  return html`${raw("<!doctype html>")}
+  return html`<!doctype html>
 <html lang="${ctx.lang}">
 <head>
 <meta charset="utf-8">

@@ -1,6 +1,6 @@
 import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { catalogue, type ErrorCode } from "#shared/errors/catalogue.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";

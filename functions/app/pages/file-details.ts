@@ -1,6 +1,6 @@
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import type { Language } from "#shared/errors/language.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import { t } from "../strings.ts";
 
 /** `2026-11-24T05:30:12.345Z` → `2026-11-24 05:30:12 UTC` (the same for every reader). */

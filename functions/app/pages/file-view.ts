@@ -11,7 +11,7 @@ import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcod
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { config } from "#shared/aws/config.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
-import { html } from "../html.ts";
+import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { cookieAttributes } from "../security-headers.ts";
 import { notFound, page } from "../site-edge.ts";

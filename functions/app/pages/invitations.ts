@@ -3,7 +3,7 @@ import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";

@@ -3,7 +3,7 @@ import { systemClock } from "#shared/clock.ts";
 import { allowLoginAttempt } from "#shared/identity/login-limit.ts";
 import { createSessionCookie, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
 import { checkPassword, endSessions } from "#shared/identity/users.ts";
-import { html } from "../html.ts";
+import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";

@@ -8,7 +8,7 @@ import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";

@@ -3,7 +3,7 @@ import { listDesignHeads } from "#shared/designs/design-store.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type WebhookEndpointView, listWebhookEndpoints } from "#shared/webhooks/endpoints.ts";
 import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
