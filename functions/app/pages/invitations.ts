@@ -1,18 +1,13 @@
 import { systemClock } from "#shared/clock.ts";
-import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
-import { siteSecret } from "#shared/site/site-secret.ts";
-import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
+import { type FileVisit, visitFile } from "../file-visit.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
+import { csrfAccepted, csrfField } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { auditSite } from "../audit.ts";
-
-/** The hidden CSRF field of every logged-in form. */
-export const csrfField = async (userId: string): Promise<Html> =>
-  html`<input type="hidden" name="csrf" value="${issueCsrfToken(await siteSecret(), userId, nowSeconds())}">`;
 
 /** Admins of the file's workspace see who is invited to a share-type-02 file and change it here. */
 export async function invitationSection(req: SiteRequest, visit: FileVisit): Promise<Html> {
@@ -42,7 +37,7 @@ export const invitationsAction =
     if (visit.access.kind !== "show" || !visit.access.admin || visit.file!.shareType !== "invited")
       return notFound(req, identity, Boolean(visit.userId));
     const form = req.form();
-    if (!verifyCsrfToken(await siteSecret(), visit.userId!, form.get("csrf"), nowSeconds())) {
+    if (!(await csrfAccepted(visit.userId!, form))) {
       return formRefused(req, identity, s.invitationsTitle);
     }
     const email = (form.get("email") ?? "").trim();

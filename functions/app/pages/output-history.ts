@@ -12,9 +12,9 @@ import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
+import { errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
 import { fill, t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
-import { docsHref, formatTime } from "./file-details.ts";
 
 const fileLink = (requestId: string, f: { fileId: string; fileName: string }) =>
   html`<a href="/file/${requestId}/${f.fileId}">${f.fileName}</a>`;
@@ -22,7 +22,7 @@ const fileLink = (requestId: string, f: { fileId: string; fileName: string }) =>
 function summaryRow(lang: Language, r: RequestSummary): Html {
   const s = t(lang);
   return html`<tr><td><a href="/output-history/${r.requestId}"><code>${r.requestId}</code></a></td>
-<td><time datetime="${r.createdAt}">${formatTime(r.createdAt)}</time></td>
+<td>${timeElement(r.createdAt)}</td>
 <td>${s.status[r.status] ?? r.status}</td>
 <td><ul>${r.files.map((f) => html`<li>${fileLink(r.requestId, f)}${f.status === "failed" ? html` (${s.status.failed})` : ""}</li>`)}</ul></td></tr>`;
 }
@@ -82,7 +82,7 @@ async function workspaceOfRequest(requestId: string): Promise<string | undefined
 
 function statusBody(lang: Language, st: StatusBody): Html {
   const s = t(lang);
-  const codeLink = (code: string) => html`<a href="${docsHref(lang, code)}"><code>${code}</code></a>`;
+  const codeLink = (code: string) => errorCodeLink(lang, code);
   const facts = html`<dl class="facts">
 <dt>${s.historyStatus}</dt><dd id="request-status">${s.status[st.status] ?? st.status}</dd>
 <dt>${s.historyDesign}</dt><dd><code>${st.designId}</code></dd>

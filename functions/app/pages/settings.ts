@@ -7,10 +7,9 @@ import { type Html, html } from "#shared/html/html.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
+import { csrfField, timeElement } from "../page-parts.ts";
 import { fill, t } from "../strings.ts";
 import { chosenWorkspace, requireUser } from "../visitor.ts";
-import { formatTime } from "./file-details.ts";
-import { csrfField } from "./invitations.ts";
 import { endpointSection } from "./settings-hooks.ts";
 
 /** spec 5: rotation is recommended every 3 months; a warning appears after 90 days. */
@@ -41,7 +40,7 @@ function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
       ? html`<form method="post" action="/settings/${v.workspace.id}/key-rotate" id="rotate-key-form">${csrf}<p class="muted">${s.settingsKeyRotateHint}</p><button type="submit" id="rotate-key">${s.settingsKeyRotate}</button></form>`
       : "";
   return html`<section aria-labelledby="key-title"><h2 id="key-title">${s.settingsKeyTitle}</h2>
-<dl class="facts"><dt>${s.settingsKeyRotated}</dt><dd id="key-rotated"><time datetime="${v.workspace.appKeyRotatedAt}">${formatTime(v.workspace.appKeyRotatedAt)}</time> (${fill(s.settingsKeyAge, { days })})</dd></dl>
+<dl class="facts"><dt>${s.settingsKeyRotated}</dt><dd id="key-rotated">${timeElement(v.workspace.appKeyRotatedAt)} (${fill(s.settingsKeyAge, { days })})</dd></dl>
 ${warning}${rotate}</section>`;
 }
 
