@@ -16,7 +16,8 @@ import type { SiteIdentity } from "../identity.ts";
 import { cookieAttributes } from "../security-headers.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
-import { fill, t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { t } from "../strings.ts";
 import { fileDetails } from "./file-details.ts";
 import { invitationSection } from "./invitations.ts";
 

@@ -13,7 +13,8 @@ import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
-import { fill, t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
 
 const fileLink = (requestId: string, f: { fileId: string; fileName: string }) =>

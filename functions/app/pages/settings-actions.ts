@@ -19,7 +19,8 @@ import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { csrfAccepted } from "../page-parts.ts";
-import { fill, t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { t } from "../strings.ts";
 import { requireUser } from "../visitor.ts";
 import { type Flash, renderSettings, type SettingsView } from "./settings.ts";
 

@@ -8,7 +8,8 @@ import type { Role, SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { csrfField, timeElement } from "../page-parts.ts";
-import { fill, t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser } from "../visitor.ts";
 import { endpointSection } from "./settings-hooks.ts";
 
