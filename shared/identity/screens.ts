@@ -1,5 +1,6 @@
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, htmlTag } from "#shared/html/html.ts";
+import { fill } from "#shared/i18n/texts.ts";
 import { scopeText, screenText } from "./screen-text.ts";
 
 /** The auth screens keep numeric references (`&#60;`), as `test/unit/identity.test.ts` pins them. */
@@ -74,8 +75,8 @@ export function consentPage(lang: Language, view: ConsentView): string {
   return page(
     lang,
     t.consentTitle,
-    html`<p>${t.signedInAs(view.email)}</p>
-<p>${t.asks(view.clientName)}</p>
+    html`<p>${fill(t.signedInAs, { email: view.email })}</p>
+<p>${fill(t.asks, { client: view.clientName })}</p>
 <ul>${scopes}</ul>
 ${error}
 <form method="post" action="${view.action}">
