@@ -32,12 +32,14 @@ function passcodePage(
   problem?: string,
 ): SiteResult {
   const s = t(req.lang);
+  const alert = problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : "";
+  const invalid = problem ? html` aria-describedby="passcode-problem" aria-invalid="true"` : "";
   const body = html`<p>${s.passcodeBody}</p>
-${problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : ""}
+${alert}
 <form method="post" action="${fileBase(visit)}">
-<label for="passcode">${s.passcodeLabel}</label>
-<input type="password" id="passcode" name="passcode" autocomplete="off" required maxlength="64"${problem ? html` aria-describedby="passcode-problem" aria-invalid="true"` : ""} autofocus>
-<p><button type="submit">${s.passcodeSubmit}</button></p>
+  <label for="passcode">${s.passcodeLabel}</label>
+  <input type="password" id="passcode" name="passcode" autocomplete="off" required maxlength="64"${invalid} autofocus>
+  <p><button type="submit">${s.passcodeSubmit}</button></p>
 </form>`;
   return { status, page: page(req, identity, Boolean(visit.userId), s.passcodeTitle, body) };
 }

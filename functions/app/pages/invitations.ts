@@ -14,18 +14,31 @@ export async function invitationSection(req: SiteRequest, visit: FileVisit): Pro
   const s = t(req.lang);
   const action = `/file/${visit.requestId}/${visit.fileId}/invitations`;
   const csrf = await csrfField(visit.userId!);
-  const invitations = await listInvitations(visit.file!);
-  const rows = invitations.map(
-    (i) =>
-      html`<li>${i.email} <form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="remove"><input type="hidden" name="email" value="${i.email}"><button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button></form></li>`,
+  const rows = (await listInvitations(visit.file!)).map(
+    (i) => html`<li>
+  ${i.email}
+  <form class="inline" method="post" action="${action}">
+    ${csrf}
+    <input type="hidden" name="action" value="remove">
+    <input type="hidden" name="email" value="${i.email}">
+    <button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button>
+  </form>
+</li>`,
   );
-  return html`<section aria-labelledby="invitations-title"><h2 id="invitations-title">${s.invitationsTitle}</h2>
-${rows.length ? html`<ul id="invitations">${rows}</ul>` : html`<p id="invitations">${s.invitationsNone}</p>`}
-<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="add">
-<label for="invite-email">${s.invitationsEmail}</label>
-<input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off">
-<p><button type="submit">${s.invitationsAdd}</button></p>
-</form></section>`;
+  const list = rows.length
+    ? html`<ul id="invitations">${rows}</ul>`
+    : html`<p id="invitations">${s.invitationsNone}</p>`;
+  return html`<section aria-labelledby="invitations-title">
+<h2 id="invitations-title">${s.invitationsTitle}</h2>
+${list}
+<form method="post" action="${action}">
+  ${csrf}
+  <input type="hidden" name="action" value="add">
+  <label for="invite-email">${s.invitationsEmail}</label>
+  <input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off">
+  <p><button type="submit">${s.invitationsAdd}</button></p>
+</form>
+</section>`;
 }
 
 /** POST `/file/{r}/{f}/invitations`: add or remove one address (admins only, CSRF-checked, audited). */
