@@ -28,6 +28,10 @@ const screenTexts = {
   allow: { en: "Allow", ja: "許可" },
   deny: { en: "Deny", ja: "拒否" },
   signedInAs: { en: "Signed in as {email}", ja: "{email} としてサインイン中" },
+  expired: {
+    en: "This sign-in has expired. Start again from the application.",
+    ja: "このサインイン手続きは期限切れです。アプリからやり直してください。",
+  },
 } as const satisfies TextTable;
 
 /** What each scope lets the client do (spec 5.2). */

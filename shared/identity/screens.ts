@@ -87,6 +87,11 @@ ${allow}
   );
 }
 
+/** A lost or expired interaction (400): the user starts again from the application. */
+export function expiredPage(lang: Language): string {
+  return html`<!doctype html><meta charset="utf-8"><title>400</title><p>${screenText[lang].expired}</p>`.text;
+}
+
 /** A short English page for a refused interaction request (no language is known yet). */
 export function refusalPage(status: number, message: string): string {
   return html`<!doctype html><title>${status}</title><p>${message}</p>`.text;
