@@ -1,7 +1,7 @@
 import { systemClock } from "#shared/clock.ts";
 import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
-import { type FileVisit, visitFile } from "../file-visit.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { type FileVisit, visitFile } from "../file-visit.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";

@@ -8,12 +8,12 @@ import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { fill } from "#shared/i18n/texts.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
-import { fill } from "#shared/i18n/texts.ts";
 import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
 

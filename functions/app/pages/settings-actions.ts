@@ -14,12 +14,12 @@ import {
 } from "#shared/webhooks/endpoints.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { fill } from "#shared/i18n/texts.ts";
 import { auditSite } from "../audit.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { csrfAccepted } from "../page-parts.ts";
-import { fill } from "#shared/i18n/texts.ts";
 import { t } from "../strings.ts";
 import { requireUser } from "../visitor.ts";
 import { type Flash, renderSettings, type SettingsView } from "./settings.ts";

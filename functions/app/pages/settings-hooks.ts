@@ -1,8 +1,8 @@
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import type { Language } from "#shared/errors/language.ts";
 import type { WebhookEndpointView } from "#shared/webhooks/endpoints.ts";
-import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import { t } from "../strings.ts";
 
 export interface EndpointSectionInput {
