@@ -5,10 +5,13 @@ import { describe, expect, it } from "vitest";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { escapeHtml, html } from "#shared/html/html.ts";
 import { consentPage, loginPage, providerErrorPage, refusalPage } from "#shared/identity/screens.ts";
+import type { SiteIdentity } from "../../functions/app/identity.ts";
 import { layout } from "../../functions/app/layout.ts";
 import { errorCodeLink, timeElement } from "../../functions/app/page-parts.ts";
 import { withCode } from "../../functions/app/pages/error-docs.ts";
 import { fileDetails } from "../../functions/app/pages/file-details.ts";
+import { historyTable, searchForm, statusBody } from "../../functions/app/pages/output-history.ts";
+import { flashBlock, keySection, membersSection } from "../../functions/app/pages/settings.ts";
 import { endpointSection } from "../../functions/app/pages/settings-hooks.ts";
 
 /**
@@ -170,6 +173,55 @@ describe("user-controlled text comes out escaped", () => {
       csrf: html`<input type="hidden" name="csrf" value="${HOSTILE}">`,
     }).text;
     expectEscaped(out);
+  });
+
+  it("on the output history pages", () => {
+    const files = [
+      { fileId: HOSTILE, fileName: HOSTILE, status: "failed" as const, passthrough: { [HOSTILE]: HOSTILE } },
+    ];
+    const summary = { requestId: HOSTILE, designId: HOSTILE, createdAt: HOSTILE, source: "async" as const, files };
+    expectEscaped(historyTable("en", HOSTILE, [{ ...summary, status: "failed" }]).text);
+    expectEscaped(
+      searchForm(
+        "ja",
+        [
+          { id: HOSTILE, name: HOSTILE },
+          { id: "w2", name: "b" },
+        ],
+        HOSTILE,
+        HOSTILE,
+      ).text,
+    );
+    const failedFile = { fileId: HOSTILE, fileName: HOSTILE, code: HOSTILE, message: HOSTILE };
+    const status = {
+      requestId: HOSTILE,
+      status: "processing" as const,
+      designId: HOSTILE,
+      files: [{ fileId: HOSTILE, fileName: HOSTILE, pageCount: 1, downloadPath: HOSTILE }],
+      failedFiles: [failedFile],
+      error: { code: HOSTILE, message: HOSTILE },
+      createdAt: HOSTILE,
+      completedAt: HOSTILE,
+    };
+    expectEscaped(statusBody("en", status).text);
+  });
+
+  it("on the settings page", async () => {
+    const workspace = { id: HOSTILE, name: HOSTILE, appKeyRotatedAt: "2020-01-01T00:00:00.000Z", createdAt: HOSTILE };
+    const view = { userId: HOSTILE, workspace, role: "admin" as const, all: [] };
+    expectEscaped(keySection("en", view, html`<input type="hidden" name="csrf" value="${HOSTILE}">`).text);
+    expectEscaped(String(flashBlock({ kind: "secret", text: HOSTILE, secret: HOSTILE })));
+    expectEscaped(String(flashBlock({ kind: "problem", text: HOSTILE })));
+    const identity: SiteIdentity = {
+      userOf: async () => "u1",
+      roleIn: async () => "admin",
+      emailOf: async () => HOSTILE,
+      workspacesOf: async () => [],
+      membersOf: async () => [{ userId: HOSTILE, email: HOSTILE, role: "admin" }],
+      clientsOf: async () => [{ clientId: HOSTILE, name: HOSTILE, isPublic: false }],
+      loginUrl: () => HOSTILE,
+    };
+    expectEscaped((await membersSection("ja", identity, "w1")).text);
   });
 
   it("in the shared page parts and the docs' code spans", () => {

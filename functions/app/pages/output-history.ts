@@ -34,7 +34,12 @@ function summaryRow(lang: Language, r: RequestSummary): Html {
 }
 
 /** The search form; `workspace` rides along so searching never changes the workspace shown. */
-function searchForm(lang: Language, workspaces: { id: string; name: string }[], current: string, search: string): Html {
+export function searchForm(
+  lang: Language,
+  workspaces: { id: string; name: string }[],
+  current: string,
+  search: string,
+): Html {
   const s = t(lang);
   const options = workspaces.map(
     (w) => html`<option value="${w.id}"${w.id === current ? html` selected` : ""}>${w.name}</option>`,
@@ -54,7 +59,7 @@ function searchForm(lang: Language, workspaces: { id: string; name: string }[], 
 }
 
 /** The requests of one page of the history, newest first. */
-function historyTable(lang: Language, caption: string | undefined, requests: RequestSummary[]): Html {
+export function historyTable(lang: Language, caption: string | undefined, requests: RequestSummary[]): Html {
   const s = t(lang);
   if (!requests.length) return html`<p id="history">${s.historyEmpty}</p>`;
   return html`<table id="history">
@@ -106,7 +111,7 @@ async function workspaceOfRequest(requestId: string): Promise<string | undefined
 }
 
 /** The request as the status endpoint reports it: facts, then its error, files and failed files. */
-function statusBody(lang: Language, st: StatusBody): Html {
+export function statusBody(lang: Language, st: StatusBody): Html {
   const s = t(lang);
   const facts = html`<dl class="facts">
   <dt>${s.historyStatus}</dt><dd id="request-status">${s.status[st.status] ?? st.status}</dd>

@@ -28,8 +28,8 @@ function filterFields(lang: Language, prefix: string, designs: DesignHead[], cur
   const checked = (on: boolean) => (on ? html` checked` : "");
   const boxes = designs.map(
     (d) => html`<label>
-    <input type="checkbox" name="targetDesignIds" value="${d.id}"${checked(chosen.has(d.id))}> ${d.label} <code>${d.id}</code>
-  </label>`,
+  <input type="checkbox" name="targetDesignIds" value="${d.id}"${checked(chosen.has(d.id))}> ${d.label} <code>${d.id}</code>
+</label>`,
   );
   return html`<fieldset>
   <legend>${s.settingsHookFilter}</legend>

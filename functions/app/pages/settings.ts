@@ -29,7 +29,8 @@ export interface SettingsView {
   flash?: Flash;
 }
 
-function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
+/** The application key: when it was last rotated, the 90-day warning, the rotate button for admins. */
+export function keySection(lang: Language, v: SettingsView, csrf: Html): Html {
   const s = t(lang);
   const days = keyAgeDays(v.workspace, systemClock.now());
   const warning =
@@ -56,7 +57,8 @@ ${rotate}
 </section>`;
 }
 
-async function membersSection(lang: Language, identity: SiteIdentity, workspaceId: string): Promise<Html> {
+/** The workspace's members with their roles, then its OAuth clients. */
+export async function membersSection(lang: Language, identity: SiteIdentity, workspaceId: string): Promise<Html> {
   const s = t(lang);
   const members = (await identity.membersOf(workspaceId)).map(
     (m) => html`<tr><td>${m.email}</td><td>${s.settingsRole[m.role] ?? m.role}</td></tr>`,
@@ -101,7 +103,8 @@ ${table}
 </section>`;
 }
 
-function flashBlock(flash: Flash | undefined): Html | string {
+/** The flash block: the secret in an `<output>` to copy, or the problem as an alert. */
+export function flashBlock(flash: Flash | undefined): Html | string {
   if (!flash) return "";
   if (flash.kind === "problem") return html`<div class="alert" role="alert" id="flash">${flash.text}</div>`;
   return html`<div class="notice" role="status" id="flash">
