@@ -1,4 +1,4 @@
-import { html } from "./html.ts";
+import { html } from "#shared/html/html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";

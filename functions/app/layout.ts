@@ -1,5 +1,5 @@
 import type { Language } from "#shared/errors/language.ts";
-import { type Html, html, raw } from "./html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -11,11 +11,18 @@ export interface LayoutContext {
   loginHref: string;
 }
 
+/** The logout button of a logged-in visitor's navigation (a POST: the cross-site refusal guards it). */
+const logoutItem = (label: string) => html`<li>
+<form class="inline" method="post" action="/logout">
+<button type="submit" class="secondary" id="logout">${label}</button>
+</form>
+</li>`;
+
 /** The page shell: language, skip link, navigation, language switch, one `<main>`. */
 export function layout(ctx: LayoutContext, title: string, body: Html): Html {
   const s = t(ctx.lang);
   const other: Language = ctx.lang === "ja" ? "en" : "ja";
-  return html`${raw("<!doctype html>")}
+  return html`<!doctype html>
 <html lang="${ctx.lang}">
 <head>
 <meta charset="utf-8">
@@ -34,7 +41,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <li><a href="/settings">${s.navSettings}</a></li>
 <li><a href="${ctx.lang === "ja" ? "/ja/docs/errors" : "/docs/errors"}">${s.navDocs}</a></li>
 <li><a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">${s.languageSwitch}</a></li>
-${ctx.loggedIn ? html`<li><form class="inline" method="post" action="/logout"><button type="submit" class="secondary" id="logout">${s.logOut}</button></form></li>` : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
+${ctx.loggedIn ? logoutItem(s.logOut) : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
 </ul>
 </nav>
 </header>

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { Language } from "#shared/errors/language.ts";
-import type { Html } from "./html.ts";
+import type { Html } from "#shared/html/html.ts";
 
 /** The visitor as the site knows them: anonymous, or a logged-in user (identity session). */
 export interface Visitor {

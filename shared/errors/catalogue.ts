@@ -1,12 +1,12 @@
+import { type Bilingual, fill } from "#shared/i18n/texts.ts";
+
 /**
  * The error catalogue (spec 7.3): every code the API can answer, with its HTTP status
  * and English/Japanese messages. Codes are never renamed or removed (spec 9).
  * `{name}` placeholders are filled from the error's `vars`.
  */
-export interface CatalogueEntry {
+export interface CatalogueEntry extends Bilingual {
   status: number;
-  en: string;
-  ja: string;
 }
 
 export const catalogue = {
@@ -208,7 +208,10 @@ export const catalogue = {
 
 export type ErrorCode = keyof typeof catalogue;
 
-/** Fills `{name}` placeholders; unknown names stay visible rather than vanish. */
+/**
+ * Fills a message's `{name}` placeholders from an error's `vars`, known only at run time
+ * (the texts' `fill`, untyped); unknown names stay visible rather than vanish.
+ */
 export function formatMessage(template: string, vars: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  return fill<string>(template, vars);
 }

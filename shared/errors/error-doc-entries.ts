@@ -1,6 +1,5 @@
+import type { Bilingual } from "#shared/i18n/texts.ts";
 import { type CatalogueEntry, catalogue, type ErrorCode } from "./catalogue.ts";
-
-type Text = { en: string; ja: string };
 
 /** The explanation of one code on the error docs pages: when it happens and what to do. */
 export interface ErrorDoc {
@@ -9,25 +8,25 @@ export interface ErrorDoc {
   anchor: string;
   /** HTTP status, or undefined for codes that never are a status (webhook / status-only). */
   status: number | undefined;
-  when: Text;
-  todo: Text;
+  when: Bilingual;
+  todo: Bilingual;
 }
 
-const RETRY_LATER: Text = {
+const RETRY_LATER: Bilingual = {
   en: "Resend the same request after the `Retry-After` seconds (also in the body's `retryAfter`).",
   ja: "`Retry-After` の秒数（本文の `retryAfter` と同じ）だけ待ってから、同じリクエストを再送してください。",
 };
-const FIX_REQUEST: Text = {
+const FIX_REQUEST: Bilingual = {
   en: "Correct the request as the message and `details` describe; resending it unchanged fails again.",
   ja: "メッセージと `details` の内容に従ってリクエストを修正してください。そのまま再送しても同じエラーになります。",
 };
-const BACKOFF: Text = {
+const BACKOFF: Bilingual = {
   en: "Retry with exponential backoff. If it persists, contact support with the `X-Request-ID`.",
   ja: "指数バックオフで再試行してください。解消しない場合は `X-Request-ID` を添えてサポートに連絡してください。",
 };
 
 /** What the catalogue's one-line message does not say (spec 7.3), per code. */
-const docs: Partial<Record<ErrorCode, { when?: Text; todo: Text }>> = {
+const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = {
   AUTH_HEADER_MISSING: {
     todo: {
       en: "Send the `appkey` header with the workspace application key, or `Authorization: Bearer <token>`.",
@@ -243,7 +242,7 @@ const docs: Partial<Record<ErrorCode, { when?: Text; todo: Text }>> = {
 const NOT_A_STATUS = new Set<string>(["PARTIAL_FAILURE", "GENERATION_INTERRUPTED"]);
 
 /** A code added to the catalogue without its own text still gets a page entry, by its status class. */
-function fallbackTodo(status: number): Text {
+function fallbackTodo(status: number): Bilingual {
   if (status === 429 || status === 409) return RETRY_LATER;
   if (status >= 500) return BACKOFF;
   return FIX_REQUEST;

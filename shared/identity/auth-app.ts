@@ -7,6 +7,7 @@ import { handleInteraction, type InteractionContext } from "./interactions.ts";
 import { identityKeys } from "./keys.ts";
 import { authRoutes, createProvider } from "./provider.ts";
 import { searchPublicTemplates } from "./public-templates.ts";
+import { expiredPage } from "./screens.ts";
 import { applyTokenPolicy } from "./token-request.ts";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -48,11 +49,7 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
     return;
   }
   if (err instanceof errors.SessionNotFound || (err as { status?: number }).status === 413) {
-    const ja = pickLanguage(req.headers["accept-language"]) === "ja";
-    const message = ja
-      ? "このサインイン手続きは期限切れです。アプリからやり直してください。"
-      : "This sign-in has expired. Start again from the application.";
-    sendHtml(res, 400, `<!doctype html><meta charset="utf-8"><title>400</title><p>${message}</p>`);
+    sendHtml(res, 400, expiredPage(pickLanguage(req.headers["accept-language"])));
     return;
   }
   // The path only: an OAuth query carries codes and state.

@@ -8,7 +8,7 @@ import { saveGrantWorkspace } from "./grant-workspace.ts";
 import { readBody, sendHtml, sourceAddress } from "./http-io.ts";
 import { allowLoginAttempt } from "./login-limit.ts";
 import { listMemberships } from "./memberships.ts";
-import { consentPage, loginPage } from "./screens.ts";
+import { consentPage, loginPage, refusalPage } from "./screens.ts";
 import { createSessionCookie, readSession } from "./session.ts";
 import { checkPassword, getUser } from "./users.ts";
 
@@ -40,13 +40,12 @@ export async function handleInteraction(
   const [, , uid, action] = path.split("/");
   const lang = pickLanguage(req.headers["accept-language"]);
   const details = await ctx.provider.interactionDetails(req, res);
-  if (!uid || details.uid !== uid)
-    return sendHtml(res, 400, "<!doctype html><title>400</title><p>Unknown interaction.</p>");
+  if (!uid || details.uid !== uid) return sendHtml(res, 400, refusalPage(400, "Unknown interaction."));
   const base = `${ctx.mountPath}/interaction/${uid}`;
   // The forms post to this host only: another site's POST is refused before it counts.
   const header = (name: string) => [req.headers[name]].flat()[0];
   if (req.method === "POST" && sentFromAnotherSite(header))
-    return sendHtml(res, 403, "<!doctype html><title>403</title><p>This form can only be sent from this site.</p>");
+    return sendHtml(res, 403, refusalPage(403, "This form can only be sent from this site."));
   if (req.method === "GET" && !action) return showStep(req, res, details, base, ctx);
   if (req.method === "POST" && action === "login" && details.prompt.name === "login")
     return login(req, res, base, lang, ctx);

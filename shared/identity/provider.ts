@@ -4,6 +4,7 @@ import { logger } from "#shared/observability/logger.ts";
 import { grantWorkspace } from "./grant-workspace.ts";
 import type { IdentityKeys } from "./keys.ts";
 import { DynamoAdapter } from "./oidc-adapter.ts";
+import { providerErrorPage } from "./screens.ts";
 import { ALL_SCOPES, API_SCOPES, OIDC_SCOPES } from "./scopes.ts";
 import { getUser } from "./users.ts";
 
@@ -125,8 +126,7 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
     routes: authRoutes,
     renderError: async (ctx, out) => {
       ctx.type = "html";
-      const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>${esc(out.error)}</title><h1>${esc(out.error)}</h1><p>${esc(out.error_description)}</p>`;
+      ctx.body = providerErrorPage(out.error, out.error_description);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { escapeHtml } from "#shared/html/html.ts";
 import { registerPlatenFilters } from "./filters.ts";
 import { BoundedEmitter, HtmlLimitReached } from "./html-emitter.ts";
 import { pageCss, resolvePageBox } from "./page-box.ts";
@@ -147,7 +148,7 @@ export async function renderHtml(
   return (
     `<!doctype html><html><head><meta charset="utf-8"><base href="${DESIGN_ORIGIN}/">` +
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
-    `<title>${escapeHtml(options.title)}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
+    `<title>${escapeHtml(options.title, "numeric")}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
   );
 }
 
@@ -200,8 +201,4 @@ function touch(key: string, compiled: CompiledBundle): void {
 /** `</style` inside CSS would end the element early; `<\/style` means the same to CSS. */
 function escapeStyle(css: string): string {
   return css.replace(/<\/(style)/gi, "<\\/$1");
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, html } from "../../functions/app/html.ts";
+import { escapeHtml, html } from "#shared/html/html.ts";
 import { safeReturnTo } from "../../functions/app/return-to.ts";
 import { isEmailAddress } from "#shared/site/invitation-store.ts";
 import type { FileRecord } from "#shared/generation/file-store.ts";

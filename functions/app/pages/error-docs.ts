@@ -1,6 +1,6 @@
 import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { catalogue, type ErrorCode } from "#shared/errors/catalogue.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
@@ -26,15 +26,17 @@ export const errorDocsPage =
       (doc) => html`<section class="code-doc" id="${doc.anchor}" aria-labelledby="h-${doc.anchor}">
 <h2 id="h-${doc.anchor}"><a href="#${doc.anchor}">${doc.code}</a></h2>
 <dl class="facts">
-<dt>${s.docsStatus}</dt><dd>${doc.status ?? s.docsNotHttp}</dd>
-<dt>${s.docsMessage}</dt><dd>${placeholders(catalogue[doc.code as ErrorCode][req.lang])}</dd>
-<dt>${s.docsWhen}</dt><dd>${withCode(placeholders(doc.when[req.lang]))}</dd>
-<dt>${s.docsTodo}</dt><dd>${withCode(doc.todo[req.lang])}</dd>
+  <dt>${s.docsStatus}</dt><dd>${doc.status ?? s.docsNotHttp}</dd>
+  <dt>${s.docsMessage}</dt><dd>${placeholders(catalogue[doc.code as ErrorCode][req.lang])}</dd>
+  <dt>${s.docsWhen}</dt><dd>${withCode(placeholders(doc.when[req.lang]))}</dd>
+  <dt>${s.docsTodo}</dt><dd>${withCode(doc.todo[req.lang])}</dd>
 </dl>
 </section>`,
     );
-    const toc = html`<nav aria-label="${s.docsTitle}"><ul>${errorDocs().map((d) => html`<li><a href="#${d.anchor}"><code>${d.code}</code></a></li>`)}</ul></nav>`;
-    const body = html`<p>${withCode(s.docsIntro)}</p>${toc}${sections}`;
+    const links = errorDocs().map((d) => html`<li><a href="#${d.anchor}"><code>${d.code}</code></a></li>`);
+    const body = html`<p>${withCode(s.docsIntro)}</p>
+<nav aria-label="${s.docsTitle}"><ul>${links}</ul></nav>
+${sections}`;
     return {
       status: 200,
       page: page(req, identity, false, s.docsTitle, body),

@@ -13,13 +13,14 @@ import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
 import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { config } from "#shared/aws/config.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { html } from "#shared/html/html.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
-import { html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { cookieAttributes } from "../security-headers.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
-import { fill, t } from "../strings.ts";
+import { t } from "../strings.ts";
 import { fileDetails } from "./file-details.ts";
 import { invitationSection } from "./invitations.ts";
 
@@ -34,12 +35,14 @@ function passcodePage(
   problem?: string,
 ): SiteResult {
   const s = t(req.lang);
+  const alert = problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : "";
+  const invalid = problem ? html` aria-describedby="passcode-problem" aria-invalid="true"` : "";
   const body = html`<p>${s.passcodeBody}</p>
-${problem ? html`<p class="alert" role="alert" id="passcode-problem">${problem}</p>` : ""}
+${alert}
 <form method="post" action="${fileBase(visit)}">
-<label for="passcode">${s.passcodeLabel}</label>
-<input type="password" id="passcode" name="passcode" autocomplete="off" required maxlength="64"${problem ? html` aria-describedby="passcode-problem" aria-invalid="true"` : ""} autofocus>
-<p><button type="submit">${s.passcodeSubmit}</button></p>
+  <label for="passcode">${s.passcodeLabel}</label>
+  <input type="password" id="passcode" name="passcode" autocomplete="off" required maxlength="64"${invalid} autofocus>
+  <p><button type="submit">${s.passcodeSubmit}</button></p>
 </form>`;
   return { status, page: page(req, identity, Boolean(visit.userId), s.passcodeTitle, body) };
 }

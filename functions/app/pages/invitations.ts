@@ -1,36 +1,44 @@
 import { systemClock } from "#shared/clock.ts";
-import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
-import { siteSecret } from "#shared/site/site-secret.ts";
-import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
-import { type Html, html } from "../html.ts";
+import { type Html, html } from "#shared/html/html.ts";
+import { type FileVisit, visitFile } from "../file-visit.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
+import { csrfAccepted, csrfField } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { auditSite } from "../audit.ts";
-
-/** The hidden CSRF field of every logged-in form. */
-export const csrfField = async (userId: string): Promise<Html> =>
-  html`<input type="hidden" name="csrf" value="${issueCsrfToken(await siteSecret(), userId, nowSeconds())}">`;
 
 /** Admins of the file's workspace see who is invited to a share-type-02 file and change it here. */
 export async function invitationSection(req: SiteRequest, visit: FileVisit): Promise<Html> {
   const s = t(req.lang);
   const action = `/file/${visit.requestId}/${visit.fileId}/invitations`;
   const csrf = await csrfField(visit.userId!);
-  const invitations = await listInvitations(visit.file!);
-  const rows = invitations.map(
-    (i) =>
-      html`<li>${i.email} <form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="remove"><input type="hidden" name="email" value="${i.email}"><button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button></form></li>`,
+  const rows = (await listInvitations(visit.file!)).map(
+    (i) => html`<li>
+  ${i.email}
+  <form class="inline" method="post" action="${action}">
+    ${csrf}
+    <input type="hidden" name="action" value="remove">
+    <input type="hidden" name="email" value="${i.email}">
+    <button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button>
+  </form>
+</li>`,
   );
-  return html`<section aria-labelledby="invitations-title"><h2 id="invitations-title">${s.invitationsTitle}</h2>
-${rows.length ? html`<ul id="invitations">${rows}</ul>` : html`<p id="invitations">${s.invitationsNone}</p>`}
-<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="add">
-<label for="invite-email">${s.invitationsEmail}</label>
-<input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off">
-<p><button type="submit">${s.invitationsAdd}</button></p>
-</form></section>`;
+  const list = rows.length
+    ? html`<ul id="invitations">${rows}</ul>`
+    : html`<p id="invitations">${s.invitationsNone}</p>`;
+  return html`<section aria-labelledby="invitations-title">
+<h2 id="invitations-title">${s.invitationsTitle}</h2>
+${list}
+<form method="post" action="${action}">
+  ${csrf}
+  <input type="hidden" name="action" value="add">
+  <label for="invite-email">${s.invitationsEmail}</label>
+  <input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off">
+  <p><button type="submit">${s.invitationsAdd}</button></p>
+</form>
+</section>`;
 }
 
 /** POST `/file/{r}/{f}/invitations`: add or remove one address (admins only, CSRF-checked, audited). */
@@ -42,7 +50,7 @@ export const invitationsAction =
     if (visit.access.kind !== "show" || !visit.access.admin || visit.file!.shareType !== "invited")
       return notFound(req, identity, Boolean(visit.userId));
     const form = req.form();
-    if (!verifyCsrfToken(await siteSecret(), visit.userId!, form.get("csrf"), nowSeconds())) {
+    if (!(await csrfAccepted(visit.userId!, form))) {
       return formRefused(req, identity, s.invitationsTitle);
     }
     const email = (form.get("email") ?? "").trim();

@@ -3,7 +3,7 @@ import { systemClock } from "#shared/clock.ts";
 import { allowLoginAttempt } from "#shared/identity/login-limit.ts";
 import { createSessionCookie, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
 import { checkPassword, endSessions } from "#shared/identity/users.ts";
-import { html } from "../html.ts";
+import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
@@ -19,11 +19,15 @@ function loginForm(
   email = "",
 ): SiteResult {
   const s = t(req.lang);
-  const body = html`${problem ? html`<p class="alert" role="alert" id="login-problem">${problem}</p>` : ""}
+  const alert = problem ? html`<p class="alert" role="alert" id="login-problem">${problem}</p>` : "";
+  const body = html`${alert}
 <form method="post" action="/login?return_to=${encodeURIComponent(returnTo)}">
-<label for="email">${s.loginEmail}</label><input type="email" id="email" name="email" autocomplete="username" required maxlength="254" value="${email}">
-<label for="password">${s.loginPassword}</label><input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
-<p><button type="submit">${s.loginSubmit}</button></p></form>`;
+  <label for="email">${s.loginEmail}</label>
+  <input type="email" id="email" name="email" autocomplete="username" required maxlength="254" value="${email}">
+  <label for="password">${s.loginPassword}</label>
+  <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
+  <p><button type="submit">${s.loginSubmit}</button></p>
+</form>`;
   return { status, page: page(req, identity, false, s.loginTitle, body) };
 }
 

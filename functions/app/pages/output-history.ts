@@ -5,35 +5,72 @@ import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";
 import { listOutputHistory, type RequestSummary } from "#shared/site/history-query.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Html, html } from "../html.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { fill, t } from "../strings.ts";
+import { errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
+import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
-import { docsHref, formatTime } from "./file-details.ts";
 
 const fileLink = (requestId: string, f: { fileId: string; fileName: string }) =>
   html`<a href="/file/${requestId}/${f.fileId}">${f.fileName}</a>`;
 
 function summaryRow(lang: Language, r: RequestSummary): Html {
   const s = t(lang);
-  return html`<tr><td><a href="/output-history/${r.requestId}"><code>${r.requestId}</code></a></td>
-<td><time datetime="${r.createdAt}">${formatTime(r.createdAt)}</time></td>
-<td>${s.status[r.status] ?? r.status}</td>
-<td><ul>${r.files.map((f) => html`<li>${fileLink(r.requestId, f)}${f.status === "failed" ? html` (${s.status.failed})` : ""}</li>`)}</ul></td></tr>`;
+  const files = r.files.map(
+    (f) => html`<li>${fileLink(r.requestId, f)}${f.status === "failed" ? html` (${s.status.failed})` : ""}</li>`,
+  );
+  return html`<tr>
+  <td><a href="/output-history/${r.requestId}"><code>${r.requestId}</code></a></td>
+  <td>${timeElement(r.createdAt)}</td>
+  <td>${s.status[r.status] ?? r.status}</td>
+  <td><ul>${files}</ul></td>
+</tr>`;
 }
 
 /** The search form; `workspace` rides along so searching never changes the workspace shown. */
-function searchForm(lang: Language, workspaces: { id: string; name: string }[], current: string, search: string): Html {
+export function searchForm(
+  lang: Language,
+  workspaces: { id: string; name: string }[],
+  current: string,
+  search: string,
+): Html {
   const s = t(lang);
+  const options = workspaces.map(
+    (w) => html`<option value="${w.id}"${w.id === current ? html` selected` : ""}>${w.name}</option>`,
+  );
   const picker =
     workspaces.length > 1
-      ? html`<label for="workspace">${s.historyWorkspace}</label><select id="workspace" name="workspace">${workspaces.map((w) => html`<option value="${w.id}"${w.id === current ? html` selected` : ""}>${w.name}</option>`)}</select>`
+      ? html`<label for="workspace">${s.historyWorkspace}</label>
+  <select id="workspace" name="workspace">${options}</select>`
       : html`<input type="hidden" name="workspace" value="${current}">`;
-  return html`<form method="get" action="/output-history" role="search">${picker}
-<label for="q">${s.historySearch}</label><input type="search" id="q" name="q" value="${search}" aria-describedby="q-hint" maxlength="300">
-<p id="q-hint" class="muted">${s.historySearchHint}</p><p><button type="submit">${s.historySearchSubmit}</button></p></form>`;
+  return html`<form method="get" action="/output-history" role="search">
+  ${picker}
+  <label for="q">${s.historySearch}</label>
+  <input type="search" id="q" name="q" value="${search}" aria-describedby="q-hint" maxlength="300">
+  <p id="q-hint" class="muted">${s.historySearchHint}</p>
+  <p><button type="submit">${s.historySearchSubmit}</button></p>
+</form>`;
+}
+
+/** The requests of one page of the history, newest first. */
+export function historyTable(lang: Language, caption: string | undefined, requests: RequestSummary[]): Html {
+  const s = t(lang);
+  if (!requests.length) return html`<p id="history">${s.historyEmpty}</p>`;
+  return html`<table id="history">
+<caption class="muted">${caption}</caption>
+<thead>
+  <tr>
+    <th scope="col">${s.historyRequest}</th>
+    <th scope="col">${s.historyCreated}</th>
+    <th scope="col">${s.historyStatus}</th>
+    <th scope="col">${s.historyFiles}</th>
+  </tr>
+</thead>
+<tbody>${requests.map((r) => summaryRow(lang, r))}</tbody>
+</table>`;
 }
 
 /** GET `/output-history`: the workspace's recent requests, paged, searchable by passthrough metadata (issue 14 item 2). */
@@ -53,22 +90,15 @@ export const outputHistoryList =
     const history = await listOutputHistory(chosen.workspaceId, { cursor: req.query("after"), search }, systemClock);
     const query = (extra: Record<string, string>) =>
       new URLSearchParams({ workspace: chosen.workspaceId, ...(search && { q: search }), ...extra }).toString();
-    const table = history.requests.length
-      ? html`<table id="history"><caption class="muted">${workspaces.find((w) => w.id === chosen.workspaceId)?.name}</caption>
-<thead><tr><th scope="col">${s.historyRequest}</th><th scope="col">${s.historyCreated}</th><th scope="col">${s.historyStatus}</th><th scope="col">${s.historyFiles}</th></tr></thead>
-<tbody>${history.requests.map((r) => summaryRow(req.lang, r))}</tbody></table>`
-      : html`<p id="history">${s.historyEmpty}</p>`;
-    const pager = html`<nav class="pager" aria-label="${s.historyTitle}">${req.query("after") ? html`<a href="/output-history?${query({})}">${s.historyNewest}</a>` : ""}${history.next ? html`<a rel="next" href="/output-history?${query({ after: history.next })}">${s.historyOlder}</a>` : ""}</nav>`;
-    return {
-      status: 200,
-      page: page(
-        req,
-        identity,
-        true,
-        s.historyTitle,
-        html`${searchForm(req.lang, workspaces, chosen.workspaceId, search)}${table}${pager}`,
-      ),
-    };
+    const caption = workspaces.find((w) => w.id === chosen.workspaceId)?.name;
+    const newest = req.query("after") ? html`<a href="/output-history?${query({})}">${s.historyNewest}</a>` : "";
+    const older = history.next
+      ? html`<a rel="next" href="/output-history?${query({ after: history.next })}">${s.historyOlder}</a>`
+      : "";
+    const body = html`${searchForm(req.lang, workspaces, chosen.workspaceId, search)}
+${historyTable(req.lang, caption, history.requests)}
+<nav class="pager" aria-label="${s.historyTitle}">${newest}${older}</nav>`;
+    return { status: 200, page: page(req, identity, true, s.historyTitle, body) };
   };
 
 /** The workspace a request belongs to (job record while it lives, else its file records). */
@@ -77,32 +107,54 @@ async function workspaceOfRequest(requestId: string): Promise<string | undefined
   return (await getJob(requestId))?.workspaceId ?? (await listFileRecords(requestId))[0]?.workspaceId;
 }
 
-function statusBody(lang: Language, st: StatusBody): Html {
+/** The request as the status endpoint reports it: facts, then its error, files and failed files. */
+export function statusBody(lang: Language, st: StatusBody): Html {
   const s = t(lang);
-  const codeLink = (code: string) => html`<a href="${docsHref(lang, code)}"><code>${code}</code></a>`;
   const facts = html`<dl class="facts">
-<dt>${s.historyStatus}</dt><dd id="request-status">${s.status[st.status] ?? st.status}</dd>
-<dt>${s.historyDesign}</dt><dd><code>${st.designId}</code></dd>
-<dt>${s.historyVersion}</dt><dd>${st.version ?? "–"}</dd>
-<dt>${s.historyCreated}</dt><dd>${formatTime(st.createdAt)}</dd>
-<dt>${s.historyCompleted}</dt><dd>${formatTime(st.completedAt)}</dd>
+  <dt>${s.historyStatus}</dt><dd id="request-status">${s.status[st.status] ?? st.status}</dd>
+  <dt>${s.historyDesign}</dt><dd><code>${st.designId}</code></dd>
+  <dt>${s.historyVersion}</dt><dd>${st.version ?? "–"}</dd>
+  <dt>${s.historyCreated}</dt><dd>${formatTime(st.createdAt)}</dd>
+  <dt>${s.historyCompleted}</dt><dd>${formatTime(st.completedAt)}</dd>
 </dl>`;
-  const error = st.error
-    ? html`<p class="alert" role="alert" id="request-error">${s.historyError}: ${codeLink(st.error.code)} ${st.error.message}</p>`
-    : "";
-  const files = st.files.length
-    ? html`<h2>${s.historyFiles}</h2><ul id="request-files">${st.files.map((f) => html`<li>${fileLink(st.requestId, f)} (${s.filePages}: ${f.pageCount ?? "–"})</li>`)}</ul>
-<p><a class="button" id="download-zip" href="/output-history/${st.requestId}/download" download>${s.historyDownloadZip}</a></p>`
-    : "";
-  const failed = st.failedFiles?.length
-    ? html`<h2>${s.historyFailedFiles}</h2><table id="failed-files"><thead><tr><th scope="col">${s.fileName}</th><th scope="col">${s.code}</th><th scope="col">${s.docsMessage}</th></tr></thead>
-<tbody>${st.failedFiles.map((f) => html`<tr><td>${f.fileName}</td><td>${codeLink(f.code)}</td><td>${f.message}</td></tr>`)}</tbody></table>`
-    : "";
   const processing =
     st.status === "processing" || st.status === "queued"
       ? html`<p class="notice" role="status">${s.historyProcessing}</p>`
       : "";
-  return html`${facts}${processing}${error}${files}${failed}`;
+  const error = st.error
+    ? html`<p class="alert" role="alert" id="request-error">${s.historyError}: ${errorCodeLink(lang, st.error.code)} ${st.error.message}</p>`
+    : "";
+  return html`${facts}
+${processing}
+${error}
+${requestFiles(lang, st)}
+${failedFiles(lang, st)}`;
+}
+
+function requestFiles(lang: Language, st: StatusBody): Html | string {
+  const s = t(lang);
+  if (!st.files.length) return "";
+  const items = st.files.map(
+    (f) => html`<li>${fileLink(st.requestId, f)} (${s.filePages}: ${f.pageCount ?? "–"})</li>`,
+  );
+  return html`<h2>${s.historyFiles}</h2>
+<ul id="request-files">${items}</ul>
+<p><a class="button" id="download-zip" href="/output-history/${st.requestId}/download" download>${s.historyDownloadZip}</a></p>`;
+}
+
+function failedFiles(lang: Language, st: StatusBody): Html | string {
+  const s = t(lang);
+  if (!st.failedFiles?.length) return "";
+  const rows = st.failedFiles.map(
+    (f) => html`<tr><td>${f.fileName}</td><td>${errorCodeLink(lang, f.code)}</td><td>${f.message}</td></tr>`,
+  );
+  return html`<h2>${s.historyFailedFiles}</h2>
+<table id="failed-files">
+<thead>
+  <tr><th scope="col">${s.fileName}</th><th scope="col">${s.code}</th><th scope="col">${s.docsMessage}</th></tr>
+</thead>
+<tbody>${rows}</tbody>
+</table>`;
 }
 
 /** GET `/output-history/{requestId}`: the request as the status endpoint reports it (members of its workspace only). */

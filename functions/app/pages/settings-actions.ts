@@ -3,8 +3,6 @@ import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
-import { verifyCsrfToken } from "#shared/site/csrf.ts";
-import { siteSecret } from "#shared/site/site-secret.ts";
 import { getEndpointRecord } from "#shared/webhooks/endpoint-store.ts";
 import type { WebhookEndpointInput } from "#shared/webhooks/endpoint-input.ts";
 import {
@@ -16,12 +14,13 @@ import {
 } from "#shared/webhooks/endpoints.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { fill } from "#shared/i18n/texts.ts";
 import { auditSite } from "../audit.ts";
-import { nowSeconds } from "../file-visit.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { formRefused, notFound } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
-import { fill, t } from "../strings.ts";
+import { csrfAccepted } from "../page-parts.ts";
+import { t } from "../strings.ts";
 import { requireUser } from "../visitor.ts";
 import { type Flash, renderSettings, type SettingsView } from "./settings.ts";
 
@@ -118,7 +117,7 @@ export const settingsAction =
     if (!role || !workspace) return notFound(req, identity, true);
     const view: SettingsView = { userId: user.userId, workspace, role, all: await identity.workspacesOf(user.userId) };
     const s = t(req.lang);
-    if (role !== "admin" || !verifyCsrfToken(await siteSecret(), user.userId, req.form().get("csrf"), nowSeconds())) {
+    if (role !== "admin" || !(await csrfAccepted(user.userId, req.form()))) {
       return formRefused(req, identity, s.settingsTitle);
     }
     const key = name === "create" ? "create" : (req.params.action ?? "");

@@ -1,8 +1,9 @@
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import type { Language } from "#shared/errors/language.ts";
 import type { WebhookEndpointView } from "#shared/webhooks/endpoints.ts";
-import { type Html, html } from "../html.ts";
-import { fill, t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { type Html, html } from "#shared/html/html.ts";
+import { t } from "../strings.ts";
 
 export interface EndpointSectionInput {
   workspaceId: string;
@@ -24,17 +25,51 @@ function filterFields(lang: Language, prefix: string, designs: DesignHead[], cur
   const selected = current?.designFilterType === "selected";
   const chosen = new Set(current?.targetDesignIds ?? []);
   const others = (current?.targetDesignIds ?? []).filter((id) => !designs.some((d) => d.id === id));
-  return html`<fieldset><legend>${s.settingsHookFilter}</legend>
-<label><input type="radio" name="designFilterType" value="all"${selected ? "" : html` checked`}> ${s.settingsHookAll}</label>
-<label><input type="radio" name="designFilterType" value="selected"${selected ? html` checked` : ""}> ${s.settingsHookSelected}</label>
-${designs.map((d) => html`<label><input type="checkbox" name="targetDesignIds" value="${d.id}"${chosen.has(d.id) ? html` checked` : ""}> ${d.label} <code>${d.id}</code></label>`)}
-<label for="${prefix}-other">${s.settingsHookOtherIds}</label><input type="text" id="${prefix}-other" name="otherDesignIds" value="${others.join(", ")}" maxlength="2000">
+  const checked = (on: boolean) => (on ? html` checked` : "");
+  const boxes = designs.map(
+    (d) => html`<label>
+  <input type="checkbox" name="targetDesignIds" value="${d.id}"${checked(chosen.has(d.id))}> ${d.label} <code>${d.id}</code>
+</label>`,
+  );
+  return html`<fieldset>
+  <legend>${s.settingsHookFilter}</legend>
+  <label><input type="radio" name="designFilterType" value="all"${checked(!selected)}> ${s.settingsHookAll}</label>
+  <label><input type="radio" name="designFilterType" value="selected"${checked(selected)}> ${s.settingsHookSelected}</label>
+  ${boxes}
+  <label for="${prefix}-other">${s.settingsHookOtherIds}</label>
+  <input type="text" id="${prefix}-other" name="otherDesignIds" value="${others.join(", ")}" maxlength="2000">
 </fieldset>`;
+}
+
+/** The admin's buttons of one endpoint and its edit form. */
+function endpointActions(lang: Language, input: EndpointSectionInput, e: WebhookEndpointView): Html {
+  const s = t(lang);
+  const base = `/settings/${input.workspaceId}/hooks/${e.id}`;
+  const button = (action: string, label: string, cls = "secondary") =>
+    html`<form class="inline" method="post" action="${base}/${action}">
+  ${input.csrf}
+  <button type="submit" class="${cls}" data-action="${action}" aria-label="${label}: ${e.url}">${label}</button>
+</form>`;
+  const toggle = e.enabled ? button("disable", s.settingsHookDisable) : button("enable", s.settingsHookEnable);
+  return html`${toggle}
+${button("secret", s.settingsHookReveal)}
+${button("regenerate", s.settingsHookRegenerate)}
+${button("delete", s.settingsHookDelete, "danger")}
+<details>
+  <summary>${s.settingsHookEdit}</summary>
+  <form method="post" action="${base}/update">
+    ${input.csrf}
+    <label for="url-${e.id}">${s.settingsHookUrl}</label>
+    <input type="url" id="url-${e.id}" name="url" value="${e.url}" required maxlength="2048">
+    <label><input type="checkbox" name="enabled" value="true"${e.enabled ? html` checked` : ""}> ${s.settingsHookEnabled}</label>
+    ${filterFields(lang, `edit-${e.id}`, input.designs, e)}
+    <p><button type="submit">${s.settingsHookSave}</button></p>
+  </form>
+</details>`;
 }
 
 function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndpointView): Html {
   const s = t(lang);
-  const base = `/settings/${input.workspaceId}/hooks/${e.id}`;
   const missing = missingDesignIds(e, input.designs);
   const warning = missing.length
     ? html`<p class="warning" role="alert" data-warning="missing-designs">${fill(s.settingsHookMissing, { ids: missing.join(", ") })}</p>`
@@ -43,29 +78,43 @@ function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndp
     e.designFilterType === "all"
       ? s.settingsHookAll
       : html`${s.settingsHookSelected}: ${e.targetDesignIds.map((id, i) => html`${i ? ", " : ""}<code>${id}</code>`)}`;
-  const button = (action: string, label: string, cls = "secondary") =>
-    html`<form class="inline" method="post" action="${base}/${action}">${input.csrf}<button type="submit" class="${cls}" data-action="${action}" aria-label="${label}: ${e.url}">${label}</button></form>`;
-  const actions = input.admin
-    ? html`${button(e.enabled ? "disable" : "enable", e.enabled ? s.settingsHookDisable : s.settingsHookEnable)} ${button("secret", s.settingsHookReveal)} ${button("regenerate", s.settingsHookRegenerate)} ${button("delete", s.settingsHookDelete, "danger")}
-<details><summary>${s.settingsHookEdit}</summary><form method="post" action="${base}/update">${input.csrf}
-<label for="url-${e.id}">${s.settingsHookUrl}</label><input type="url" id="url-${e.id}" name="url" value="${e.url}" required maxlength="2048">
-<label><input type="checkbox" name="enabled" value="true"${e.enabled ? html` checked` : ""}> ${s.settingsHookEnabled}</label>
-${filterFields(lang, `edit-${e.id}`, input.designs, e)}<p><button type="submit">${s.settingsHookSave}</button></p></form></details>`
-    : "";
-  return html`<tr data-endpoint="${e.id}"><td>${e.url}</td><td>${e.enabled ? s.settingsHookEnabled : s.settingsHookDisabled}</td><td>${filter}${warning}</td><td>${actions}</td></tr>`;
+  return html`<tr data-endpoint="${e.id}">
+  <td>${e.url}</td>
+  <td>${e.enabled ? s.settingsHookEnabled : s.settingsHookDisabled}</td>
+  <td>${filter}${warning}</td>
+  <td>${input.admin ? endpointActions(lang, input, e) : ""}</td>
+</tr>`;
 }
 
 /** Webhook endpoints (spec 2.10, 4.12) as the settings page shows and edits them. */
 export function endpointSection(lang: Language, input: EndpointSectionInput): Html {
   const s = t(lang);
   const table = input.endpoints.length
-    ? html`<table id="endpoints"><thead><tr><th scope="col">${s.settingsHookUrl}</th><th scope="col">${s.settingsHookStatus}</th><th scope="col">${s.settingsHookFilter}</th><th scope="col">${s.settingsHookActions}</th></tr></thead>
-<tbody>${input.endpoints.map((e) => endpointRow(lang, input, e))}</tbody></table>`
+    ? html`<table id="endpoints">
+<thead>
+  <tr>
+    <th scope="col">${s.settingsHookUrl}</th>
+    <th scope="col">${s.settingsHookStatus}</th>
+    <th scope="col">${s.settingsHookFilter}</th>
+    <th scope="col">${s.settingsHookActions}</th>
+  </tr>
+</thead>
+<tbody>${input.endpoints.map((e) => endpointRow(lang, input, e))}</tbody>
+</table>`
     : html`<p id="endpoints">${s.settingsHooksNone}</p>`;
   const create = input.admin
-    ? html`<h3>${s.settingsHookCreate}</h3><form method="post" action="/settings/${input.workspaceId}/hooks" id="create-endpoint">${input.csrf}
-<label for="new-url">${s.settingsHookUrl}</label><input type="url" id="new-url" name="url" required maxlength="2048" placeholder="https://">
-${filterFields(lang, "new", input.designs)}<p><button type="submit">${s.settingsHookCreate}</button></p></form>`
+    ? html`<h3>${s.settingsHookCreate}</h3>
+<form method="post" action="/settings/${input.workspaceId}/hooks" id="create-endpoint">
+  ${input.csrf}
+  <label for="new-url">${s.settingsHookUrl}</label>
+  <input type="url" id="new-url" name="url" required maxlength="2048" placeholder="https://">
+  ${filterFields(lang, "new", input.designs)}
+  <p><button type="submit">${s.settingsHookCreate}</button></p>
+</form>`
     : "";
-  return html`<section aria-labelledby="hooks-title"><h2 id="hooks-title">${s.settingsHooksTitle}</h2>${table}${create}</section>`;
+  return html`<section aria-labelledby="hooks-title">
+<h2 id="hooks-title">${s.settingsHooksTitle}</h2>
+${table}
+${create}
+</section>`;
 }

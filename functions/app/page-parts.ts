@@ -1,0 +1,23 @@
+import type { Language } from "#shared/errors/language.ts";
+import { type Html, html } from "#shared/html/html.ts";
+import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
+import { siteSecret } from "#shared/site/site-secret.ts";
+import { nowSeconds } from "./file-visit.ts";
+
+/** The hidden CSRF field of every logged-in form (`shared/site/csrf.ts`: bound to the user, expiring). */
+export const csrfField = async (userId: string): Promise<Html> =>
+  html`<input type="hidden" name="csrf" value="${issueCsrfToken(await siteSecret(), userId, nowSeconds())}">`;
+
+/** Whether a posted form carries a CSRF token {@link csrfField} issued to this user and still valid. */
+export const csrfAccepted = async (userId: string, form: URLSearchParams): Promise<boolean> =>
+  verifyCsrfToken(await siteSecret(), userId, form.get("csrf"), nowSeconds());
+
+/** `2026-11-24T05:30:12.345Z` → `2026-11-24 05:30:12 UTC` (the same for every reader). */
+export const formatTime = (iso: string | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : "–");
+
+/** A `<time>` element: the machine-readable instant, shown as {@link formatTime} writes it. */
+export const timeElement = (iso: string) => html`<time datetime="${iso}">${formatTime(iso)}</time>`;
+
+/** An error code linked to its entry on the error docs page (the anchor every `docsUrl` uses). */
+export const errorCodeLink = (lang: Language, code: string) =>
+  html`<a href="${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}"><code>${code}</code></a>`;
