@@ -2,8 +2,8 @@ import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
-import { BODY_STREAM, type ProxyHandler, type StreamingProxyResult } from "#shared/http/api-handler.ts";
-import { streamed } from "#shared/http/streaming-handler.ts";
+import type { EdgeResponse, ProxyHandler } from "#shared/http/edge-context.ts";
+import { send } from "#shared/http/send.ts";
 import { type Html, html } from "./html.ts";
 import { layout } from "./layout.ts";
 import { cookieAttributes, type HeaderProfile, securityHeaders } from "./security-headers.ts";
@@ -61,7 +61,7 @@ export function formRefused(req: SiteRequest, identity: SiteIdentity, title: str
   };
 }
 
-function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): StreamingProxyResult {
+function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): EdgeResponse {
   const headers: Record<string, string> = {
     ...securityHeaders(profile, https()),
     "Content-Language": lang,
@@ -69,23 +69,21 @@ function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): Stre
   };
   const multiValueHeaders = result.cookies?.length ? { "Set-Cookie": result.cookies } : undefined;
   const head = { statusCode: result.status, ...(multiValueHeaders && { multiValueHeaders }) };
-  if ("redirect" in result) return { ...head, headers: { ...headers, Location: result.redirect }, body: "" };
+  if ("redirect" in result) return { head: { ...head, headers: { ...headers, Location: result.redirect }, body: "" } };
   if ("stream" in result) {
     const streamHeaders = {
       ...headers,
       "Content-Type": result.contentType,
       "Content-Length": String(result.contentLength),
     };
-    return { ...head, headers: streamHeaders, body: "", isBase64Encoded: true, [BODY_STREAM]: result.stream };
+    return { head: { ...head, headers: streamHeaders, body: "", isBase64Encoded: true }, body: result.stream };
   }
   const [text, type] =
     "page" in result ? [result.page.text, "text/html; charset=utf-8"] : [result.text, result.contentType];
   const bytes = Buffer.from(text, "utf8");
   return {
-    ...head,
-    headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) },
-    body: "",
-    [BODY_STREAM]: bytes,
+    head: { ...head, headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) }, body: "" },
+    body: bytes,
   };
 }
 
@@ -108,7 +106,7 @@ function languageSwitch(req: SiteRequest): SiteResult | undefined {
  * logged with their cause). Streams through Lambda response streaming (downloads).
  */
 export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyHandler {
-  const inner = async (event: APIGatewayProxyEvent, context: Context): Promise<StreamingProxyResult> => {
+  const inner = async (event: APIGatewayProxyEvent, context: Context): Promise<EdgeResponse> => {
     startLogContext(context, { apiRequestId: event.requestContext?.requestId });
     const path = event.path || "/";
     const matches = routes.filter((r) => r.pattern.test(path));
@@ -159,7 +157,7 @@ export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyH
       );
     }
   };
-  return streamed(inner as ProxyHandler);
+  return send(inner, { streaming: true });
 }
 
 function safeDecode(value: string): string {

@@ -1,109 +1,63 @@
-import type { Readable } from "node:stream";
 import middy from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
+import type { APIGatewayProxyEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
+import type { ApiContext, ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
+import { type EdgeResponse, type ProxyHandler, requestOf } from "./edge-context.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
-import { logger } from "#shared/observability/logger.ts";
-import { flushMetrics } from "#shared/observability/metrics.ts";
 import { admission } from "./middleware/admission.ts";
-import { errorResponse } from "./middleware/error-response.ts";
+import { defaultHeaders } from "./middleware/default-headers.ts";
+import { errorBoundary } from "./middleware/error-boundary.ts";
+import { apiErrorAnswer } from "./middleware/error-response.ts";
 import { observability } from "./middleware/observability.ts";
-import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { send } from "./send.ts";
+import { toProxy } from "./to-proxy.ts";
 
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type { ProxyHandler } from "./edge-context.ts";
 
-/** A streamed body and the after-response work ride along the proxy result for the streaming wrapper (never serialized). */
-export const BODY_STREAM = Symbol("platen.bodyStream");
-export const AFTER_RESPONSE = Symbol("platen.afterResponse");
-export type StreamingProxyResult = APIGatewayProxyResult & {
-  [BODY_STREAM]?: Readable | Buffer;
-  [AFTER_RESPONSE]?: () => Promise<void>;
-};
-
-/**
- * Turns a handler's result into the API Gateway proxy shape: binary as base64, or for a
- * streaming route as the body itself, stream or bytes (no base64 round trip).
- */
-export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
-  const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
-  if ("stream" in result || ("body" in result && streaming)) {
-    const [body, length] =
-      "stream" in result ? [result.stream, result.contentLength] : [result.body, result.body.length];
-    return {
-      statusCode: result.status,
-      headers: { "Content-Type": result.contentType, "Content-Length": String(length), ...headers },
-      body: "",
-      isBase64Encoded: true,
-      [BODY_STREAM]: body,
-    };
-  }
-  if ("json" in result) {
-    return {
-      statusCode: result.status,
-      headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-      body: JSON.stringify(result.json),
-    };
-  }
-  return {
-    statusCode: result.status,
-    headers: { "Content-Type": result.contentType, "Content-Length": String(result.body.length), ...headers },
-    body: result.body.toString("base64"),
-    isBase64Encoded: true,
-  };
-}
+/** The API's view of a proxy event: the shared request plus the route's path parameters. */
+export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
+  ...request,
+  path: (name) => request.event.pathParameters?.[name] ?? "",
+});
 
 /**
- * Assembles the middleware chain in a fixed order. `before` runs top to bottom,
- * `onError` bottom to top:
- *   1. errorResponse   – registered first so it sees every error (its onError runs last)
- *   2. observability   – the invocation's log keys; publishes its metrics at the end
- *   3. requestContext  – headers, query, path params, language
- *   4. admission       – the caller's workspace and spec 8's per-workspace class limit,
+ * Assembles the API's middleware chain in a fixed order. `before` runs top to bottom,
+ * `after` and `onError` bottom to top:
+ *   1. CORS headers    – on every answer, errors included (so registered before the boundary)
+ *   2. key age         – responses to an old application key carry the spec 5 rotation warning
+ *   3. errorBoundary   – every error becomes the spec 7.1 body (apiErrorAnswer)
+ *   4. observability   – the invocation's log keys; publishes its metrics at the end
+ *   5. requestContext  – headers, query, cookies, path params, language, on `context.request`
+ *   6. admission       – the caller's workspace and spec 8's per-workspace class limit,
  *                        before any work (skipped for routes the route table marks public)
- * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
 export function chain(
   fn: (req: ApiRequest) => Promise<ApiResult>,
   opts: { early?: boolean; streaming?: boolean },
 ): ProxyHandler {
+  const streaming = opts.streaming ?? false;
   // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
   // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
   const timeoutEarlyInMillis = opts.early ? 0 : 5;
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(
-    errorResponse(),
-  );
-  handler.use(observability());
-  handler.use(requestContext());
-  handler.use(admission({ early: opts.early ?? false }));
-  return handler.handler(async (event) => {
-    const request = requestsByEvent.get(event);
-    if (!request) throw new Error("request context missing");
-    const answer = await fn(request);
-    const ageHeaders = keyAgeHeaders(await settledPrincipal(request), systemClock.now());
-    const result = { ...answer, headers: { ...ageHeaders, ...answer.headers } } as ApiResult;
-    const proxy = toProxyResult(result, request.lang, opts.streaming);
-    if (!result.after) return proxy;
-    if (opts.streaming) return Object.assign(proxy, { [AFTER_RESPONSE]: result.after });
-    await runAfterResponse(result.after);
-    return proxy;
-  }) as unknown as ProxyHandler;
-}
-
-/**
- * Runs a handler's after-response work; the answer is (being) sent, so failures are logged,
- * not thrown. The invocation ends here: what it measured is published.
- */
-export async function runAfterResponse(after: (() => Promise<void>) | undefined): Promise<void> {
-  try {
-    await after?.();
-  } catch (err) {
-    logger.error("work after the response failed", err as Error);
-  } finally {
-    flushMetrics();
-  }
+  const handler = middy<APIGatewayProxyEvent, EdgeResponse, Error, ApiContext>({ timeoutEarlyInMillis })
+    .use(defaultHeaders(() => corsHeaders))
+    .use(
+      defaultHeaders<ApiContext>(async (context) =>
+        keyAgeHeaders(await settledPrincipal(context.request), systemClock.now()),
+      ),
+    )
+    .use(errorBoundary(apiErrorAnswer))
+    .use(observability())
+    .use(requestContext(apiRequest))
+    .use(admission({ early: opts.early ?? false }))
+    .handler(async (_event: APIGatewayProxyEvent, context: ApiContext) => {
+      const request = requestOf(context);
+      return toProxy(await fn(request), { lang: request.lang, streaming });
+    });
+  return send(handler, { streaming });
 }
 
 /** An authenticated API route: the handler receives the caller's principal. */
