@@ -13,7 +13,7 @@ import { config } from "#shared/aws/config.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
 import { html } from "../html.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { cookieAttributes } from "../security-headers.ts";
+import { cookieAttributes } from "#shared/web/cookies.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { fill, t } from "../strings.ts";

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from "@middy/core";
-import type { APIGatewayProxyEvent } from "aws-lambda";
+import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
 import { logger } from "#shared/observability/logger.ts";
 import type { EdgeContext, EdgeResponse } from "../edge-context.ts";
@@ -9,6 +9,7 @@ export type ErrorAnswer<R> = (
   err: PlatenError,
   request: R | undefined,
   event: APIGatewayProxyEvent,
+  context: Context,
 ) => EdgeResponse | Promise<EdgeResponse>;
 
 /**
@@ -23,7 +24,7 @@ export function errorBoundary<R>(
     onError: async (handler) => {
       const err = handler.error;
       const known = isPlatenError(err) ? err : new PlatenError("INTERNAL_ERROR", { cause: err });
-      const response = await answer(known, handler.context.request, handler.event);
+      const response = await answer(known, handler.context.request, handler.event, handler.context);
       if (!isPlatenError(err) || response.head.statusCode >= 500) {
         logger.error("request failed", err instanceof Error ? err : String(err));
       }
