@@ -1,7 +1,15 @@
 import middy from "@middy/core";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
-import type { ApiContext, ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
+import type { Admission } from "./admit.ts";
+import type {
+  ApiContext,
+  ApiFunction,
+  ApiRequest,
+  ApiResult,
+  EarlyApiFunction,
+  PublicApiFunction,
+} from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
 import { type EdgeResponse, type ProxyHandler, requestOf } from "./edge-context.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
@@ -34,7 +42,7 @@ export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
  *                        before any work (skipped for routes the route table marks public)
  * Page quotas are checked by the generation domain, once the number of files is known.
  */
-export function chain(
+function chain(
   fn: (req: ApiRequest) => Promise<ApiResult>,
   opts: { early?: boolean; streaming?: boolean },
 ): ProxyHandler {
@@ -60,11 +68,45 @@ export function chain(
   return send(handler, { streaming });
 }
 
-/** An authenticated API route: the handler receives the caller's principal. */
-export const apiHandler = (fn: ApiFunction): ProxyHandler => chain((req) => fn(withPrincipal(req)), {});
+/**
+ * What an API handler gets of its caller:
+ * - `required` (the default): the authenticated principal, within the rate limit.
+ * - `early`: the admission still running (admit.ts), so side-effect-free work (parsing,
+ *   templating) starts beside it; the handler awaits `admission.principal` before any work
+ *   with effects. Sync generation, whose answer is streamed and whose storage follows it.
+ * - `none`: no caller: a route the route table marks `auth: "none"` (health check, the API
+ *   description), or a management route that resolves its caller itself.
+ * `streaming` sends the body through Lambda response streaming (downloads: spec 4.6 ZIPs
+ * of up to 100 PDFs, one chunk in memory) and runs the after-answer work once it is sent.
+ */
+export interface ApiHandlerOptions {
+  caller?: "required" | "early" | "none";
+  streaming?: boolean;
+}
 
-/** A route the route table marks `auth: "none"` (health check): the handler gets no caller. */
-export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, {});
+/**
+ * The Lambda handler of one API route (the route table in infra/definitions/routes.ts says
+ * which): `apiHandler(fn)` for an authenticated route, `apiHandler(options, fn)` otherwise.
+ */
+export function apiHandler(fn: ApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller?: "required"; streaming?: boolean }, fn: ApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller: "early"; streaming?: boolean }, fn: EarlyApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller: "none"; streaming?: boolean }, fn: PublicApiFunction): ProxyHandler;
+export function apiHandler(
+  first: ApiHandlerOptions | ApiFunction,
+  second?: ApiFunction | EarlyApiFunction | PublicApiFunction,
+): ProxyHandler {
+  const [opts, fn] = typeof first === "function" ? [{}, first] : [first, second!];
+  const streaming = opts.streaming ?? false;
+  switch (opts.caller ?? "required") {
+    case "early":
+      return chain((req) => (fn as EarlyApiFunction)(withAdmission(req)), { early: true, streaming });
+    case "none":
+      return chain(fn as PublicApiFunction, { streaming });
+    default:
+      return chain((req) => (fn as ApiFunction)(withPrincipal(req)), { streaming });
+  }
+}
 
 /** The request of a handler that needs a caller; a route table saying otherwise is a deployment bug. */
 export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNullable<ApiRequest["principal"]> } {
@@ -73,4 +115,11 @@ export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNul
       `${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`,
     );
   return req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> };
+}
+
+/** The request of an early handler: admission has started (authenticated routes always start it). */
+function withAdmission(req: ApiRequest): ApiRequest & { admission: Admission } {
+  if (!req.admission)
+    throw new Error(`${req.event.httpMethod} ${req.event.resource} started no admission, but its handler awaits one`);
+  return req as ApiRequest & { admission: Admission };
 }
