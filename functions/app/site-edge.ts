@@ -10,7 +10,7 @@ import { readRequest, requestContext } from "#shared/http/middleware/request-con
 import { router } from "#shared/http/middleware/router.ts";
 import { send } from "#shared/http/send.ts";
 import { type EdgeResult, toProxy } from "#shared/http/to-proxy.ts";
-import { cookieAttributes } from "#shared/web/cookies.ts";
+import { setCookie } from "#shared/web/cookies.ts";
 import { securityHeaders } from "#shared/web/security-headers.ts";
 import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { type Html, html } from "./html.ts";
@@ -60,7 +60,12 @@ function languageSwitch(req: SiteRequest): SiteResult | undefined {
   if (req.method !== "GET") return undefined;
   const wanted = req.query("lang");
   if (wanted !== "en" && wanted !== "ja") return undefined;
-  const cookie = `${LANG_COOKIE}=${wanted}; ${cookieAttributes({ path: "/", maxAgeSeconds: 365 * 86400, https: https(), sameSite: "Lax" })}`;
+  const cookie = setCookie(LANG_COOKIE, wanted, {
+    path: "/",
+    maxAgeSeconds: 365 * 86400,
+    https: https(),
+    sameSite: "Lax",
+  });
   return { status: 303, redirect: safeReturnTo(req.returnTo), cookies: [cookie] };
 }
 
