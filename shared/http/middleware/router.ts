@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from "@middy/core";
 import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { EdgeContext, EdgeResponse } from "../edge-context.ts";
-import { type RouteRow, routeMatcher } from "../route-table.ts";
+import { type RouteMatch, type RouteRow, routeMatcher } from "../route-table.ts";
 
 /**
  * Routes a function that answers its own paths (the site) by its route table: the matched
@@ -10,12 +10,7 @@ import { type RouteRow, routeMatcher } from "../route-table.ts";
  */
 export function router<R extends RouteRow>(
   table: readonly R[],
-): MiddlewareObj<
-  APIGatewayProxyEvent,
-  EdgeResponse,
-  Error,
-  EdgeContext<unknown, ReturnType<ReturnType<typeof routeMatcher<R>>>>
-> {
+): MiddlewareObj<APIGatewayProxyEvent, EdgeResponse, Error, EdgeContext<unknown, RouteMatch<R>>> {
   const match = routeMatcher(table);
   return {
     before: (handler) => {
