@@ -1,13 +1,11 @@
-import middy from "@middy/core";
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
 import { type EdgeResponse, type ProxyHandler, requestOf } from "#shared/http/edge-context.ts";
-import { defaultHeaders } from "#shared/http/middleware/default-headers.ts";
-import { errorBoundary } from "#shared/http/middleware/error-boundary.ts";
-import { observability } from "#shared/http/middleware/observability.ts";
-import { readRequest, requestContext } from "#shared/http/middleware/request-context.ts";
+import { edgeChain } from "#shared/http/edge-chain.ts";
+import { readRequest } from "#shared/http/middleware/request-context.ts";
 import { router } from "#shared/http/middleware/router.ts";
+import type { RouteMatch } from "#shared/http/route-table.ts";
 import { send } from "#shared/http/send.ts";
 import { type EdgeResult, toProxy } from "#shared/http/to-proxy.ts";
 import { setCookie } from "#shared/web/cookies.ts";
@@ -16,7 +14,7 @@ import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { type Html, html } from "./html.ts";
 import { layout } from "./layout.ts";
 import { LANG_COOKIE, siteRequest } from "./site-request.ts";
-import type { SiteContext, SitePage, SiteRequest, SiteResult } from "./site-types.ts";
+import type { SitePage, SiteRequest, SiteResult } from "./site-types.ts";
 import { t } from "./strings.ts";
 import type { SiteIdentity } from "./identity.ts";
 import { safeReturnTo } from "./return-to.ts";
@@ -113,31 +111,31 @@ function siteErrorAnswer(identity: SiteIdentity) {
 }
 
 /**
- * The site's Lambda handler: the shared middleware chain around its route table
- * (handler.ts). `before` runs top to bottom, `after` and `onError` bottom to top:
- *   1. security headers – on every answer, errors included (the route's profile or the page one)
- *   2. errorBoundary    – not-found errors → the 404 page, anything else → a generic 500 page
- *   3. observability    – the invocation's log keys; publishes its metrics at the end
- *   4. requestContext   – headers, query, cookies, form, language (path, cookie, Accept-Language)
- *   5. router           – the route table's row and path parameters
- * Then the language switch and the cross-site refusal, before any page handler runs.
- * Answers stream through Lambda response streaming (downloads are never buffered).
+ * The site's Lambda handler: its route table (handler.ts) in the shared chain
+ * (shared/http/edge-chain.ts) with the site's parts: the route's security headers on every
+ * answer; not-found errors as the 404 page and anything else as a generic 500 page; the
+ * site's request (form, language by path, cookie or Accept-Language); the router. Then the
+ * language switch and the cross-site refusal, before any page handler runs. Answers stream
+ * through Lambda response streaming (downloads are never buffered).
  */
 export function siteHandler(table: SitePage[], identity: SiteIdentity): ProxyHandler {
-  // No early time-out: as before, a page that runs out of time is the gateway's answer.
-  const chain = middy<APIGatewayProxyEvent, EdgeResponse, Error, SiteContext>({ timeoutEarlyInMillis: 0 })
-    .use(defaultHeaders<SiteContext>((context) => securityHeaders(context.route?.route?.headers ?? "page", https())))
-    .use(errorBoundary(siteErrorAnswer(identity)))
-    .use(observability())
-    .use(requestContext(siteRequest))
-    .use(router(table))
-    .handler(async (_event: APIGatewayProxyEvent, context: SiteContext) => {
+  const chain = edgeChain<SiteRequest, RouteMatch<SitePage>>(
+    {
+      headers: (context) => securityHeaders(context.route?.route?.headers ?? "page", https()),
+      errors: siteErrorAnswer(identity),
+      request: siteRequest,
+      steps: [router(table)],
+      // No early time-out: as before, a page that runs out of time is the gateway's answer.
+      timeoutEarlyInMillis: 0,
+    },
+    async (_event, context) => {
       const match = context.route;
       const req: SiteRequest = { ...requestOf(context), params: match?.params ?? {} };
       const early = languageSwitch(req) ?? (crossSitePost(req) ? crossSiteRefused(req, identity) : undefined);
       if (early) return ownAnswer(early, req);
       if (!match?.route) return ownAnswer(unrouted(req, identity, match?.allow ?? []), req);
       return answer(await match.route.page(req), req);
-    });
+    },
+  );
   return send(chain, { streaming: true });
 }

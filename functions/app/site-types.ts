@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { HeaderProfile } from "#shared/web/security-headers.ts";
-import type { EdgeContext } from "#shared/http/edge-context.ts";
 import type { EdgeRequest } from "#shared/http/middleware/request-context.ts";
-import type { RouteMatch, RouteRow } from "#shared/http/route-table.ts";
+import type { RouteRow } from "#shared/http/route-table.ts";
 import type { Html } from "./html.ts";
 
 /** The visitor as the site knows them: anonymous, or a logged-in user (identity session). */
@@ -48,6 +47,3 @@ export interface SitePage extends RouteRow {
   /** The security-header profile of its answers when not the page one (the framed PDF preview). */
   headers?: Extract<HeaderProfile, "preview">;
 }
-
-/** The site chain's context: the request and the matched row of the route table. */
-export type SiteContext = EdgeContext<SiteRequest, RouteMatch<SitePage>>;

@@ -1,10 +1,8 @@
-import middy from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import type { APIGatewayProxyResult } from "aws-lambda";
 import serverless from "serverless-http";
 import { config } from "#shared/aws/config.ts";
 import type { EdgeResponse } from "#shared/http/edge-context.ts";
-import { errorBoundary } from "#shared/http/middleware/error-boundary.ts";
-import { observability } from "#shared/http/middleware/observability.ts";
+import { edgeChain } from "#shared/http/edge-chain.ts";
 import { send } from "#shared/http/send.ts";
 import { createAuthApp } from "#shared/identity/auth-app.ts";
 
@@ -49,17 +47,14 @@ const authErrorAnswer = (): EdgeResponse => ({
 });
 
 /**
- * The shared chain around the oidc-provider app, which keeps its own Koa stack and writes
- * its screens with the shared security headers and cookies (shared/identity/http-io.ts):
- *   1. errorBoundary  – a failure outside the app (building it) is logged and answered 500
- *   2. observability  – the invocation's log keys; publishes its metrics at the end
+ * The shared chain (shared/http/edge-chain.ts) around the oidc-provider app, which keeps
+ * its own Koa stack and writes its screens with the shared security headers and cookies
+ * (shared/identity/http-io.ts): a failure outside the app (building it) is logged and
+ * answered 500; the invocation gets its log keys and publishes its metrics.
  */
 export const handler = send(
-  middy<APIGatewayProxyEvent, EdgeResponse, Error, Context>({ timeoutEarlyInMillis: 0 })
-    .use(errorBoundary(authErrorAnswer))
-    .use(observability())
-    .handler(async (event: APIGatewayProxyEvent, context: Context) => ({
-      head: (await (await authApp())(event, context)) as APIGatewayProxyResult,
-    })),
+  edgeChain({ errors: authErrorAnswer, timeoutEarlyInMillis: 0 }, async (event, context) => ({
+    head: (await (await authApp())(event, context)) as APIGatewayProxyResult,
+  })),
   { streaming: false },
 );

@@ -1,24 +1,12 @@
-import middy from "@middy/core";
-import type { APIGatewayProxyEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import type { Admission } from "./admit.ts";
-import type {
-  ApiContext,
-  ApiFunction,
-  ApiRequest,
-  ApiResult,
-  EarlyApiFunction,
-  PublicApiFunction,
-} from "./api-types.ts";
+import type { ApiFunction, ApiRequest, ApiResult, EarlyApiFunction, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
-import { type EdgeResponse, type ProxyHandler, requestOf } from "./edge-context.ts";
+import { type ProxyHandler, requestOf } from "./edge-context.ts";
+import { edgeChain } from "./edge-chain.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
 import { admission } from "./middleware/admission.ts";
-import { defaultHeaders } from "./middleware/default-headers.ts";
-import { errorBoundary } from "./middleware/error-boundary.ts";
 import { apiErrorAnswer } from "./middleware/error-response.ts";
-import { observability } from "./middleware/observability.ts";
-import { requestContext } from "./middleware/request-context.ts";
 import { send } from "./send.ts";
 import { toProxy } from "./to-proxy.ts";
 
@@ -31,40 +19,33 @@ export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
 });
 
 /**
- * Assembles the API's middleware chain in a fixed order. `before` runs top to bottom,
- * `after` and `onError` bottom to top:
- *   1. CORS headers    – on every answer, errors included (so registered before the boundary)
- *   2. key age         – responses to an old application key carry the spec 5 rotation warning
- *   3. errorBoundary   – every error becomes the spec 7.1 body (apiErrorAnswer)
- *   4. observability   – the invocation's log keys; publishes its metrics at the end
- *   5. requestContext  – headers, query, cookies, path params, language, on `context.request`
- *   6. admission       – the caller's workspace and spec 8's per-workspace class limit,
- *                        before any work (skipped for routes the route table marks public)
- * Page quotas are checked by the generation domain, once the number of files is known.
+ * The API's parts of the shared chain (edge-chain.ts): CORS and, for responses to an old
+ * application key, the spec 5 rotation warning on every answer; errors as the spec 7.1
+ * body (apiErrorAnswer); the route's path parameters on the request; then admission: the
+ * caller's workspace and spec 8's per-workspace class limit, before any work (skipped for
+ * routes the route table marks public). Page quotas are checked by the generation domain,
+ * once the number of files is known.
  */
-function chain(
-  fn: (req: ApiRequest) => Promise<ApiResult>,
-  opts: { early?: boolean; streaming?: boolean },
-): ProxyHandler {
+function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }) {
   const streaming = opts.streaming ?? false;
-  // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
-  // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
-  const timeoutEarlyInMillis = opts.early ? 0 : 5;
-  const handler = middy<APIGatewayProxyEvent, EdgeResponse, Error, ApiContext>({ timeoutEarlyInMillis })
-    .use(defaultHeaders(() => corsHeaders))
-    .use(
-      defaultHeaders<ApiContext>(async (context) =>
-        keyAgeHeaders(await settledPrincipal(context.request), systemClock.now()),
-      ),
-    )
-    .use(errorBoundary(apiErrorAnswer))
-    .use(observability())
-    .use(requestContext(apiRequest))
-    .use(admission({ early: opts.early ?? false }))
-    .handler(async (_event: APIGatewayProxyEvent, context: ApiContext) => {
+  const handler = edgeChain<ApiRequest>(
+    {
+      headers: async (context) => ({
+        ...corsHeaders,
+        ...keyAgeHeaders(await settledPrincipal(context.request), systemClock.now()),
+      }),
+      errors: apiErrorAnswer,
+      request: apiRequest,
+      steps: [admission({ early: opts.early ?? false })],
+      // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
+      // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
+      timeoutEarlyInMillis: opts.early ? 0 : 5,
+    },
+    async (_event, context) => {
       const request = requestOf(context);
       return toProxy(await fn(request), { lang: request.lang, streaming });
-    });
+    },
+  );
   return send(handler, { streaming });
 }
 
