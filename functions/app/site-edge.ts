@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
-import { type EdgeResponse, type ProxyHandler, requestOf } from "#shared/http/edge-context.ts";
+import { type EdgeResponse, type ProxyHandler, requestOf, withDefaultHeaders } from "#shared/http/edge-context.ts";
 import { edgeChain } from "#shared/http/edge-chain.ts";
 import { readRequest } from "#shared/http/middleware/request-context.ts";
 import { router } from "#shared/http/middleware/router.ts";
@@ -90,7 +90,7 @@ const answer = (result: SiteResult, req: SiteRequest): EdgeResponse =>
 /** An answer of the site's own (switch, refusal, 404, error): page headers, whatever the route's profile. */
 function ownAnswer(result: SiteResult, req: SiteRequest): EdgeResponse {
   const response = answer(result, req);
-  response.head.headers = { ...securityHeaders("page", https()), ...response.head.headers };
+  withDefaultHeaders(response, securityHeaders("page", https()));
   return response;
 }
 
