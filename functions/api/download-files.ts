@@ -2,14 +2,14 @@ import { Readable } from "node:stream";
 import { liveRequestDeps, openPdf, resolveFileDownload } from "#shared/generation/index.ts";
 import { contentDisposition, pdfFileName, requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { streamingApiHandler } from "#shared/http/streaming-handler.ts";
+import { apiHandler } from "#shared/http/api-handler.ts";
 
 /**
  * GET /v1/file/download/{requestId}[/{fileId}] (spec 4.6, 4.7), streamed from S3. A request
  * ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
  * deviation), after the same authentication and ownership checks.
  */
-export const handler = streamingApiHandler(async function handleDownloadFiles(req): Promise<ApiResult> {
+export const handler = apiHandler({ streaming: true }, async function handleDownloadFiles(req): Promise<ApiResult> {
   const requestId = req.path("requestId");
   const fileId = req.event.pathParameters?.fileId;
   const workspaceId = req.principal.workspace.id;

@@ -18,7 +18,7 @@ import {
   SyncDeadlineExceeded,
 } from "#shared/generation/rendering.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
-import { earlyStreamingApiHandler } from "#shared/http/streaming-handler.ts";
+import { apiHandler } from "#shared/http/api-handler.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { measuredRenderer } from "#shared/render/measured-renderer.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
@@ -40,7 +40,10 @@ const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed 
  * as soon as the PDFs exist; storing them is the response's after-work (sync-generation.ts).
  * With an Idempotency-Key the files are stored first, so a replay can serve them.
  */
-export const handler = earlyStreamingApiHandler(async function handleGenerateSync(req): Promise<ApiResult> {
+/** Admission runs beside the parsing and templating; the PDF is streamed, then stored. */
+const syncRoute = { caller: "early", streaming: true } as const;
+
+export const handler = apiHandler(syncRoute, async function handleGenerateSync(req): Promise<ApiResult> {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
   const idempotent = req.header("idempotency-key") !== undefined;

@@ -8,38 +8,59 @@ import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pag
 import { settingsPage } from "./pages/settings.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
-import { page, route, type SiteRoute } from "./site-edge.ts";
-import { siteHandler } from "./site-edge.ts";
+import { page, siteHandler } from "./site-edge.ts";
+import type { PageHandler, SitePage } from "./site-types.ts";
 import { t } from "./strings.ts";
 
-/** The site's pages (`{site}`, issue 14); every other path is the 404 page. */
-export const siteRoutes = (identity: SiteIdentity): SiteRoute[] => [
-  route(["GET"], "/", async (req) => {
+/**
+ * The site's pages (`{site}`, issue 14) as data: methods, path pattern (`:name` is one
+ * path segment), page handler, and the header profile where it is not the page one.
+ * Every other path is the 404 page; a known path asked with another method, 405.
+ */
+export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
+  { methods: ["GET"], path: "/", page: homePage(identity) },
+  { methods: ["GET"], path: "/assets/site.css", page: stylesheet },
+  { methods: ["GET", "POST"], path: "/login", page: loginPage(identity) },
+  { methods: ["POST"], path: "/logout", page: logoutAction() },
+  { methods: ["GET"], path: "/docs/errors", page: errorDocsPage(identity) },
+  { methods: ["GET"], path: "/ja/docs/errors", page: errorDocsPage(identity) },
+  { methods: ["GET", "POST"], path: "/file/:requestId/:fileId", page: fileViewPage(identity) },
+  {
+    methods: ["GET"],
+    path: "/file/:requestId/:fileId/preview",
+    page: fileBytes(identity, "inline"),
+    headers: "preview",
+  },
+  { methods: ["GET"], path: "/file/:requestId/:fileId/download", page: fileBytes(identity, "attachment") },
+  { methods: ["POST"], path: "/file/:requestId/:fileId/invitations", page: invitationsAction(identity) },
+  { methods: ["GET"], path: "/output-history", page: outputHistoryList(identity) },
+  { methods: ["GET"], path: "/output-history/:requestId", page: outputHistoryRequest(identity) },
+  { methods: ["GET"], path: "/output-history/:requestId/download", page: outputHistoryZip(identity) },
+  { methods: ["GET"], path: "/settings", page: settingsPage(identity) },
+  { methods: ["POST"], path: "/settings/:workspaceId/hooks", page: settingsAction(identity, "create") },
+  {
+    methods: ["POST"],
+    path: "/settings/:workspaceId/hooks/:endpointId/:action",
+    page: settingsAction(identity, "endpoint"),
+  },
+  { methods: ["POST"], path: "/settings/:workspaceId/key-rotate", page: settingsAction(identity, "key-rotate") },
+];
+
+/** The home page: what the site is, with the login link for anonymous visitors. */
+function homePage(identity: SiteIdentity): PageHandler {
+  return async (req) => {
     const s = t(req.lang);
     const loggedIn = Boolean(await identity.userOf(req.header("cookie")));
     return { status: 200, page: page(req, identity, loggedIn, s.homeTitle, html`<p>${s.homeBody}</p>`) };
-  }),
-  route(["GET"], "/assets/site.css", async () => ({
-    status: 200,
-    text: SITE_CSS,
-    contentType: "text/css; charset=utf-8",
-    headers: { "Cache-Control": "public, max-age=3600" },
-  })),
-  route(["GET", "POST"], "/login", loginPage(identity)),
-  route(["POST"], "/logout", logoutAction()),
-  route(["GET"], "/docs/errors", errorDocsPage(identity)),
-  route(["GET"], "/ja/docs/errors", errorDocsPage(identity)),
-  route(["GET", "POST"], "/file/:requestId/:fileId", fileViewPage(identity)),
-  route(["GET"], "/file/:requestId/:fileId/preview", fileBytes(identity, "inline"), "preview"),
-  route(["GET"], "/file/:requestId/:fileId/download", fileBytes(identity, "attachment")),
-  route(["POST"], "/file/:requestId/:fileId/invitations", invitationsAction(identity)),
-  route(["GET"], "/output-history", outputHistoryList(identity)),
-  route(["GET"], "/output-history/:requestId", outputHistoryRequest(identity)),
-  route(["GET"], "/output-history/:requestId/download", outputHistoryZip(identity)),
-  route(["GET"], "/settings", settingsPage(identity)),
-  route(["POST"], "/settings/:workspaceId/hooks", settingsAction(identity, "create")),
-  route(["POST"], "/settings/:workspaceId/hooks/:endpointId/:action", settingsAction(identity, "endpoint")),
-  route(["POST"], "/settings/:workspaceId/key-rotate", settingsAction(identity, "key-rotate")),
-];
+  };
+}
+
+/** The one stylesheet, the same for everyone: cached for an hour. */
+const stylesheet: PageHandler = async () => ({
+  status: 200,
+  text: SITE_CSS,
+  contentType: "text/css; charset=utf-8",
+  headers: { "Cache-Control": "public, max-age=3600" },
+});
 
 export const handler = siteHandler(siteRoutes(siteIdentity), siteIdentity);

@@ -1,36 +1,23 @@
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
-import { isPlatenError } from "#shared/errors/platen-error.ts";
-import { logger, startLogContext } from "#shared/observability/logger.ts";
-import { BODY_STREAM, type ProxyHandler, type StreamingProxyResult } from "#shared/http/api-handler.ts";
-import { streamed } from "#shared/http/streaming-handler.ts";
-import { type Html, html } from "./html.ts";
+import type { PlatenError } from "#shared/errors/platen-error.ts";
+import { type EdgeResponse, type ProxyHandler, requestOf, withDefaultHeaders } from "#shared/http/edge-context.ts";
+import { edgeChain } from "#shared/http/edge-chain.ts";
+import { readRequest } from "#shared/http/middleware/request-context.ts";
+import { router } from "#shared/http/middleware/router.ts";
+import type { RouteMatch } from "#shared/http/route-table.ts";
+import { send } from "#shared/http/send.ts";
+import { type EdgeResult, toProxy } from "#shared/http/to-proxy.ts";
+import { setCookie } from "#shared/web/cookies.ts";
+import { securityHeaders } from "#shared/web/security-headers.ts";
+import { sentFromAnotherSite } from "#shared/cross-site.ts";
+import { type Html, html } from "#shared/html/html.ts";
 import { layout } from "./layout.ts";
-import { cookieAttributes, type HeaderProfile, securityHeaders } from "./security-headers.ts";
-import { LANG_COOKIE, toSiteRequest } from "./site-request.ts";
-import type { PageHandler, SiteRequest, SiteResult } from "./site-types.ts";
+import { LANG_COOKIE, siteRequest } from "./site-request.ts";
+import type { SitePage, SiteRequest, SiteResult } from "./site-types.ts";
 import { t } from "./strings.ts";
 import type { SiteIdentity } from "./identity.ts";
 import { safeReturnTo } from "./return-to.ts";
-import { sentFromAnotherSite } from "#shared/cross-site.ts";
-
-export interface SiteRoute {
-  methods: string[];
-  pattern: RegExp;
-  names: string[];
-  handler: PageHandler;
-  profile?: HeaderProfile;
-}
-
-/** `/file/:requestId/:fileId` → a route matching one path segment per name. */
-export function route(methods: string[], path: string, handler: PageHandler, profile?: HeaderProfile): SiteRoute {
-  const names: string[] = [];
-  const source = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_m, name: string) => {
-    names.push(name);
-    return "([^/]+)";
-  });
-  return { methods, pattern: new RegExp(`^${source}$`), names, handler, profile };
-}
 
 const https = () => config().siteUrl.startsWith("https://");
 
@@ -61,34 +48,6 @@ export function formRefused(req: SiteRequest, identity: SiteIdentity, title: str
   };
 }
 
-function toProxy(result: SiteResult, profile: HeaderProfile, lang: string): StreamingProxyResult {
-  const headers: Record<string, string> = {
-    ...securityHeaders(profile, https()),
-    "Content-Language": lang,
-    ...result.headers,
-  };
-  const multiValueHeaders = result.cookies?.length ? { "Set-Cookie": result.cookies } : undefined;
-  const head = { statusCode: result.status, ...(multiValueHeaders && { multiValueHeaders }) };
-  if ("redirect" in result) return { ...head, headers: { ...headers, Location: result.redirect }, body: "" };
-  if ("stream" in result) {
-    const streamHeaders = {
-      ...headers,
-      "Content-Type": result.contentType,
-      "Content-Length": String(result.contentLength),
-    };
-    return { ...head, headers: streamHeaders, body: "", isBase64Encoded: true, [BODY_STREAM]: result.stream };
-  }
-  const [text, type] =
-    "page" in result ? [result.page.text, "text/html; charset=utf-8"] : [result.text, result.contentType];
-  const bytes = Buffer.from(text, "utf8");
-  return {
-    ...head,
-    headers: { ...headers, "Content-Type": type, "Content-Length": String(bytes.length) },
-    body: "",
-    [BODY_STREAM]: bytes,
-  };
-}
-
 /** Every form posts to this site only: a browser's POST from elsewhere is refused before any handler runs. */
 export function crossSitePost(req: SiteRequest): boolean {
   return req.method === "POST" && sentFromAnotherSite((name) => req.header(name));
@@ -96,76 +55,87 @@ export function crossSitePost(req: SiteRequest): boolean {
 
 /** `?lang=ja` on any page: remember the choice in a cookie and come back without the parameter. */
 function languageSwitch(req: SiteRequest): SiteResult | undefined {
+  if (req.method !== "GET") return undefined;
   const wanted = req.query("lang");
   if (wanted !== "en" && wanted !== "ja") return undefined;
-  const cookie = `${LANG_COOKIE}=${wanted}; ${cookieAttributes({ path: "/", maxAgeSeconds: 365 * 86400, https: https(), sameSite: "Lax" })}`;
+  const cookie = setCookie(LANG_COOKIE, wanted, {
+    path: "/",
+    maxAgeSeconds: 365 * 86400,
+    https: https(),
+    sameSite: "Lax",
+  });
   return { status: 303, redirect: safeReturnTo(req.returnTo), cookies: [cookie] };
 }
 
-/**
- * The site's Lambda handler: routes by method and path, answers HTML with the security
- * headers of item 5, and never shows a stack trace (unknown errors → a generic 500 page,
- * logged with their cause). Streams through Lambda response streaming (downloads).
- */
-export function siteHandler(routes: SiteRoute[], identity: SiteIdentity): ProxyHandler {
-  const inner = async (event: APIGatewayProxyEvent, context: Context): Promise<StreamingProxyResult> => {
-    startLogContext(context, { apiRequestId: event.requestContext?.requestId });
-    const path = event.path || "/";
-    const matches = routes.filter((r) => r.pattern.test(path));
-    const match = matches.find((r) => r.methods.includes(event.httpMethod.toUpperCase()));
-    const params = match
-      ? Object.fromEntries(match.names.map((n, i) => [n, safeDecode(match.pattern.exec(path)![i + 1]!)]))
-      : {};
-    const req = toSiteRequest(event, params);
-    try {
-      const switched = req.method === "GET" ? languageSwitch(req) : undefined;
-      if (switched) return toProxy(switched, "page", req.lang);
-      if (crossSitePost(req)) {
-        const s = t(req.lang);
-        return toProxy(
-          {
-            status: 403,
-            page: page(
-              req,
-              identity,
-              false,
-              s.serverErrorTitle,
-              html`<p class="alert" role="alert">${s.crossSite}</p>`,
-            ),
-          },
-          "page",
-          req.lang,
-        );
-      }
-      if (!match) {
-        const result = notFound(req, identity, false);
-        return toProxy(
-          matches.length
-            ? { ...result, status: 405, headers: { Allow: matches.flatMap((m) => m.methods).join(", ") } }
-            : result,
-          "page",
-          req.lang,
-        );
-      }
-      return toProxy(await match.handler(req), match.profile ?? "page", req.lang);
-    } catch (err) {
-      if (isPlatenError(err) && err.status === 404) return toProxy(notFound(req, identity, false), "page", req.lang);
-      logger.error("site page failed", { path, error: err as Error });
-      const s = t(req.lang);
-      return toProxy(
-        { status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) },
-        "page",
-        req.lang,
-      );
-    }
-  };
-  return streamed(inner as ProxyHandler);
+/** The 403 page of a cross-site POST. */
+function crossSiteRefused(req: SiteRequest, identity: SiteIdentity): SiteResult {
+  const s = t(req.lang);
+  const body = html`<p class="alert" role="alert">${s.crossSite}</p>`;
+  return { status: 403, page: page(req, identity, false, s.serverErrorTitle, body) };
 }
 
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+/** A path of no route is the 404 page; a path whose routes take other methods, 405 with `Allow`. */
+function unrouted(req: SiteRequest, identity: SiteIdentity, allow: string[]): SiteResult {
+  const result = notFound(req, identity, false);
+  return allow.length ? { ...result, status: 405, headers: { Allow: allow.join(", ") } } : result;
+}
+
+/** A page's result in the shared result shape (pages are HTML text). */
+const edgeResult = (result: SiteResult): EdgeResult =>
+  "page" in result ? { ...result, text: result.page.text, contentType: "text/html; charset=utf-8" } : result;
+
+const answer = (result: SiteResult, req: SiteRequest): EdgeResponse =>
+  toProxy(edgeResult(result), { lang: req.lang, streaming: true });
+
+/** An answer of the site's own (switch, refusal, 404, error): page headers, whatever the route's profile. */
+function ownAnswer(result: SiteResult, req: SiteRequest): EdgeResponse {
+  const response = answer(result, req);
+  withDefaultHeaders(response, securityHeaders("page", https()));
+  return response;
+}
+
+/**
+ * How the site shows an error: a not-found one as the 404 page, anything else as a generic
+ * 500 page (never a stack trace; errorBoundary logs it with its cause).
+ */
+function siteErrorAnswer(identity: SiteIdentity) {
+  return (err: PlatenError, request: SiteRequest | undefined, event: APIGatewayProxyEvent, context: Context) => {
+    const req = request ?? siteRequest(readRequest(event, context));
+    const s = t(req.lang);
+    const result: SiteResult =
+      err.status === 404
+        ? notFound(req, identity, false)
+        : { status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) };
+    return ownAnswer(result, req);
+  };
+}
+
+/**
+ * The site's Lambda handler: its route table (handler.ts) in the shared chain
+ * (shared/http/edge-chain.ts) with the site's parts: the route's security headers on every
+ * answer; not-found errors as the 404 page and anything else as a generic 500 page; the
+ * site's request (form, language by path, cookie or Accept-Language); the router. Then the
+ * language switch and the cross-site refusal, before any page handler runs. Answers stream
+ * through Lambda response streaming (downloads are never buffered).
+ */
+export function siteHandler(table: SitePage[], identity: SiteIdentity): ProxyHandler {
+  const chain = edgeChain<SiteRequest, RouteMatch<SitePage>>(
+    {
+      headers: (context) => securityHeaders(context.route?.route?.headers ?? "page", https()),
+      errors: siteErrorAnswer(identity),
+      request: siteRequest,
+      steps: [router(table)],
+      // No early time-out: as before, a page that runs out of time is the gateway's answer.
+      timeoutEarlyInMillis: 0,
+    },
+    async (_event, context) => {
+      const match = context.route;
+      const req: SiteRequest = { ...requestOf(context), params: match?.params ?? {} };
+      const early = languageSwitch(req) ?? (crossSitePost(req) ? crossSiteRefused(req, identity) : undefined);
+      if (early) return ownAnswer(early, req);
+      if (!match?.route) return ownAnswer(unrouted(req, identity, match?.allow ?? []), req);
+      return answer(await match.route.page(req), req);
+    },
+  );
+  return send(chain, { streaming: true });
 }

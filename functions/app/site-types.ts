@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
-import type { APIGatewayProxyEvent } from "aws-lambda";
-import type { Language } from "#shared/errors/language.ts";
+import type { HeaderProfile } from "#shared/web/security-headers.ts";
+import type { EdgeRequest } from "#shared/http/middleware/request-context.ts";
+import type { RouteRow } from "#shared/http/route-table.ts";
 import type { Html } from "#shared/html/html.ts";
 
 /** The visitor as the site knows them: anonymous, or a logged-in user (identity session). */
@@ -8,17 +9,12 @@ export interface Visitor {
   userId?: string;
 }
 
-/** A request as page handlers see it. */
-export interface SiteRequest {
-  event: APIGatewayProxyEvent;
+/** A request as page handlers see it: the shared request (headers, query, cookies, language) and the site's parts. */
+export interface SiteRequest extends EdgeRequest {
   method: string;
   path: string;
   /** Path parameters of the matched route. */
   params: Record<string, string>;
-  lang: Language;
-  header(name: string): string | undefined;
-  query(name: string): string | undefined;
-  cookie(name: string): string | undefined;
   /** The url-encoded form body of a POST (empty for other bodies). */
   form(): URLSearchParams;
   /** The client address (API Gateway's source IP). */
@@ -44,3 +40,10 @@ export type SiteResult = ResultHead &
   );
 
 export type PageHandler = (req: SiteRequest) => Promise<SiteResult>;
+
+/** One row of the site's route table (handler.ts): methods, path pattern, page handler. */
+export interface SitePage extends RouteRow {
+  page: PageHandler;
+  /** The security-header profile of its answers when not the page one (the framed PDF preview). */
+  headers?: Extract<HeaderProfile, "preview">;
+}

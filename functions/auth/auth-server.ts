@@ -1,8 +1,10 @@
-import type { APIGatewayProxyEvent, Context } from "aws-lambda";
+import type { APIGatewayProxyResult } from "aws-lambda";
 import serverless from "serverless-http";
 import { config } from "#shared/aws/config.ts";
+import type { EdgeResponse } from "#shared/http/edge-context.ts";
+import { edgeChain } from "#shared/http/edge-chain.ts";
+import { send } from "#shared/http/send.ts";
 import { createAuthApp } from "#shared/identity/auth-app.ts";
-import { startLogContext } from "#shared/observability/logger.ts";
 
 /**
  * `{auth_url}` (spec 4.13): every path of the auth API, as Lambda proxy events, turned into
@@ -27,11 +29,32 @@ function build(): Promise<ReturnType<typeof serverless>> {
   );
 }
 
-export async function handler(event: APIGatewayProxyEvent, context: Context) {
-  startLogContext(context, { apiRequestId: event.requestContext?.requestId });
+async function authApp(): Promise<ReturnType<typeof serverless>> {
   app ??= build().catch((err) => {
     app = undefined;
     throw err;
   });
-  return (await app)(event, context);
+  return app;
 }
+
+/** What the auth server answers when its app cannot be built (the app answers its own errors). */
+const authErrorAnswer = (): EdgeResponse => ({
+  head: {
+    statusCode: 500,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    body: "Internal error",
+  },
+});
+
+/**
+ * The shared chain (shared/http/edge-chain.ts) around the oidc-provider app, which keeps
+ * its own Koa stack and writes its screens with the shared security headers and cookies
+ * (shared/identity/http-io.ts): a failure outside the app (building it) is logged and
+ * answered 500; the invocation gets its log keys and publishes its metrics.
+ */
+export const handler = send(
+  edgeChain({ errors: authErrorAnswer, timeoutEarlyInMillis: 0 }, async (event, context) => ({
+    head: (await (await authApp())(event, context)) as APIGatewayProxyResult,
+  })),
+  { streaming: false },
+);

@@ -1,116 +1,93 @@
-import type { Readable } from "node:stream";
-import middy from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import type { ApiFunction, ApiRequest, ApiResult, PublicApiFunction } from "./api-types.ts";
 import { systemClock } from "#shared/clock.ts";
+import type { Admission } from "./admit.ts";
+import type { ApiFunction, ApiRequest, ApiResult, EarlyApiFunction, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors.ts";
+import { type ProxyHandler, requestOf } from "./edge-context.ts";
+import { edgeChain } from "./edge-chain.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";
-import { logger } from "#shared/observability/logger.ts";
-import { flushMetrics } from "#shared/observability/metrics.ts";
 import { admission } from "./middleware/admission.ts";
-import { errorResponse } from "./middleware/error-response.ts";
-import { observability } from "./middleware/observability.ts";
-import { requestContext, requestsByEvent } from "./middleware/request-context.ts";
+import { apiErrorAnswer } from "./middleware/error-response.ts";
+import { send } from "./send.ts";
+import { toProxy } from "./to-proxy.ts";
 
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type { ProxyHandler } from "./edge-context.ts";
 
-/** A streamed body and the after-response work ride along the proxy result for the streaming wrapper (never serialized). */
-export const BODY_STREAM = Symbol("platen.bodyStream");
-export const AFTER_RESPONSE = Symbol("platen.afterResponse");
-export type StreamingProxyResult = APIGatewayProxyResult & {
-  [BODY_STREAM]?: Readable | Buffer;
-  [AFTER_RESPONSE]?: () => Promise<void>;
-};
+/** The API's view of a proxy event: the shared request plus the route's path parameters. */
+export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
+  ...request,
+  path: (name) => request.event.pathParameters?.[name] ?? "",
+});
 
 /**
- * Turns a handler's result into the API Gateway proxy shape: binary as base64, or for a
- * streaming route as the body itself, stream or bytes (no base64 round trip).
+ * The API's parts of the shared chain (edge-chain.ts): CORS and, for responses to an old
+ * application key, the spec 5 rotation warning on every answer; errors as the spec 7.1
+ * body (apiErrorAnswer); the route's path parameters on the request; then admission: the
+ * caller's workspace and spec 8's per-workspace class limit, before any work (skipped for
+ * routes the route table marks public). Page quotas are checked by the generation domain,
+ * once the number of files is known.
  */
-export function toProxyResult(result: ApiResult, lang: string, streaming = false): StreamingProxyResult {
-  const headers = { ...corsHeaders, "Content-Language": lang, ...result.headers };
-  if ("stream" in result || ("body" in result && streaming)) {
-    const [body, length] =
-      "stream" in result ? [result.stream, result.contentLength] : [result.body, result.body.length];
-    return {
-      statusCode: result.status,
-      headers: { "Content-Type": result.contentType, "Content-Length": String(length), ...headers },
-      body: "",
-      isBase64Encoded: true,
-      [BODY_STREAM]: body,
-    };
-  }
-  if ("json" in result) {
-    return {
-      statusCode: result.status,
-      headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-      body: JSON.stringify(result.json),
-    };
-  }
-  return {
-    statusCode: result.status,
-    headers: { "Content-Type": result.contentType, "Content-Length": String(result.body.length), ...headers },
-    body: result.body.toString("base64"),
-    isBase64Encoded: true,
-  };
-}
-
-/**
- * Assembles the middleware chain in a fixed order. `before` runs top to bottom,
- * `onError` bottom to top:
- *   1. errorResponse   – registered first so it sees every error (its onError runs last)
- *   2. observability   – the invocation's log keys; publishes its metrics at the end
- *   3. requestContext  – headers, query, path params, language
- *   4. admission       – the caller's workspace and spec 8's per-workspace class limit,
- *                        before any work (skipped for routes the route table marks public)
- * Responses to an old application key carry the spec 5 rotation warning (key-age-headers.ts).
- * Page quotas are checked by the generation domain, once the number of files is known.
- */
-export function chain(
-  fn: (req: ApiRequest) => Promise<ApiResult>,
-  opts: { early?: boolean; streaming?: boolean },
-): ProxyHandler {
-  // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
-  // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
-  const timeoutEarlyInMillis = opts.early ? 0 : 5;
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis }).use(
-    errorResponse(),
+function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }) {
+  const streaming = opts.streaming ?? false;
+  const handler = edgeChain<ApiRequest>(
+    {
+      headers: async (context) => ({
+        ...corsHeaders,
+        ...keyAgeHeaders(await settledPrincipal(context.request), systemClock.now()),
+      }),
+      errors: apiErrorAnswer,
+      request: apiRequest,
+      steps: [admission({ early: opts.early ?? false })],
+      // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
+      // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
+      timeoutEarlyInMillis: opts.early ? 0 : 5,
+    },
+    async (_event, context) => {
+      const request = requestOf(context);
+      return toProxy(await fn(request), { lang: request.lang, streaming });
+    },
   );
-  handler.use(observability());
-  handler.use(requestContext());
-  handler.use(admission({ early: opts.early ?? false }));
-  return handler.handler(async (event) => {
-    const request = requestsByEvent.get(event);
-    if (!request) throw new Error("request context missing");
-    const answer = await fn(request);
-    const ageHeaders = keyAgeHeaders(await settledPrincipal(request), systemClock.now());
-    const result = { ...answer, headers: { ...ageHeaders, ...answer.headers } } as ApiResult;
-    const proxy = toProxyResult(result, request.lang, opts.streaming);
-    if (!result.after) return proxy;
-    if (opts.streaming) return Object.assign(proxy, { [AFTER_RESPONSE]: result.after });
-    await runAfterResponse(result.after);
-    return proxy;
-  }) as unknown as ProxyHandler;
+  return send(handler, { streaming });
 }
 
 /**
- * Runs a handler's after-response work; the answer is (being) sent, so failures are logged,
- * not thrown. The invocation ends here: what it measured is published.
+ * What an API handler gets of its caller:
+ * - `required` (the default): the authenticated principal, within the rate limit.
+ * - `early`: the admission still running (admit.ts), so side-effect-free work (parsing,
+ *   templating) starts beside it; the handler awaits `admission.principal` before any work
+ *   with effects. Sync generation, whose answer is streamed and whose storage follows it.
+ * - `none`: no caller: a route the route table marks `auth: "none"` (health check, the API
+ *   description), or a management route that resolves its caller itself.
+ * `streaming` sends the body through Lambda response streaming (downloads: spec 4.6 ZIPs
+ * of up to 100 PDFs, one chunk in memory) and runs the after-answer work once it is sent.
  */
-export async function runAfterResponse(after: (() => Promise<void>) | undefined): Promise<void> {
-  try {
-    await after?.();
-  } catch (err) {
-    logger.error("work after the response failed", err as Error);
-  } finally {
-    flushMetrics();
-  }
+export interface ApiHandlerOptions {
+  caller?: "required" | "early" | "none";
+  streaming?: boolean;
 }
 
-/** An authenticated API route: the handler receives the caller's principal. */
-export const apiHandler = (fn: ApiFunction): ProxyHandler => chain((req) => fn(withPrincipal(req)), {});
-
-/** A route the route table marks `auth: "none"` (health check): the handler gets no caller. */
-export const publicApiHandler = (fn: PublicApiFunction): ProxyHandler => chain(fn, {});
+/**
+ * The Lambda handler of one API route (the route table in infra/definitions/routes.ts says
+ * which): `apiHandler(fn)` for an authenticated route, `apiHandler(options, fn)` otherwise.
+ */
+export function apiHandler(fn: ApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller?: "required"; streaming?: boolean }, fn: ApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller: "early"; streaming?: boolean }, fn: EarlyApiFunction): ProxyHandler;
+export function apiHandler(opts: { caller: "none"; streaming?: boolean }, fn: PublicApiFunction): ProxyHandler;
+export function apiHandler(
+  first: ApiHandlerOptions | ApiFunction,
+  second?: ApiFunction | EarlyApiFunction | PublicApiFunction,
+): ProxyHandler {
+  const [opts, fn] = typeof first === "function" ? [{}, first] : [first, second!];
+  const streaming = opts.streaming ?? false;
+  switch (opts.caller ?? "required") {
+    case "early":
+      return chain((req) => (fn as EarlyApiFunction)(withAdmission(req)), { early: true, streaming });
+    case "none":
+      return chain(fn as PublicApiFunction, { streaming });
+    default:
+      return chain((req) => (fn as ApiFunction)(withPrincipal(req)), { streaming });
+  }
+}
 
 /** The request of a handler that needs a caller; a route table saying otherwise is a deployment bug. */
 export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNullable<ApiRequest["principal"]> } {
@@ -119,4 +96,11 @@ export function withPrincipal(req: ApiRequest): ApiRequest & { principal: NonNul
       `${req.event.httpMethod} ${req.event.resource} is public in the route table, but its handler needs a caller`,
     );
   return req as ApiRequest & { principal: NonNullable<ApiRequest["principal"]> };
+}
+
+/** The request of an early handler: admission has started (authenticated routes always start it). */
+function withAdmission(req: ApiRequest): ApiRequest & { admission: Admission } {
+  if (!req.admission)
+    throw new Error(`${req.event.httpMethod} ${req.event.resource} started no admission, but its handler awaits one`);
+  return req as ApiRequest & { admission: Admission };
 }

@@ -1,10 +1,10 @@
 import type { Readable } from "node:stream";
-import type { APIGatewayProxyEvent } from "aws-lambda";
 import type { Principal } from "#shared/auth/authenticate.ts";
 import type { Admission } from "./admit.ts";
-import type { Language } from "#shared/errors/language.ts";
+import type { EdgeContext } from "./edge-context.ts";
+import type { EdgeRequest } from "./middleware/request-context.ts";
 
-/** What a thin API handler returns; the edge turns it into an API Gateway proxy result. */
+/** What a thin API handler returns; the edge turns it into an API Gateway proxy result (toProxy). */
 export type ApiResult = ResultHead &
   (
     | { json: unknown }
@@ -24,20 +24,15 @@ interface ResultHead {
 }
 
 /** The request as handlers see it, filled in by the middleware chain. */
-export interface ApiRequest {
-  event: APIGatewayProxyEvent;
-  lang: Language;
-  header(name: string): string | undefined;
-  query(name: string): string | undefined;
+export interface ApiRequest extends EdgeRequest {
   path(name: string): string;
   principal?: Principal;
   /** Authentication and rate limit as started by the middleware (authenticated routes). */
   admission?: Admission;
-  /** The body as text (API Gateway base64-encodes bodies of binary media types). */
-  bodyText(): string | null;
-  /** Time left before the function's (and the gateway's) deadline. */
-  remainingMs(): number;
 }
+
+/** The context of the API's chain: the parsed request rides on it (requestContext). */
+export type ApiContext = EdgeContext<ApiRequest>;
 
 export type ApiFunction = (req: ApiRequest & { principal: Principal }) => Promise<ApiResult>;
 export type EarlyApiFunction = (req: ApiRequest & { admission: Admission }) => Promise<ApiResult>;

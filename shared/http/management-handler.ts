@@ -8,9 +8,10 @@ import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { findMembership } from "#shared/identity/memberships.ts";
-import { cookieValue, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { cookieValue } from "#shared/web/cookies.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { chain, type ProxyHandler } from "./api-handler.ts";
+import { apiHandler, type ProxyHandler } from "./api-handler.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
 
 /** What a management handler gets besides the request. */
@@ -41,7 +42,7 @@ export function managementHandler(
   fn: (req: ApiRequest, ctx: ManagementContext) => Promise<ApiResult>,
   deps = callerDeps,
 ): ProxyHandler {
-  return chain(async (req) => {
+  return apiHandler({ caller: "none" }, async (req) => {
     const pathWorkspaceId = req.event.pathParameters?.workspaceId ?? undefined;
     const caller = await resolveManagementCaller(req.header, pathWorkspaceId, deps);
     checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
@@ -56,7 +57,7 @@ export function managementHandler(
         );
       },
     });
-  }, {});
+  });
 }
 
 function parseBody<T>(raw: string | null, schema: ZodType<T>): T {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { securityHeaders } from "#shared/web/security-headers.ts";
 
 const MAX_FORM_BYTES = 64 * 1024;
 
@@ -31,14 +32,9 @@ export function send(
   res.end(body);
 }
 
+/** An auth screen, with the security headers of the auth-screen profile (shared/web/security-headers.ts). */
 export const sendHtml = (res: ServerResponse, status: number, html: string): void =>
-  send(res, status, "text/html; charset=utf-8", html, {
-    // Screens load nothing: no scripts, no frames. (No form-action: the consent POST ends in a redirect to the client.)
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-  });
+  send(res, status, "text/html; charset=utf-8", html, securityHeaders("auth-screen", false));
 
 export const sendJson = (
   res: ServerResponse,

@@ -1,5 +1,6 @@
 import { type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { systemClock } from "#shared/clock.ts";
+import { cookieValue, setCookie } from "#shared/web/cookies.ts";
 import { identityKeys } from "./keys.ts";
 import { getUser, type User } from "./users.ts";
 
@@ -24,16 +25,12 @@ export async function createSessionCookie(userId: string, opts: { secure: boolea
     .setIssuedAt()
     .setExpirationTime(`${SESSION_SECONDS}s`)
     .sign(keyBytes(current!));
-  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${SESSION_SECONDS}; HttpOnly; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
-}
-
-/** Extracts one cookie's value from a `Cookie` header. */
-export function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    maxAgeSeconds: SESSION_SECONDS,
+    https: opts.secure,
+    sameSite: "Lax",
+  });
 }
 
 /**

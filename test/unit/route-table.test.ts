@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { findRoute, routes } from "#shared/definitions/routes.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { admission } from "#shared/http/middleware/admission.ts";
-import { requestContext, requestsByEvent } from "#shared/http/middleware/request-context.ts";
+import { requestContext } from "#shared/http/middleware/request-context.ts";
+import { apiRequest } from "#shared/http/api-handler.ts";
+import type { ApiContext } from "#shared/http/api-types.ts";
 
 /** spec 8's classes, written out per route: the route table must say the same. */
 const SPEC_CLASSES: Record<string, string> = {
@@ -35,11 +37,10 @@ const SPEC_CLASSES: Record<string, string> = {
 /** Runs the requestContext and admission middlewares on a bare proxy event. */
 async function admitted(method: string, resource: string, headers: Record<string, string> = {}) {
   const event = { httpMethod: method, resource, path: resource, headers } as unknown as APIGatewayProxyEvent;
-  const handler = { event, context: {} } as never;
-  await requestContext().before!(handler);
-  const request = requestsByEvent.get(event)!;
+  const handler = { event, context: {} as ApiContext } as never;
+  await requestContext(apiRequest).before!(handler);
   await admission({ early: true }).before!(handler);
-  return request;
+  return (handler as { context: ApiContext }).context.request!;
 }
 
 describe("route table: the one source of rate class and auth mode", () => {

@@ -17,7 +17,7 @@ import { fill } from "#shared/i18n/texts.ts";
 import { html } from "#shared/html/html.ts";
 import { type FileVisit, nowSeconds, visitFile } from "../file-visit.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { cookieAttributes } from "../security-headers.ts";
+import { cookieAttributes } from "#shared/web/cookies.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { t } from "../strings.ts";

@@ -1,11 +1,12 @@
 import type { MiddlewareObj } from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { APIGatewayProxyEvent } from "aws-lambda";
 import { findRoute } from "#shared/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
 import { admit } from "../admit.ts";
-import { requestsByEvent } from "./request-context.ts";
+import type { ApiContext } from "../api-types.ts";
+import type { EdgeResponse } from "../edge-context.ts";
 
 /**
  * spec 5 and 8: the caller's workspace and the per-workspace class limit, settled before
@@ -14,10 +15,12 @@ import { requestsByEvent } from "./request-context.ts";
  * table says whether a route needs a caller and which rate class it counts toward; a route
  * missing from it (never in a deployed API) needs a caller and counts toward no class.
  */
-export function admission(opts: { early: boolean }): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function admission(opts: {
+  early: boolean;
+}): MiddlewareObj<APIGatewayProxyEvent, EdgeResponse, Error, ApiContext> {
   return {
     before: async (handler) => {
-      const request = requestsByEvent.get(handler.event);
+      const request = handler.context.request;
       if (!request) throw new Error("requestContext must run before admission");
       const path = handler.event.resource ?? handler.event.path;
       const route = findRoute(handler.event.httpMethod, path);

@@ -1,53 +1,37 @@
-import type { MiddlewareObj } from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
-import { systemClock } from "#shared/clock.ts";
-import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
-import { logger } from "#shared/observability/logger.ts";
-import { corsHeaders } from "../cors.ts";
-import { buildErrorBody } from "../error-body.ts";
-import { keyAgeHeaders, settledPrincipal } from "../key-age-headers.ts";
 import { pickLanguage } from "#shared/errors/language.ts";
-import { requestsByEvent } from "./request-context.ts";
+import type { PlatenError } from "#shared/errors/platen-error.ts";
+import type { ApiRequest } from "../api-types.ts";
+import { buildErrorBody } from "../error-body.ts";
+import type { ErrorAnswer } from "./error-boundary.ts";
 
 /**
- * The only place errors become HTTP: catalogue errors get the spec 7.1 body, anything
- * else is logged with its cause (Powertools formats the chain) and answered as a generic INTERNAL_ERROR (no internals).
+ * The API's answer to an error (errorBoundary shows it): the spec 7.1 body in the caller's
+ * language, Retry-After for limits, and a bearer challenge on 401. CORS and the key-age
+ * warning (a refusal after authentication still tells an old key's owner to rotate it) are
+ * added by the chain's header middlewares.
  */
-export function errorResponse(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export const apiErrorAnswer: ErrorAnswer<ApiRequest> = (known: PlatenError, request, event) => {
+  const lang = request?.lang ?? pickLanguage(headerOf(event.headers, "accept-language"));
+  const body = buildErrorBody(known, lang, config().siteUrl);
   return {
-    onError: async (handler) => {
-      const err = handler.error;
-      const known = isPlatenError(err) ? err : new PlatenError("INTERNAL_ERROR", { cause: err });
-      if (!isPlatenError(err) || known.status >= 500) {
-        logger.error("request failed", err instanceof Error ? err : String(err));
-      }
-      const lang = requestsByEvent.get(handler.event)?.lang ?? pickLanguage(acceptLanguage(handler.event.headers));
-      const body = buildErrorBody(known, lang, config().siteUrl);
-      // A refusal after authentication (400, 404, 429…) still tells an old key's owner to rotate it.
-      const ageHeaders = keyAgeHeaders(await settledPrincipal(requestsByEvent.get(handler.event)), systemClock.now());
-      handler.response = {
-        statusCode: known.status,
-        headers: {
-          ...corsHeaders,
-          ...ageHeaders,
-          "Content-Type": "application/json; charset=utf-8",
-          "Content-Language": lang,
-          ...(known.retryAfter !== undefined && { "Retry-After": String(known.retryAfter) }),
-          ...(known.status === 401 && { "WWW-Authenticate": bearerChallenge(handler.event.headers) }),
-        },
-        body: JSON.stringify(body),
-      };
+    head: {
+      statusCode: known.status,
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Language": lang,
+        ...(known.retryAfter !== undefined && { "Retry-After": String(known.retryAfter) }),
+        ...(known.status === 401 && { "WWW-Authenticate": bearerChallenge(event.headers) }),
+      },
+      body: JSON.stringify(body),
     },
   };
-}
+};
 
 type Headers = Record<string, string | undefined> | null | undefined;
 
 const headerOf = (headers: Headers, wanted: string): string | undefined =>
   Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1];
-
-const acceptLanguage = (headers: Headers) => headerOf(headers, "accept-language");
 
 /**
  * A 401 names the scheme the API accepts besides `appkey` (RFC 9110 §11.6.1, RFC 6750 §3):

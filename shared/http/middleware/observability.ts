@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from "@middy/core";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { APIGatewayProxyEvent } from "aws-lambda";
 import { startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 
@@ -9,7 +9,7 @@ import { flushMetrics } from "#shared/observability/metrics.ts";
  * Metrics recorded by the handler are published when it ends (streaming routes publish
  * again after their after-response work, see runAfterResponse).
  */
-export function observability(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function observability(): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: (handler) => {
       const event = handler.event;

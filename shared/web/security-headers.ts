@@ -1,8 +1,9 @@
 /**
- * Security headers of every site response (issue 14 item 5). The pages carry no script
- * at all, so the policy allows none; styles come from the site's own stylesheet only.
- * `frame-ancestors 'none'` everywhere except the inline preview, which the file page
- * itself frames (same origin). `no-referrer` keeps share URLs out of referrers.
+ * The security headers of every HTML answer: the site's pages, its framed PDF preview and
+ * the auth server's own screens. The site's pages carry no script at all, so the policy
+ * allows none; styles come from the site's own stylesheet only. `frame-ancestors 'none'`
+ * everywhere except the inline preview, which the file page itself frames (same origin).
+ * `no-referrer` keeps share URLs out of referrers.
  */
 const PAGE_POLICY = [
   "default-src 'none'",
@@ -21,10 +22,18 @@ const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-ur
   "; ",
 );
 
-export type HeaderProfile = "page" | "preview";
+/**
+ * The auth server's login and consent screens load nothing: no scripts, no frames, their
+ * styles inline. No form-action: the consent POST ends in a redirect to the client.
+ */
+const AUTH_SCREEN_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
+/** `page` and `preview`: the site; `auth-screen`: the auth server's own HTML. */
+export type HeaderProfile = "page" | "preview" | "auth-screen";
 
 /** The headers for one response; HSTS only where the site is served over HTTPS. */
 export function securityHeaders(profile: HeaderProfile, https: boolean): Record<string, string> {
+  if (profile === "auth-screen") return authScreenHeaders;
   return {
     "Content-Security-Policy": profile === "preview" ? PREVIEW_POLICY : PAGE_POLICY,
     "X-Frame-Options": profile === "preview" ? "SAMEORIGIN" : "DENY",
@@ -39,18 +48,11 @@ export function securityHeaders(profile: HeaderProfile, https: boolean): Record<
   };
 }
 
-/** Attributes of every cookie the site sets: unreadable to scripts, same-site only. */
-export function cookieAttributes(opts: {
-  path: string;
-  maxAgeSeconds: number;
-  https: boolean;
-  sameSite?: "Strict" | "Lax";
-}): string {
-  return [
-    `Path=${opts.path}`,
-    `Max-Age=${opts.maxAgeSeconds}`,
-    "HttpOnly",
-    `SameSite=${opts.sameSite ?? "Strict"}`,
-    ...(opts.https ? ["Secure"] : []),
-  ].join("; ");
-}
+/** The auth screens as they have always been answered (oidc-provider's own pages set theirs). */
+const authScreenHeaders: Record<string, string> = {
+  "Content-Security-Policy": AUTH_SCREEN_POLICY,
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+};
