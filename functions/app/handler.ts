@@ -1,5 +1,6 @@
 import { html } from "./html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
+import { apiDocsPage } from "./pages/api-docs.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
@@ -29,6 +30,8 @@ export const siteRoutes = (identity: SiteIdentity): SiteRoute[] => [
   route(["POST"], "/logout", logoutAction()),
   route(["GET"], "/docs/errors", errorDocsPage(identity)),
   route(["GET"], "/ja/docs/errors", errorDocsPage(identity)),
+  route(["GET"], "/docs/api", apiDocsPage(identity)),
+  route(["GET"], "/ja/docs/api", apiDocsPage(identity)),
   route(["GET", "POST"], "/file/:requestId/:fileId", fileViewPage(identity)),
   route(["GET"], "/file/:requestId/:fileId/preview", fileBytes(identity, "inline"), "preview"),
   route(["GET"], "/file/:requestId/:fileId/download", fileBytes(identity, "attachment")),
