@@ -364,6 +364,9 @@ ${
 }`;
 }
 
+/** The rendered reference per language: the document is fixed for the container's life. */
+const rendered = new Map<Language, Html>();
+
 /**
  * `/docs/api` and `/ja/docs/api`: the API reference, rendered from the very document
  * `GET /v1/openapi.json` answers (built in-process by the same function, never fetched).
@@ -372,7 +375,11 @@ export const apiDocsPage =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {
     const s = apiDocsText(req.lang);
-    const body = apiReference(servedOpenApiDocument(routes), req.lang);
+    let body = rendered.get(req.lang);
+    if (!body) {
+      body = apiReference(servedOpenApiDocument(routes), req.lang);
+      rendered.set(req.lang, body);
+    }
     return {
       status: 200,
       page: page(req, identity, false, s.title, body),
