@@ -46,4 +46,6 @@ pre code { padding: 0; background: none; }
 section.api-op { border-top: 1px solid var(--line); padding: .5rem 0 1rem; }
 section.api-op:target { background: #fffbe6; }
 section.api-op h3 { font-size: 1.1rem; }
+section.api-op th, section.api-op td { overflow-wrap: normal; }
+section.api-op th, section.api-op td:first-child, section.api-op .nowrap { white-space: nowrap; }
 `;

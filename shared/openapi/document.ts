@@ -110,7 +110,7 @@ function operation(
   for (const status of doc.errors) {
     const codes = doc.codes.filter((code) => catalogue[code].status === status);
     responses[String(status)] = FRONT_LAYER_ANSWERS[status] ?? {
-      description: `error (spec 7.1)`,
+      description: "error: an ErrorBody, its `code` from the error catalogue (one example per code)",
       ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
       content: {
         "application/json": {

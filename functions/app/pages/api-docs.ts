@@ -185,7 +185,7 @@ function parametersTable(op: Operation, lang: Language): Html | string {
 <tbody>
 ${op.parameters.map(
   (p) =>
-    html`<tr><td><code>${p.name}</code></td><td>${s.paramIns[p.in] ?? p.in}</td><td>${typeText(p.schema ?? {}, lang)}</td><td>${p.required ? s.yes : s.no}</td><td>${withCode(p.description ?? "")}</td></tr>
+    html`<tr><td><code>${p.name}</code></td><td>${s.paramIns[p.in] ?? p.in}</td><td>${typeText(p.schema ?? {}, lang)}</td><td class="nowrap">${p.required ? s.yes : s.no}</td><td>${withCode(p.description ?? "")}</td></tr>
 `,
 )}</tbody>
 </table>`;
@@ -270,7 +270,7 @@ function requestBodyPart(doc: OpenApiDocument, op: Operation, lang: Language): H
 <tbody>
 ${rows.map(
   (r) =>
-    html`<tr><td><code>${r.name}</code></td><td>${typeText(r.schema, lang, doc)}</td><td>${r.required ? s.yes : s.no}</td><td>${fieldDescription(doc, r.schema, lang)}</td></tr>
+    html`<tr><td><code>${r.name}</code></td><td>${typeText(r.schema, lang, doc)}</td><td class="nowrap">${r.required ? s.yes : s.no}</td><td>${fieldDescription(doc, r.schema, lang)}</td></tr>
 `,
 )}</tbody>
 </table>`;
