@@ -113,6 +113,16 @@ describe("API reference escaping", () => {
     expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
+  it("quotes the curl command for a POSIX shell", () => {
+    const quoted = structuredClone(doc) as unknown as {
+      paths: Record<string, Record<string, { "x-platen-example": { request: { headers: Record<string, string> } } }>>;
+    };
+    quoted.paths["/file/status/{requestId}"]!.get!["x-platen-example"].request.headers = { appkey: "it's" };
+    const page = apiReference(quoted, "en").text;
+    // '\'' closes the quote, adds an escaped quote, reopens: the shell sees it's.
+    expect(page).toContain("-H &#39;appkey: it&#39;\\&#39;&#39;s&#39;");
+  });
+
   it("keeps the real descriptions' < and quotes as text (fileName lists the forbidden characters)", () => {
     const page = apiReference(doc, "en").text;
     expect(page).toContain("none of / \\ : * ? &quot; &lt; &gt; |");

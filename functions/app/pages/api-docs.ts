@@ -104,7 +104,7 @@ ${byTag(tag).map(
   const sections = tags.map(
     (tag) => html`<section class="api-tag" id="tag-${tag}" aria-labelledby="h-tag-${tag}">
 <h2 id="h-tag-${tag}">${s.tags[tag] ?? tag}</h2>
-${byTag(tag).map((o) => operationSection(doc, lang, o.method, o.path, shownPath(o.path), o.op))}
+${byTag(tag).map((o) => operationSection(doc, lang, o.method, shownPath(o.path), o.op))}
 </section>
 `,
   );
@@ -132,7 +132,6 @@ function operationSection(
   doc: OpenApiDocument,
   lang: Language,
   method: string,
-  path: string,
   shownPath: string,
   op: Operation,
 ): Html {
@@ -149,7 +148,7 @@ function operationSection(
 ${parametersTable(op, lang)}
 ${requestBodyPart(doc, op, lang)}
 ${responsesTable(op, lang)}
-${example ? examplesPart(doc, method, path, op, example, lang) : ""}
+${example ? examplesPart(doc, method, op, example, lang) : ""}
 <p class="back"><a href="#contents">${s.backToTop}</a></p>
 </section>
 `;
@@ -234,15 +233,19 @@ function typeText(raw: Schema, lang: Language, doc?: OpenApiDocument): string {
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return union.map((u) => typeText(u, lang, doc)).join(" | ");
   const type = Array.isArray(schema.type) ? schema.type.join(" | ") : schema.type;
-  if (type === "array") return fill(s.arrayOf, { type: schema.items ? typeText(schema.items, lang, doc) : s.anyType });
   const bounds = [
     schema.minLength !== undefined && `≥ ${schema.minLength}`,
     schema.maxLength !== undefined && `≤ ${schema.maxLength}`,
     // zod writes ±MAX_SAFE_INTEGER for every integer: no bound worth showing.
     schema.minimum !== undefined && schema.minimum > Number.MIN_SAFE_INTEGER && `≥ ${schema.minimum}`,
     schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER && `≤ ${schema.maximum}`,
+    schema.minItems !== undefined && `≥ ${schema.minItems}`,
+    schema.maxItems !== undefined && `≤ ${schema.maxItems}`,
   ].filter(Boolean);
-  return `${type ?? s.anyType}${bounds.length ? ` (${bounds.join(", ")})` : ""}`;
+  const bounded = bounds.length ? ` (${bounds.join(", ")})` : "";
+  if (type === "array")
+    return fill(s.arrayOf, { type: schema.items ? typeText(schema.items, lang, doc) : s.anyType, bounds: bounded });
+  return `${type ?? s.anyType}${bounded}`;
 }
 
 function fieldDescription(doc: OpenApiDocument, raw: Schema, lang: Language): Html[] {
@@ -252,9 +255,6 @@ function fieldDescription(doc: OpenApiDocument, raw: Schema, lang: Language): Ht
   if (schema.description) parts.push(html`${withCode(schema.description)}`);
   if (schema.default !== undefined)
     parts.push(html`${parts.length ? " " : ""}(${fill(s.defaultValue, { value: JSON.stringify(schema.default) })})`);
-  const items = schema.items && resolve(doc, schema.items);
-  if (items && (items.maxItems !== undefined || schema.maxItems !== undefined))
-    parts.push(html` (≤ ${schema.maxItems ?? items.maxItems})`);
   return parts;
 }
 
@@ -306,7 +306,7 @@ ${statuses.map((status) => {
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** The example request as a curl command against the document's server. */
-export function curlCommand(doc: OpenApiDocument, method: string, op: Operation, example: ExampleExtension): string {
+function curlCommand(doc: OpenApiDocument, method: string, op: Operation, example: ExampleExtension): string {
   const server = (doc.servers?.[0]?.url ?? "").replace(/\/$/, "");
   const lines = [
     `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${shellQuote(server + example.request.path)}`,
@@ -331,7 +331,6 @@ function httpAnswer(status: number, headers: Record<string, string>, body: unkno
 function examplesPart(
   doc: OpenApiDocument,
   method: string,
-  _path: string,
   op: Operation,
   example: ExampleExtension,
   lang: Language,
