@@ -61,7 +61,9 @@ describe.each(["en", "ja"] as const)("API reference (%s)", (lang) => {
     for (const tag of ["service", "designs", "generation", "management"]) expect(anchors.has(`tag-${tag}`)).toBe(true);
   });
 
-  it("links every in-page reference to an anchor of the page", () => {
+  it("links every in-page reference to an anchor of the page, and no id repeats", () => {
+    const all = [...page.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!);
+    expect(all.length).toBe(new Set(all).size);
     const anchors = ids(page);
     for (const [, target] of page.matchAll(/href="#([^"]+)"/g)) expect(anchors.has(target!), target).toBe(true);
   });
