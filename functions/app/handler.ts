@@ -1,5 +1,6 @@
 import { html } from "#shared/html/html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
+import { apiDocsPage } from "./pages/api-docs.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
@@ -24,6 +25,8 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["POST"], path: "/logout", page: logoutAction() },
   { methods: ["GET"], path: "/docs/errors", page: errorDocsPage(identity) },
   { methods: ["GET"], path: "/ja/docs/errors", page: errorDocsPage(identity) },
+  { methods: ["GET"], path: "/docs/api", page: apiDocsPage(identity) },
+  { methods: ["GET"], path: "/ja/docs/api", page: apiDocsPage(identity) },
   { methods: ["GET", "POST"], path: "/file/:requestId/:fileId", page: fileViewPage(identity) },
   {
     methods: ["GET"],

@@ -41,4 +41,11 @@ section.code-doc { border-top: 1px solid var(--line); padding: .5rem 0 1rem; }
 section.code-doc:target { background: #fffbe6; }
 section.code-doc h2 { font-family: ui-monospace, Menlo, monospace; font-size: 1.1rem; }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
+pre { background: var(--bg-soft); padding: .75rem 1rem; overflow-x: auto; border-radius: 4px; }
+pre code { padding: 0; background: none; }
+section.api-op { border-top: 1px solid var(--line); padding: .5rem 0 1rem; }
+section.api-op:target { background: #fffbe6; }
+section.api-op h3 { font-size: 1.1rem; }
+section.api-op th, section.api-op td { overflow-wrap: normal; }
+section.api-op th, section.api-op td:first-child, section.api-op .nowrap { white-space: nowrap; }
 `;

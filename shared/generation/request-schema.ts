@@ -67,23 +67,47 @@ const params = z.unknown().superRefine((value, ctx) => {
 });
 
 /** spec 2.1: one file to generate. Unknown properties are refused (VALIDATION_FAILED). */
+// The descriptions (`meta`) show in the OpenAPI document and the site's API reference (/docs/api).
 export const contentItemSchema = z
   .object({
-    fileName,
-    shareType: z.enum(["01", "02", "03"]).default("01"),
-    passcodeEnabled: z.boolean().default(false),
-    passthrough: passthrough.optional(),
-    params,
+    fileName: fileName.meta({
+      description:
+        "The PDF's name without `.pdf`: 1–255 characters, none of / \\ : * ? \" < > | or control characters.",
+    }),
+    shareType: z.enum(["01", "02", "03"]).default("01").meta({
+      description: "Who may open the share URL: `01` workspace members, `02` invited users, `03` anyone with the link.",
+    }),
+    passcodeEnabled: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Protect the share URL with a passcode, answered once in `share.passcode`." }),
+    passthrough: passthrough
+      .meta({
+        description: `Your own metadata: string or number values, at most ${MAX_PASSTHROUGH_BYTES} bytes as JSON; returned with the file, in webhooks, and searchable in the output history.`,
+      })
+      .optional(),
+    params: params.meta({
+      description: "The design's parameters, a JSON object (GET /v1/file/design/parameter/{designId} lists them).",
+    }),
   })
   .strict();
 
 const common = {
-  designId: z.string().min(1),
-  version: z.number().int(),
-  webhookUrl: z.string().max(MAX_WEBHOOK_URL).optional(),
+  designId: z.string().min(1).meta({ description: "The design to fill (`id` of GET /v1/file/designs)." }),
+  version: z
+    .number()
+    .int()
+    .meta({ description: "The design version (`latestVersion` of GET /v1/file/designs, or an earlier one)." }),
+  webhookUrl: z
+    .string()
+    .max(MAX_WEBHOOK_URL)
+    .meta({ description: "A registered, enabled webhook endpoint of the workspace, notified when the request ends." })
+    .optional(),
 };
 
-export const singleRequestSchema = z.object({ ...common, content: contentItemSchema }).strict();
+export const singleRequestSchema = z
+  .object({ ...common, content: contentItemSchema.meta({ description: "The file to generate." }) })
+  .strict();
 
 export const multipleRequestSchema = z
   .object({
@@ -97,6 +121,9 @@ export const multipleRequestSchema = z
             rule(`must hold at most ${MAX_CONTENTS} items`, `最大 ${MAX_CONTENTS} 件までです`, "TOO_MANY_CONTENTS"),
           );
         }
+      })
+      .meta({
+        description: `The files to generate: 1 to ${MAX_CONTENTS}, each \`fileName\` unique (case-insensitive).`,
       }),
   })
   .strict();

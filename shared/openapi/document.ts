@@ -1,5 +1,15 @@
 import { type ZodType, z } from "zod";
+import { catalogue } from "#shared/errors/catalogue.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { buildErrorBody } from "#shared/http/error-body.ts";
 import { SESSION_COOKIE } from "#shared/identity/session.ts";
+import {
+  type ErrorExample,
+  type OperationExample,
+  operationExamples,
+  SAMPLE_RETRY_AFTER,
+  SAMPLE_VARS,
+} from "./examples.ts";
 import { errorBody, parameterSpec } from "./response-shapes.ts";
 import { type OperationDoc, operationDocs, type ResponseDoc } from "./operations.ts";
 
@@ -10,10 +20,27 @@ export interface DocumentedRoute {
   auth: "appkey-or-bearer" | "bearer-or-session" | "none";
 }
 
-/** Where the document points clients: `{base_url}` and `{auth_url}`. */
+/** Where the document points clients: `{base_url}`, `{auth_url}` and `{site}` (examples' share and docs URLs). */
 export interface DocumentUrls {
   baseUrl: string;
   authUrl: string;
+  /** Default: `{base_url}` without its `/v1`. */
+  siteUrl?: string;
+}
+
+/**
+ * The operation extension that carries what OpenAPI has no field for: the example request's
+ * path (below `servers[0].url`, ids filled in) and headers, the example answer's status,
+ * headers and (binary bodies) a note, and which error example to show. Bodies are in the
+ * standard `examples` of the request body and responses, under the operationId (answers)
+ * or the error code (errors).
+ */
+export const EXAMPLE_EXTENSION = "x-platen-example";
+
+export interface ExampleExtension {
+  request: { path: string; headers: Record<string, string> };
+  answer: { status: number; headers?: Record<string, string>; note?: string };
+  error?: { status: number; code: string };
 }
 
 type JsonObject = Record<string, unknown>;
@@ -27,13 +54,18 @@ type JsonObject = Record<string, unknown>;
 export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUrls): JsonObject {
   const schemas = new SchemaCollector();
   const paths: Record<string, JsonObject> = {};
+  const siteUrl = (urls.siteUrl ?? urls.baseUrl.replace(/\/v1\/?$/, "")).replace(/\/$/, "");
+  const examples = operationExamples({ baseUrl: urls.baseUrl.replace(/\/$/, ""), siteUrl });
   for (const route of routes) {
     const doc = operationDocs[`${route.method} ${route.path}`];
     if (!doc)
       throw new Error(
         `route ${route.method} ${route.path} has no OpenAPI documentation (shared/openapi/operations.ts)`,
       );
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, doc, schemas) };
+    const example = examples[doc.operationId];
+    if (!example) throw new Error(`operation ${doc.operationId} has no examples (shared/openapi/examples.ts)`);
+    const op = operation(route, doc, schemas, { example, siteUrl });
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: op };
   }
   return {
     openapi: "3.1.0",
@@ -48,7 +80,12 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUr
   };
 }
 
-function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCollector): JsonObject {
+function operation(
+  route: DocumentedRoute,
+  doc: OperationDoc,
+  schemas: SchemaCollector,
+  { example, siteUrl }: { example: OperationExample; siteUrl: string },
+): JsonObject {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: "path",
@@ -63,14 +100,42 @@ function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCol
     schema: { type: q.type },
   }));
   const responses: Record<string, unknown> = {};
-  for (const [status, response] of Object.entries(doc.responses))
-    responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`);
-  for (const status of doc.errors)
+  for (const [status, response] of Object.entries(doc.responses)) {
+    const answer = Number(status) === example.answer.status ? example.answer : undefined;
+    responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`, {
+      key: doc.operationId,
+      ...(answer && { json: answer.json, note: answer.note }),
+    });
+  }
+  for (const status of doc.errors) {
+    const codes = doc.codes.filter((code) => catalogue[code].status === status);
     responses[String(status)] = FRONT_LAYER_ANSWERS[status] ?? {
-      description: `error (spec 7.1)`,
+      description: "error: an ErrorBody, its `code` from the error catalogue (one example per code)",
       ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
-      content: { "application/json": { schema: schemas.ref("ErrorBody", errorBody) } },
+      content: {
+        "application/json": {
+          schema: schemas.ref("ErrorBody", errorBody),
+          ...(codes.length > 0 && {
+            examples: Object.fromEntries(
+              codes.map((code) => [
+                code,
+                errorExample(example.error?.code === code ? example.error : { code }, siteUrl),
+              ]),
+            ),
+          }),
+        },
+      },
     };
+  }
+  const extension: ExampleExtension = {
+    request: { path: example.request.path, headers: example.request.headers },
+    answer: {
+      status: example.answer.status,
+      ...(example.answer.headers && { headers: example.answer.headers }),
+      ...(example.answer.note && { note: example.answer.note }),
+    },
+    ...(example.error && { error: { status: catalogue[example.error.code].status, code: example.error.code } }),
+  };
   return {
     operationId: doc.operationId,
     summary: doc.summary,
@@ -81,12 +146,29 @@ function operation(route: DocumentedRoute, doc: OperationDoc, schemas: SchemaCol
       requestBody: {
         required: !doc.bodyOptional,
         content: {
-          "application/json": { schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input") },
+          "application/json": {
+            schema: schemas.ref(`${upperFirst(doc.operationId)}Body`, doc.body, "input"),
+            ...(example.request.body !== undefined && {
+              examples: { [doc.operationId]: { value: example.request.body } },
+            }),
+          },
         },
       },
     }),
     responses,
+    [EXAMPLE_EXTENSION]: extension,
   };
+}
+
+/** The spec 7.1 body the API answers for a code, in English (the builder of the real answers). */
+function errorExample(error: ErrorExample, siteUrl: string): JsonObject {
+  const retryAfter = error.retryAfter ?? SAMPLE_RETRY_AFTER[error.code];
+  const err = new PlatenError(error.code, {
+    vars: error.vars ?? SAMPLE_VARS[error.code] ?? {},
+    ...(error.details && { details: error.details }),
+    ...(retryAfter !== undefined && { retryAfter }),
+  });
+  return { summary: catalogue[error.code].en, value: buildErrorBody(err, "en", siteUrl) };
 }
 
 /** Spec 7.1: a 413, and a 504 on sync generation, come from the layer in front of the API, without a `code`. */
@@ -113,10 +195,23 @@ const ERROR_HEADERS: Record<number, JsonObject> = {
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function responseObject(response: ResponseDoc, schemas: SchemaCollector, name: string): JsonObject {
+function responseObject(
+  response: ResponseDoc,
+  schemas: SchemaCollector,
+  name: string,
+  example: { key: string; json?: unknown; note?: string },
+): JsonObject {
   const content: JsonObject = {};
-  if (response.binary) content[response.binary] = { schema: { type: "string", contentMediaType: response.binary } };
-  if (response.json) content["application/json"] = { schema: schemas.ref(name, response.json) };
+  if (response.binary)
+    content[response.binary] = {
+      schema: { type: "string", contentMediaType: response.binary },
+      ...(example.note && example.json === undefined && { examples: { [example.key]: { summary: example.note } } }),
+    };
+  if (response.json)
+    content["application/json"] = {
+      schema: schemas.ref(name, response.json),
+      ...(example.json !== undefined && { examples: { [example.key]: { value: example.json } } }),
+    };
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).map(([name, description]) => [
       name,

@@ -1,4 +1,5 @@
 import { type ZodType, z } from "zod";
+import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import {
   createEndpointBody,
   endpointListResponse,
@@ -42,11 +43,55 @@ export interface OperationDoc {
   responses: Record<number, ResponseDoc>;
   /** Error statuses answered with the spec 7.1 body. */
   errors: number[];
+  /**
+   * The catalogue codes those answers carry (each code's status is one of `errors`); the
+   * document shows one example body per code and the API reference links each to its entry
+   * of the error docs page (`/docs/errors#<code>`).
+   */
+  codes: ErrorCode[];
 }
 
 const ok = (description: string, json: ZodType): ResponseDoc => ({ description, json });
-const generationErrors = [400, 401, 403, 404, 412, 429, 500, 503];
+const generationErrors = [400, 401, 403, 404, 409, 412, 429, 500, 503];
 const managementErrors = [400, 401, 403, 404, 412];
+/** Admission of every `appkey-or-bearer` route (shared/auth/authenticate.ts, shared/limits). */
+const callerCodes: ErrorCode[] = ["AUTH_HEADER_MISSING", "INVALID_CREDENTIALS", "RATE_LIMITED"];
+/** A Bearer token of a user who is no member of the workspace (shared/auth/bearer.ts). */
+const memberCodes: ErrorCode[] = ["WORKSPACE_ROLE_DENIED"];
+const designCodes: ErrorCode[] = ["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND"];
+/** What a generation request can be refused for before it renders (validate-request.ts, prepare-generation.ts, idempotency.ts, page-quota.ts). */
+const generationCodes: ErrorCode[] = [
+  ...callerCodes,
+  ...memberCodes,
+  ...designCodes,
+  "VALIDATION_FAILED",
+  "PARAMS_TYPE_MISMATCH",
+  "PARAMS_NOT_OBJECT",
+  "PARAMS_CIRCULAR_REFERENCE",
+  "PARAMS_TOO_LARGE",
+  "FILE_NAME_INVALID",
+  "FILE_NAME_DUPLICATED",
+  "TOO_MANY_CONTENTS",
+  "WEBHOOK_URL_NOT_ALLOWED",
+  "IDEMPOTENCY_KEY_REUSED",
+  "IDEMPOTENCY_KEY_IN_PROGRESS",
+  "PLAN_NOT_FOUND",
+  "PLAN_PAGE_LIMIT_EXCEEDED",
+  "ACTIVE_PLAN_NOT_FOUND",
+  "INTERNAL_ERROR",
+  "SERVICE_STARTING",
+];
+/** Downloads (shared/generation/download.ts). */
+const downloadCodes: ErrorCode[] = [...callerCodes, "FILE_NOT_FOUND", "FILE_NOT_READY", "FILE_GENERATION_FAILED"];
+/** Management admission (shared/auth/management-caller.ts, management-access.ts). */
+const managementCodes: ErrorCode[] = [
+  "AUTH_HEADER_MISSING",
+  "INVALID_CREDENTIALS",
+  "VALIDATION_FAILED",
+  "WORKSPACE_MISMATCH",
+  "WORKSPACE_ROLE_DENIED",
+  "ACCESS_DENIED",
+];
 const syncQuery = [
   {
     name: "response",
@@ -65,7 +110,14 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
   responses: {
     200: { description: "the file, or the identifiers with ?response=json", binary, json: identifiersJson },
   },
-  errors: [...generationErrors, 413, 504],
+  errors: [...generationErrors, 413, 422, 504],
+  codes: [
+    ...generationCodes,
+    "FILE_MAPPING_TOO_LARGE",
+    "DOCUMENT_PAGE_LIMIT_EXCEEDED",
+    "DOCUMENT_HTML_LIMIT_EXCEEDED",
+    "DOCUMENT_PDF_LIMIT_EXCEEDED",
+  ],
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({
   operationId: `generateAsync${mode === "single" ? "Single" : "Multiple"}`,
@@ -74,12 +126,14 @@ const async = (mode: "single" | "multiple"): OperationDoc => ({
   body: generationBody[mode],
   responses: { 202: ok("accepted", asyncAccepted) },
   errors: [...generationErrors, 413],
+  codes: generationCodes,
 });
 const manage = (
   operationId: string,
   summary: string,
   responses: Record<number, ResponseDoc>,
   body?: ZodType,
+  codes: ErrorCode[] = [],
 ): OperationDoc => ({
   operationId,
   summary,
@@ -87,6 +141,7 @@ const manage = (
   ...(body && { body }),
   responses,
   errors: [...managementErrors, ...(body || operationId.startsWith("create") ? [409] : [])],
+  codes: [...managementCodes, ...codes],
 });
 const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
 
@@ -101,6 +156,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     tags: ["service"],
     responses: { 200: ok("up", health) },
     errors: [],
+    codes: [],
   },
   "GET /openapi.json": {
     operationId: "getOpenApiDocument",
@@ -108,6 +164,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     tags: ["service"],
     responses: { 200: { description: "the OpenAPI document", json: z.looseObject({ openapi: z.literal("3.1.0") }) } },
     errors: [],
+    codes: [],
   },
   "GET /file/designs": {
     operationId: "listDesigns",
@@ -116,6 +173,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     query: [{ name: "page", description: "1-based page", type: "integer" }],
     responses: { 200: ok("one page of designs", designList) },
     errors: [400, 401, 403, 412, 429, 500],
+    codes: [...callerCodes, ...memberCodes, "VALIDATION_FAILED", "INTERNAL_ERROR"],
   },
   "GET /file/designs/{designId}/thumbnail": {
     operationId: "getDesignThumbnail",
@@ -124,6 +182,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     query: versionQuery,
     responses: { 200: { description: "the thumbnail", binary: "image/png" } },
     errors: [401, 403, 404, 412, 429],
+    codes: [...callerCodes, ...memberCodes, ...designCodes, "FILE_NOT_FOUND"],
   },
   "GET /file/design/parameter/{designId}": {
     operationId: "getDesignParameters",
@@ -132,6 +191,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     query: versionQuery,
     responses: { 200: ok("the parameter specs", parameterSpec.array()) },
     errors: [401, 403, 404, 412, 429],
+    codes: [...callerCodes, ...memberCodes, ...designCodes],
   },
   "POST /file/sync/single": sync("single", "application/pdf"),
   "POST /file/sync/multiple": sync("multiple", "application/zip"),
@@ -143,6 +203,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     tags: ["generation"],
     responses: { 200: ok("the status; Retry-After: 2 while in progress", generationStatus) },
     errors: [401, 404, 412, 429],
+    codes: [...callerCodes, "REQUEST_NOT_FOUND"],
   },
   "GET /file/download/{requestId}": {
     operationId: "downloadRequest",
@@ -161,6 +222,7 @@ export const operationDocs: Record<string, OperationDoc> = {
       },
     },
     errors: [401, 404, 409, 412, 422, 429],
+    codes: downloadCodes,
   },
   "GET /file/download/{requestId}/{fileId}": {
     operationId: "downloadFile",
@@ -168,6 +230,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     tags: ["generation"],
     responses: { 200: { description: "the PDF", binary: "application/pdf" } },
     errors: [401, 404, 409, 412, 422, 429],
+    codes: downloadCodes,
   },
   [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", {
     200: ok("every endpoint, never a secret", endpointListResponse),
@@ -177,21 +240,29 @@ export const operationDocs: Record<string, OperationDoc> = {
     "Register a webhook endpoint (ADMIN); at most 10",
     { 201: ok("the endpoint with its signing secret, shown once", endpointWithSecretResponse) },
     createEndpointBody,
+    ["WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"],
   ),
   [`PATCH ${endpointPath}/{endpointId}`]: manage(
     "updateWebhookEndpoint",
     "Update an endpoint (ADMIN); a token only its client's",
     { 200: ok("the endpoint", endpointResponse) },
     updateEndpointBody,
+    ["WEBHOOK_ENDPOINT_NOT_FOUND"],
   ),
-  [`DELETE ${endpointPath}/{endpointId}`]: manage("deleteWebhookEndpoint", "Delete an endpoint (ADMIN)", {
-    204: { description: "deleted" },
-  }),
+  [`DELETE ${endpointPath}/{endpointId}`]: manage(
+    "deleteWebhookEndpoint",
+    "Delete an endpoint (ADMIN)",
+    { 204: { description: "deleted" } },
+    undefined,
+    ["WEBHOOK_ENDPOINT_NOT_FOUND"],
+  ),
   [`POST ${endpointPath}/{endpointId}/secret/regenerate`]: {
     ...manage(
       "regenerateWebhookSecret",
       "New signing secret (ADMIN); the previous one stops at once unless previousSecretHours asks for an overlap",
       { 200: ok("the new secret, shown once", regeneratedSecretResponse) },
+      undefined,
+      ["WEBHOOK_ENDPOINT_NOT_FOUND"],
     ),
     body: regenerateSecretBody,
     bodyOptional: true,
@@ -200,23 +271,31 @@ export const operationDocs: Record<string, OperationDoc> = {
     "readWebhookSecret",
     "Read the signing secret (ADMIN, login session only)",
     { 200: ok("the secret", secretResponse) },
+    undefined,
+    ["WEBHOOK_ENDPOINT_NOT_FOUND"],
   ),
   "PATCH /workspace/webhook": manage(
     "setWorkspaceWebhook",
     "Single-URL setting of the token's workspace (ADMIN)",
     { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) },
     workspaceWebhookBody,
+    ["WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"],
   ),
   "PATCH /workspace/{workspaceId}/webhook": manage(
     "setWorkspaceWebhookOf",
     "Single-URL setting: the workspace's unfiltered endpoint (ADMIN)",
     { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) },
     workspaceWebhookBody,
+    ["WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"],
   ),
   "POST /workspace/{workspaceId}/application-token/regenerate": {
-    ...manage("rotateApplicationKey", "Rotate the application key (ADMIN, spec 4.11); the old key stops at once", {
-      200: ok("the new key, shown once", appKeyRotationResponse),
-    }),
+    ...manage(
+      "rotateApplicationKey",
+      "Rotate the application key (ADMIN, spec 4.11); the old key stops at once",
+      { 200: ok("the new key, shown once", appKeyRotationResponse) },
+      undefined,
+      ["APP_KEY_ROTATION_CONFLICT"],
+    ),
     errors: [...managementErrors, 409],
   },
 };

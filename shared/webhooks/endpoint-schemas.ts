@@ -6,19 +6,26 @@ import { MAX_PREVIOUS_SECRET_HOURS } from "./webhook-settings.ts";
  * and the OpenAPI document is generated from them, so the two cannot disagree. URL rules
  * beyond the shape (https, public addresses) are the domain's (endpoint-input.ts).
  */
+// The descriptions (`meta`) show in the OpenAPI document and the site's API reference (/docs/api).
 const url = z
   .string({ message: "must be a string" })
   .min(1, "must not be empty")
-  .max(2048, "must be at most 2048 characters");
-const designFilterType = z.enum(["all", "selected"], { message: "must be all or selected" });
+  .max(2048, "must be at most 2048 characters")
+  .meta({ description: "The https URL, on a public address, that receives the webhook POSTs." });
+const designFilterType = z
+  .enum(["all", "selected"], { message: "must be all or selected" })
+  .meta({ description: "`all` designs, or only the `selected` ones of `targetDesignIds`." });
 const designId = z
   .string({ message: "must be a string" })
   .min(1, "must not be empty")
   .max(64, "must be at most 64 characters");
 const targetDesignIds = z
   .array(designId, { message: "must be an array of design ids" })
-  .max(100, "may hold at most 100 ids");
-const enabled = z.boolean({ message: "must be true or false" });
+  .max(100, "may hold at most 100 ids")
+  .meta({ description: "The designs a `selected` endpoint is notified for (at most 100 ids)." });
+const enabled = z
+  .boolean({ message: "must be true or false" })
+  .meta({ description: "`false` pauses deliveries to the endpoint." });
 
 /** POST /workspace/{workspaceId}/webhook-endpoints */
 export const createEndpointBody = z
@@ -74,6 +81,7 @@ export const regenerateSecretBody = z
       .int("must be a whole number of hours")
       .min(0, "must be 0 or more")
       .max(MAX_PREVIOUS_SECRET_HOURS, `must be at most ${MAX_PREVIOUS_SECRET_HOURS}`)
+      .meta({ description: "Keep the previous secret signing beside the new one for this many hours (default 0)." })
       .optional(),
   })
   .strict();

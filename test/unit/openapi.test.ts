@@ -103,7 +103,13 @@ describe("OpenAPI document", () => {
   it("describes the generation bodies with the generation handlers' own schema", () => {
     expect(doc.paths["/file/sync/single"]!.post!.requestBody).toEqual({
       required: true,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" } } },
+      content: {
+        "application/json": {
+          schema: { $ref: "#/components/schemas/GenerateSyncSingleBody" },
+          // The example request of the API reference (shared/openapi/examples.ts).
+          examples: { generateSyncSingle: { value: expect.any(Object) } },
+        },
+      },
     });
     const ajv = new Ajv2020({ strict: false });
     const check = ajv.compile(doc.components.schemas.GenerateSyncSingleBody!);

@@ -1,0 +1,398 @@
+import type { ErrorCode } from "#shared/errors/catalogue.ts";
+import type { ErrorDetail } from "#shared/errors/platen-error.ts";
+
+/** Where examples point: `{base_url}` (ends in /v1) and `{site}`. */
+export interface ExampleUrls {
+  baseUrl: string;
+  siteUrl: string;
+}
+
+/** An example request: the path below `{base_url}` (ids and query filled in), its headers and JSON body. */
+export interface RequestExample {
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** An example answer: status, notable headers, and a JSON body or a note for binary bodies. */
+export interface AnswerExample {
+  status: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** What a binary (or empty) body holds, in words: the page shows it in place of a body. */
+  note?: string;
+}
+
+/** An example error answer: a catalogue code; the spec 7.1 body is built from it (shared/http/error-body.ts). */
+export interface ErrorExample {
+  code: ErrorCode;
+  vars?: Record<string, string | number>;
+  details?: ErrorDetail[];
+  retryAfter?: number;
+}
+
+/** One operation's examples: a request, its successful answer, and one error answer (where it has any). */
+export interface OperationExample {
+  request: RequestExample;
+  answer: AnswerExample;
+  error?: ErrorExample;
+}
+
+/** Sample values of message placeholders, so every example error message reads as a real one. */
+export const SAMPLE_VARS: Partial<Record<ErrorCode, Record<string, string | number>>> = {
+  PLAN_PAGE_LIMIT_EXCEEDED: { used: 1000, limit: 1000 },
+  RATE_LIMITED: { retryAfter: 12 },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { retryAfter: 2 },
+  FILE_NOT_READY: { retryAfter: 2 },
+  FILE_GENERATION_FAILED: { failureCode: "DOCUMENT_PAGE_LIMIT_EXCEEDED", requestId: "R8fK2mQ7xPz4Lw9a" },
+  WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: { limit: 10 },
+  APP_KEY_ROTATION_CONFLICT: { lastRotatedAt: "2026-11-25T09:30:12.000Z" },
+  DOCUMENT_PAGE_LIMIT_EXCEEDED: { limit: "2,000" },
+  DOCUMENT_HTML_LIMIT_EXCEEDED: { limit: "20,000,000" },
+  DOCUMENT_PDF_LIMIT_EXCEEDED: { limit: "52,428,800" },
+  FILE_MAPPING_TOO_LARGE: { size: 9120, limit: 8192 },
+};
+
+/** Codes whose answers carry `Retry-After` (and `retryAfter` in the body). */
+export const SAMPLE_RETRY_AFTER: Partial<Record<ErrorCode, number>> = {
+  RATE_LIMITED: 12,
+  IDEMPOTENCY_KEY_IN_PROGRESS: 2,
+  FILE_NOT_READY: 2,
+};
+
+const APP_KEY = "plt_3nV8qLx2Rk9TzW4mYb7Hc1Pd6Fs0Gj5Ua2Ne8Ko3";
+const TOKEN = "eyJhbGciOiJFUzI1NiIs…";
+const WORKSPACE = "W4tq9Zr2Lm7Xc3Vb";
+const DESIGN = "D7sK3nP9qX2wL5vB";
+const REQUEST = "R8fK2mQ7xPz4Lw9a";
+const FILE = "F3hT9cV1bN6mQ2zX";
+const FILE_2 = "F5kP2wR8yT4nM7cJ";
+const ENDPOINT = "E2gH7jK4lM9nB3vC";
+const SECRET = "whsec_q3Zp8Xv2Lk7Tm4Rb9Nc1Wd6Hs0Fj5Ya";
+const CREATED = "2026-11-25T09:30:12.000Z";
+
+const appKey = { appkey: APP_KEY };
+const bearer = { Authorization: `Bearer ${TOKEN}` };
+const json = { "Content-Type": "application/json" };
+const nonEmpty = "must not be empty";
+
+const certificate = {
+  recipientName: "Alex Morgan",
+  courseName: "Safe Handling of Lithium Batteries",
+  completionDate: "2026-11-20",
+  hours: 36,
+  certificateId: "C-2026-0412",
+  issuer: "Northwind Training",
+  signatory: { name: "Jamie Chen", title: "Head of Training" },
+};
+
+const endpoint = {
+  id: ENDPOINT,
+  url: "https://hooks.example.com/platen",
+  enabled: true,
+  designFilterType: "selected",
+  targetDesignIds: [DESIGN],
+  createdAt: CREATED,
+  updatedAt: CREATED,
+};
+
+/**
+ * The example request and answers of every operation, keyed by operationId (operations.ts).
+ * The document builder puts them into the OpenAPI document (`examples` of the request body
+ * and of each response) and the site's API reference (`/docs/api`) shows them, so the two
+ * agree. `test/unit/openapi-examples.test.ts` parses every body with the handler's schema.
+ */
+export function operationExamples(urls: ExampleUrls): Record<string, OperationExample> {
+  const share = (fileId: string, shareType = "workspace") => ({
+    shareType,
+    url: `${urls.siteUrl}/file/${REQUEST}/${fileId}`,
+    passcodeEnabled: false,
+  });
+  const historyUrl = `${urls.siteUrl}/output-history/${REQUEST}`;
+  const fileHeaders = (pages: number) => ({
+    "File-URL": historyUrl,
+    "Request-Id": REQUEST,
+    "X-File-Mapping": encodeURIComponent(
+      JSON.stringify([{ fileId: FILE, fileName: "alex-morgan", share: share(FILE) }]),
+    ),
+    "X-Page-Count": String(pages),
+  });
+  const single = {
+    designId: DESIGN,
+    version: 3,
+    content: { fileName: "alex-morgan", shareType: "01", passthrough: { orderId: "A-1042" }, params: certificate },
+  };
+  const multiple = {
+    designId: DESIGN,
+    version: 3,
+    webhookUrl: "https://hooks.example.com/platen",
+    contents: [
+      { fileName: "alex-morgan", params: certificate },
+      {
+        fileName: "sam-rivera",
+        shareType: "03",
+        passcodeEnabled: true,
+        params: { ...certificate, recipientName: "Sam Rivera", certificateId: "C-2026-0413" },
+      },
+    ],
+  };
+  const accepted = (files: unknown[]) => ({ status: 202, json: { requestId: REQUEST, url: historyUrl, files } });
+  const endpointsPath = `/workspace/${WORKSPACE}/webhook-endpoints`;
+  const roleDenied: ErrorExample = {
+    code: "WORKSPACE_ROLE_DENIED",
+    details: [{ message: "this operation needs the ADMIN role" }],
+  };
+  const notFoundEndpoint: ErrorExample = { code: "WEBHOOK_ENDPOINT_NOT_FOUND" };
+
+  return {
+    healthCheck: {
+      request: { path: "/health/check", headers: {} },
+      answer: { status: 200, json: { status: "ok" } },
+    },
+    getOpenApiDocument: {
+      request: { path: "/openapi.json", headers: {} },
+      answer: { status: 200, json: { openapi: "3.1.0", info: { title: "Platen API", version: "1.0.0" } } },
+    },
+    listDesigns: {
+      request: { path: "/file/designs?page=1", headers: appKey },
+      answer: {
+        status: 200,
+        json: {
+          designs: [
+            {
+              id: DESIGN,
+              label: "Certificate of Completion (A4 landscape)",
+              latestVersion: 3,
+              thumbnail: `${urls.baseUrl}/file/designs/${DESIGN}/thumbnail?version=3`,
+              updatedAt: CREATED,
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 30,
+          totalPages: 1,
+        },
+      },
+      error: { code: "AUTH_HEADER_MISSING" },
+    },
+    getDesignThumbnail: {
+      request: { path: `/file/designs/${DESIGN}/thumbnail?version=3`, headers: appKey },
+      answer: { status: 200, headers: { "Content-Type": "image/png" }, note: "image/png bytes" },
+      error: { code: "DESIGN_VERSION_NOT_FOUND" },
+    },
+    getDesignParameters: {
+      request: { path: `/file/design/parameter/${DESIGN}?version=3`, headers: appKey },
+      answer: {
+        status: 200,
+        json: [
+          { name: "recipientName", type: "text", label: "Recipient name" },
+          { name: "completionDate", type: "date", label: "Completion date" },
+          {
+            name: "signatory",
+            type: "collection",
+            label: "Signatory",
+            description: "The person signing the certificate.",
+            spec: [
+              { name: "name", type: "text", label: "Name" },
+              { name: "title", type: "text", label: "Title" },
+            ],
+          },
+        ],
+      },
+      error: { code: "DESIGN_NOT_FOUND" },
+    },
+    generateSyncSingle: {
+      request: { path: "/file/sync/single", headers: { ...appKey, ...json }, body: single },
+      answer: {
+        status: 200,
+        headers: {
+          "Content-Type": "application/pdf",
+          "Content-Disposition": 'attachment; filename="alex-morgan.pdf"',
+          ...fileHeaders(1),
+        },
+        note: "application/pdf bytes (%PDF-1.7 …); with ?response=json the identifiers instead",
+      },
+      error: {
+        code: "FILE_NAME_INVALID",
+        details: [
+          {
+            field: "content.fileName",
+            code: "FILE_NAME_INVALID",
+            message: 'must not contain / \\ : * ? " < > | or control characters',
+          },
+        ],
+      },
+    },
+    generateSyncMultiple: {
+      request: { path: "/file/sync/multiple?response=json", headers: { ...bearer, ...json }, body: multiple },
+      answer: {
+        status: 200,
+        headers: { "Content-Type": "application/json", ...fileHeaders(2) },
+        json: {
+          requestId: REQUEST,
+          fileUrl: historyUrl,
+          files: [
+            {
+              fileId: FILE,
+              fileName: "alex-morgan",
+              pageCount: 1,
+              downloadPath: `/v1/file/download/${REQUEST}/${FILE}`,
+              share: share(FILE),
+            },
+            {
+              fileId: FILE_2,
+              fileName: "sam-rivera",
+              pageCount: 1,
+              downloadPath: `/v1/file/download/${REQUEST}/${FILE_2}`,
+              share: { ...share(FILE_2, "public"), passcodeEnabled: true, passcode: "483920" },
+            },
+          ],
+        },
+      },
+      error: { code: "PLAN_PAGE_LIMIT_EXCEEDED" },
+    },
+    generateAsyncSingle: {
+      request: {
+        path: "/file/async/single",
+        headers: { ...appKey, ...json, "Idempotency-Key": "order-A-1042" },
+        body: single,
+      },
+      answer: accepted([
+        { fileId: FILE, fileName: "alex-morgan", passthrough: { orderId: "A-1042" }, share: share(FILE) },
+      ]),
+      error: { code: "RATE_LIMITED", retryAfter: 12 },
+    },
+    generateAsyncMultiple: {
+      request: { path: "/file/async/multiple", headers: { ...appKey, ...json }, body: multiple },
+      answer: accepted([
+        { fileId: FILE, fileName: "alex-morgan", share: share(FILE) },
+        { fileId: FILE_2, fileName: "sam-rivera", share: { ...share(FILE_2, "public"), passcodeEnabled: true } },
+      ]),
+      error: {
+        code: "FILE_NAME_DUPLICATED",
+        details: [{ field: "contents[1].fileName", code: "FILE_NAME_DUPLICATED", message: "duplicates contents[0]" }],
+      },
+    },
+    getStatus: {
+      request: { path: `/file/status/${REQUEST}`, headers: appKey },
+      answer: {
+        status: 200,
+        json: {
+          requestId: REQUEST,
+          status: "completed",
+          designId: DESIGN,
+          version: 3,
+          files: [
+            {
+              fileId: FILE,
+              fileName: "alex-morgan",
+              pageCount: 1,
+              downloadPath: `/v1/file/download/${REQUEST}/${FILE}`,
+            },
+          ],
+          createdAt: CREATED,
+          completedAt: "2026-11-25T09:30:15.000Z",
+        },
+      },
+      error: { code: "REQUEST_NOT_FOUND" },
+    },
+    downloadRequest: {
+      request: { path: `/file/download/${REQUEST}`, headers: appKey },
+      answer: {
+        status: 200,
+        headers: {
+          "Content-Type": "application/zip",
+          "Content-Disposition": `attachment; filename="certificate-of-completion-${REQUEST}.zip"`,
+        },
+        note: "application/zip bytes (one PDF per file); 302 to a presigned URL when the ZIP is large",
+      },
+      error: { code: "FILE_NOT_READY", retryAfter: 2 },
+    },
+    downloadFile: {
+      request: { path: `/file/download/${REQUEST}/${FILE}`, headers: appKey },
+      answer: {
+        status: 200,
+        headers: { "Content-Type": "application/pdf", "Content-Disposition": 'attachment; filename="alex-morgan.pdf"' },
+        note: "application/pdf bytes",
+      },
+      error: { code: "FILE_GENERATION_FAILED" },
+    },
+    listWebhookEndpoints: {
+      request: { path: endpointsPath, headers: bearer },
+      answer: { status: 200, json: { items: [endpoint] } },
+      error: { code: "WORKSPACE_MISMATCH" },
+    },
+    createWebhookEndpoint: {
+      request: {
+        path: endpointsPath,
+        headers: { ...bearer, ...json },
+        body: { url: "https://hooks.example.com/platen", designFilterType: "selected", targetDesignIds: [DESIGN] },
+      },
+      answer: { status: 201, json: { ...endpoint, secret: SECRET } },
+      error: { code: "WEBHOOK_ENDPOINT_LIMIT_EXCEEDED" },
+    },
+    updateWebhookEndpoint: {
+      request: { path: `${endpointsPath}/${ENDPOINT}`, headers: { ...bearer, ...json }, body: { enabled: false } },
+      answer: { status: 200, json: { ...endpoint, enabled: false, updatedAt: "2026-11-25T10:02:41.000Z" } },
+      error: notFoundEndpoint,
+    },
+    deleteWebhookEndpoint: {
+      request: { path: `${endpointsPath}/${ENDPOINT}`, headers: bearer },
+      answer: { status: 204, note: "no body" },
+      error: roleDenied,
+    },
+    regenerateWebhookSecret: {
+      request: {
+        path: `${endpointsPath}/${ENDPOINT}/secret/regenerate`,
+        headers: { ...bearer, ...json },
+        body: { previousSecretHours: 24 },
+      },
+      answer: {
+        status: 200,
+        json: {
+          id: ENDPOINT,
+          secret: "whsec_N4c8Vt2Qx6Lp1Zr7Wm3Kd9Hb5Fy0Gj2Ts",
+          previousSecretExpiresAt: "2026-11-26T10:02:41.000Z",
+        },
+      },
+      error: {
+        code: "VALIDATION_FAILED",
+        details: [{ field: "previousSecretHours", message: "must be a whole number of hours" }],
+      },
+    },
+    readWebhookSecret: {
+      request: { path: `${endpointsPath}/${ENDPOINT}/secret`, headers: { Cookie: "platen_session=…" } },
+      answer: { status: 200, json: { secret: SECRET } },
+      error: {
+        code: "ACCESS_DENIED",
+        details: [{ message: "the signing secret can be read only in a first-party login session" }],
+      },
+    },
+    setWorkspaceWebhook: {
+      request: {
+        path: "/workspace/webhook",
+        headers: { ...bearer, ...json },
+        body: { url: "https://hooks.example.com/platen", enabled: true },
+      },
+      answer: { status: 200, json: { ...endpoint, designFilterType: "all", targetDesignIds: [] } },
+      error: roleDenied,
+    },
+    setWorkspaceWebhookOf: {
+      request: {
+        path: `/workspace/${WORKSPACE}/webhook`,
+        headers: { ...bearer, ...json },
+        body: { url: "https://hooks.example.com/platen" },
+      },
+      answer: { status: 201, json: { ...endpoint, designFilterType: "all", targetDesignIds: [], secret: SECRET } },
+      error: { code: "VALIDATION_FAILED", details: [{ field: "url", message: nonEmpty }] },
+    },
+    rotateApplicationKey: {
+      request: { path: `/workspace/${WORKSPACE}/application-token/regenerate`, headers: bearer },
+      answer: {
+        status: 200,
+        json: { applicationKey: "plt_7Yb2Kx9Qm4Lt8Rz1Wc6Nv3Hd5Fp0Gs2Ja7Ue4Mo", lastRotatedAt: CREATED },
+      },
+      error: { code: "APP_KEY_ROTATION_CONFLICT" },
+    },
+  };
+}
