@@ -146,7 +146,7 @@ describe("invoice-ja", () => {
     expect(html).toContain('<td class="col-qty">12.5<span class="unit">時間</span></td>');
     expect(html).toContain("2025年4月30日");
     expect(html).toContain("2025年5月31日");
-    expect(html).toContain("登録番号 T1234567890123");
+    expect(html).toContain("登録番号 T9234567890123"); // its check digit holds (registration_number)
   });
 
   it("renders 400 line items with repeated-header table markup", async () => {
