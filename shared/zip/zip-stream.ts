@@ -31,6 +31,8 @@ export async function zipArchive(sources: ZipSource[], modified = new Date()): P
   const reading = new Promise<void>((resolve) => {
     startReading = resolve;
   });
+  const output = zip.outputStream as Readable;
+  zip.on("error", (err) => output.destroy(err));
   let current: Readable | undefined;
   for (const source of sources) {
     const options = { size: source.size, compress: false, mtime: modified, mode: FILE_MODE };
@@ -39,12 +41,13 @@ export async function zipArchive(sources: ZipSource[], modified = new Date()): P
         .then(() => source.open())
         .then((chunks) => {
           current = Readable.from(chunks, { objectMode: false });
+          // yazl listens for no error on a lazily opened stream: a failed read (an S3 body
+          // cut off) must fail the archive, not the process.
+          current.on("error", (err) => output.destroy(err));
           done(null, current);
         }, done);
     });
   }
-  const output = zip.outputStream as Readable;
-  zip.on("error", (err) => output.destroy(err));
   const length = await new Promise<number>((resolve) => zip.end({}, resolve));
   return { stream: Readable.from(readOnceAsked(output, startReading, () => current)), length };
 }

@@ -66,6 +66,20 @@ describe("zipArchive", () => {
     expect(opened).toEqual(["請求書 1.pdf", "b.pdf", "empty.pdf"]);
   });
 
+  it("fails the archive, not the process, when a member's read fails midway", async () => {
+    const broken: ZipSource = {
+      name: "cut.pdf",
+      size: 100_000,
+      open: async () =>
+        (async function* () {
+          yield Buffer.alloc(50_000);
+          throw new Error("socket hang up");
+        })(),
+    };
+    const { stream } = await zipArchive([source("a.pdf", a), broken]);
+    await expect(collect(stream)).rejects.toThrow("socket hang up");
+  });
+
   it("closes the member being read when its reader stops early", async () => {
     let closed = false;
     const endless: ZipSource = {
