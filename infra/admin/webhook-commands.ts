@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
@@ -15,47 +14,22 @@ import {
 } from "#shared/webhooks/endpoints.ts";
 import { MAX_PREVIOUS_SECRET_HOURS } from "#shared/webhooks/webhook-settings.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { type Args, type Command, need, UsageError } from "./cli-args.ts";
-
-/** Usage lines of the webhook commands (cli.ts prints them with its own). */
-export const WEBHOOK_USAGE = `  webhook create --workspace ID --url URL [--design ID ...]
-  webhook list --workspace ID
-  webhook update ID --workspace ID [--url URL] [--enabled true|false] [--design ID ... | --filter all]
-  webhook delete ID --workspace ID
-  webhook rotate-secret ID --workspace ID [--previous-secret-hours N]
-  webhook deliveries --endpoint ID [--workspace ID] [--limit N]
-  webhook redeliver DELIVERY_ID`;
-
-/** Options the webhook commands add to cli.ts's parser (`--design` is re-read as a list below). */
-export const webhookOptions = {
-  url: { type: "string" },
-  enabled: { type: "string" },
-  filter: { type: "string" },
-  endpoint: { type: "string" },
-  limit: { type: "string" },
-  "previous-secret-hours": { type: "string" },
-} as const;
+import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
 
 const positional = (args: Args, what: string): string => {
-  const v = args.positionals[2];
+  const v = args.operands[0];
   if (!v) throw new UsageError(`${what} missing`);
   return v;
 };
 
-/** Every `--design` value (repeatable, or comma-separated); cli.ts's parser keeps only the last. */
-function designIds(): string[] | undefined {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: { design: { type: "string", multiple: true } },
-    strict: false,
-    allowPositionals: true,
-  });
-  const raw = values.design as unknown;
+/** Every `--design` value: repeated, several after one flag, or comma-separated. */
+function designIds(args: Args): string[] | undefined {
+  const raw = args.values.design;
   if (!Array.isArray(raw)) return undefined;
-  return raw.flatMap((v) => (typeof v === "string" ? v.split(",") : [])).filter(Boolean);
+  return raw.flatMap((v) => v.split(",")).filter(Boolean);
 }
 
-function previousSecretHours(raw: string | boolean | undefined): number {
+function previousSecretHours(raw: Args["values"][string]): number {
   if (raw === undefined) return 0;
   const hours = Number(raw);
   if (typeof raw !== "string" || !Number.isInteger(hours) || hours < 0 || hours > MAX_PREVIOUS_SECRET_HOURS)
@@ -65,7 +39,7 @@ function previousSecretHours(raw: string | boolean | undefined): number {
   return hours;
 }
 
-function parseEnabled(raw: string | boolean | undefined): boolean | undefined {
+function parseEnabled(raw: Args["values"][string]): boolean | undefined {
   if (raw === undefined) return undefined;
   if (raw === "true" || raw === "false") return raw === "true";
   throw new UsageError(`--enabled must be true or false, got "${raw}"`);
@@ -96,7 +70,7 @@ const describe = (e: WebhookEndpointView) =>
   `${e.id}  ${e.enabled ? "enabled " : "disabled"}  ${e.designFilterType === "all" ? "all designs" : e.targetDesignIds.join(",")}  ${e.url}`;
 
 function updateInput(args: Args): WebhookEndpointInput {
-  const designs = designIds();
+  const designs = designIds(args);
   const filter = args.values.filter;
   if (filter !== undefined && filter !== "all" && filter !== "selected")
     throw new UsageError(`--filter must be all or selected`);
@@ -109,69 +83,107 @@ function updateInput(args: Args): WebhookEndpointInput {
 }
 
 /** `webhook …` commands of the admin CLI (spec 4.12 operations, plus the delivery log). */
-export const webhookCommands: Record<string, Command> = {
-  "webhook create": async (args) => {
-    const workspaceId = await workspaceOf(args);
-    const designs = designIds();
-    const input: WebhookEndpointInput = {
-      url: need(args, "url"),
-      ...(designs && { designFilterType: "selected", targetDesignIds: designs }),
-    };
-    const { endpoint, secret } = await domain(() => createWebhookEndpoint(workspaceId, input, deps()));
-    await audit(workspaceId, "webhook-endpoint.create", endpoint.id);
-    const json = {
-      id: endpoint.id,
-      url: endpoint.url,
-      enabled: endpoint.enabled,
-      designFilterType: endpoint.designFilterType,
-      targetDesignIds: endpoint.targetDesignIds,
-      secret,
-    };
-    return { json, text: `webhook endpoint ${describe(endpoint)}\nsigning secret: ${secret}  (shown once)` };
+export const webhookCommands: AdminCommand[] = [
+  {
+    name: "webhook create",
+    usage: "--workspace ID --url URL [--design ID ...]",
+    options: ["--workspace <id>", "--url <url>", "--design <id...>"],
+    run: async (args) => {
+      const workspaceId = await workspaceOf(args);
+      const designs = designIds(args);
+      const input: WebhookEndpointInput = {
+        url: need(args, "url"),
+        ...(designs && { designFilterType: "selected", targetDesignIds: designs }),
+      };
+      const { endpoint, secret } = await domain(() => createWebhookEndpoint(workspaceId, input, deps()));
+      await audit(workspaceId, "webhook-endpoint.create", endpoint.id);
+      const json = {
+        id: endpoint.id,
+        url: endpoint.url,
+        enabled: endpoint.enabled,
+        designFilterType: endpoint.designFilterType,
+        targetDesignIds: endpoint.targetDesignIds,
+        secret,
+      };
+      return { json, text: `webhook endpoint ${describe(endpoint)}\nsigning secret: ${secret}  (shown once)` };
+    },
   },
-  "webhook list": async (args) => {
-    const endpoints = await listWebhookEndpoints(await workspaceOf(args));
-    return { json: endpoints, text: endpoints.map(describe).join("\n") || "(no webhook endpoints)" };
+  {
+    name: "webhook list",
+    usage: "--workspace ID",
+    options: ["--workspace <id>"],
+    run: async (args) => {
+      const endpoints = await listWebhookEndpoints(await workspaceOf(args));
+      return { json: endpoints, text: endpoints.map(describe).join("\n") || "(no webhook endpoints)" };
+    },
   },
-  "webhook update": async (args) => {
-    const id = positional(args, "endpoint id");
-    const workspaceId = await workspaceOf(args);
-    const endpoint = await domain(async () => updateWebhookEndpoint(workspaceId, id, updateInput(args), deps()));
-    await audit(workspaceId, "webhook-endpoint.update", id);
-    return { json: endpoint, text: `updated ${describe(endpoint)}` };
+  {
+    name: "webhook update",
+    usage: "ID --workspace ID [--url URL] [--enabled true|false] [--design ID ... | --filter all]",
+    operands: ["[id]"],
+    options: ["--workspace <id>", "--url <url>", "--enabled <bool>", "--design <id...>", "--filter <filter>"],
+    run: async (args) => {
+      const id = positional(args, "endpoint id");
+      const workspaceId = await workspaceOf(args);
+      const endpoint = await domain(async () => updateWebhookEndpoint(workspaceId, id, updateInput(args), deps()));
+      await audit(workspaceId, "webhook-endpoint.update", id);
+      return { json: endpoint, text: `updated ${describe(endpoint)}` };
+    },
   },
-  "webhook delete": async (args) => {
-    const id = positional(args, "endpoint id");
-    const workspaceId = await workspaceOf(args);
-    await domain(async () => deleteWebhookEndpoint(workspaceId, id));
-    await audit(workspaceId, "webhook-endpoint.delete", id);
-    return { json: { id, deleted: true }, text: `deleted webhook endpoint ${id}` };
+  {
+    name: "webhook delete",
+    usage: "ID --workspace ID",
+    operands: ["[id]"],
+    options: ["--workspace <id>"],
+    run: async (args) => {
+      const id = positional(args, "endpoint id");
+      const workspaceId = await workspaceOf(args);
+      await domain(async () => deleteWebhookEndpoint(workspaceId, id));
+      await audit(workspaceId, "webhook-endpoint.delete", id);
+      return { json: { id, deleted: true }, text: `deleted webhook endpoint ${id}` };
+    },
   },
-  "webhook rotate-secret": async (args) => {
-    const id = positional(args, "endpoint id");
-    const workspaceId = await workspaceOf(args);
-    const hours = previousSecretHours(args.values["previous-secret-hours"]);
-    const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps(), hours));
-    await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
-    const previous = out.previousSecretExpiresAt
-      ? `the previous one also signs until ${out.previousSecretExpiresAt}`
-      : "the previous one no longer signs";
-    return { json: out, text: `new signing secret: ${out.secret}  (shown once; ${previous})` };
+  {
+    name: "webhook rotate-secret",
+    usage: "ID --workspace ID [--previous-secret-hours N]",
+    operands: ["[id]"],
+    options: ["--workspace <id>", "--previous-secret-hours <n>"],
+    run: async (args) => {
+      const id = positional(args, "endpoint id");
+      const workspaceId = await workspaceOf(args);
+      const hours = previousSecretHours(args.values.previousSecretHours);
+      const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps(), hours));
+      await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
+      const previous = out.previousSecretExpiresAt
+        ? `the previous one also signs until ${out.previousSecretExpiresAt}`
+        : "the previous one no longer signs";
+      return { json: out, text: `new signing secret: ${out.secret}  (shown once; ${previous})` };
+    },
   },
-  "webhook deliveries": async (args) => {
-    const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
-      throw new UsageError("--limit must be a positive integer");
-    const workspaceId = typeof args.values.workspace === "string" ? await workspaceOf(args) : undefined;
-    const list = await listWebhookDeliveries(need(args, "endpoint"), { workspaceId, limit }, systemClock);
-    const text = list.map(
-      (d) =>
-        `${d.deliveryId}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)  last: ${d.attempts.at(-1)?.statusCode ?? d.attempts.at(-1)?.error ?? "-"}`,
-    );
-    return { json: list, text: text.join("\n") || "(no deliveries)" };
+  {
+    name: "webhook deliveries",
+    usage: "--endpoint ID [--workspace ID] [--limit N]",
+    options: ["--endpoint <id>", "--workspace <id>", "--limit <n>"],
+    run: async (args) => {
+      const limit = args.values.limit === undefined ? undefined : Number(args.values.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+        throw new UsageError("--limit must be a positive integer");
+      const workspaceId = typeof args.values.workspace === "string" ? await workspaceOf(args) : undefined;
+      const list = await listWebhookDeliveries(need(args, "endpoint"), { workspaceId, limit }, systemClock);
+      const text = list.map(
+        (d) =>
+          `${d.deliveryId}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)  last: ${d.attempts.at(-1)?.statusCode ?? d.attempts.at(-1)?.error ?? "-"}`,
+      );
+      return { json: list, text: text.join("\n") || "(no deliveries)" };
+    },
   },
-  "webhook redeliver": async (args) => {
-    const out = await domain(() => redeliverWebhook(positional(args, "delivery id"), systemClock));
-    return { json: out, text: `queued attempt ${out.attempt} of ${out.deliveryId}` };
+  {
+    name: "webhook redeliver",
+    usage: "DELIVERY_ID",
+    operands: ["[delivery-id]"],
+    run: async (args) => {
+      const out = await domain(() => redeliverWebhook(positional(args, "delivery id"), systemClock));
+      return { json: out, text: `queued attempt ${out.attempt} of ${out.deliveryId}` };
+    },
   },
-};
+];

@@ -1,11 +1,12 @@
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import dynalite from "dynalite";
 import { buildApp } from "fauxqs";
 import { cacheDynaliteTableDescriptions } from "./dynalite-table-cache.ts";
-import { createPersistentS3Store } from "./persistent-s3-store.ts";
+import { persistentS3 } from "./persistent-s3-store.ts";
 
 export interface Emulators {
   dynamodbEndpoint: string;
@@ -14,9 +15,9 @@ export interface Emulators {
 }
 
 /**
- * DynamoDB (dynalite on LevelDB under `<dataDir>/dynamodb`) and SQS + S3 (fauxqs, S3
- * persisted under `<dataDir>/s3`), both on 127.0.0.1 and free ports, in this thread.
- * `startEmulators` runs them on a worker thread instead.
+ * DynamoDB (dynalite on LevelDB under `<dataDir>/dynamodb`) and, on one AWS endpoint, SQS
+ * (fauxqs, in memory) and S3 (persistent-s3-store.ts, files under `<dataDir>/s3`), on
+ * 127.0.0.1 and free ports, in this thread. `startEmulators` runs them on a worker thread.
  */
 export async function startEmulatorsHere(dataDir: string): Promise<Emulators> {
   mkdirSync(join(dataDir, "dynamodb"), { recursive: true });
@@ -27,13 +28,28 @@ export async function startEmulatorsHere(dataDir: string): Promise<Emulators> {
     dynamo.listen(0, "127.0.0.1", () => resolve());
   });
   const dynamoPort = (dynamo.address() as AddressInfo).port;
-  const s3Store = await createPersistentS3Store(join(dataDir, "s3"));
-  const fauxqs = buildApp({ logger: false, stores: { s3Store } as never });
-  const listening = await fauxqs.listen({ port: 0, host: "127.0.0.1" });
+  const s3 = persistentS3(join(dataDir, "s3"));
+  const fauxqs = buildApp({ logger: false });
+  await fauxqs.ready();
+  // One endpoint, as the SDK clients are configured: requests for our buckets go to the S3
+  // store, the rest (SQS) to fauxqs through Fastify's public `routing`.
+  const aws = createServer((req, res) => {
+    if (!s3.handles(req)) return fauxqs.routing(req, res);
+    s3.handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
+      res.end(`local S3 failed: ${err.message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    aws.once("error", reject);
+    aws.listen(0, "127.0.0.1", () => resolve());
+  });
   return {
     dynamodbEndpoint: `http://127.0.0.1:${dynamoPort}`,
-    awsEndpoint: listening.replace("localhost", "127.0.0.1"),
+    awsEndpoint: `http://127.0.0.1:${(aws.address() as AddressInfo).port}`,
     stop: async () => {
+      aws.closeAllConnections();
+      await new Promise<void>((resolve) => aws.close(() => resolve()));
       await fauxqs.close();
       await new Promise<void>((resolve) => dynamo.close(() => resolve()));
     },

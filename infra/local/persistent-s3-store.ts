@@ -1,172 +1,229 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-
-/** The parts of fauxqs' in-memory S3 store this wrapper touches. */
-interface S3StoreLike {
-  createBucket(name: string): void;
-  putObject(
-    bucket: string,
-    key: string,
-    body: Buffer,
-    contentType?: string,
-    metadata?: Record<string, string>,
-  ): unknown;
-  deleteObject(bucket: string, key: string): unknown;
-  completeMultipartUpload(uploadId: string, parts: unknown): { key?: string; bucket?: string } | unknown;
-  getObject(bucket: string, key: string): { body: Buffer; contentType: string; metadata: Record<string, string> };
-}
+import { pipeline } from "node:stream/promises";
 
 /**
- * fauxqs keeps S3 in memory only; the local stack must keep generated files across
- * restarts (nothing lost). This loads every object from `dir` into fauxqs' own store at
- * start and writes each put/delete through to disk before the S3 call answers
- * (write-then-rename, so a crash never leaves a torn object).
- *
- * fauxqs does not export its store class, so it is loaded from the package's dist by path
- * (pinned fauxqs 1.x; test/unit/persistent-s3-store.test.ts and test/integration/restart.test.ts cover it).
+ * The local stack's S3: every object a file under `dir`, so generated files survive a restart
+ * of `npm start` (fauxqs, which serves SQS, keeps S3 in memory only). It answers, path-style,
+ * the S3 calls Platen makes through the SDK — CreateBucket, PutObject, GetObject, HeadObject,
+ * DeleteObject — and nothing else (501). Each put is written then renamed before it answers,
+ * so a crash never leaves a torn object; bodies are read from disk, never held in memory.
  */
-export async function createPersistentS3Store(dir: string): Promise<S3StoreLike> {
-  const { S3Store } = (await import(new URL("./s3/s3Store.js", fauxqsDist()).href)) as {
-    S3Store: new () => S3StoreLike;
-  };
-  const store = new S3Store();
-  load(store, dir);
-  const put = store.putObject.bind(store);
-  const del = store.deleteObject.bind(store);
-  const complete = store.completeMultipartUpload.bind(store);
-  store.putObject = (bucket, key, body, contentType, metadata) => {
-    const obj = put(bucket, key, body, contentType, metadata);
-    return readFromDisk(
-      obj,
-      persist(dir, bucket, key, body, contentType ?? "application/octet-stream", metadata ?? {}),
-    );
-  };
-  store.deleteObject = (bucket, key) => {
-    const out = del(bucket, key);
-    for (const path of filesOf(dir, bucket, key)) rmSync(path, { force: true });
-    return out;
-  };
-  store.completeMultipartUpload = (uploadId, parts) => {
-    const out = complete(uploadId, parts) as { bucket?: string; key?: string };
-    if (out?.bucket && out.key) {
-      const obj = store.getObject(out.bucket, out.key);
-      readFromDisk(obj, persist(dir, out.bucket, out.key, obj.body, obj.contentType, obj.metadata));
-    }
-    return out;
-  };
-  return store;
+export interface PersistentS3 {
+  /** Whether the request is for this store: a bucket it has, or one being created. */
+  handles(req: IncomingMessage): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-/** fauxqs' dist folder. vitest's module runner lacks import.meta.resolve: there, the same lookup by hand. */
-function fauxqsDist(): URL {
-  if (typeof import.meta.resolve === "function") return new URL(".", import.meta.resolve("fauxqs"));
-  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
-    const dist = new URL("node_modules/fauxqs/dist/", dir);
-    if (existsSync(dist)) return dist;
+export function persistentS3(dir: string): PersistentS3 {
+  mkdirSync(dir, { recursive: true });
+  const buckets = new Set(readdirSync(dir));
+  return {
+    handles(req) {
+      const { bucket, key } = target(req.url ?? "/");
+      return bucket !== undefined && (buckets.has(bucket) || (req.method === "PUT" && key === undefined));
+    },
+    async handle(req, res) {
+      const { bucket, key } = target(req.url ?? "/");
+      if (bucket === undefined) return s3Error(res, 400, "InvalidBucketName", "The specified bucket is not valid.");
+      if (key === undefined)
+        return req.method === "PUT" ? createBucket(res, dir, buckets, bucket) : notImplemented(res);
+      if (!buckets.has(bucket)) return s3Error(res, 404, "NoSuchBucket", "The specified bucket does not exist.");
+      if (req.url?.includes("?") && hasSubresource(req.url)) return notImplemented(res);
+      const files = objectFiles(dir, bucket, key);
+      if (req.method === "PUT") return putObject(req, res, files);
+      if (req.method === "GET" || req.method === "HEAD") return getObject(req, res, files);
+      if (req.method === "DELETE") {
+        for (const path of [files.current, ...files.older]) rmSync(path, { force: true });
+        res.writeHead(204).end();
+        return;
+      }
+      return notImplemented(res);
+    },
+  };
+}
+
+function createBucket(res: ServerResponse, dir: string, buckets: Set<string>, bucket: string): void {
+  if (buckets.has(bucket)) {
+    const message = "Your previous request to create the named bucket succeeded and you already own it.";
+    s3Error(res, 409, "BucketAlreadyOwnedByYou", message);
+    return;
   }
-  throw new Error("fauxqs is not installed (npm ci)");
+  mkdirSync(join(dir, bucket), { recursive: true });
+  buckets.add(bucket);
+  res.writeHead(200, { Location: `/${bucket}`, "Content-Length": "0" }).end();
 }
 
-/** One file per object: a JSON line (content type, metadata), then the bytes. "@" never survives encodeURIComponent, so no key's file ends like this. */
+/** Path-style `/<bucket>/<key>`, decoded without normalising (keys "." and ".." stay keys). */
+function target(url: string): { bucket?: string; key?: string } {
+  try {
+    return decodeTarget(url);
+  } catch {
+    return {}; // a malformed %-escape: no bucket of ours
+  }
+}
+
+function decodeTarget(url: string): { bucket?: string; key?: string } {
+  const path = url.split("?")[0]!;
+  const slash = path.indexOf("/", 1);
+  const bucket = decodeURIComponent(slash === -1 ? path.slice(1) : path.slice(1, slash));
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes("..")) return {};
+  const key = slash === -1 || slash === path.length - 1 ? undefined : decodeURIComponent(path.slice(slash + 1));
+  return { bucket, key };
+}
+
+/** Query parameters other than the SDK's `x-id` name a subresource (?acl, ?tagging, ?uploads…) this store lacks. */
+const hasSubresource = (url: string) =>
+  [...new URLSearchParams(url.split("?")[1]).keys()].some((name) => name !== "x-id");
+
+/** The object's file, and the body + `.meta.json` pair an earlier version of this store wrote. */
+interface ObjectFiles {
+  current: string;
+  older: string[];
+}
+
+/** One file per object: a JSON line (content type, metadata, ETag), then the bytes. "@" never survives encodeURIComponent, so no key's file ends like this. */
 const OBJECT_SUFFIX = "@object";
-/**
- * Every file an object may have: this format's, and the older body + `.meta.json` pair. The
- * suffix goes on before `join`, which would resolve keys "." and ".." out of the bucket.
- */
-const filesOf = (dir: string, bucket: string, key: string) => {
+
+/** The suffix goes on before `join`, which would resolve keys "." and ".." out of the bucket. */
+function objectFiles(dir: string, bucket: string, key: string): ObjectFiles {
   const name = encodeURIComponent(key);
   const current = join(dir, bucket, `${name}${OBJECT_SUFFIX}`);
-  return name === "." || name === ".."
-    ? [current]
-    : [current, join(dir, bucket, name), join(dir, bucket, `${name}.meta.json`)];
-};
-
-interface StoredFile {
-  path: string;
-  /** Where the object's bytes start in the file. */
-  offset: number;
+  if (name === "." || name === "..") return { current, older: [] };
+  return { current, older: [join(dir, bucket, name), join(dir, bucket, `${name}.meta.json`)] };
 }
 
-/**
- * The object's bytes are served from its file instead of being kept in memory: a long-running
- * `npm start` would otherwise hold every PDF it ever generated in RAM.
- */
-function readFromDisk<T>(obj: T, file: StoredFile): T {
-  Object.defineProperty(obj, "body", {
-    get: () => readFileSync(file.path).subarray(file.offset),
-    enumerable: true,
-    configurable: true,
+interface Head {
+  contentType?: string;
+  metadata?: Record<string, string>;
+  etag?: string;
+}
+
+async function putObject(req: IncomingMessage, res: ServerResponse, files: ObjectFiles): Promise<void> {
+  if (req.headers["x-amz-copy-source"]) return notImplemented(res);
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const raw = Buffer.concat(parts);
+  const body = isAwsChunked(req) ? decodeAwsChunked(raw) : raw;
+  const etag = `"${createHash("md5").update(body).digest("hex")}"`;
+  const head: Head = {
+    contentType: header(req, "content-type") ?? "application/octet-stream",
+    metadata: userMetadata(req),
+    etag,
+  };
+  const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, "utf8"), body]);
+  writeFileSync(`${files.current}.tmp`, bytes);
+  renameSync(`${files.current}.tmp`, files.current);
+  for (const old of files.older) rmSync(old, { force: true });
+  res.writeHead(200, { ETag: etag, "Content-Length": "0" }).end();
+}
+
+async function getObject(req: IncomingMessage, res: ServerResponse, files: ObjectFiles): Promise<void> {
+  const stored = readObject(files);
+  if (!stored) {
+    if (req.method === "HEAD") return void res.writeHead(404).end();
+    return s3Error(res, 404, "NoSuchKey", "The specified key does not exist.");
+  }
+  const { path, offset, head } = stored;
+  const stat = statSync(path);
+  res.writeHead(200, {
+    "Content-Type": head.contentType ?? "application/octet-stream",
+    "Content-Length": String(stat.size - offset),
+    "Last-Modified": stat.mtime.toUTCString(),
+    ...(head.etag && { ETag: head.etag }),
+    ...Object.fromEntries(Object.entries(head.metadata ?? {}).map(([k, v]) => [`x-amz-meta-${k}`, v])),
   });
-  return obj;
+  if (req.method === "HEAD" || stat.size === offset) return void res.end();
+  // A reader may go before the end (the SDK drops a body nobody reads): not the store's failure.
+  await pipeline(createReadStream(path, { start: offset }), res).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== "ERR_STREAM_PREMATURE_CLOSE") throw err;
+  });
 }
 
-/** Write-then-rename of one file, so a crash never leaves a torn object (one file: half the syscalls of a body + meta pair). */
-function persist(
-  dir: string,
-  bucket: string,
-  key: string,
-  body: Buffer,
-  contentType: string,
-  metadata: Record<string, string>,
-): StoredFile {
-  const [path, ...older] = filesOf(dir, bucket, key);
-  const head = Buffer.from(`${JSON.stringify({ contentType, metadata })}\n`, "utf8");
-  const bytes = Buffer.concat([head, body]);
-  try {
-    writeFileSync(`${path}.tmp`, bytes);
-  } catch (err) {
-    // The bucket's folder is made on its first object (no mkdir call on every put).
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    mkdirSync(join(dir, bucket), { recursive: true });
-    writeFileSync(`${path}.tmp`, bytes);
+/** The object's file and where its bytes start: this format first, else an earlier version's pair. */
+function readObject(files: ObjectFiles): { path: string; offset: number; head: Head } | undefined {
+  if (existsSync(files.current)) {
+    const start = readStart(files.current, HEAD_MAX_BYTES);
+    const offset = start.indexOf(0x0a) + 1;
+    return { path: files.current, offset, head: parseHead(start.subarray(0, offset).toString("utf8")) };
   }
-  renameSync(`${path}.tmp`, path!);
-  for (const old of older) rmSync(old, { force: true });
-  return { path: path!, offset: head.length };
+  const [body, meta] = files.older;
+  if (!body || !existsSync(body)) return undefined;
+  return { path: body, offset: 0, head: parseHead(meta && existsSync(meta) ? readFileSync(meta, "utf8") : "{}") };
 }
 
-function load(store: S3StoreLike, dir: string) {
-  mkdirSync(dir, { recursive: true });
-  for (const bucket of readdirSync(dir)) {
-    store.createBucket(bucket);
-    for (const file of readdirSync(join(dir, bucket))) {
-      if (file.endsWith(".meta.json") || file.endsWith(".tmp")) continue;
-      const path = join(dir, bucket, file);
-      const bytes = readFileSync(path);
-      if (file.endsWith(OBJECT_SUFFIX)) {
-        const offset = bytes.indexOf(0x0a) + 1;
-        const meta = parseMeta(bytes.subarray(0, offset).toString("utf8"));
-        const key = decodeURIComponent(file.slice(0, -OBJECT_SUFFIX.length));
-        readFromDisk(store.putObject(bucket, key, bytes.subarray(offset), meta.contentType, meta.metadata), {
-          path,
-          offset,
-        });
-      } else if (!existsSync(`${path}${OBJECT_SUFFIX}`)) {
-        // Written by an earlier version: the bytes alone, metadata beside them (unless a crash
-        // left it next to its replacement, which wins).
-        const meta = parseMeta(readText(`${path}.meta.json`));
-        readFromDisk(store.putObject(bucket, decodeURIComponent(file), bytes, meta.contentType, meta.metadata), {
-          path,
-          offset: 0,
-        });
-      }
-    }
+/** Room for the head line: S3 allows 2 KB of user metadata. */
+const HEAD_MAX_BYTES = 16 * 1024;
+
+function readStart(path: string, bytes: number): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
   }
 }
 
-function readText(path: string): string {
+function parseHead(text: string): Head {
   try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "{}";
-  }
-}
-
-function parseMeta(text: string): { contentType?: string; metadata?: Record<string, string> } {
-  try {
-    const meta = JSON.parse(text);
-    return typeof meta === "object" && meta !== null ? meta : {};
+    const head = JSON.parse(text);
+    return typeof head === "object" && head !== null ? head : {};
   } catch {
     return {};
   }
+}
+
+const header = (req: IncomingMessage, name: string) => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const userMetadata = (req: IncomingMessage): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([name]) => name.startsWith("x-amz-meta-"))
+      .map(([name, value]) => [name.slice("x-amz-meta-".length), String(value)]),
+  );
+
+/** A body the SDK sent as `aws-chunked` (streamed with a checksum trailer): its chunks, without the framing. */
+const isAwsChunked = (req: IncomingMessage) =>
+  (header(req, "content-encoding") ?? "").includes("aws-chunked") ||
+  (header(req, "x-amz-content-sha256") ?? "").startsWith("STREAMING-");
+
+function decodeAwsChunked(raw: Buffer): Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < raw.length; ) {
+    const lineEnd = raw.indexOf("\r\n", at);
+    const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1").split(";")[0]!, 16);
+    if (!size) break; // the last chunk; trailers follow
+    chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(chunks);
+}
+
+const notImplemented = (res: ServerResponse) =>
+  s3Error(res, 501, "NotImplemented", "The local S3 store answers only the calls Platen makes.");
+
+function s3Error(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+  );
+  res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": String(body.length) }).end(body);
 }

@@ -18,10 +18,10 @@ const BROWSER_GET_CORS = {
 };
 
 /**
- * Serves a presigned S3 GET as S3 would: fauxqs reads objects but checks no signature or
- * expiry, so the local gateway does, with the SDK's own signer — it presigns the same GET
- * again (same host, object, response headers, date and lifetime) and compares every query
- * parameter, signature included. Expiry is measured on the service clock, which signed it.
+ * Serves a presigned S3 GET as S3 would: the local S3 store reads objects but checks no
+ * signature or expiry, so the local gateway does, with the SDK's own signer — it presigns the
+ * same GET again (same host, object, response headers, date and lifetime) and compares every
+ * query parameter, signature included. Expiry is measured on the service clock, which signed it.
  * Errors are S3's: 403 `AccessDenied` (expired, unsigned), 403 `SignatureDoesNotMatch`,
  * 404 `NoSuchKey`.
  */

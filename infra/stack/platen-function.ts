@@ -96,11 +96,18 @@ export class PlatenFunction extends Construct {
 }
 
 /**
+ * Build-time constants of every deployed bundle: the local stack's test hooks (fault
+ * injection, the movable clock) fold to dead code there and esbuild leaves them out
+ * (shared/test-hooks.d.ts; test/infra/test-hooks-bundles.test.ts looks at the output).
+ */
+const DEPLOYED_DEFINE = { "globalThis.__PLATEN_TEST_HOOKS__": "false" };
+
+/**
  * ESM bundle with source maps, built by the local esbuild. No node modules: even
  * @sparticuz/chromium is bundled (only its flags are used; the browser comes unpacked from
  * the Chromium layer, so its 66 MB of brotli'd archives stay out of the function).
  */
-function bundlingOptions(): BundlingOptions {
+export function bundlingOptions(): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: "node22",
@@ -111,6 +118,7 @@ function bundlingOptions(): BundlingOptions {
     sourceMap: true,
     sourceMapMode: SourceMapMode.DEFAULT,
     sourcesContent: false,
+    define: DEPLOYED_DEFINE,
     // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
     bundleAwsSDK: true,
     // `cdk synth` must work without Docker: esbuild from node_modules.

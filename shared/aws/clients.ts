@@ -43,9 +43,10 @@ export function awsClients(): AwsClients {
   // (no-op) logger on each call; nothing here logs through it. Removed before any send (S3
   // and SQS resolve their middleware stack once per command class, `cacheMiddleware`).
   for (const client of [dynamodb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
-  // Fault-injection tests only (the local stack's test hooks arm the faults). A test hook, not
-  // configuration: its switch is read here, beside the hook, not in config.ts.
-  if (process.env.PLATEN_TEST_HOOKS === "1") {
+  // Fault-injection tests only (the local stack's test hooks arm the faults); compiled out of
+  // the deployed bundles (shared/test-hooks.d.ts). A test hook, not configuration: its switch
+  // is read here, beside the hook, not in config.ts.
+  if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1") {
     injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
     injectFaults("s3", clients.s3 as unknown as Parameters<typeof injectFaults>[1]);
     injectFaults("sqs", clients.sqs as unknown as Parameters<typeof injectFaults>[1]);

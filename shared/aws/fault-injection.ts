@@ -2,8 +2,9 @@
  * Named faults for the fault-injection tests (test/faults/): a rule makes matching AWS
  * calls of this process fail, throttle or kill the process before they are sent. Rules
  * are armed only through the local stack's test hooks (`POST /__local/faults`, with
- * PLATEN_TEST_HOOKS=1); `awsClients()` installs the check only then, so in AWS and in a
- * plain `npm start` nothing here runs.
+ * PLATEN_TEST_HOOKS=1); `awsClients()` installs the check only then, so in a plain
+ * `npm start` nothing here runs, and the deployed bundles do not contain this module at all
+ * (shared/test-hooks.d.ts).
  */
 export interface FaultRule {
   service: "dynamodb" | "s3" | "sqs";

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
-import { zipEntryNames } from "#shared/zip/build-zip.ts";
-import { zipLength, zipStream } from "#shared/zip/zip-stream.ts";
+import { zipEntryNames } from "#shared/zip/entry-names.ts";
+import { zipArchive } from "#shared/zip/zip-stream.ts";
 import { resolveRequestDownload } from "./download.ts";
 import { openPdf, pdfSize } from "./file-store.ts";
 import type { DownloadDeps } from "./request-ports.ts";
@@ -23,5 +23,6 @@ export async function openRequestArchive(
     size: sizes[i]!,
     open: async () => (await openPdf(f.s3Key!)).stream,
   }));
-  return { templateName, stream: zipStream(sources), contentLength: zipLength(sources) };
+  const { stream, length } = await zipArchive(sources);
+  return { templateName, stream, contentLength: length };
 }

@@ -66,7 +66,7 @@ export interface ApiHandlerOptions {
 }
 
 /**
- * The Lambda handler of one API route (the route table in infra/definitions/routes.ts says
+ * The Lambda handler of one API route (the route table in shared/definitions/routes.ts says
  * which): `apiHandler(fn)` for an authenticated route, `apiHandler(options, fn)` otherwise.
  */
 export function apiHandler(fn: ApiFunction): ProxyHandler;

@@ -79,7 +79,7 @@ describe("workspace rotate-key (admin CLI)", () => {
   it("refuses an unknown workspace with one line and exit 1", async () => {
     const out = await cli(["workspace", "rotate-key", "NoSuchWorkspace1", "--json"]);
     expect(out.code).toBe(1);
-    // One line: the message, then the command's usage (infra/admin/cli-args.ts).
+    // One line: the message, then the command's usage (infra/admin/program.ts).
     expect(out.stderr.trim().split("\n")).toHaveLength(1);
     expect(out.stderr.trim()).toMatch(/^admin: workspace NoSuchWorkspace1 not found/);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { type ZipSource, zipLength, zipStream } from "#shared/zip/zip-stream.ts";
+import { type ZipSource, zipArchive } from "#shared/zip/zip-stream.ts";
 
 const source = (name: string, body: Buffer, chunk = 7): ZipSource => ({
   name,
@@ -21,14 +21,15 @@ async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-describe("zipStream", () => {
+describe("zipArchive", () => {
   const a = Buffer.from("%PDF-1.7 first file");
   const b = Buffer.from("%PDF-1.7 second — 二番目 file".repeat(1000));
   const sources = [source("請求書 1.pdf", a), source("b.pdf", b, 4096), source("empty.pdf", Buffer.alloc(0))];
 
-  it("produces exactly zipLength bytes that JSZip and Python read back", async () => {
-    const zip = await collect(zipStream(sources));
-    expect(zip.length).toBe(zipLength(sources));
+  it("produces exactly the announced length in bytes, which JSZip and Python read back", async () => {
+    const archive = await zipArchive(sources);
+    const zip = await collect(archive.stream);
+    expect(zip.length).toBe(archive.length);
     const read = await JSZip.loadAsync(zip);
     expect(Object.keys(read.files)).toEqual(["請求書 1.pdf", "b.pdf", "empty.pdf"]);
     expect(Buffer.from(await read.file("b.pdf")!.async("uint8array")).equals(b)).toBe(true);
@@ -45,6 +46,57 @@ describe("zipStream", () => {
 
   it("fails loudly when a member is not the announced size", async () => {
     const wrong = { ...source("x.pdf", a), size: a.length + 1 };
-    await expect(collect(zipStream([wrong]))).rejects.toThrow(/expected/);
+    await expect(collect((await zipArchive([wrong])).stream)).rejects.toThrow(/expected/);
+  });
+
+  it("opens no member before the archive is read, and each once it is", async () => {
+    const opened: string[] = [];
+    const tracked = sources.map((s) => ({
+      ...s,
+      open: () => {
+        opened.push(s.name);
+        return s.open();
+      },
+    }));
+    const unread = await zipArchive(tracked);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(opened).toEqual([]);
+    unread.stream.destroy(); // an archive already stored in S3 is dropped unread
+    await collect((await zipArchive(tracked)).stream);
+    expect(opened).toEqual(["請求書 1.pdf", "b.pdf", "empty.pdf"]);
+  });
+
+  it("fails the archive, not the process, when a member's read fails midway", async () => {
+    const broken: ZipSource = {
+      name: "cut.pdf",
+      size: 100_000,
+      open: async () =>
+        (async function* () {
+          yield Buffer.alloc(50_000);
+          throw new Error("socket hang up");
+        })(),
+    };
+    const { stream } = await zipArchive([source("a.pdf", a), broken]);
+    await expect(collect(stream)).rejects.toThrow("socket hang up");
+  });
+
+  it("closes the member being read when its reader stops early", async () => {
+    let closed = false;
+    const endless: ZipSource = {
+      name: "big.pdf",
+      size: 1 << 30,
+      open: async () =>
+        (async function* () {
+          try {
+            for (;;) yield Buffer.alloc(65536);
+          } finally {
+            closed = true;
+          }
+        })(),
+    };
+    const { stream } = await zipArchive([endless]);
+    for await (const _ of stream) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(true);
   });
 });

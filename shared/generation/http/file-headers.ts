@@ -23,4 +23,4 @@ export function zipContentDisposition(templateName: string, requestId: string): 
 export const fileMappingHeader = (entries: unknown[]): string => encodeURIComponent(JSON.stringify(entries));
 
 /** ZIP entries are named by the same rule, and zip/ sits below the HTTP edge: the rule lives there. */
-export { pdfFileName } from "#shared/zip/build-zip.ts";
+export { pdfFileName } from "#shared/zip/entry-names.ts";

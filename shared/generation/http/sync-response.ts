@@ -1,5 +1,6 @@
 import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync-generation.ts";
-import { buildZip, zipEntryNames } from "#shared/zip/build-zip.ts";
+import { zipEntryNames } from "#shared/zip/entry-names.ts";
+import { zipBuffer } from "#shared/zip/zip-stream.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
 
@@ -40,7 +41,7 @@ export async function syncResponse(
     };
   }
   const names = zipEntryNames(result.files.map((f) => f.fileName));
-  const zip = await buildZip(result.files.map((f, i) => ({ name: names[i]!, body: f.pdf })));
+  const zip = await zipBuffer(result.files.map((f, i) => ({ name: names[i]!, body: f.pdf })));
   return {
     status: 200,
     contentType: "application/zip",

@@ -1,5 +1,3 @@
-import JSZip from "jszip";
-
 /** The file name a PDF is saved under (downloads and ZIP entries): `.pdf` appended when missing. */
 export const pdfFileName = (fileName: string) => (/\.pdf$/i.test(fileName) ? fileName : `${fileName}.pdf`);
 
@@ -17,11 +15,4 @@ export function zipEntryNames(fileNames: string[]): string[] {
     used.add(candidate.toLowerCase());
     return candidate;
   });
-}
-
-/** PDFs are already compressed: entries are stored, not deflated again. */
-export async function buildZip(files: { name: string; body: Buffer }[]): Promise<Buffer> {
-  const zip = new JSZip();
-  for (const f of files) zip.file(f.name, f.body, { binary: true, date: new Date() });
-  return zip.generateAsync({ type: "nodebuffer", compression: "STORE", platform: "UNIX" });
 }
