@@ -1,11 +1,11 @@
 /**
- * How a generated file is shared (spec 2.3): read by generation (planning, sync answers)
+ * How a generated file is shared (OpenAPI generateAsyncSingle): read by generation (planning, sync answers)
  * and webhooks (payloads), so it sits below both.
  */
 export const shareTypes = { "01": "workspace", "02": "invited", "03": "public" } as const;
 export type ShareType = (typeof shareTypes)[keyof typeof shareTypes];
 
-/** spec 2.3 (response side). `passcode` only right after generation. */
+/** OpenAPI generateAsyncSingle (response side). `passcode` only right after generation. */
 export interface Share {
   shareType: ShareType;
   url: string;
@@ -13,6 +13,6 @@ export interface Share {
   passcode?: string;
 }
 
-/** spec 2.3: `{site}/file/<requestId>/<fileId>` for every share type. */
+/** OpenAPI generateAsyncSingle: `{site}/file/<requestId>/<fileId>` for every share type. */
 export const shareUrl = (siteUrl: string, requestId: string, fileId: string) =>
   `${siteUrl}/file/${encodeURIComponent(requestId)}/${encodeURIComponent(fileId)}`;

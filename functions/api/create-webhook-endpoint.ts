@@ -5,7 +5,10 @@ import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
 import { createWebhookEndpoint } from "#shared/webhooks/endpoints.ts";
 import { withMissingDesigns } from "#shared/webhooks/missing-designs.ts";
 
-/** POST /v1/workspace/{workspaceId}/webhook-endpoints (spec 4.12, ADMIN): 201 with the signing secret, shown this once. */
+/**
+ * POST /v1/workspace/{workspaceId}/webhook-endpoints (OpenAPI createWebhookEndpoint, ADMIN): 201 with the
+ * signing secret, shown this once.
+ */
 export const handler = managementHandler(
   "create-endpoint",
   async function handleCreateWebhookEndpoint(_req, { grant, body, audit }) {

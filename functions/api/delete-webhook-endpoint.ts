@@ -1,7 +1,10 @@
 import { managementHandler } from "#shared/http/management-handler.ts";
 import { deleteWebhookEndpoint } from "#shared/webhooks/endpoints.ts";
 
-/** DELETE /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId} (spec 4.12, ADMIN): 204. */
+/**
+ * DELETE /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId} (OpenAPI deleteWebhookEndpoint, ADMIN):
+ * 204.
+ */
 export const handler = managementHandler(
   "delete-endpoint",
   async function handleDeleteWebhookEndpoint(req, { grant, audit }) {

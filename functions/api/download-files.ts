@@ -5,8 +5,8 @@ import type { ApiResult } from "#shared/http/api-types.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /**
- * GET /v1/file/download/{requestId}[/{fileId}] (spec 4.6, 4.7), streamed from S3. A request
- * ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
+ * GET /v1/file/download/{requestId}[/{fileId}] (OpenAPI downloadRequest, downloadFile), streamed from S3. A
+ * request ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
  * deviation), after the same authentication and ownership checks.
  */
 export const handler = apiHandler({ streaming: true }, async function handleDownloadFiles(req): Promise<ApiResult> {

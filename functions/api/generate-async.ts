@@ -11,7 +11,10 @@ const withoutPasscodes = (accepted: { requestId: string; files: AcceptedFile[] }
   files: accepted.files.map(({ share: { passcode: _shown, ...share }, ...f }) => ({ ...f, share })),
 });
 
-/** POST /v1/file/async/single and /v1/file/async/multiple (spec 4.3, 4.4): 202 at once. */
+/**
+ * POST /v1/file/async/single and /v1/file/async/multiple (OpenAPI generateAsyncSingle, generateAsyncMultiple):
+ * 202 at once.
+ */
 export const handler = apiHandler(async function handleGenerateAsync(req) {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();

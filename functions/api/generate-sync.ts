@@ -32,12 +32,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Leaves time to store the files and answer before the 60 s gateway deadline. */
 const storeMarginMs = (remaining: number) => Math.min(5_000, remaining * 0.1);
 
-/** What API Gateway answers past its integration time-out (spec 7.1: 504 from the layer in front). */
+/** What API Gateway answers past its integration time-out (README.md#errors: 504 from the layer in front). */
 const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed out" } };
 
 /**
- * POST /v1/file/sync/single and /v1/file/sync/multiple (spec 4.1, 4.2). The answer goes out
- * as soon as the PDFs exist; storing them is the response's after-work (sync-generation.ts).
+ * POST /v1/file/sync/single and /v1/file/sync/multiple (OpenAPI generateSyncSingle, generateSyncMultiple). The
+ * answer goes out as soon as the PDFs exist; storing them is the response's after-work (sync-generation.ts).
  * With an Idempotency-Key the files are stored first, so a replay can serve them.
  */
 /** Admission runs beside the parsing and templating; the PDF is streamed, then stored. */
@@ -47,7 +47,7 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
   const { siteUrl } = config();
   const idempotent = req.header("idempotency-key") !== undefined;
-  // spec 4.1: only the `response=json` query switches the format, never Accept.
+  // OpenAPI generateSyncSingle: only the `response=json` query switches the format, never Accept.
   const format = { mode, json: req.query("response") === "json", siteUrl, mappingMaxBytes } as const;
   const prepare = async (workspaceId: string) => {
     const request = validateGenerationBody(req.bodyText(), mode);

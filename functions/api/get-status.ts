@@ -1,7 +1,7 @@
 import { liveRequestDeps, requestStatus, RETRY_AFTER_SECONDS } from "#shared/generation/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
-/** GET /v1/file/status/{requestId} (spec 4.5): Retry-After: 2 while queued or processing. */
+/** GET /v1/file/status/{requestId} (OpenAPI getStatus): Retry-After: 2 while queued or processing. */
 export const handler = apiHandler(async function handleGetStatus(req) {
   const body = await requestStatus(req.path("requestId"), req.principal.workspace.id, liveRequestDeps);
   const pending = body.status === "queued" || body.status === "processing";

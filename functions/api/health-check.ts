@@ -1,6 +1,6 @@
 import { apiHandler } from "#shared/http/api-handler.ts";
 
-/** spec 4.10: no authentication, no access log; the body is ours to define. */
+/** OpenAPI healthCheck: no authentication, no access log; the body is ours to define. */
 export const handler = apiHandler({ caller: "none" }, async function handleHealthCheck() {
   return { status: 200, headers: { "Cache-Control": "no-store" }, json: { status: "ok" } };
 });

@@ -6,7 +6,7 @@ import { rotateWebhookSecret } from "#shared/webhooks/endpoints.ts";
 
 /**
  * POST /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId}/secret/regenerate
- * (spec 4.12, ADMIN): the new secret once. The previous one stops signing at once, unless
+ * (OpenAPI regenerateWebhookSecret, ADMIN): the new secret once. The previous one stops signing at once, unless
  * the optional body asks for `previousSecretHours` of overlap.
  */
 export const handler = managementHandler(

@@ -3,7 +3,7 @@ import { managementHandler } from "#shared/http/management-handler.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 
 /**
- * POST /v1/workspace/{workspaceId}/application-token/regenerate (spec 4.11, ADMIN): the new
+ * POST /v1/workspace/{workspaceId}/application-token/regenerate (OpenAPI rotateApplicationKey, ADMIN): the new
  * key once; the old one is refused from the next request on. A concurrent rotation that
  * lost answers 409 APP_KEY_ROTATION_CONFLICT with the winner's lastRotatedAt.
  */

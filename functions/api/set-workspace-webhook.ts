@@ -5,7 +5,7 @@ import { workspaceWebhookBody } from "#shared/webhooks/endpoint-schemas.ts";
 import { setWorkspaceWebhook } from "#shared/webhooks/workspace-webhook.ts";
 
 /**
- * PATCH /v1/workspace/webhook and /v1/workspace/{workspaceId}/webhook (spec 4.12, ADMIN):
+ * PATCH /v1/workspace/webhook and /v1/workspace/{workspaceId}/webhook (OpenAPI setWorkspaceWebhook, ADMIN):
  * the single-URL setting, i.e. the workspace's one unfiltered endpoint (workspace-webhook.ts).
  * 201 with the secret when it had to be created, else 200.
  */

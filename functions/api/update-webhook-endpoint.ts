@@ -6,7 +6,7 @@ import { updateWebhookEndpoint } from "#shared/webhooks/endpoints.ts";
 import { withMissingDesigns } from "#shared/webhooks/missing-designs.ts";
 
 /**
- * PATCH /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId} (spec 4.12, ADMIN).
+ * PATCH /v1/workspace/{workspaceId}/webhook-endpoints/{endpointId} (OpenAPI updateWebhookEndpoint, ADMIN).
  * With a token: another client's endpoint is 404; an unowned one becomes the client's.
  */
 export const handler = managementHandler(

@@ -14,7 +14,7 @@ import type { PageHandler, SitePage } from "./site-types.ts";
 import { t } from "./strings.ts";
 
 /**
- * The site's pages (`{site}`, issue 14) as data: methods, path pattern (`:name` is one
+ * The site's pages (`{site}`) as data: methods, path pattern (`:name` is one
  * path segment), page handler, and the header profile where it is not the page one.
  * Every other path is the 404 page; a known path asked with another method, 405.
  */

@@ -7,7 +7,7 @@ import { getUser } from "#shared/identity/users.ts";
 export type Role = "admin" | "read";
 
 /**
- * What the site needs from identity (issue 12's contract: `readSession`,
+ * What the site needs from identity (its contract: `readSession`,
  * `findMembership`, `listMemberships`): who the visitor is, their roles, where to log in.
  * A port, so page tests can plug in an in-memory identity.
  */

@@ -5,7 +5,10 @@ import type { SiteRequest } from "./site-types.ts";
 /** The cookie the language switch sets; it wins over Accept-Language. */
 export const LANG_COOKIE = "platen_lang";
 
-/** `/ja/...` pages are Japanese by address; elsewhere the switch's cookie, then Accept-Language (spec 7.1 rule). */
+/**
+ * `/ja/...` pages are Japanese by address; elsewhere the switch's cookie, then Accept-Language
+ * (README.md#errors).
+ */
 function languageOf(path: string, cookie: string | undefined, acceptLanguage: string | undefined): Language {
   if (path === "/ja" || path.startsWith("/ja/")) return "ja";
   if (path.startsWith("/docs/")) return "en";

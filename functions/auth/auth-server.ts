@@ -7,8 +7,8 @@ import { send } from "#shared/http/send.ts";
 import { createAuthApp } from "#shared/identity/auth-app.ts";
 
 /**
- * `{auth_url}` (spec 4.13): every path of the auth API, as Lambda proxy events, turned into
- * a Node request for oidc-provider by serverless-http. The app is built on the first
+ * `{auth_url}` (see shared/identity/README.md#auth_url): every path of the auth API, as Lambda proxy events,
+ * turned into a Node request for oidc-provider by serverless-http. The app is built on the first
  * invocation (it reads the keys) and reused while the container is warm.
  */
 let app: Promise<ReturnType<typeof serverless>> | undefined;

@@ -6,7 +6,7 @@ import { failAndMaybeFinalize, getFileRecord, parseRenderMessage } from "#shared
 /**
  * Render DLQ consumer: a message that exhausted its receives means its file will not be
  * rendered. The file fails with GENERATION_INTERRUPTED and, if it was the last one, the
- * request is finalized (spec 3.1 "generation process stopped").
+ * request is finalized ("generation process stopped", error GENERATION_INTERRUPTED).
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const results = await Promise.allSettled(

@@ -58,7 +58,7 @@ const clientJson = (c: OAuthClient, clientSecret?: string) => ({
   isPublic: c.isPublic,
 });
 
-/** `user …`, `member …` and `oauth-client …` commands of the admin CLI (issue 12). */
+/** `user …`, `member …` and `oauth-client …` commands of the admin CLI. */
 export const identityCommands: AdminCommand[] = [
   {
     name: "user create",

@@ -82,7 +82,7 @@ function updateInput(args: Args): WebhookEndpointInput {
   };
 }
 
-/** `webhook …` commands of the admin CLI (spec 4.12 operations, plus the delivery log). */
+/** `webhook …` commands of the admin CLI (the webhook-endpoint operations, plus the delivery log). */
 export const webhookCommands: AdminCommand[] = [
   {
     name: "webhook create",

@@ -28,7 +28,7 @@ async function workspaceArg(args: Args, id: unknown = args.operands[0] ?? args.v
 const describeEntry = (e: AuditEntry) =>
   `${e.at}  ${e.action}${e.target ? ` ${e.target}` : ""}  by ${e.actor.userId ? `user ${e.actor.userId}` : ""}${e.actor.userId && e.actor.clientId ? " via " : ""}${e.actor.clientId ? `client ${e.actor.clientId}` : ""}${e.actor.via === "admin-cli" ? "admin CLI" : ` (${e.actor.via})`}`;
 
-/** Workspaces (spec 4.11's key rotation for operators) and their audit log. */
+/** Workspaces (OpenAPI rotateApplicationKey: key rotation for operators) and their audit log. */
 export const workspaceCommands: AdminCommand[] = [
   {
     name: "workspace create",

@@ -12,7 +12,7 @@ import { toProxyEvent } from "./proxy-event.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { answerGatewayError, answerStarting } from "./starting-answer.ts";
 
-/** spec 8: bodies over 50 MB are refused by the layer in front of the API. */
+/** shared/limits/README.md#service-limits: bodies over 50 MB are refused by the layer in front of the API. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
 const DRAIN_AFTER_413_MS = 10_000;
 

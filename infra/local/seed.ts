@@ -10,7 +10,7 @@ import { seedIdentity } from "./seed-identity.ts";
 
 export const samplesDir = join(repoRoot, "shared/designs/samples");
 
-/** The shape of `$PLATEN_DATA_DIR/local.json` (issue 2). */
+/** The shape of `$PLATEN_DATA_DIR/local.json`. */
 export interface LocalJson {
   apiBaseUrl: string;
   authUrl: string;
@@ -22,7 +22,7 @@ export interface LocalJson {
     appKey: string;
     designs: { id: string; label: string; latestVersion: number }[];
   }[];
-  /** Seeded users (issue 12): one admin per seeded workspace; the password is only kept here. */
+  /** Seeded users: one admin per seeded workspace; the password is only kept here. */
   users: { id: string; email: string; password: string; workspaceIds: string[] }[];
   /** A public client for trying the code flow with PKCE. */
   oauthClients: { clientId: string; isPublic: boolean; redirectUris: string[] }[];

@@ -58,7 +58,7 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
   log(`emulators up: dynamodb ${emulators.dynamodbEndpoint}, sqs/s3 ${emulators.awsEndpoint}`);
   const endpoints = { dynamodb: emulators.dynamodbEndpoint, aws: emulators.awsEndpoint };
   const queueUrls = await createLocalResources(endpoints, { visibilityScale: opts.visibilityScale });
-  // Listening from here on, but answering 503 until local.json is written (issue 18: readiness).
+  // Listening from here on, but answering 503 until local.json is written (readiness).
   const gateway = await startGateway({ port: opts.port, testHooks: opts.testHooks, timeoutScale: opts.timeoutScale });
   writeRuntime(dataDir, { pid: process.pid, port: gateway.port });
   const origin = `http://localhost:${gateway.port}`;

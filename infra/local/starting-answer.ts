@@ -5,8 +5,8 @@ import { corsHeaders } from "#shared/http/cors.ts";
 import { buildErrorBody } from "#shared/http/error-body.ts";
 
 /**
- * What the local gateway answers while the stack is still starting (issue 18): a spec 7.1
- * body in the caller's language and `Retry-After`, so a script polling the health check
+ * What the local gateway answers while the stack is still starting: an error
+ * body (README.md#errors) in the caller's language and `Retry-After`, so a script polling the health check
  * knows that once it gets 200, local.json is there.
  */
 export function answerStarting(req: IncomingMessage, res: ServerResponse): void {
@@ -14,8 +14,8 @@ export function answerStarting(req: IncomingMessage, res: ServerResponse): void 
 }
 
 /**
- * An error the gateway answers itself (starting, no such route, wrong method) with the spec
- * 7.1 body the handlers answer: in the caller's language, docs on this origin, CORS headers.
+ * An error the gateway answers itself (starting, no such route, wrong method) with the error
+ * body (README.md#errors) the handlers answer: in the caller's language, docs on this origin, CORS headers.
  */
 export function answerGatewayError(
   req: IncomingMessage,

@@ -8,7 +8,7 @@ const PARENT_POLL_MS = 500;
 const SAME_EVENT_MS = 1_000;
 
 /**
- * Ends the stack however `npm start` ends (issue 18): Ctrl-C (SIGINT), SIGTERM to npm or
+ * Ends the stack however `npm start` ends: Ctrl-C (SIGINT), SIGTERM to npm or
  * to node, the terminal closing (SIGHUP), or npm itself going away. npm runs the script
  * through `sh -c`; a SIGTERM to npm ends npm and that shell but never reaches node, which
  * is then re-parented: so the parent (and, under npm, npm itself) is watched as well.

@@ -24,15 +24,18 @@ import { addErrorBodyResponse } from "./gateway-error-response.ts";
 import { JsonBodyValidation } from "./request-validation.ts";
 import type { StageSettings } from "./stage.ts";
 
-/** `{base_url}` ends in /v1 (spec 9): every route hangs below this resource. */
+/** `{base_url}` ends in /v1 (see README.md#versioning): every route hangs below this resource. */
 export const API_VERSION_PATH = "v1";
 
-/** Stage throttling is a safety net only; the real limits are DynamoDB counters (spec 8). */
+/**
+ * Stage throttling is a safety net only; the real limits are DynamoDB counters (see
+ * shared/limits/README.md#service-limits).
+ */
 const MAIN_THROTTLE = { throttlingRateLimit: 1000, throttlingBurstLimit: 2000 };
 /** Quiet routes are unauthenticated health checks: a low ceiling protects Lambda concurrency. */
 const QUIET_THROTTLE = { throttlingRateLimit: 50, throttlingBurstLimit: 100 };
 
-/** A RestApi serving the quiet routes (spec 4.10) whose first path segment is `segment`. */
+/** A RestApi serving the quiet routes (OpenAPI healthCheck) whose first path segment is `segment`. */
 export interface QuietApi {
   segment: string;
   api: RestApi;
@@ -48,7 +51,7 @@ export interface PlatenApiProps {
  * The public REST API. Routes live under `/v1` of a regional RestApi whose stage is named
  * after the deployment stage (`https://<id>.execute-api.<region>.amazonaws.com/dev/v1/...`).
  *
- * Access logging of REST APIs is per stage, so quiet routes (spec 4.10: `/health/check` is
+ * Access logging of REST APIs is per stage, so quiet routes (OpenAPI healthCheck: `/health/check` is
  * not written to access logs) are served by separate small RestApis without access
  * logging, one per first path segment. With a custom domain they are mapped at the
  * multi-level base path `v1/<segment>`, which API Gateway prefers over the root mapping of
@@ -183,7 +186,7 @@ function addCorsGatewayResponses(api: RestApi, cors: CorsDefinition): void {
 
 /**
  * A path or method no route has: API Gateway's own answer is 403 "Missing Authentication
- * Token"; this makes it the local gateway's 404 NOT_FOUND with the spec 7.1 body (English).
+ * Token"; this makes it the local gateway's 404 NOT_FOUND with the error body (README.md#errors) (English).
  * API Gateway cannot tell a wrong method from a wrong path, so a wrong method is 404 here
  * where the local gateway answers 405 METHOD_NOT_ALLOWED (infra/README.md).
  */

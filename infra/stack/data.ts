@@ -98,7 +98,8 @@ function createTable(scope: Construct, def: TableDefinition, settings: StageSett
     sortKey: { name: def.sortKey, type: AttributeType.STRING },
     billingMode: BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    // DESIGN retention: TTL deletes late, code filters expired items itself.
+    // Retention (shared/generation/README.md#request-states-and-retention): TTL deletes late, code filters
+    // expired items itself.
     timeToLiveAttribute: def.ttlAttribute,
     encryption: TableEncryption.AWS_MANAGED,
     removalPolicy: settings.removalPolicy,

@@ -7,7 +7,10 @@ import type {
   TableDefinition,
 } from "#shared/definitions/index.ts";
 
-/** The CORS lists of the definitions (spec 4.14), widened so a test can pass its own copy. */
+/**
+ * The CORS lists of the definitions (see infra/README.md#cross-origin-access), widened so a test can pass its
+ * own copy.
+ */
 export interface CorsDefinition {
   allowOrigins: readonly string[];
   allowHeaders: readonly string[];

@@ -3,7 +3,7 @@ import type { ErrorBody } from "#shared/http/error-body.ts";
 import type { CorsDefinition } from "./definitions.ts";
 
 /**
- * An answer API Gateway gives itself, with a spec 7.1 error body instead of its own: a fixed
+ * An answer API Gateway gives itself, with an error body (README.md#errors) instead of its own: a fixed
  * English template (`Content-Language: en`) that browsers on other origins may read.
  */
 export function addErrorBodyResponse(

@@ -12,12 +12,12 @@ import type { PlatenFunction } from "./platen-function.ts";
  * test/infra/nag.test.ts fails on any finding not listed here.
  */
 
-/** spec 4.11 and the admission middleware: why no API Gateway authorizer. */
+/** Key rotation (OpenAPI rotateApplicationKey) and the admission middleware: why no API Gateway authorizer. */
 const AUTH_IN_HANDLER =
   "Every route authenticates in its handler: the admission middleware (shared/http/middleware/admission.ts) checks the appkey hash " +
   "or the Bearer token and the workspace before any work, and the front ends (oidc-provider, the site) authenticate their own " +
   "sessions. An API Gateway authorizer would add a second, cached decision: a rotated application key must stop working at once " +
-  "(spec 4.11), which an authorizer cache breaks. GET /health/check is unauthenticated by spec 4.10.";
+  "(rotateApplicationKey), which an authorizer cache breaks. GET /health/check is unauthenticated (healthCheck).";
 
 /** Why the functions stay on nodejs22.x although a newer runtime exists (infra/README.md "Runtime"). */
 const NODE_22 =
@@ -91,18 +91,16 @@ function acknowledgeCloudWatchRole(api: RestApi): void {
   ]);
 }
 
-/** The health check's own APIs (spec 4.10: not written to access logs). */
+/** The health check's own APIs (OpenAPI healthCheck: not written to access logs). */
 function acknowledgeQuietApi(api: RestApi): void {
   acknowledge(api, [
     {
       id: "AwsSolutions-APIG1",
-      reason:
-        "Spec 4.10: GET /health/check is not written to access logs; that is why it has its own API (infra/stack/api.ts).",
+      reason: "GET /health/check is not written to access logs; that is why it has its own API (infra/stack/api.ts).",
     },
     {
       id: "AwsSolutions-APIG6",
-      reason:
-        "Spec 4.10 keeps health checks out of the logs; the route takes no input and its function logs its own errors.",
+      reason: "Health checks stay out of the logs; the route takes no input and its function logs its own errors.",
     },
     {
       id: "AwsSolutions-APIG2",

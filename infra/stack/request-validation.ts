@@ -14,7 +14,7 @@ import { addErrorBodyResponse } from "./gateway-error-response.ts";
 /**
  * Gateway-side validation of the JSON bodies the route table knows (`jsonBody`): the body
  * must be a JSON object, nothing more. Every other rule stays in the handlers, which answer
- * spec 7.1 errors with field details (a stricter model would answer API Gateway's own
+ * errors (README.md#errors) with field details (a stricter model would answer API Gateway's own
  * shape instead). What is refused here never invokes a Lambda.
  */
 export class JsonBodyValidation {
@@ -33,7 +33,7 @@ export class JsonBodyValidation {
       modelName: "JsonObject",
       schema: { schema: JsonSchemaVersion.DRAFT4, title: "JsonObject", type: JsonSchemaType.OBJECT },
     });
-    // The same body the handler answers for a body that is not a JSON object (spec 7.1).
+    // The same body the handler answers for a body that is not a JSON object (see README.md#errors).
     const message = "the body must be a JSON object";
     const body = {
       statusCode: 400,

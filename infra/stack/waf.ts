@@ -5,8 +5,8 @@ import type { StageSettings } from "./stage.ts";
 
 /**
  * Requests one source address may send in a minute before WAF blocks it for a while.
- * Above the sum of spec 8's per-workspace rates (30 + 100 + 100 + 300 = 530/min), so one
- * busy workspace behind one address is never blocked by WAF first; the per-workspace
+ * Above the sum of the per-workspace rates (shared/limits/README.md#rate-limits) (30 + 100 + 100 + 300 =
+ * 530/min), so one busy workspace behind one address is never blocked by WAF first; the per-workspace
  * limits (429 RATE_LIMITED) stay the precise ones. This stops floods from one address,
  * including unauthenticated ones that never reach a workspace's counter.
  */
@@ -19,7 +19,7 @@ const MANAGED_RULE_GROUPS = ["AWSManagedRulesAmazonIpReputationList", "AWSManage
  * One regional web ACL in front of every REST API stage of the stack: a rate-based rule
  * per source address, then AWS's IP-reputation and known-bad-inputs lists. The common rule
  * set is left out on purpose: its 8 KB body limit would block ordinary generation requests
- * (bodies up to 50 MB, spec 8).
+ * (bodies up to 50 MB, shared/limits/README.md#service-limits).
  */
 export class PlatenWaf extends Construct {
   readonly webAcl: CfnWebACL;

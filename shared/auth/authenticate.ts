@@ -24,14 +24,17 @@ export interface Principal {
 }
 
 export interface AuthenticateOptions {
-  /** Bearer tokens must carry one of these scopes (spec 5.1: `pdf:generate` on generation). */
+  /**
+   * Bearer tokens must carry one of these scopes (shared/identity/README.md#scopes: `pdf:generate` on
+   * generation).
+   */
   requiredScopes?: readonly string[];
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * spec 5 / 5.1: `appkey` or `Authorization: Bearer`. Missing or malformed appkey → 412,
+ * README.md#authentication: `appkey` or `Authorization: Bearer`. Missing or malformed appkey → 412,
  * wrong key or token, or workspace-header mismatch → 401. Both an appkey and a Bearer
  * token on one request (the spec is silent) → 401: two credentials that may name different
  * workspaces and rights are refused rather than one of them silently winning. An

@@ -42,7 +42,7 @@ async function verifyToken(token: string): Promise<JWTPayload> {
 }
 
 /**
- * spec 5 / 5.1 for `Authorization: Bearer`: a valid JWT of `{auth_url}` for `{base_url}`,
+ * README.md#authentication for `Authorization: Bearer`: a valid JWT of `{auth_url}` for `{base_url}`,
  * bound to a workspace that exists and matches `x-workspace-id`, carrying one of the
  * route's required scopes, from a grant that is not revoked and a client that is still
  * registered → the principal; otherwise 401. A user who is no longer a member of the

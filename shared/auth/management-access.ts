@@ -8,7 +8,7 @@ import type { Principal } from "./authenticate.ts";
  */
 export type ManagementCaller = Principal;
 
-/** The operations of spec 4.11 and 4.12. */
+/** The management operations (OpenAPI rotateApplicationKey and the webhook-endpoint operations). */
 export type ManagementOperation =
   | "list-endpoints"
   | "create-endpoint"
@@ -19,7 +19,9 @@ export type ManagementOperation =
   | "set-workspace-webhook"
   | "rotate-app-key";
 
-/** spec 4.12's role column (READ or ADMIN). */
+/**
+ * The role each management route needs (READ or ADMIN; shared/webhooks/README.md#managing-endpoints-over-http).
+ */
 export const requiredRole: Record<ManagementOperation, "read" | "admin"> = {
   "list-endpoints": "read",
   "create-endpoint": "admin",
@@ -31,16 +33,20 @@ export const requiredRole: Record<ManagementOperation, "read" | "admin"> = {
   "rotate-app-key": "admin",
 };
 
-/** spec 5.2: the scope OAuth tokens need for webhook management (and, here, key rotation). */
+/**
+ * shared/identity/README.md#scopes: the scope OAuth tokens need for webhook management (and, here, key
+ * rotation).
+ */
 export const MANAGEMENT_SCOPE = "pdf:generate";
 
 /** What an authorized caller may do, and as whom it is recorded. */
 export interface ManagementGrant {
   workspaceId: string;
   /**
-   * The OAuth client the ownership rule applies to (spec 4.12 rule 4): endpoints of other
-   * clients are not found, unowned ones become this client's on first PATCH. Absent for
-   * first-party sessions, which are not restricted by ownership.
+   * The OAuth client the ownership rule applies to (see
+   * shared/webhooks/README.md#managing-endpoints-over-http): endpoints of other clients are not found, unowned
+   * ones become this client's on first PATCH. Absent for first-party sessions, which are not restricted by
+   * ownership.
    */
   ownerClientId?: string;
   actor: AuditActor;
@@ -49,9 +55,10 @@ export interface ManagementGrant {
 const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message }] });
 
 /**
- * spec 4.11 / 4.12, in this order (401s before 403s, as authentication precedes authorization):
+ * The management rules (shared/webhooks/README.md#managing-endpoints-over-http), in this order (401s before
+ * 403s, as authentication precedes authorization):
  * - an application key is not a management credential → 401 INVALID_CREDENTIALS;
- * - an OAuth token without `pdf:generate` → 401 INVALID_CREDENTIALS (spec 5.1);
+ * - an OAuth token without `pdf:generate` → 401 INVALID_CREDENTIALS (see shared/identity/README.md#scopes);
  * - a client-credentials token (no end user, so no membership) → 403 WORKSPACE_ROLE_DENIED;
  * - a path workspaceId other than the token's workspace → 403 WORKSPACE_MISMATCH (as the
  *   spec's other path-workspaceId route); a session must name the workspace in the path;

@@ -17,7 +17,7 @@ export interface CallerDeps {
  * Who calls a management route. An `Authorization` header or an `appkey` is judged by
  * `authenticate` as on every route (both at once → 401; an appkey principal is refused
  * later by authorizeManagement with 401); else a first-party login session cookie, whose
- * role is the membership in the path's workspace; nothing at all → 412 (spec 5.1).
+ * role is the membership in the path's workspace; nothing at all → 412 (see README.md#authentication).
  */
 export async function resolveManagementCaller(
   header: HeaderReader,

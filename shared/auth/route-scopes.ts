@@ -2,7 +2,7 @@ const GENERATE = ["pdf:generate"] as const;
 const READ_DESIGNS = ["pdf:generate", "designs:read", "templates:read"] as const;
 
 /**
- * Scopes a Bearer token needs per API path (one of them suffices). spec 5.1 requires
+ * Scopes a Bearer token needs per API path (one of them suffices). shared/identity/README.md#scopes requires
  * `pdf:generate` for generation; status and downloads return what generation made, so
  * they take the same. The spec does not name the scope of the design list and parameter
  * endpoints: they accept `pdf:generate` (what an integration that generates has) or a

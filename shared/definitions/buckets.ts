@@ -14,7 +14,7 @@ export interface BucketDefinition {
   browserGet?: boolean;
 }
 
-/** Default file retention of a workspace (spec 3.1 retention; DESIGN retention row). */
+/** Default file retention of a workspace (shared/generation/README.md#request-states-and-retention). */
 export const DEFAULT_FILE_RETENTION_DAYS = 30;
 
 export const buckets = {

@@ -1,6 +1,6 @@
 /**
- * spec 4.14: cross-origin access. All origins; the gateway (CDK and local) and the HTTP
- * edge (shared/http/cors.ts, the headers of handler responses) use the same lists.
+ * infra/README.md#cross-origin-access: cross-origin access. All origins; the gateway (CDK and local) and the
+ * HTTP edge (shared/http/cors.ts, the headers of handler responses) use the same lists.
  */
 export const cors = {
   allowOrigins: ["*"],

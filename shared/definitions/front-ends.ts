@@ -2,8 +2,8 @@ import type { FunctionId } from "./functions.ts";
 import { authPathPrefixes } from "./routes.ts";
 
 /**
- * The front ends beside `{base_url}` (DESIGN: shape): each is one Lambda behind its own
- * proxy API in AWS (infra/stack/frontends.ts). Locally every origin is the same gateway,
+ * The front ends beside `{base_url}` (see infra/README.md#architecture-in-short): each is one Lambda behind its
+ * own proxy API in AWS (infra/stack/frontends.ts). Locally every origin is the same gateway,
  * so it sends a path to the front end with the longest matching prefix; `/v1/*` always
  * belongs to the API route table. A front end whose function is not defined yet is skipped.
  */
@@ -17,7 +17,8 @@ export interface FrontEndDefinition {
 }
 
 export const frontEnds: FrontEndDefinition[] = [
-  // {auth_url} (spec 4.13): oidc-provider, the login and consent screens (functions/auth).
+  // {auth_url} (see shared/identity/README.md#auth_url): oidc-provider, the login and consent screens
+  // (functions/auth).
   { function: "auth", prefixes: authPathPrefixes },
   // {site}: file view, output history, error docs, workspace settings (functions/app).
   { function: "app", prefixes: ["/"] },

@@ -32,7 +32,10 @@ export interface FunctionDefinition {
 
 const readDesigns: FunctionAccess = { tablesRead: ["workspaces", "designs"], bucketsRead: ["designs"] };
 
-/** Every API function authenticates (spec 5): workspaces for appkeys, identity and oauth for Bearer tokens. */
+/**
+ * Every API function authenticates (see README.md#authentication): workspaces for appkeys, identity and oauth
+ * for Bearer tokens.
+ */
 const api = (id: string, access: FunctionAccess = {}): FunctionDefinition => ({
   id,
   entry: `functions/api/${id}.ts`,
@@ -64,7 +67,10 @@ const manageWebhooks: FunctionAccess = {
   identityKeys: true,
 };
 
-/** The management routes (spec 4.11, 4.12), one function per route file. */
+/**
+ * The management routes (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http),
+ * one function per route file.
+ */
 const managementFunctions = () => ({
   "list-webhook-endpoints": api("list-webhook-endpoints", { tablesRead: ["webhooks", "designs"], identityKeys: true }),
   "create-webhook-endpoint": api("create-webhook-endpoint", manageWebhooks),
@@ -131,8 +137,8 @@ export const functions = {
     memoryMb: 512,
     access: { tablesWrite: ["requests", "files", "webhooks"], queuesSend: ["webhook"] },
   },
-  // `{auth_url}` (spec 4.13): oidc-provider, login and consent screens, the public gallery.
-  // Writes oidc-provider's models and login counters (oauth); users and clients are read-only.
+  // `{auth_url}` (see shared/identity/README.md#auth_url): oidc-provider, login and consent screens, the public
+  // gallery. Writes oidc-provider's models and login counters (oauth); users and clients are read-only.
   auth: {
     id: "auth",
     entry: "functions/auth/auth-server.ts",
@@ -156,8 +162,9 @@ export const functions = {
       queuesSend: ["webhook"],
     },
   },
-  // Webhook dispatcher (DESIGN webhooks row): reads file records for payloads, writes the
-  // delivery log and endpoint state (410 disables), re-queues its own back-off messages.
+  // Webhook dispatcher (see shared/webhooks/README.md#delivery-retries-and-the-delivery-log): reads file
+  // records for payloads, writes the delivery log and endpoint state (410 disables), re-queues its own back-off
+  // messages.
   dispatch: {
     id: "dispatch",
     entry: "functions/dispatch/deliver-webhook.ts",
@@ -165,7 +172,7 @@ export const functions = {
     memoryMb: 512,
     access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"], deadLettersSend: ["webhook"] },
   },
-  // {site} (functions/app, issue 14): server-rendered pages. Reads what the status and
+  // {site} (functions/app): server-rendered pages. Reads what the status and
   // download endpoints read, streams file bytes from the same bucket, counts passcode
   // attempts in `usage`, keeps invitations next to the file records and its cookie key
   // in `workspaces`; the login form reads users and memberships (identity), counts

@@ -6,16 +6,22 @@ export interface RouteDefinition {
   /** API Gateway resource path, below `{base_url}` (which ends in /v1). */
   path: string;
   function: FunctionId;
-  /** spec 8's rate-limit class, applied by admission; `none` bypasses limits (health check). */
+  /**
+   * The rate-limit class (shared/limits/README.md#rate-limits), applied by admission; `none` bypasses limits
+   * (health check).
+   */
   rateClass: RateClass | "none";
   /**
    * Read by admission: `none` routes run without a caller (no key, no rate limit).
    * `bearer-or-session`: management routes (a Bearer token or the first-party login session).
    */
   auth: "appkey-or-bearer" | "bearer-or-session" | "none";
-  /** Integration time-out; sync generation needs the raised 60 s quota (spec 8). */
+  /**
+   * Integration time-out; sync generation needs the raised 60 s quota (see
+   * shared/limits/README.md#service-limits).
+   */
   timeoutSeconds: number;
-  /** Excluded from access logs (spec 4.10). */
+  /** Excluded from access logs (OpenAPI healthCheck). */
   quiet?: boolean;
   /**
    * The handler streams its body (Lambda response streaming; API Gateway STREAM transfer
@@ -64,7 +70,10 @@ export const routes: RouteDefinition[] = [
   ...managementRoutes(),
 ];
 
-/** spec 4.11 and 4.12; not in a spec 8 rate class (authenticated administration, low volume). */
+/**
+ * Management routes (OpenAPI rotateApplicationKey, the webhook-endpoint operations); not in a rate class
+ * (shared/limits/README.md#rate-limits) (authenticated administration, low volume).
+ */
 function managementRoutes(): RouteDefinition[] {
   const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) =>
     route(method, path, fn, "none", { auth: "bearer-or-session" });
@@ -83,8 +92,8 @@ function managementRoutes(): RouteDefinition[] {
 }
 
 /**
- * Paths of `{auth_url}` (spec 4.13). In AWS the auth function owns its whole API; the local
- * gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
+ * Paths of `{auth_url}` (see shared/identity/README.md#auth_url). In AWS the auth function owns its whole API;
+ * the local gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
  */
 export const authPathPrefixes = ["/.well-known/", "/oauth/", "/jwks", "/interaction/", "/public/templates"] as const;
 

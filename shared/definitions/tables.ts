@@ -2,7 +2,8 @@
  * DynamoDB tables, defined once: the CDK stack (infra/stack) and the local runner
  * (infra/local) both build their tables from this list, so the two never drift.
  * Every table uses string keys `pk`/`sk` and the TTL attribute `expiresAt` (epoch seconds);
- * code always filters expired items itself because TTL deletes late (DESIGN: retention).
+ * code always filters expired items itself because TTL deletes late (see
+ * shared/generation/README.md#request-states-and-retention).
  */
 export interface IndexDefinition {
   name: string;

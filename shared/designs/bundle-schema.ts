@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** spec 2.8: one parameter of a design's schema; `spec` holds the children of array/collection. */
+/**
+ * OpenAPI getDesignParameters: one parameter of a design's schema; `spec` holds the children of
+ * array/collection.
+ */
 export interface ParameterSpec {
   name: string;
   type: "text" | "number" | "date" | "array" | "collection" | "boolean";
@@ -19,7 +22,7 @@ export const parameterSpecSchema: z.ZodType<ParameterSpec> = z.lazy(() =>
       type: z.enum(parameterTypes),
       label: z.string().min(1).max(256),
       description: z.string().max(2000).optional(),
-      /** Only booleans use it (spec 2.1: booleans keep their default when missing). */
+      /** Only booleans use it (OpenAPI generateSyncSingle: booleans keep their default when missing). */
       default: z.union([z.boolean(), z.string(), z.number()]).optional(),
       spec: z.array(parameterSpecSchema).max(200).optional(),
     })

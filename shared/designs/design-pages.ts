@@ -11,7 +11,7 @@ export interface DesignListBody {
   totalPages: number;
 }
 
-/** spec 4.9: `page` is a 1-based integer; anything else is a 400 naming the field. */
+/** OpenAPI listDesigns: `page` is a 1-based integer; anything else is a 400 naming the field. */
 export function parsePage(raw: string | undefined): number {
   if (raw === undefined) return 1;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
@@ -29,7 +29,7 @@ export function parsePage(raw: string | undefined): number {
   return Number(raw);
 }
 
-/** spec 2.9: newest first (then by id, so pages are stable), 30 per page. */
+/** OpenAPI listDesigns: newest first (then by id, so pages are stable), 30 per page. */
 export async function listDesigns(workspaceId: string, page: number, baseUrl: string): Promise<DesignListBody> {
   const heads = await listDesignHeads(workspaceId);
   heads.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));

@@ -15,7 +15,7 @@ export interface DesignHead {
   updatedAt: string;
 }
 
-/** One immutable version (DESIGN: versions are immutable, cacheable forever). */
+/** One immutable version (versions are immutable, cacheable forever: README.md#versioning). */
 export interface DesignVersion {
   designId: string;
   workspaceId: string;

@@ -6,7 +6,7 @@ const MAX_DESIGN_ID_LENGTH = 256;
 
 /**
  * The optional `version` query. A value that cannot exist (not a positive integer) is
- * simply not found: spec 4.8 never answers 400 for a wrong id.
+ * simply not found: OpenAPI getDesignParameters never answers 400 for a wrong id.
  */
 export function parseVersionQuery(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -15,7 +15,7 @@ export function parseVersionQuery(raw: string | undefined): number | undefined {
 }
 
 /**
- * spec 4.8: without `version` a missing design is DESIGN_NOT_FOUND; with a version, a
+ * OpenAPI getDesignParameters: without `version` a missing design is DESIGN_NOT_FOUND; with a version, a
  * missing design or version is DESIGN_VERSION_NOT_FOUND. Never 400 for a wrong id.
  */
 export async function findDesignVersion(
@@ -57,7 +57,7 @@ async function cachedVersion(
   return found;
 }
 
-/** spec 2.8 as served: name, type, label, description only when set, spec children. */
+/** OpenAPI getDesignParameters as served: name, type, label, description only when set, spec children. */
 export function publicParameterSchema(params: ParameterSpec[]): ParameterSpec[] {
   return params.map((p) => ({
     name: p.name,

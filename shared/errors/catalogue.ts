@@ -1,8 +1,8 @@
 import { type Bilingual, fill } from "#shared/i18n/texts.ts";
 
 /**
- * The error catalogue (spec 7.3): every code the API can answer, with its HTTP status
- * and English/Japanese messages. Codes are never renamed or removed (spec 9).
+ * The error catalogue: every code the API can answer, with its HTTP status
+ * and English/Japanese messages. Codes are never renamed or removed (see README.md#versioning).
  * `{name}` placeholders are filled from the error's `vars`.
  */
 export interface CatalogueEntry extends Bilingual {

@@ -25,7 +25,7 @@ const BACKOFF: Bilingual = {
   ja: "指数バックオフで再試行してください。解消しない場合は `X-Request-ID` を添えてサポートに連絡してください。",
 };
 
-/** What the catalogue's one-line message does not say (spec 7.3), per code. */
+/** What the catalogue's one-line message does not say (see shared/errors/catalogue.ts), per code. */
 const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = {
   AUTH_HEADER_MISSING: {
     todo: {
@@ -87,7 +87,7 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
   },
   RATE_LIMITED: {
     when: {
-      en: "The workspace sent more requests of this kind in the current minute than spec 8 allows (sync 30, async 100, download and retrieval 100, status 300).",
+      en: "The workspace sent more requests of this kind in the current minute than its rate limit allows (sync 30, async 100, download and retrieval 100, status 300).",
       ja: "ワークスペースがこの種類のリクエストを 1 分間の上限（同期 30、非同期 100、ダウンロード・取得 100、ステータス 300）を超えて送信しました。",
     },
     todo: RETRY_LATER,
@@ -238,7 +238,9 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
   },
 };
 
-/** Codes that are never an HTTP status of a response (spec 7.3: webhook only, status only). */
+/**
+ * Codes that are never an HTTP status of a response (shared/errors/catalogue.ts: webhook only, status only).
+ */
 const NOT_A_STATUS = new Set<string>(["PARTIAL_FAILURE", "GENERATION_INTERRUPTED"]);
 
 /** A code added to the catalogue without its own text still gets a page entry, by its status class. */

@@ -1,7 +1,7 @@
 export type Language = "en" | "ja";
 
 /**
- * spec 7.1: Japanese when the highest-priority Accept-Language tag is `ja` or `ja-*`.
+ * README.md#errors: Japanese when the highest-priority Accept-Language tag is `ja` or `ja-*`.
  * Ties keep header order; `q=0` tags are refused ones and never win.
  */
 export function pickLanguage(acceptLanguage: string | undefined): Language {

@@ -1,6 +1,6 @@
 import { type ErrorCode, catalogue } from "./catalogue.ts";
 
-/** One entry of the spec 7.1 `details` array. */
+/** One entry of the README.md#errors `details` array. */
 export interface ErrorDetail {
   field?: string;
   expected?: string;
@@ -18,7 +18,7 @@ export interface PlatenErrorOptions {
 
 /**
  * The root error of the domain: a catalogue code, its status, and what the HTTP edge
- * needs to build the spec 7.1 body. `expose` follows node-oidc-provider: internals of
+ * needs to build the error body (README.md#errors). `expose` follows node-oidc-provider: internals of
  * 5xx errors are never shown to clients.
  */
 export class PlatenError extends Error {

@@ -11,22 +11,22 @@ import { resolveDesign } from "./prepare-generation.ts";
 import { sendRenderMessages } from "./render-queue.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 
-/** A file of an accepted request as the 202 answer lists it (spec 2.5). */
+/** A file of an accepted request as the 202 answer lists it (OpenAPI generateAsyncSingle). */
 export type AcceptedFile = PlannedFile;
 
 export interface AsyncDeps {
   clock: Clock;
   siteUrl: string;
   retentionDays: number;
-  /** The workspace's page counts (spec 8 quotas). */
+  /** The workspace's page counts (shared/limits/README.md#service-limits). */
   pages: PageCounter;
 }
 
 /**
- * Async acceptance (spec 4.3/4.4): validated like sync, then the job record, the params
- * (S3), the file records and one SQS message per file — in that order, so every message
- * finds what it names. Params types are checked per file by the worker (spec 3.1 partial
- * failure). Nothing here waits for rendering.
+ * Async acceptance (OpenAPI generateAsyncSingle, generateAsyncMultiple): validated like sync, then the job
+ * record, the params (S3), the file records and one SQS message per file — in that order, so every message
+ * finds what it names. Params types are checked per file by the worker (partial failure:
+ * shared/generation/README.md#request-states-and-retention). Nothing here waits for rendering.
  */
 export async function acceptAsync(
   workspace: Workspace,
@@ -35,7 +35,8 @@ export async function acceptAsync(
 ): Promise<{ requestId: string; files: AcceptedFile[] }> {
   const workspaceId = workspace.id;
   const design = await resolveDesign(workspaceId, request);
-  // spec 8: checked before acceptance, so a quota refusal never shows up in status.
+  // shared/limits/README.md#service-limits: checked before acceptance, so a quota refusal never shows up in
+  // status.
   const admission = await admitPages(workspace, request.contents.length, deps);
   const requestId = newId();
   addLogKeys({ requestId }); // every later line of this invocation names the request

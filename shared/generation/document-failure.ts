@@ -10,7 +10,7 @@ const DOCUMENT_CODES: Partial<Record<RenderErrorCode, ErrorCode>> = {
   RENDER_TIMEOUT: "RENDER_TIMEOUT",
 };
 
-/** True for a render that ran out of time or found no browser in time (sync: the 504 of spec 7.2). */
+/** True for a render that ran out of time or found no browser in time (sync: the 504 of README.md#errors). */
 export const isRenderDeadline = (err: unknown): boolean =>
   err instanceof RenderError && (err.code === "RENDER_TIMEOUT" || err.code === "BROWSER_BUSY");
 

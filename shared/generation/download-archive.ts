@@ -6,7 +6,7 @@ import { openPdf, pdfSize } from "./file-store.ts";
 import type { DownloadDeps } from "./request-ports.ts";
 
 /**
- * The ZIP of a whole request (spec 4.6) as a stream of known length, by the rules of
+ * The ZIP of a whole request (OpenAPI downloadRequest) as a stream of known length, by the rules of
  * `resolveRequestDownload`: each PDF is opened only when the archive reaches it, so one
  * file is in flight at a time. Shared by the API download and the site's output history.
  */

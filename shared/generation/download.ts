@@ -4,7 +4,10 @@ import type { DownloadDeps, ReadDeps } from "./request-ports.ts";
 import { liveFiles, liveJob } from "./request-status.ts";
 import { whenStored } from "./when-stored.ts";
 
-/** spec 3.1 / 4.6: Retry-After while a request is still generating. */
+/**
+ * OpenAPI downloadRequest, shared/generation/README.md#request-states-and-retention: Retry-After while a
+ * request is still generating.
+ */
 export const RETRY_AFTER_SECONDS = 2;
 
 const notReady = () => new PlatenError("FILE_NOT_READY", { retryAfter: RETRY_AFTER_SECONDS });
@@ -12,7 +15,7 @@ const failed = (requestId: string, failureCode: string) =>
   new PlatenError("FILE_GENERATION_FAILED", { vars: { failureCode, requestId } });
 
 /**
- * The files of a whole-request download (spec 4.6): 409 while processing, 422 when the
+ * The files of a whole-request download (OpenAPI downloadRequest): 409 while processing, 422 when the
  * request failed, 404 for unknown/foreign/expired ids; a completed request with partial
  * failure downloads its successful files.
  */
@@ -34,7 +37,7 @@ export async function resolveRequestDownload(requestId: string, workspaceId: str
   throw new PlatenError("FILE_NOT_FOUND");
 }
 
-/** One file (spec 4.7): the same rules applied to the file, 422 naming its own failure code. */
+/** One file (OpenAPI downloadFile): the same rules applied to the file, 422 naming its own failure code. */
 export async function resolveFileDownload(
   requestId: string,
   fileId: string,

@@ -1,5 +1,5 @@
 /**
- * The pure rules of fair rendering across workspaces (issue 15 item 4): how many renders a
+ * The pure rules of fair rendering across workspaces: how many renders a
  * workspace may hold at once, how a time-out is charged, how long a deferred message waits.
  * The cap is in expected rendering time, not a count: a workspace of fast documents (an
  * invoice: ~0.1 s) keeps every browser busy alone, one of slow documents holds few.

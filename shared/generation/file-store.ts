@@ -54,7 +54,7 @@ const fileKey = (requestId: string, fileId: string) => ({ pk: `REQ#${requestId}`
 const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 50 * 2 ** Math.min(attempt, 5)));
 
 /**
- * passthrough numbers may be any finite JSON number (spec 2.1), beyond what DynamoDB's
+ * passthrough numbers may be any finite JSON number (OpenAPI generateSyncSingle), beyond what DynamoDB's
  * number type holds (38 digits, 1e-130…1e126), so it is stored as its JSON text.
  */
 function toItem(r: FileRecord): Record<string, unknown> {

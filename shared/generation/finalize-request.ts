@@ -5,7 +5,7 @@ import type { FailedFile, JobRecord } from "./job-store.ts";
 import type { FinalizeDeps } from "./request-ports.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
 
-/** The outcome of a finished request (spec 3.1 transitions). */
+/** The outcome of a finished request (see shared/generation/README.md#request-states-and-retention). */
 export function outcomeOf(
   job: Pick<JobRecord, "mode">,
   files: FileRecord[],
@@ -62,7 +62,10 @@ export async function finalizeWith(
   return won;
 }
 
-/** spec 6: file.completed for successes; file.failed only when webhookUrl was given. */
+/**
+ * shared/webhooks/README.md#which-endpoints-get-what: file.completed for successes; file.failed only when
+ * webhookUrl was given.
+ */
 function finalEvents(job: JobRecord, files: FileRecord[], now: Date): GenerationEvent[] {
   const base = {
     workspaceId: job.workspaceId,

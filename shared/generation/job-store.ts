@@ -11,7 +11,10 @@ export interface FailedFile {
   message: string;
 }
 
-/** The job record of an async generation (spec 3.1), kept 24 h after it ends. */
+/**
+ * The job record of an async generation (see shared/generation/README.md#request-states-and-retention), kept 24
+ * h after it ends.
+ */
 export interface JobRecord {
   requestId: string;
   workspaceId: string;
@@ -25,7 +28,7 @@ export interface JobRecord {
   settled: number;
   webhookUrl?: string;
   createdAt: string;
-  /** UTC month the request's pages were reserved in (spec 8 counting). */
+  /** UTC month the request's pages were reserved in (shared/limits/README.md#service-limits). */
   usageMonth?: string;
   completedAt?: string;
   failedFiles?: FailedFile[];

@@ -12,7 +12,7 @@ const EXPECTED: Record<ParameterSpec["type"], Expected> = {
   array: "array",
 };
 
-/** spec 2.8: an ISO 8601 date, optionally with a time. */
+/** OpenAPI getDesignParameters: an ISO 8601 date, optionally with a time. */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
 
 /** A real calendar date and clock time: 2025-02-30 or 25:99 are not dates. */
@@ -49,8 +49,8 @@ function matches(spec: ParameterSpec, value: unknown): boolean {
 }
 
 /**
- * Checks params against a design's schema (spec 2.1, 2.8) and returns what the template
- * sees: schema keys only (unknown keys ignored), missing booleans at their default,
+ * Checks params against a design's schema (OpenAPI generateSyncSingle, getDesignParameters) and returns what
+ * the template sees: schema keys only (unknown keys ignored), missing booleans at their default,
  * other missing keys absent (they render empty). `null` counts as missing.
  * Mismatches are collected with nested paths (`params.明細.3.数量`).
  */
@@ -102,7 +102,7 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
   return value;
 }
 
-/** spec 2.8: what a date parameter accepts, named in its mismatch message. */
+/** OpenAPI getDesignParameters: what a date parameter accepts, named in its mismatch message. */
 const DATE_FORMAT = {
   en: "YYYY-MM-DD (ISO 8601; a time may follow, e.g. 2026-11-21T09:30:00+09:00)",
   ja: "YYYY-MM-DD 形式（ISO 8601。2026-11-21T09:30:00+09:00 のように時刻を続けても可）",

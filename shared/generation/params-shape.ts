@@ -1,6 +1,6 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
 
-/** spec 8: params at most 1,000,000 bytes (UTF-8 of its JSON). */
+/** shared/limits/README.md#service-limits: params at most 1,000,000 bytes (UTF-8 of its JSON). */
 export const MAX_PARAMS_BYTES = 1_000_000;
 
 /** Levels of objects and arrays params may nest (a deeper value is 400 VALIDATION_FAILED). */

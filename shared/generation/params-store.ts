@@ -3,8 +3,8 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 
 /**
- * Async params live in S3, one object per file (DESIGN: SQS messages are ≤ 1 MiB and
- * DynamoDB items ≤ 400 KB, params may be 1,000,000 bytes). They expire with the files bucket.
+ * Async params live in S3, one object per file (shared/limits/README.md#known-platform-limits: SQS messages are
+ * ≤ 1 MiB and DynamoDB items ≤ 400 KB, params may be 1,000,000 bytes). They expire with the files bucket.
  */
 /**
  * Small params (the usual invoice is 2–3 KB) ride inside the file record: one write at

@@ -40,7 +40,7 @@ async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A salted scrypt hash of a passcode, computed off the event loop (issue 15 item 3). */
+/** A salted scrypt hash of a passcode, computed off the event loop. */
 export async function hashPasscode(passcode: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await inSlot(() => scryptAsync(passcode, salt, COST[SCHEME]!));

@@ -3,7 +3,7 @@ import type { GenerationRequest } from "./request-schema.ts";
 import { type Share, shareTypes, shareUrl } from "#shared/share-link.ts";
 import { generatePasscode, hashPasscode } from "./passcodes.ts";
 
-/** One file of a request as planned before anything renders (spec 2.3/2.5 file entry). */
+/** One file of a request as planned before anything renders (OpenAPI generateAsyncSingle file entry). */
 export interface PlannedFile {
   fileId: string;
   fileName: string;

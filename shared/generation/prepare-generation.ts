@@ -16,12 +16,12 @@ export interface PreparedGeneration {
 
 /**
  * What both sync and async refuse before acceptance: a webhookUrl that is not an enabled
- * endpoint (spec 2.2) and a missing design or version. Another workspace's design is
+ * endpoint (OpenAPI generateSyncSingle) and a missing design or version. Another workspace's design is
  * simply not found; generation always names a version, so it is DESIGN_VERSION_NOT_FOUND.
  */
 export async function resolveDesign(workspaceId: string, request: GenerationRequest): Promise<DesignVersion> {
   if (request.webhookUrl !== undefined && !(await findEnabledEndpointByUrl(workspaceId, request.webhookUrl))) {
-    // spec 2.2: it must equal the URL of an enabled endpoint of this workspace, exactly.
+    // OpenAPI generateSyncSingle: it must equal the URL of an enabled endpoint of this workspace, exactly.
     throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
       details: [
         {
@@ -39,7 +39,10 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
   });
 }
 
-/** Sync: every item's params are checked up front; one mismatch refuses the request (spec 2.1). */
+/**
+ * Sync: every item's params are checked up front; one mismatch refuses the request
+ * (OpenAPI generateSyncSingle).
+ */
 export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
   const design = await resolveDesign(workspaceId, request);
   const checked = request.contents.map((c, i) =>

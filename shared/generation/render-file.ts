@@ -29,7 +29,8 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
     file.paramsJson !== undefined
       ? (JSON.parse(file.paramsJson) as Record<string, unknown>)
       : await getParams(paramsObjectKey(file.workspaceId, file.requestId, file.fileId));
-  // spec 3.1: params types are checked per file, so one bad file fails alone.
+  // shared/generation/README.md#request-states-and-retention: params types are checked per file, so one bad
+  // file fails alone.
   const { values, mismatches } = checkParams(design.manifest.parameters, params, "params");
   if (mismatches.length) {
     const fields = mismatches.map((m) => `${m.field} (expected ${m.expected})`).join(", ");

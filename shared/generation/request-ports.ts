@@ -22,7 +22,7 @@ export interface RequestStore {
   ): Promise<boolean>;
 }
 
-/** The label a design version names its ZIPs with (spec 4.6), if the version still exists. */
+/** The label a design version names its ZIPs with (OpenAPI downloadRequest), if the version still exists. */
 export interface DesignLabels {
   labelOf(workspaceId: string, designId: string, version: number): Promise<string | undefined>;
 }

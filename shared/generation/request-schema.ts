@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 
-/** spec 2.1: slash, backslash, colon, asterisk, question mark, double quote, <, >, | and U+0000–U+001F. */
+/**
+ * OpenAPI generateSyncSingle: slash, backslash, colon, asterisk, question mark, double quote, <, >, | and
+ * U+0000–U+001F.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the spec forbids exactly these control characters
 const FORBIDDEN_FILE_NAME = /[/\\:*?"<>|\u0000-\u001f]/;
 export const MAX_CONTENTS = 100;
@@ -9,7 +12,7 @@ export const MAX_WEBHOOK_URL = 2048;
 
 /**
  * A rule of ours that zod has no words for: both languages travel with the issue, and
- * `kind` names the catalogue code it stands for (mixed kinds become VALIDATION_FAILED, spec 7.1).
+ * `kind` names the catalogue code it stands for (mixed kinds become VALIDATION_FAILED, README.md#errors).
  */
 const rule = (message: string, ja: string, kind?: ErrorCode) => ({
   code: "custom" as const,
@@ -66,7 +69,7 @@ const params = z.unknown().superRefine((value, ctx) => {
   else if (!isPlainObject(value)) ctx.addIssue(notObject);
 });
 
-/** spec 2.1: one file to generate. Unknown properties are refused (VALIDATION_FAILED). */
+/** OpenAPI generateSyncSingle: one file to generate. Unknown properties are refused (VALIDATION_FAILED). */
 // The descriptions (`meta`) show in the OpenAPI document and the site's API reference (/docs/api).
 export const contentItemSchema = z
   .object({

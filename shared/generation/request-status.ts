@@ -5,7 +5,7 @@ import type { JobRecord } from "./job-store.ts";
 import type { ReadDeps } from "./request-ports.ts";
 import { whenStored } from "./when-stored.ts";
 
-/** spec 2.7 body. */
+/** The body of OpenAPI getStatus. */
 export interface StatusBody {
   requestId: string;
   status: "queued" | "processing" | "completed" | "failed";
@@ -50,13 +50,13 @@ export async function liveFiles(
 }
 
 /**
- * spec 4.5 / 3.1: from the job record while it lives; afterwards (and for sync requests)
- * rebuilt from file records: `completed` with designId and files, `failed` +
- * FILE_GENERATION_FAILED for an all-failed multiple, 404 for a failed single or no files.
+ * OpenAPI getStatus, shared/generation/README.md#request-states-and-retention: from the job record while it
+ * lives; afterwards (and for sync requests) rebuilt from file records: `completed` with designId and files,
+ * `failed` + FILE_GENERATION_FAILED for an all-failed multiple, 404 for a failed single or no files.
  */
 export async function requestStatus(requestId: string, workspaceId: string, deps: ReadDeps): Promise<StatusBody> {
   const job = await liveJob(requestId, workspaceId, deps);
-  // spec 2.7: `files` stays empty until completed, so a request still generating (what
+  // OpenAPI getStatus: `files` stays empty until completed, so a request still generating (what
   // clients poll) costs one read, not a listing of up to 100 file records.
   if (job && job.status !== "completed") return fromJob(job, []);
   const files = await liveFiles(requestId, workspaceId, deps);
@@ -128,7 +128,7 @@ function fromJob(job: JobRecord, files: FileRecord[]): StatusBody {
     status: job.status,
     designId: job.designId,
     version: job.version,
-    // spec 2.7: empty until completed.
+    // OpenAPI getStatus: empty until completed.
     files:
       job.status === "completed"
         ? files

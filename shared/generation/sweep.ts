@@ -48,7 +48,7 @@ const interrupted: Outcome = {
 };
 
 /**
- * The sweeper (issue 15 items 2 and 5). For every request still processing past the
+ * The sweeper. For every request still processing past the
  * acceptance deadline: settled files are counted again (idempotent: repairs a count or
  * finalization lost to a crash); if its acceptance stalled (render messages never marked
  * queued) or its rendering showed no sign of life for the render deadline, every

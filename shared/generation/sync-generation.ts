@@ -20,8 +20,8 @@ import type { GenerationRequest } from "./request-schema.ts";
 import type { Share } from "#shared/share-link.ts";
 
 /**
- * The renders did not finish within the sync budget (spec 8: 60 s). The edge answers 504
- * like the gateway in front would; the page was killed at the deadline and no page counts.
+ * The renders did not finish within the sync budget (shared/limits/README.md#service-limits: 60 s). The edge
+ * answers 504 like the gateway in front would; the page was killed at the deadline and no page counts.
  */
 export class SyncDeadlineExceeded extends Error {
   constructor(options?: { cause?: unknown }) {
@@ -61,9 +61,11 @@ export interface SyncDeps {
   renderer: Renderer;
   siteUrl: string;
   retentionDays: number;
-  /** Milliseconds the renders may take before the sync deadline (spec 8: 60 s). */
+  /**
+   * Milliseconds the renders may take before the sync deadline (shared/limits/README.md#service-limits: 60 s).
+   */
   budgetMs: number;
-  /** The workspace's page counts (spec 8 quotas). */
+  /** The workspace's page counts (shared/limits/README.md#service-limits). */
   pages: PageCounter;
 }
 
@@ -85,8 +87,8 @@ export interface RenderedItem {
 }
 
 /**
- * Design, version and params (spec 2.1, 2.8) and, for a single, the HTML: no writes, so it
- * may run while the caller's admission is still being checked.
+ * Design, version and params (OpenAPI generateSyncSingle, getDesignParameters) and, for a single, the HTML: no
+ * writes, so it may run while the caller's admission is still being checked.
  */
 export async function prepareSync(workspaceId: string, request: GenerationRequest): Promise<PreparedSync> {
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
@@ -104,8 +106,8 @@ export async function prepareSync(workspaceId: string, request: GenerationReques
 }
 
 /**
- * Sync generation (spec 4.1/4.2). The file records are written ahead as `storing` while
- * Chromium renders, so the answer needs no write after the last render: the PDFs, the
+ * Sync generation (OpenAPI generateSyncSingle, generateSyncMultiple). The file records are written ahead as
+ * `storing` while Chromium renders, so the answer needs no write after the last render: the PDFs, the
  * records' `done`, the page count and `file.completed` follow in `store()`, which the
  * handler runs once the response is sent. A reader that meets a `storing` file waits for
  * it (when-stored.ts). Any failed render fails the whole request: no partial ZIP, and
@@ -118,8 +120,8 @@ export async function generateSync(
 ): Promise<UnstoredSyncGeneration> {
   const { request, design } = prepared;
   const workspaceId = workspace.id;
-  // spec 8: stopping plans reserve pages before rendering (the edge rule, page-quota.ts);
-  // plans that never stop simply count what was stored.
+  // shared/limits/README.md#service-limits: stopping plans reserve pages before rendering (the edge rule,
+  // page-quota.ts); plans that never stop simply count what was stored.
   const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps) : undefined;
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
@@ -241,10 +243,10 @@ function fileRecord(
 
 /**
  * Pages first: the client has its PDFs once answered, so they count whatever happens to the
- * copies kept (spec 4.1). Then the PDFs, then the records turn `done` (a reader never sees
+ * copies kept (OpenAPI generateSyncSingle). Then the PDFs, then the records turn `done` (a reader never sees
  * `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
  * receiver may download at once. Passcodes exist in clear only here, for the first
- * delivery (spec 6.1).
+ * delivery (see shared/webhooks/README.md#payloads).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
  * after the admissions in progress in this process (shared/admissions-first.ts), so requests arriving
  * meanwhile never queue behind a burst of these (the local stack serves many at once).

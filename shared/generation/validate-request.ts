@@ -6,7 +6,7 @@ import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } fr
 
 /**
  * Dotted path of an issue. In single requests the params live at `content.params`, but
- * the spec names their fields `params.<key>` (7.1), so that prefix is dropped.
+ * the spec names their fields `params.<key>`, so that prefix is dropped.
  */
 function fieldPath(path: PropertyKey[]): string {
   const dotted = dottedPath(path);
@@ -57,7 +57,10 @@ function checkNesting(json: unknown): void {
   });
 }
 
-/** spec 4.2: fileName unique within contents, compared case-insensitively; field is `contents`. */
+/**
+ * OpenAPI generateSyncMultiple: fileName unique within contents, compared case-insensitively; field is
+ * `contents`.
+ */
 function checkDuplicateNames(contents: GenerationRequest["contents"]): void {
   const seen = new Map<string, number>();
   const details: ErrorDetail[] = [];

@@ -12,7 +12,10 @@ import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { whileAdmitting } from "#shared/admissions-first.ts";
 
-/** Authentication and the rate limit of one request (spec 5, spec 8), possibly still running. */
+/**
+ * Authentication and the rate limit of one request (see README.md#authentication,
+ * shared/limits/README.md#rate-limits), possibly still running.
+ */
 export interface Admission {
   /** The caller, once authenticated and within the rate limit; otherwise the first error in that order. */
   principal: Promise<Principal>;

@@ -20,10 +20,10 @@ export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
 
 /**
  * The API's parts of the shared chain (edge-chain.ts): CORS and, for responses to an old
- * application key, the spec 5 rotation warning on every answer; errors as the spec 7.1
- * body (apiErrorAnswer); the route's path parameters on the request; then admission: the
- * caller's workspace and spec 8's per-workspace class limit, before any work (skipped for
- * routes the route table marks public). Page quotas are checked by the generation domain,
+ * application key, the rotation warning (README.md#authentication) on every answer; errors as the error
+ * body (README.md#errors) (apiErrorAnswer); the route's path parameters on the request; then admission: the
+ * caller's workspace and the per-workspace class limit (shared/limits/README.md#rate-limits), before any work
+ * (skipped for routes the route table marks public). Page quotas are checked by the generation domain,
  * once the number of files is known.
  */
 function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }) {
@@ -37,7 +37,7 @@ function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: bool
       errors: apiErrorAnswer,
       request: apiRequest,
       steps: [admission({ early: opts.early ?? false })],
-      // Sync generation (the early handlers) must time out as spec 7.2 says, with the gateway's 504;
+      // Sync generation (the early handlers) must time out as README.md#errors says, with the gateway's 504;
       // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
       timeoutEarlyInMillis: opts.early ? 0 : 5,
     },
@@ -57,7 +57,7 @@ function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: bool
  *   with effects. Sync generation, whose answer is streamed and whose storage follows it.
  * - `none`: no caller: a route the route table marks `auth: "none"` (health check, the API
  *   description), or a management route that resolves its caller itself.
- * `streaming` sends the body through Lambda response streaming (downloads: spec 4.6 ZIPs
+ * `streaming` sends the body through Lambda response streaming (downloads: OpenAPI downloadRequest ZIPs
  * of up to 100 PDFs, one chunk in memory) and runs the after-answer work once it is sent.
  */
 export interface ApiHandlerOptions {

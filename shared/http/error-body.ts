@@ -3,7 +3,7 @@ import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
 
-/** The spec 7.1 error body. */
+/** The error body (README.md#errors). */
 export interface ErrorBody {
   statusCode: number;
   code: string;

@@ -6,7 +6,7 @@ import type { ApiRequest } from "./api-types.ts";
 export const KEY_AGE_HEADER = "X-Platen-Key-Age-Days";
 
 /**
- * spec 5: after 90 days without rotation, responses to a request authenticated by the
+ * README.md#authentication: after 90 days without rotation, responses to a request authenticated by the
  * application key carry `Warning: 299 platen "<advice>"` (RFC 9110 style, for humans and
  * logs) and `X-Platen-Key-Age-Days: <n>` (for programs). Other credentials get neither.
  */

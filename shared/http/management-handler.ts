@@ -33,9 +33,10 @@ const callerDeps: CallerDeps = {
 };
 
 /**
- * A management route (spec 4.11, 4.12; route auth `bearer-or-session`): the caller is
- * resolved (token, login session, or a refused appkey), authorized for the operation on
- * the path's workspace, and only then is the body read. Not rate-limited per spec 8 class.
+ * A management route (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http;
+ * route auth `bearer-or-session`): the caller is resolved (token, login session, or a refused appkey),
+ * authorized for the operation on the path's workspace, and only then is the body read. Not in a rate class
+ * (shared/limits/README.md#rate-limits).
  */
 export function managementHandler(
   operation: ManagementOperation,

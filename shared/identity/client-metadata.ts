@@ -2,8 +2,8 @@ import type { AdapterPayload } from "oidc-provider";
 import type { StoredOAuthClient } from "./oauth-clients.ts";
 
 /**
- * A registration as oidc-provider client metadata (spec 5.2). Public clients: PKCE code
- * flow and refresh, auth method `none`. Confidential clients: client credentials, plus the
+ * A registration as oidc-provider client metadata (see shared/identity/README.md#provider-settings). Public
+ * clients: PKCE code flow and refresh, auth method `none`. Confidential clients: client credentials, plus the
  * code flow when they have redirect URIs; `client_secret_basic` is registered and
  * oidc-provider accepts `client_secret_post` for it too. `client_secret` carries the
  * stored SHA-256 hash: the provider's secret comparison is replaced to hash the presented

@@ -5,7 +5,7 @@ import { config } from "#shared/aws/config.ts";
 const key = (grantId: string) => ({ pk: `GrantWorkspace#${grantId}`, sk: "M" });
 
 /**
- * spec 5: a code-flow token is bound to the workspace the user chose at consent. The
+ * README.md#authentication: a code-flow token is bound to the workspace the user chose at consent. The
  * choice is kept per grant (it outlives the consent screen: refreshed tokens carry it too).
  */
 export async function saveGrantWorkspace(grantId: string, workspaceId: string, expiresAt: number): Promise<void> {

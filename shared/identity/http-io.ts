@@ -43,7 +43,10 @@ export const sendJson = (
   headers: Record<string, string> = {},
 ): void => send(res, status, "application/json; charset=utf-8", JSON.stringify(json), headers);
 
-/** Spec 4.14: every origin may read the auth API's JSON answers (no cookies are involved in them). */
+/**
+ * infra/README.md#cross-origin-access: every origin may read the auth API's JSON answers (no cookies are
+ * involved in them).
+ */
 export const ANY_ORIGIN = { "Access-Control-Allow-Origin": "*" } as const;
 
 /** The client address: the proxy event's source IP (serverless-http puts it on the socket). */

@@ -25,7 +25,7 @@ export interface InteractionContext {
 const GRANT_SECONDS = 30 * 24 * 3600;
 
 /**
- * The login and consent screens of oidc-provider's interactions (issue 12 item 3):
+ * The login and consent screens of oidc-provider's interactions:
  * GET `/interaction/:uid` shows the step the provider asks for; POST `…/login` and
  * `…/confirm` take the forms. CSRF: the forms act only with the interaction cookie the
  * provider bound to this uid (SameSite=Lax, so another site cannot post with it), and a
@@ -146,7 +146,7 @@ async function confirm(
   }
   const accountId = details.session?.accountId ?? "";
   const workspaceId = form.get("workspaceId") ?? "";
-  // Only workspaces the user is a member of may be chosen (spec 5: the token is bound to it).
+  // Only workspaces the user is a member of may be chosen (README.md#authentication: the token is bound to it).
   if (!(await listMemberships(accountId)).some((m) => m.workspaceId === workspaceId)) {
     return sendHtml(
       res,

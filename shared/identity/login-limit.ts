@@ -6,7 +6,7 @@ import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { normalizeEmail } from "./users.ts";
 
-/** Login attempts allowed per window (spec is silent; issue 12: per account and per source address). */
+/** Login attempts allowed per window (spec is silent; per account and per source address). */
 export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 50 };
 
 const hashed = (value: string) => createHash("sha256").update(value).digest("base64url");

@@ -3,7 +3,10 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { itemsUnder } from "./identity-table.ts";
 
-/** spec 4.12: `admin` is the spec's ADMIN role, `read` its READ role. */
+/**
+ * shared/webhooks/README.md#managing-endpoints-over-http: `admin` is the spec's ADMIN role, `read` its READ
+ * role.
+ */
 export const ROLES = ["admin", "read"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -28,7 +31,10 @@ export async function putMembership(m: Membership): Promise<void> {
   await ddb.send(new PutCommand({ TableName, Item: { ...byWorkspace(m.workspaceId, m.userId), ...m } }));
 }
 
-/** Removes a membership; returns false when there was none. Tokens already issued lose their role at once (spec 5.1: 403). */
+/**
+ * Removes a membership; returns false when there was none. Tokens already issued lose their role at once
+ * (README.md#authentication: 403).
+ */
 export async function removeMembership(workspaceId: string, userId: string): Promise<boolean> {
   const { ddb } = awsClients();
   const TableName = config().tables.identity;
@@ -51,7 +57,7 @@ export async function findMembership(workspaceId: string, userId: string): Promi
   return out.Item ? { role: out.Item.role as Role } : undefined;
 }
 
-/** The workspaces of a user, each with its role (consent offers these, spec 5). */
+/** The workspaces of a user, each with its role (consent offers these, README.md#authentication). */
 export async function listMemberships(userId: string): Promise<Membership[]> {
   const items = await itemsUnder(`USER#${userId}`, "MEMBER#");
   return items.map(toMembership);

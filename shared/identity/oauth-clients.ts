@@ -8,12 +8,17 @@ import { IdentityError } from "./identity-error.ts";
 import { itemsUnder } from "./identity-table.ts";
 import { ALL_SCOPES, type Scope } from "./scopes.ts";
 
-/** spec 5.2: an OAuth client registered in one workspace (client credentials act for that workspace). */
+/**
+ * shared/identity/README.md#provider-settings: an OAuth client registered in one workspace (client credentials
+ * act for that workspace).
+ */
 export interface OAuthClient {
   clientId: string;
   workspaceId: string;
   name: string;
-  /** spec 5.2 `is_public`: PKCE only, no secret, never client credentials. */
+  /**
+   * shared/identity/README.md#provider-settings `is_public`: PKCE only, no secret, never client credentials.
+   */
   isPublic: boolean;
   redirectUris: string[];
   allowedScopes: Scope[];
@@ -91,7 +96,10 @@ export async function createOAuthClient(
   return { client, clientSecret };
 }
 
-/** The stored client, or undefined (deleted clients are gone: their tokens stop working, spec 5.1). */
+/**
+ * The stored client, or undefined (deleted clients are gone: their tokens stop working,
+ * README.md#authentication).
+ */
 export async function getOAuthClient(clientId: string): Promise<StoredOAuthClient | undefined> {
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }),

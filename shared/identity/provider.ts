@@ -8,11 +8,17 @@ import { providerErrorPage } from "./screens.ts";
 import { ALL_SCOPES, API_SCOPES, OIDC_SCOPES } from "./scopes.ts";
 import { getUser } from "./users.ts";
 
-/** spec 5.2 / 8: access tokens live 3600 s. */
+/**
+ * shared/identity/README.md#provider-settings, shared/limits/README.md#service-limits: access tokens live 3600
+ * s.
+ */
 export const ACCESS_TOKEN_TTL = 3600;
 const DAY = 24 * 3600;
 
-/** Paths on `{auth_url}` (spec 4.13); the interaction screens are ours (interactions.ts). */
+/**
+ * Paths on `{auth_url}` (see shared/identity/README.md#auth_url); the interaction screens are ours
+ * (interactions.ts).
+ */
 export const authRoutes = {
   authorization: "/oauth/authorize",
   token: "/oauth/token",
@@ -30,7 +36,10 @@ export interface ProviderSettings {
   keys: IdentityKeys;
 }
 
-/** Claims for access tokens: the workspace the token acts for and how its grant began (read by the API, spec 5). */
+/**
+ * Claims for access tokens: the workspace the token acts for and how its grant began (read by the API,
+ * README.md#authentication).
+ */
 async function workspaceClaims(ctx: KoaContextWithOIDC, token: { kind: string; grantId?: string; clientId?: string }) {
   if (token.kind === "ClientCredentials") {
     const workspaceId = ctx.oidc.client?.metadata().workspace_id as string | undefined;
@@ -90,8 +99,8 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
       resourceIndicators: resourceServer(settings),
     },
     pkce: { required: () => true },
-    // Spec 4.14: all origins are accepted, on the token, userinfo and revocation endpoints too
-    // (oidc-provider's default only lets a public client call from its redirect URIs' origins).
+    // infra/README.md#cross-origin-access: all origins are accepted, on the token, userinfo and revocation
+    // endpoints too (oidc-provider's default only lets a public client call from its redirect URIs' origins).
     clientBasedCORS: () => true,
     responseTypes: ["code"],
     clientAuthMethods: ["none", "client_secret_post", "client_secret_basic"],
@@ -112,7 +121,8 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
       Grant: 30 * DAY,
       RefreshToken: 30 * DAY,
     },
-    // Refresh tokens rotate; a consumed one presented again revokes its whole grant (spec 5.3).
+    // Refresh tokens rotate; a consumed one presented again revokes its whole grant (see
+    // shared/identity/README.md#provider-settings).
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     expiresWithSession: async () => false,
@@ -132,9 +142,9 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
 }
 
 /**
- * The authorization server (spec 4.13, 5.2, 5.3): oidc-provider configured for the code
- * flow with PKCE S256, refresh with rotation, client credentials, JWT access tokens for
- * `{base_url}` signed with the kept ES256 keys.
+ * The authorization server (shared/identity/README.md#auth_url, shared/identity/README.md#provider-settings):
+ * oidc-provider configured for the code flow with PKCE S256, refresh with rotation, client credentials, JWT
+ * access tokens for `{base_url}` signed with the kept ES256 keys.
  */
 export function createProvider(settings: ProviderSettings): Provider {
   const mountPath = new URL(settings.issuer).pathname.replace(/\/$/, "");

@@ -10,8 +10,8 @@ export interface PublicTemplate {
 }
 
 /**
- * spec 4.13: the public template gallery, no authentication. Gallery entries live in the
- * designs table under `PUBLIC` (one item per design a workspace published to the gallery);
+ * shared/identity/README.md#auth_url: the public template gallery, no authentication. Gallery entries live in
+ * the designs table under `PUBLIC` (one item per design a workspace published to the gallery);
  * `query` filters labels case-insensitively. No entries is a correct answer: an empty list.
  */
 export async function searchPublicTemplates(

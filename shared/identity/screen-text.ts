@@ -34,7 +34,7 @@ const screenTexts = {
   },
 } as const satisfies TextTable;
 
-/** What each scope lets the client do (spec 5.2). */
+/** What each scope lets the client do (see shared/identity/README.md#scopes). */
 const scopeTexts = {
   openid: { en: "Know your user id", ja: "ユーザー ID の参照" },
   profile: { en: "See your name and e-mail address", ja: "氏名とメールアドレスの参照" },

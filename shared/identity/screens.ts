@@ -27,7 +27,7 @@ ${body}
 </html>`.text;
 }
 
-/** The login form: `<form method="post">` with `email` and `password` (issue 12: any client can drive it). */
+/** The login form: `<form method="post">` with `email` and `password` (any client can drive it). */
 export function loginPage(
   lang: Language,
   opts: { action: string; email?: string; error?: "wrong" | "limited" },

@@ -4,7 +4,10 @@ import { cookieValue, setCookie } from "#shared/web/cookies.ts";
 import { identityKeys } from "./keys.ts";
 import { getUser, type User } from "./users.ts";
 
-/** The first-party login session cookie on `{auth_url}`/`{site}` (DESIGN: identity). */
+/**
+ * The first-party login session cookie on `{auth_url}`/`{site}` (see
+ * shared/identity/README.md#sessions-and-login).
+ */
 export const SESSION_COOKIE = "platen_session";
 export const SESSION_SECONDS = 12 * 3600;
 const AUDIENCE = "platen-session";

@@ -17,8 +17,8 @@ function clientIdOf(form: URLSearchParams, authorization: string | undefined): s
 }
 
 /**
- * spec 5.2/5.3 rules of the client-credentials grant that are policy, not protocol, applied
- * to the form before oidc-provider sees it: a public client may not use it
+ * shared/identity/README.md#provider-settings rules of the client-credentials grant that are policy, not
+ * protocol, applied to the form before oidc-provider sees it: a public client may not use it
  * (`unauthorized_client`, RFC 6749 §5.2; the provider would say `invalid_request`),
  * `openid`/`profile` are not offered (`invalid_scope`), and an omitted (or empty) `scope`
  * means every API scope the client is allowed.

@@ -1,6 +1,6 @@
 /**
- * Limits of spec 8, from configuration so operators can change them without a deploy of
- * new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
+ * Limits (shared/limits/README.md#service-limits), from configuration so operators can change them without a
+ * deploy of new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
 import { environment } from "#shared/aws/config.ts";
@@ -15,7 +15,10 @@ export interface PlanLimits {
 
 const DEFAULT_RATES: Record<RateClass, number> = { sync: 30, async: 100, retrieval: 100, status: 300 };
 
-/** spec 8: free 30 pages and stops; personal stops at its limit (ours: 500); standard/premium bill overage. */
+/**
+ * shared/limits/README.md#service-limits: free 30 pages and stops; personal stops at its limit (ours: 500);
+ * standard/premium bill overage.
+ */
 const DEFAULT_PLANS: Record<string, PlanLimits> = {
   free: { monthlyPages: 30, stops: true },
   personal: { monthlyPages: 500, stops: true },

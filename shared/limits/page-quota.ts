@@ -13,7 +13,7 @@ export interface PageCounter {
   used(workspaceId: string, month: string): Promise<number>;
 }
 
-/** The UTC calendar month pages are counted in (spec 8). */
+/** The UTC calendar month pages are counted in (see shared/limits/README.md#service-limits). */
 export const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
 /** A page admission: the month it was counted in, the pages reserved, the limit of a stopping plan. */
@@ -25,7 +25,10 @@ export interface PageAdmission {
   limit?: number;
 }
 
-/** spec 7.3: no plan at all → PLAN_NOT_FOUND (403); a plan that is not active → ACTIVE_PLAN_NOT_FOUND (404). */
+/**
+ * shared/errors/catalogue.ts: no plan at all → PLAN_NOT_FOUND (403); a plan that is not active →
+ * ACTIVE_PLAN_NOT_FOUND (404).
+ */
 export function planOf(workspace: Workspace): PlanLimits {
   if (!workspace.plan) throw new PlatenError("PLAN_NOT_FOUND");
   const limits = planLimits()[workspace.plan];

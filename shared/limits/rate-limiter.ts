@@ -21,7 +21,7 @@ export interface RateWindows {
 }
 
 /**
- * spec 8: a fixed one-minute window per workspace and class (DESIGN: rate limits). Over
+ * A fixed one-minute window per workspace and class (shared/limits/README.md#rate-limits). Over
  * the limit → 429 RATE_LIMITED with the seconds until the window frees (Retry-After and
  * body `retryAfter`). Windows expire one window after they end.
  */

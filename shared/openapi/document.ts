@@ -160,7 +160,9 @@ function operation(
   };
 }
 
-/** The spec 7.1 body the API answers for a code, in English (the builder of the real answers). */
+/**
+ * The error body (README.md#errors) the API answers for a code, in English (the builder of the real answers).
+ */
 function errorExample(error: ErrorExample, siteUrl: string): JsonObject {
   const retryAfter = error.retryAfter ?? SAMPLE_RETRY_AFTER[error.code];
   const err = new PlatenError(error.code, {
@@ -171,7 +173,10 @@ function errorExample(error: ErrorExample, siteUrl: string): JsonObject {
   return { summary: catalogue[error.code].en, value: buildErrorBody(err, "en", siteUrl) };
 }
 
-/** Spec 7.1: a 413, and a 504 on sync generation, come from the layer in front of the API, without a `code`. */
+/**
+ * README.md#errors: a 413, and a 504 on sync generation, come from the layer in front of the API, without a
+ * `code`.
+ */
 const FRONT_LAYER_ANSWERS: Record<number, JsonObject> = {
   413: {
     description: "request body over 50 MB, answered by the layer in front of the API: detect by status (no `code`)",
@@ -182,7 +187,7 @@ const FRONT_LAYER_ANSWERS: Record<number, JsonObject> = {
   },
 };
 
-/** Headers some error answers carry beside the spec 7.1 body. */
+/** Headers some error answers carry beside the error body (README.md#errors). */
 const ERROR_HEADERS: Record<number, JsonObject> = {
   401: {
     "WWW-Authenticate": {
@@ -241,7 +246,7 @@ function securitySchemes(authUrl: string): JsonObject {
     "templates:write": "write templates",
   };
   return {
-    appkey: { type: "apiKey", in: "header", name: "appkey", description: "The workspace application key (spec 5)." },
+    appkey: { type: "apiKey", in: "header", name: "appkey", description: "The workspace application key." },
     oauth2: {
       type: "oauth2",
       flows: {

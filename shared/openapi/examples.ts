@@ -23,7 +23,10 @@ export interface AnswerExample {
   note?: string;
 }
 
-/** An example error answer: a catalogue code; the spec 7.1 body is built from it (shared/http/error-body.ts). */
+/**
+ * An example error answer: a catalogue code; the error body (README.md#errors) is built from it
+ * (shared/http/error-body.ts).
+ */
 export interface ErrorExample {
   code: ErrorCode;
   vars?: Record<string, string | number>;

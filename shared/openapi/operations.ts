@@ -41,7 +41,7 @@ export interface OperationDoc {
   bodyOptional?: boolean;
   query?: { name: string; description: string; type: "string" | "integer" }[];
   responses: Record<number, ResponseDoc>;
-  /** Error statuses answered with the spec 7.1 body. */
+  /** Error statuses answered with the error body (README.md#errors). */
   errors: number[];
   /**
    * The catalogue codes those answers carry (each code's status is one of `errors`); the
@@ -95,7 +95,7 @@ const managementCodes: ErrorCode[] = [
 const syncQuery = [
   {
     name: "response",
-    description: "`json` returns the identifiers (spec 2.6) instead of the file",
+    description: "`json` returns the identifiers instead of the file",
     type: "string" as const,
   },
 ];
@@ -103,7 +103,7 @@ const versionQuery = [{ name: "version", description: "design version (default: 
 const generationBody = { single: singleRequestSchema, multiple: multipleRequestSchema };
 const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
   operationId: `generateSync${mode === "single" ? "Single" : "Multiple"}`,
-  summary: `Generate ${mode === "single" ? "one PDF" : "a ZIP of PDFs"} and answer with it (spec 4.${mode === "single" ? 1 : 2})`,
+  summary: `Generate ${mode === "single" ? "one PDF" : "a ZIP of PDFs"} and answer with it`,
   tags: ["generation"],
   body: generationBody[mode],
   query: syncQuery,
@@ -121,7 +121,7 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({
   operationId: `generateAsync${mode === "single" ? "Single" : "Multiple"}`,
-  summary: `Accept a generation and render it in the background (spec 4.${mode === "single" ? 3 : 4})`,
+  summary: `Accept a generation and render it in the background`,
   tags: ["generation"],
   body: generationBody[mode],
   responses: { 202: ok("accepted", asyncAccepted) },
@@ -152,7 +152,7 @@ const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
 export const operationDocs: Record<string, OperationDoc> = {
   "GET /health/check": {
     operationId: "healthCheck",
-    summary: "Liveness (spec 4.10)",
+    summary: "Liveness",
     tags: ["service"],
     responses: { 200: ok("up", health) },
     errors: [],
@@ -168,7 +168,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   "GET /file/designs": {
     operationId: "listDesigns",
-    summary: "List designs, 30 per page (spec 4.9)",
+    summary: "List designs, 30 per page",
     tags: ["designs"],
     query: [{ name: "page", description: "1-based page", type: "integer" }],
     responses: { 200: ok("one page of designs", designList) },
@@ -186,7 +186,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   "GET /file/design/parameter/{designId}": {
     operationId: "getDesignParameters",
-    summary: "A design's parameter schema (spec 4.8)",
+    summary: "A design's parameter schema",
     tags: ["designs"],
     query: versionQuery,
     responses: { 200: ok("the parameter specs", parameterSpec.array()) },
@@ -199,7 +199,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   "POST /file/async/multiple": async("multiple"),
   "GET /file/status/{requestId}": {
     operationId: "getStatus",
-    summary: "Generation status (spec 4.5)",
+    summary: "Generation status",
     tags: ["generation"],
     responses: { 200: ok("the status; Retry-After: 2 while in progress", generationStatus) },
     errors: [401, 404, 412, 429],
@@ -207,11 +207,11 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   "GET /file/download/{requestId}": {
     operationId: "downloadRequest",
-    summary: "ZIP of a request's files (spec 4.6)",
+    summary: "ZIP of a request's files",
     tags: ["generation"],
     responses: {
       200: { description: "the ZIP", binary: "application/zip" },
-      // Deviation from spec 4.6 (README "Large responses"): big ZIPs come from S3.
+      // Deviation from the plain 200 ZIP (README "Large responses"): big ZIPs come from S3.
       302: {
         description:
           "the ZIP is larger than PLATEN_ZIP_REDIRECT_BYTES (default 6,000,000): fetch it from `Location` without credentials",
@@ -226,7 +226,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   "GET /file/download/{requestId}/{fileId}": {
     operationId: "downloadFile",
-    summary: "One PDF (spec 4.7)",
+    summary: "One PDF",
     tags: ["generation"],
     responses: { 200: { description: "the PDF", binary: "application/pdf" } },
     errors: [401, 404, 409, 412, 422, 429],
@@ -291,7 +291,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   "POST /workspace/{workspaceId}/application-token/regenerate": {
     ...manage(
       "rotateApplicationKey",
-      "Rotate the application key (ADMIN, spec 4.11); the old key stops at once",
+      "Rotate the application key (ADMIN); the old key stops at once",
       { 200: ok("the new key, shown once", appKeyRotationResponse) },
       undefined,
       ["APP_KEY_ROTATION_CONFLICT"],

@@ -1,9 +1,9 @@
 import { z } from "zod";
 
 /**
- * Response bodies of the generation, status and design routes (spec 2.5–2.9, 7.1) for the
- * OpenAPI document. Those handlers build their bodies in the domain without a schema; the
- * management routes' bodies come from shared/webhooks/endpoint-schemas.ts instead.
+ * Response bodies of the generation, status and design routes (OpenAPI generation, status and design
+ * operations; README.md#errors) for the OpenAPI document. Those handlers build their bodies in the domain
+ * without a schema; the management routes' bodies come from shared/webhooks/endpoint-schemas.ts instead.
  */
 const shareType = z.enum(["workspace", "invited", "public"]);
 const passthrough = z.record(z.string(), z.union([z.string(), z.number()]));
@@ -25,7 +25,7 @@ export const errorBody = z
     docsUrl: z.string(),
     retryAfter: z.int().optional(),
   })
-  .meta({ description: "spec 7.1" });
+  .meta({ description: "The error body of every refused request: statusCode, code, error, message, details, docsUrl" });
 
 const share = z.object({ shareType, url: z.string(), passcodeEnabled: z.boolean(), passcode: z.string().optional() });
 const fileEntry = z.object({ fileId: z.string(), fileName: z.string(), passthrough: passthrough.optional(), share });

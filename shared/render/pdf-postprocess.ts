@@ -1,14 +1,16 @@
 import { appendUpdate, plainString, textString } from "./pdf-increment.ts";
 
-/** Info dictionary key of the search metadata (spec 8). */
+/**
+ * Info dictionary key of the search metadata (see shared/render/README.md#pdf-post-processing-and-rfparams).
+ */
 export const SEARCH_METADATA_KEY = "rf:params";
 const MAX_KEYS = 64;
 const MAX_VALUE_CHARS = 256;
 
 /**
- * spec 8 search metadata from `passthrough`: top-level strings (trimmed, empty ones
- * skipped, cut to 256 characters) and finite numbers (plain decimal strings), other
- * types skipped, at most 64 keys in object order. Encoded as `key=value` pairs joined
+ * search metadata (shared/render/README.md#pdf-post-processing-and-rfparams) from `passthrough`: top-level
+ * strings (trimmed, empty ones skipped, cut to 256 characters) and finite numbers (plain decimal strings),
+ * other types skipped, at most 64 keys in object order. Encoded as `key=value` pairs joined
  * by `&`, keys and values percent-encoded, so `new URLSearchParams(value)` reads it back.
  * @returns the encoded pairs, or "" when nothing is indexable.
  */

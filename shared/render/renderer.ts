@@ -33,7 +33,7 @@ export interface RenderRequest {
   params: Record<string, unknown>;
   /** PDF Title (Info dictionary and `<title>`). */
   title: string;
-  /** spec 8: indexable values go to the PDF's `rf:params`. */
+  /** shared/render/README.md#pdf-post-processing-and-rfparams: indexable values go to the PDF's `rf:params`. */
   passthrough?: Record<string, unknown>;
   /** Overrides RENDER_TIMEOUT_MS for this render. */
   timeoutMs?: number;

@@ -1,6 +1,6 @@
 import type { FileRecord } from "#shared/generation/file-store.ts";
 
-/** What the file view may show a visitor (issue 14 item 1). */
+/** What the file view may show a visitor. */
 export type FileAccess =
   /** The file page itself; `member` visitors also see the invitation list. */
   | { kind: "show"; member: boolean; admin: boolean }

@@ -32,8 +32,9 @@ export const HISTORY_PAGE_SIZE = 20;
 const SEARCH_READ_LIMIT = 2_000;
 
 /**
- * spec 1/8 search metadata: `key=value` matches a file whose indexed `key` equals
- * `value`; any other text matches a file with an indexed value containing it (case-insensitive).
+ * Search metadata (shared/render/README.md#pdf-post-processing-and-rfparams): `key=value` matches a file whose
+ * indexed `key` equals `value`; any other text matches a file with an indexed value containing it
+ * (case-insensitive).
  */
 export function matchesSearch(passthrough: Record<string, unknown> | undefined, query: string): boolean {
   const indexed = new URLSearchParams(buildSearchMetadata(passthrough));

@@ -5,7 +5,7 @@ import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-upda
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 
-/** issue 14 item 1: at most 5 passcode attempts per 15 minutes per file and address. */
+/** At most 5 passcode attempts per 15 minutes per file and address. */
 export const PASSCODE_ATTEMPT_LIMIT = 5;
 export const PASSCODE_WINDOW_SECONDS = 15 * 60;
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
-/** How long a correct passcode is remembered (issue 14: short-lived). */
+/** How long a correct passcode is remembered (short-lived). */
 export const GRANT_SECONDS = 30 * 60;
 
 /** The grant cookie's name: one per file, so a grant never opens another file. */

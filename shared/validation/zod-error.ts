@@ -10,7 +10,7 @@ function issueKind(issue: ZodIssue): ErrorCode {
   return k ?? "VALIDATION_FAILED";
 }
 
-/** spec 7.1: the kind's own code when every issue is of one kind, else VALIDATION_FAILED. */
+/** README.md#errors: the kind's own code when every issue is of one kind, else VALIDATION_FAILED. */
 export function pickCode(details: { code?: string }[]): ErrorCode {
   const kinds = new Set(details.map((d) => d.code ?? "VALIDATION_FAILED"));
   return kinds.size === 1 ? ([...kinds][0] as ErrorCode) : "VALIDATION_FAILED";

@@ -4,7 +4,7 @@ import ja from "zod/v4/locales/ja.js";
 
 type Issue = z.core.$ZodIssue;
 
-/** zod's own messages in the two languages of the API (spec 7.1), built once. */
+/** zod's own messages in the two languages of the API (see README.md#errors), built once. */
 const locales = { en: en().localeError, ja: ja().localeError };
 
 /** zod says "expected string, received undefined" for a missing key; people say it is required. */

@@ -4,7 +4,10 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignFilterType, WebhookEndpoint } from "./endpoint-store.ts";
 import { checkWebhookUrl } from "./target-guard.ts";
 
-/** Fields a caller may set on create or update (spec 2.10, 4.12). */
+/**
+ * Fields a caller may set on create or update (see shared/webhooks/README.md#registering-endpoints,
+ * shared/webhooks/README.md#managing-endpoints-over-http).
+ */
 export interface WebhookEndpointInput {
   url?: string;
   enabled?: boolean;
@@ -26,7 +29,7 @@ export const generateSigningSecret = (): string => `whsec_${randomBytes(32).toSt
 /**
  * Checks a target URL when it is saved (target-guard rules: https, no credentials, public
  * IP literals; in env `local` also http://localhost / 127.0.0.1). The URL is stored as
- * given, because a request's `webhookUrl` must equal it exactly (spec 2.2).
+ * given, because a request's `webhookUrl` must equal it exactly (OpenAPI generateSyncSingle).
  */
 export function checkEndpointUrl(url: unknown, env: string): string {
   if (typeof url !== "string" || url === "") throw invalid([{ field: "url", message: "url is required" }]);
@@ -51,8 +54,8 @@ function checkDesignIds(ids: unknown): string[] {
 }
 
 /**
- * The design filter after applying `input` to `current`: spec 2.10 stores `selected` with
- * no ids as `all`. Giving ids without a type means `selected`. Deleted designs stay listed.
+ * The design filter after applying `input` to `current`: shared/webhooks/README.md#registering-endpoints:
+ * `selected` with no ids as `all`. Giving ids without a type means `selected`. Deleted designs stay listed.
  */
 export function resolveDesignFilter(
   input: Pick<WebhookEndpointInput, "designFilterType" | "targetDesignIds">,

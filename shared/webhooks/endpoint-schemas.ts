@@ -2,9 +2,10 @@ import { z } from "zod";
 import { MAX_PREVIOUS_SECRET_HOURS } from "./webhook-settings.ts";
 
 /**
- * Bodies of the webhook management routes (spec 2.10, 4.12): the handlers validate with these
- * and the OpenAPI document is generated from them, so the two cannot disagree. URL rules
- * beyond the shape (https, public addresses) are the domain's (endpoint-input.ts).
+ * Bodies of the webhook management routes (see shared/webhooks/README.md#registering-endpoints,
+ * shared/webhooks/README.md#managing-endpoints-over-http): the handlers validate with these and the
+ * OpenAPI document is generated from them, so the two cannot disagree. URL rules beyond the shape (https,
+ * public addresses) are the domain's (endpoint-input.ts).
  */
 // The descriptions (`meta`) show in the OpenAPI document and the site's API reference (/docs/api).
 const url = z

@@ -4,13 +4,13 @@ import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
-/** spec 2.10: every design, or only `targetDesignIds`. */
+/** shared/webhooks/README.md#registering-endpoints: every design, or only `targetDesignIds`. */
 export type DesignFilterType = "all" | "selected";
 
 /**
- * A registered webhook endpoint (spec 2.10) as stored in the `webhooks` table. The signing
- * secret is kept readable because the dispatcher signs with it (an HMAC key cannot be
- * hashed); `previousSecret` signs too until `previousSecretExpiresAt` (rotation overlap).
+ * A registered webhook endpoint (see shared/webhooks/README.md#registering-endpoints) as stored in the
+ * `webhooks` table. The signing secret is kept readable because the dispatcher signs with it (an HMAC key
+ * cannot be hashed); `previousSecret` signs too until `previousSecretExpiresAt` (rotation overlap).
  */
 export interface WebhookEndpoint {
   endpointId: string;
@@ -22,7 +22,9 @@ export interface WebhookEndpoint {
   secret: string;
   previousSecret?: string;
   previousSecretExpiresAt?: string;
-  /** OAuth client that created (or first updated) it; spec 4.12 rule 4. */
+  /**
+   * OAuth client that created (or first updated) it; shared/webhooks/README.md#managing-endpoints-over-http.
+   */
   ownerClientId?: string;
   /** Why the dispatcher disabled it (e.g. a 410 answer); cleared when re-enabled. */
   disabledReason?: string;
@@ -32,8 +34,9 @@ export interface WebhookEndpoint {
 
 /**
  * An endpoint item. Each workspace has ten slots (`sk` = `ENDPOINT#00`…`#09`): creating
- * an endpoint is one conditional put into a free slot, so the spec 8 limit holds exactly
- * under concurrency without transactions (dynalite has none) or a counter that can drift.
+ * an endpoint is one conditional put into a free slot, so the limit of 10
+ * (shared/limits/README.md#service-limits) holds exactly under concurrency without transactions (dynalite has
+ * none) or a counter that can drift.
  */
 export interface StoredEndpoint extends WebhookEndpoint {
   slot: number;

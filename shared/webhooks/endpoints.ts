@@ -37,7 +37,10 @@ export interface EndpointDeps {
   clock: Clock;
   /** `config().env`: decides the URL rules (target-guard). */
   env: string;
-  /** The OAuth client acting (spec 4.12 rule 4); absent for the admin CLI and the app UI. */
+  /**
+   * The OAuth client acting (see shared/webhooks/README.md#managing-endpoints-over-http); absent for the admin
+   * CLI and the app UI.
+   */
   clientId?: string;
 }
 
@@ -60,9 +63,10 @@ const notFound = () =>
   });
 
 /**
- * Registers an endpoint (spec 2.10, 4.12 POST): URL checked, filter normalised, a fresh
- * secret. Refuses an 11th endpoint (spec 8) and a URL the workspace already registered
- * (a request's `webhookUrl` must name exactly one endpoint).
+ * Registers an endpoint (see shared/webhooks/README.md#registering-endpoints,
+ * shared/webhooks/README.md#managing-endpoints-over-http): URL checked, filter normalised, a fresh secret.
+ * Refuses an 11th endpoint (see shared/limits/README.md#service-limits) and a URL the workspace already
+ * registered (a request's `webhookUrl` must name exactly one endpoint).
  */
 export async function createWebhookEndpoint(
   workspaceId: string,
@@ -104,14 +108,15 @@ function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: st
   }
 }
 
-/** Every endpoint of the workspace, oldest first (spec 4.12 GET). */
+/** Every endpoint of the workspace, oldest first (OpenAPI listWebhookEndpoints). */
 export async function listWebhookEndpoints(workspaceId: string): Promise<WebhookEndpointView[]> {
   return (await listEndpointRecords(workspaceId)).map(endpointView);
 }
 
 /**
  * Read-modify-write of one endpoint with an optimistic check, retried on a lost race.
- * Applies the ownership rule of spec 4.12: another integration's endpoint is not found.
+ * Applies the ownership rule (shared/webhooks/README.md#managing-endpoints-over-http): another integration's
+ * endpoint is not found.
  */
 async function modifyEndpoint(
   workspaceId: string,
@@ -133,7 +138,7 @@ const ownedBy = (e: WebhookEndpoint, clientId: string | undefined) =>
   !clientId || !e.ownerClientId || e.ownerClientId === clientId;
 
 /**
- * Updates url, enabled and the design filter (spec 4.12 PATCH, all optional). Re-enabling
+ * Updates url, enabled and the design filter (OpenAPI updateWebhookEndpoint, all optional). Re-enabling
  * clears a dispatcher's `disabledReason`; an ownerless endpoint becomes the client's.
  */
 export async function updateWebhookEndpoint(
@@ -159,7 +164,7 @@ export async function updateWebhookEndpoint(
   return endpointView(updated);
 }
 
-/** Removes an endpoint (spec 4.12 DELETE); its delivery log stays until it expires. */
+/** Removes an endpoint (OpenAPI deleteWebhookEndpoint); its delivery log stays until it expires. */
 export async function deleteWebhookEndpoint(
   workspaceId: string,
   endpointId: string,
@@ -171,9 +176,9 @@ export async function deleteWebhookEndpoint(
 }
 
 /**
- * New signing secret (spec 4.12 regenerate). By default the old one stops at once and every
- * delivery carries one `v1=` (spec 6.2). With `previousSecretHours` > 0 the old one keeps
- * signing alongside for that long (two `v1=` values: receivers must accept several), so a
+ * New signing secret (OpenAPI regenerateWebhookSecret). By default the old one stops at once and every
+ * delivery carries one `v1=` (see shared/webhooks/README.md#signature-format). With `previousSecretHours` > 0
+ * the old one keeps signing alongside for that long (two `v1=` values: receivers must accept several), so a
  * receiver can switch without failing deliveries; a later rotation replaces or ends it.
  */
 export async function rotateWebhookSecret(
@@ -200,7 +205,7 @@ export async function rotateWebhookSecret(
 }
 
 /**
- * The current signing secret (spec 4.12 GET …/secret). Ownership is not checked: the
+ * The current signing secret (OpenAPI readWebhookSecret). Ownership is not checked: the
  * route admits only first-party login sessions, which that rule does not restrict.
  */
 export async function readWebhookSecret(workspaceId: string, endpointId: string): Promise<{ secret: string }> {
@@ -210,7 +215,7 @@ export async function readWebhookSecret(workspaceId: string, endpointId: string)
 }
 
 /**
- * The enabled endpoint whose URL equals a request's `webhookUrl` (spec 2.2), or undefined.
+ * The enabled endpoint whose URL equals a request's `webhookUrl` (OpenAPI generateSyncSingle), or undefined.
  * Equality is exact: the URL as registered.
  */
 export async function findEnabledEndpointByUrl(workspaceId: string, url: string): Promise<WebhookEndpoint | undefined> {

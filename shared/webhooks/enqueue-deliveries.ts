@@ -52,9 +52,10 @@ async function prepareDelivery(record: DeliveryRecord): Promise<boolean> {
 }
 
 /**
- * Fans one recorded generation event out to its endpoints (spec 6 routing): a delivery
- * item per endpoint in the delivery log, then one webhook-queue message per delivery, so
- * every endpoint is retried on its own and a failing one never holds up another.
+ * Fans one recorded generation event out to its endpoints (see
+ * shared/webhooks/README.md#which-endpoints-get-what): a delivery item per endpoint in the delivery log, then
+ * one webhook-queue message per delivery, so every endpoint is retried on its own and a failing one never holds
+ * up another.
  *
  * @param passcodes - Plaintext passcodes by file id, known only during a sync generation;
  *   they travel in the first delivery's messages, never in a table.

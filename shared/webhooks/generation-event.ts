@@ -6,9 +6,9 @@
  */
 
 /**
- * A generation event (spec 6) recorded for the webhook dispatcher: which request, which
- * files, and whether it was addressed to one `webhookUrl`. Payloads are built from the
- * file records at delivery time, so no params (and no passcode) are stored here.
+ * A generation event (see shared/webhooks/README.md#which-endpoints-get-what) recorded for the webhook
+ * dispatcher: which request, which files, and whether it was addressed to one `webhookUrl`. Payloads are built
+ * from the file records at delivery time, so no params (and no passcode) are stored here.
  * `errorCode` (file.failed): PARTIAL_FAILURE, FILE_GENERATION_FAILED or a single file's code.
  */
 export interface GenerationEvent {
@@ -24,7 +24,10 @@ export interface GenerationEvent {
   timestamp: string;
 }
 
-/** The event a delivery carries, as recorded when the request finished (spec 6). */
+/**
+ * The event a delivery carries, as recorded when the request finished (see
+ * shared/webhooks/README.md#which-endpoints-get-what).
+ */
 export interface DeliveryEvent extends Omit<GenerationEvent, "webhookUrl"> {
   deliveryId: string;
 }

@@ -2,8 +2,8 @@ import { listDesignHeads } from "#shared/designs/design-store.ts";
 import type { WebhookEndpointView } from "./endpoints.ts";
 
 /**
- * spec 2.10: a `targetDesignIds` entry naming a design the workspace no longer has (or
- * never had) stays in the list and is flagged in `missingDesignIds`, so a UI can warn.
+ * shared/webhooks/README.md#registering-endpoints: a `targetDesignIds` entry naming a design the workspace no
+ * longer has (or never had) stays in the list and is flagged in `missingDesignIds`, so a UI can warn.
  */
 export async function withMissingDesigns<T extends WebhookEndpointView>(
   workspaceId: string,

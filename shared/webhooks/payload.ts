@@ -17,7 +17,10 @@ export interface PayloadFile {
   errorMessage?: string;
 }
 
-/** spec 2.4 file entry; `share.passcode` only in the first delivery right after a sync generation. */
+/**
+ * OpenAPI generateAsyncSingle file entry; `share.passcode` only in the first delivery right after a sync
+ * generation.
+ */
 export interface WebhookFileEntry {
   fileId: string;
   fileName: string;
@@ -25,7 +28,10 @@ export interface WebhookFileEntry {
   share: Share;
 }
 
-/** A failed file of `file.failed`: same identification as 2.4, plus the status endpoint's code and message (2.7). */
+/**
+ * A failed file of `file.failed`: same identification as a file entry, plus the status endpoint's code and
+ * message (OpenAPI getStatus).
+ */
 export interface WebhookFailedFileEntry {
   fileId: string;
   fileName: string;
@@ -43,14 +49,14 @@ interface PayloadBase {
   version: number;
 }
 
-/** spec 6.1. `params` is never included. */
+/** The `file.completed` payload (shared/webhooks/README.md#payloads). `params` is never included. */
 export interface FileCompletedPayload extends PayloadBase {
   event: "file.completed";
   files: WebhookFileEntry[];
 }
 
 /**
- * Platen's `file.failed` (spec 6 leaves it open): `error` says what happened to the request
+ * Platen's `file.failed` (Platen's own definition): `error` says what happened to the request
  * (`PARTIAL_FAILURE` when others succeeded, `FILE_GENERATION_FAILED` when every file of a
  * multiple failed, the file's own code for a single), `files` lists the failed files.
  */

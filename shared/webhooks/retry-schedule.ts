@@ -3,8 +3,8 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * Waits after failed attempt 1, 2, … 9 (DESIGN webhooks row): about 5 s, 5 min, 30 min,
- * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h — ten attempts over roughly three days.
+ * Waits after failed attempt 1, 2, … 9 (see shared/webhooks/README.md#delivery-retries-and-the-delivery-log):
+ * about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h — ten attempts over roughly three days.
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
   5 * SECOND,

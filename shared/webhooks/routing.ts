@@ -1,14 +1,17 @@
 import type { WebhookEndpoint } from "./endpoint-store.ts";
 import type { GenerationEvent } from "./generation-event.ts";
 
-/** Whether an endpoint's design filter lets a design through (spec 2.10). */
+/**
+ * Whether an endpoint's design filter lets a design through (see
+ * shared/webhooks/README.md#registering-endpoints).
+ */
 export const filterMatches = (
   endpoint: Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds">,
   designId: string,
 ): boolean => endpoint.designFilterType === "all" || endpoint.targetDesignIds.includes(designId);
 
 /**
- * The endpoints one generation event goes to (spec 6 routing rules):
+ * The endpoints one generation event goes to (see shared/webhooks/README.md#which-endpoints-get-what):
  * 1. without `webhookUrl`: every enabled endpoint whose design filter matches;
  * 2. with `webhookUrl`: only the enabled endpoint with exactly that URL — the request named
  *    it, so its design filter is not consulted;

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Name of the HTTP header carrying the signature (DESIGN: `X-Platen-Signature`). Header names
- * are case-insensitive and Node lower-cases incoming ones, so receivers on Node read
- * `req.headers[webhookSignatureHeader.toLowerCase()]`.
+ * Name of the HTTP header carrying the signature (`X-Platen-Signature`:
+ * shared/webhooks/README.md#headers-and-signature). Header names are case-insensitive and Node lower-cases
+ * incoming ones, so receivers on Node read `req.headers[webhookSignatureHeader.toLowerCase()]`.
  */
 export const webhookSignatureHeader = "X-Platen-Signature";
 

@@ -6,15 +6,19 @@ import { environment } from "#shared/aws/config.ts";
 export interface WebhookSettings {
   /** Multiplies every retry delay (schedule and Retry-After); `0.01` turns 5 s into 50 ms. */
   delayScale: number;
-  /** Receiver deadline per attempt: 2xx within this many ms is success (DESIGN: 15 s). */
+  /**
+   * Receiver deadline per attempt: 2xx within this many ms is success (15 s:
+   * shared/webhooks/README.md#delivery-retries-and-the-delivery-log).
+   */
   timeoutMs: number;
 }
 
-/** spec 8: at most 10 endpoints per workspace. */
+/** shared/limits/README.md#service-limits: at most 10 endpoints per workspace. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
 /**
  * A secret rotation may keep the previous secret signing (a second `v1=`, a deviation from
- * spec 6.2's one-value form the caller opts into) for at most this many hours.
+ * the one-value form of shared/webhooks/README.md#signature-format the caller opts into) for at most this many
+ * hours.
  */
 export const MAX_PREVIOUS_SECRET_HOURS = 72;
 /** Delivery-log items are kept 30 days (DynamoDB TTL on `expiresAt`, readers filter too). */

@@ -7,7 +7,7 @@ import {
 } from "./endpoints.ts";
 
 /**
- * The older single-URL setting (spec 4.12 `PATCH /workspace/webhook`): the workspace's
+ * The older single-URL setting (OpenAPI setWorkspaceWebhook `PATCH /workspace/webhook`): the workspace's
  * one unfiltered endpoint, i.e. the oldest endpoint with `designFilterType: all` that the
  * caller may operate (its own or an unowned one; any, for a login session). It is updated
  * when it exists and created otherwise — then, and only then, with its signing secret.

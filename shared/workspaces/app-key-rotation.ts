@@ -7,7 +7,7 @@ import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { appKeyKey, toWorkspace, workspaceKey } from "./workspace-store.ts";
 
-/** spec 2.11 / 4.11: the new key (shown once) and when it replaced the previous one. */
+/** OpenAPI rotateApplicationKey: the new key (shown once) and when it replaced the previous one. */
 export interface AppKeyRotation {
   applicationKey: string;
   lastRotatedAt: string;
@@ -21,7 +21,7 @@ interface WorkspaceRow extends Record<string, unknown> {
 }
 
 /**
- * Replaces a workspace's application key (spec 4.11).
+ * Replaces a workspace's application key (OpenAPI rotateApplicationKey).
  *
  * The workspace row is the lock: one conditional update moves `appKeyHash` from the key
  * read to the new one, so of two concurrent rotations exactly one wins; the loser gets 409

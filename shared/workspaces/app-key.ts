@@ -8,11 +8,11 @@ export function generateAppKey(): string {
   return `plt_${newId(40)}`;
 }
 
-/** spec 5.1: a malformed appkey is answered like a missing header (412). */
+/** README.md#authentication: a malformed appkey is answered like a missing header (412). */
 export const isWellFormedAppKey = (value: string): boolean => APP_KEY_PATTERN.test(value);
 
 /**
- * Keys are stored only as SHA-256 hashes (DESIGN: auth). They are long random strings,
+ * Keys are stored only as SHA-256 hashes (see README.md#authentication). They are long random strings,
  * so a fast hash is enough: there is nothing to brute-force from a dictionary.
  */
 export function hashAppKey(appKey: string): string {

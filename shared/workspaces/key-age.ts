@@ -1,6 +1,6 @@
 import type { Workspace } from "./workspace-store.ts";
 
-/** spec 5: rotation is recommended every 3 months; a warning appears after 90 days. */
+/** README.md#authentication: rotation is recommended every 3 months; a warning appears after 90 days. */
 export const KEY_ROTATION_WARNING_DAYS = 90;
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** spec 2.11 / 4.11: the answer of a rotation (the handler returns AppKeyRotation; the OpenAPI document shows this). */
+/**
+ * OpenAPI rotateApplicationKey: the answer of a rotation (the handler returns AppKeyRotation; the
+ * OpenAPI document shows this).
+ */
 export const appKeyRotationResponse = z.object({
   applicationKey: z.string().meta({ description: "The new key, shown once." }),
   lastRotatedAt: z

@@ -11,7 +11,7 @@ export type Plan = (typeof plans)[number];
 export interface Workspace {
   id: string;
   name: string;
-  /** Absent plan → PLAN_NOT_FOUND at generation (spec 7.3). */
+  /** Absent plan → PLAN_NOT_FOUND at generation (see shared/errors/catalogue.ts). */
   plan?: Plan;
   appKeyRotatedAt: string;
   createdAt: string;

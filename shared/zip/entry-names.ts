@@ -4,7 +4,7 @@ export const pdfFileName = (fileName: string) => (/\.pdf$/i.test(fileName) ? fil
 /**
  * ZIP entry names from fileNames: `.pdf` appended, Unicode NFC, and made unique
  * case-insensitively (`a` and `a.pdf` would otherwise collide) with ` (2)`, ` (3)`.
- * spec 2.1 already forbids / \ : so no name can leave the archive's root.
+ * the fileName rules (error FILE_NAME_INVALID) already forbid / \ : so no name can leave the archive's root.
  */
 export function zipEntryNames(fileNames: string[]): string[] {
   const used = new Set<string>();

@@ -125,7 +125,8 @@ export async function runColdPhase(
         { codeDir: fn.codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns },
         {
           ...local,
-          // A round is 12 sync calls: spec 8's per-minute limits would answer 429 from the fifth.
+          // A round is 12 sync calls: the per-minute rate limits (shared/limits/README.md#rate-limits) would
+          // answer 429 from the fifth.
           PLATEN_RATE_LIMITS: UNLIMITED,
           ...remapOpt(fn),
           AWS_LAMBDA_FUNCTION_NAME: `platen-bench-${fn.id}`,

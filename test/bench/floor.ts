@@ -6,7 +6,7 @@ import { pdfOptions, resolvePageBox } from "#shared/render/page-box.ts";
 import { renderHtml } from "#shared/render/template.ts";
 
 /**
- * The Chromium floor of DESIGN.md: the same binary and fonts, warm browsers with one
+ * The Chromium floor (test/bench/README.md#warm-phases): the same binary and fonts, warm browsers with one
  * page each, Liquid templating included, `setContent` + `pdf` and nothing else (no
  * interception, no post-processing, no storage, no HTTP).
  */

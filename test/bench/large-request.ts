@@ -6,7 +6,7 @@ import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { fmt } from "./stats.ts";
 
 /**
- * The largest request (issue 15 item 10): 100 files of the largest sample design through
+ * The largest request: 100 files of the largest sample design through
  * sync multiple (ZIP bytes, time, X-File-Mapping size) and async multiple + download (the
  * 302 to S3, the build, the second download). Run by hand, on a quiet machine:
  * `node --import tsx test/bench/large-request.ts`. Default thresholds unless the

@@ -55,7 +55,7 @@ afterAll(async () => {
 const demoAdmin = () => stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
 const secondAdmin = () => stack.localJson.users.find((u) => u.email === "second@platen.local")!;
 
-describe("logged-in visitors in a browser (issue 14)", () => {
+describe("logged-in visitors in a browser", () => {
   it("refuses a workspace file to an anonymous visitor and to a member of another workspace, shows it to a member", async () => {
     const anonymous = await visitor();
     expect((await anonymous.page.goto(`${origin}${internal.path}`))?.status()).toBe(404);

@@ -31,7 +31,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("a public file with a passcode, in a browser (issue 14)", () => {
+describe("a public file with a passcode, in a browser", () => {
   it("refuses a wrong passcode, shows the preview for the right one and downloads the API's bytes", async () => {
     const page = await browser.newPage();
     const first = await page.goto(visit(file.path));

@@ -24,7 +24,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("workspace settings in a browser (issue 14 item 4)", () => {
+describe("workspace settings in a browser", () => {
   it("shows the key's last rotation, the members and the OAuth clients", async () => {
     expect(new URL(page.url()).pathname).toBe("/settings");
     expect(await page.$eval("#key-rotated", (e) => e.textContent)).toMatch(/UTC \(0 days ago\)/);

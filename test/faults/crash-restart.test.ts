@@ -9,7 +9,7 @@ import { registerEndpoint, settle } from "../helpers/webhook-fixtures.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
- * Faults that kill the whole stack (issue 15 items 2 and 12), restarted on the same data
+ * Faults that kill the whole stack, restarted on the same data
  * dir: a crash between the job write and the render queue send (acceptance), and a crash
  * mid-batch (the third file's settle). Failed renders come back after ≈ 3.6 s; the local
  * sweeper runs every second (PLATEN_SWEEP_SECONDS) instead of every 5 minutes.

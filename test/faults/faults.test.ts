@@ -17,7 +17,7 @@ import { registerEndpoint, settle } from "../helpers/webhook-fixtures.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
- * The fault-injection suite (issue 15 item 12): each case runs against the real local
+ * The fault-injection suite: each case runs against the real local
  * stack with one named fault and asserts the same invariant (helpers/faults.ts): every
  * accepted file ends `done` or `failed` with a code, pages billed equal pages delivered,
  * no file is answered twice, every event reaches each endpoint once.
@@ -101,7 +101,7 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
     expect(ended!.ended.body.files).toHaveLength(4);
   }, 120_000);
 
-  it("a page correction (PAGES# write) fails once: the file is retried and counted exactly once (item 6)", async () => {
+  it("a page correction (PAGES# write) fails once: the file is retried and counted exactly once", async () => {
     const [ended] = await runCase("pages", [
       { service: "dynamodb", command: "UpdateCommand", target: "usage", detail: "#marker", action: "fail", times: 1 },
     ]);
@@ -164,7 +164,7 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
     await expectInvariant(stack, tenant.workspaceId, ended);
   }, 120_000);
 
-  it("the webhook queue fails during a completion: the event stays in the outbox and the sweeper's relay delivers it, once per endpoint (item 5)", async () => {
+  it("the webhook queue fails during a completion: the event stays in the outbox and the sweeper's relay delivers it, once per endpoint", async () => {
     const { tenant, paths } = await tenantWithEndpoints("outbox");
     await armFaults(stack, [
       { service: "sqs", command: "SendMessageBatchCommand", target: "webhook", action: "fail", times: 1 },
@@ -195,7 +195,7 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
   }, 120_000);
 });
 
-describe("a malformed webhook-queue message (item 8)", () => {
+describe("a malformed webhook-queue message", () => {
   it("fails alone: the dispatcher reports only it, and the good delivery in its batch is made", async () => {
     const { tenant, paths } = await tenantWithEndpoints("batch");
     const accepted = await accept(tenant, 1, "batch");

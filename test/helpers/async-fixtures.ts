@@ -12,7 +12,7 @@ export const INVOICE_LABEL = sampleLabel(INVOICE);
 /** An ISO 8601 timestamp as `Date#toISOString` writes it. */
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** A content item (spec 2.1) of the invoice with its sample params. */
+/** A content item (OpenAPI generateSyncSingle) of the invoice with its sample params. */
 export function invoiceItem(fileName: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { fileName, params: sampleParams(INVOICE), ...extra };
 }

@@ -6,14 +6,14 @@ import type { StatusBody } from "#shared/generation/request-status.ts";
 
 export type AsyncMode = "single" | "multiple";
 
-/** spec 2.5 */
+/** OpenAPI generateAsyncSingle */
 export interface AcceptedJson {
   requestId: string;
   url: string;
   files: FileEntryJson[];
 }
 
-/** spec 2.7 (the shape the status endpoint declares; the tests check its values). */
+/** OpenAPI getStatus (the shape the status endpoint declares; the tests check its values). */
 export type StatusJson = StatusBody;
 
 /** A status answer as the client saw it. */
@@ -23,7 +23,7 @@ export interface StatusAnswer {
   body: StatusJson;
 }
 
-/** The API host without `/v1`: spec 2.7 `downloadPath` is relative to it. */
+/** The API host without `/v1`: `downloadPath` (OpenAPI getStatus) is relative to it. */
 export const hostOf = (stack: RunningStack) => `http://127.0.0.1:${stack.port}`;
 
 /** POSTs a JSON body to `/file/async/{mode}`. */
@@ -105,7 +105,7 @@ export function download(stack: RunningStack, appKey: string, requestId: string,
   return api(stack, appKey)(`/file/download/${requestId}${fileId === undefined ? "" : `/${fileId}`}`);
 }
 
-/** An error answer: status, the headers and the spec 7.1 body. */
+/** An error answer: status, the headers and the error body (README.md#errors). */
 export async function errorOf(res: Response): Promise<{ status: number; headers: Headers; body: ErrorBodyJson }> {
   return { status: res.status, headers: res.headers, body: await readErrorBody(res) };
 }

@@ -53,7 +53,7 @@ export async function endAll(
 }
 
 /**
- * The invariant every fault case asserts (issue 15 item 12): every accepted file ends
+ * The invariant every fault case asserts: every accepted file ends
  * `done` or `failed` with a code, exactly once (never both, never missing); the pages
  * billed to the workspace equal the pages delivered; and, with a receiver, every event
  * was delivered exactly once per endpoint path.

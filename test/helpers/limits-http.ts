@@ -3,7 +3,7 @@ import { INVOICE } from "./async-fixtures.ts";
 import { api, type RunningStack } from "./local-stack.ts";
 import { sampleParams } from "./sync-fixtures.ts";
 
-/** A sync or async single request body for the invoice (spec 4.1 / 4.3). */
+/** A sync or async single request body for the invoice (OpenAPI generateSyncSingle, generateAsyncSingle). */
 export const invoiceSingle = (
   designId: string,
   fileName = "invoice",
@@ -14,7 +14,7 @@ export const invoiceSingle = (
   content: { fileName, params },
 });
 
-/** A multiple request body of `n` invoices (spec 4.2 / 4.4). */
+/** A multiple request body of `n` invoices (OpenAPI generateSyncMultiple, generateAsyncMultiple). */
 export const invoiceMultiple = (designId: string, n: number, prefix = "invoice") => ({
   designId,
   version: 1,
@@ -35,7 +35,7 @@ export function invoiceWithRows(rows: number): Record<string, unknown> {
 }
 
 /**
- * Invoice params whose JSON is exactly `bytes` UTF-8 bytes (spec 2.1 counts bytes, not
+ * Invoice params whose JSON is exactly `bytes` UTF-8 bytes (error PARAMS_TOO_LARGE counts bytes, not
  * characters): the sample plus an unknown key (ignored by rendering) filled with 3-byte
  * characters and ASCII padding.
  */

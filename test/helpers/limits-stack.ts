@@ -97,8 +97,9 @@ export interface ServiceClock {
   offsetMs(): number;
   setOffset(ms: number): Promise<void>;
   /**
-   * Moves the service clock to `secondsIn` seconds into the next minute window (spec 8
-   * rate windows are fixed minutes), a window no earlier test used. Returns its bounds.
+   * Moves the service clock to `secondsIn` seconds into the next minute window
+   * (shared/limits/README.md#rate-limits rate windows are fixed minutes), a window no earlier test used.
+   * Returns its bounds.
    */
   enterFreshWindow(secondsIn: number): Promise<{ start: number; end: number }>;
 }

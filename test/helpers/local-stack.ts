@@ -23,8 +23,8 @@ export interface RunningStack {
 }
 
 /**
- * Most suites call an endpoint class more often than spec 8 allows per minute; they run
- * with the limits raised (configuration, not a bypass). The limits suite passes
+ * Most suites call an endpoint class more often than shared/limits/README.md#rate-limits allows per minute;
+ * they run with the limits raised (configuration, not a bypass). The limits suite passes
  * `PLATEN_RATE_LIMITS: ""` to get the spec's numbers.
  */
 export const UNLIMITED = JSON.stringify({ sync: 1e6, async: 1e6, retrieval: 1e6, status: 1e6 });

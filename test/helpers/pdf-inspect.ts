@@ -6,7 +6,10 @@ import { readSearchMetadata } from "#shared/render/pdf-postprocess.ts";
 export interface PdfFacts {
   pageCount: number;
   title: string | undefined;
-  /** `rf:params` decoded (spec 8), or undefined when the PDF carries none. */
+  /**
+   * `rf:params` decoded (see shared/render/README.md#pdf-post-processing-and-rfparams), or undefined when the
+   * PDF carries none.
+   */
   searchMetadata: Record<string, string> | undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Role, SiteIdentity } from "../../functions/app/identity.ts";
 import { siteHandler } from "../../functions/app/site-edge.ts";
 
 /**
- * An in-memory stand-in for the identity port (issue 12's contract), for page tests
+ * An in-memory stand-in for the identity port (its contract), for page tests
  * before the identity module lands: users log in by a `fake_session=<userId>` cookie.
  */
 export class FakeIdentity implements SiteIdentity {

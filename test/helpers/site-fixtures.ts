@@ -1,6 +1,6 @@
 import { api, type RunningStack } from "./local-stack.ts";
 
-/** One file entry of a `response=json` sync answer (spec 2.6) plus its share object. */
+/** One file entry of a `response=json` sync answer (OpenAPI generateSyncSingle) plus its share object. */
 export interface GeneratedFile {
   requestId: string;
   fileId: string;

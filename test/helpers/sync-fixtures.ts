@@ -24,7 +24,7 @@ export function sampleParams(name: SampleName): Record<string, unknown> {
   return structuredClone(manifest.sampleParams);
 }
 
-/** The label of a sample design (what the ZIP name of spec 4.2 is built from). */
+/** The label of a sample design (what the ZIP name of OpenAPI generateSyncMultiple is built from). */
 export function sampleLabel(name: SampleName): string {
   return (JSON.parse(readFileSync(join(sampleDir(name), "design.json"), "utf8")) as { label: string }).label;
 }
@@ -75,8 +75,8 @@ export interface Tenant {
 
 /**
  * A fresh standard-plan workspace with the invoice sample published. Tests that send
- * many requests spread them over tenants so a per-workspace rate limit (spec 8: 30/min
- * for sync) cannot turn a validation test into a 429.
+ * many requests spread them over tenants so a per-workspace rate limit (shared/limits/README.md#rate-limits:
+ * 30/min for sync) cannot turn a validation test into a 429.
  */
 export async function createTenant(stack: RunningStack, name: string): Promise<Tenant> {
   useStackEmulators(stack.dataDir);

@@ -24,7 +24,7 @@ export function syncCaller(stack: RunningStack, appKey?: string) {
     });
 }
 
-/** spec 2.3 */
+/** OpenAPI generateAsyncSingle */
 export interface ShareJson {
   shareType: string;
   url: string;
@@ -32,7 +32,7 @@ export interface ShareJson {
   passcode?: string;
 }
 
-/** spec 2.4, as carried by `X-File-Mapping`. */
+/** OpenAPI generateAsyncSingle, as carried by `X-File-Mapping`. */
 export interface FileEntryJson {
   fileId: string;
   fileName: string;
@@ -40,7 +40,7 @@ export interface FileEntryJson {
   share: ShareJson;
 }
 
-/** spec 4.1: clients URL-decode, then parse. */
+/** OpenAPI generateSyncSingle: clients URL-decode, then parse. */
 export function decodeFileMapping(header: string | null): FileEntryJson[] {
   if (header === null) throw new Error("X-File-Mapping header missing");
   return JSON.parse(decodeURIComponent(header)) as FileEntryJson[];
@@ -74,7 +74,7 @@ export function parseContentDisposition(value: string | null): ParsedDisposition
   };
 }
 
-/** spec 7.1 (the shape the edge declares; the tests check its values). */
+/** README.md#errors (the shape the edge declares; the tests check its values). */
 export type ErrorBodyJson = ErrorBody;
 
 /** Reads a JSON error body (fails loudly with the raw text when it is not JSON). */
@@ -101,7 +101,7 @@ export function allHeadersText(res: Response): string {
   return parts.join("\n");
 }
 
-/** A 16-character alphanumeric id (spec 2.5). */
+/** A 16-character alphanumeric id (OpenAPI generateAsyncSingle). */
 export const ID_16 = /^[0-9A-Za-z]{16}$/;
 
 export interface RawResponse {

@@ -116,7 +116,7 @@ describe("routes of shared/definitions/routes.ts", () => {
 });
 
 describe("a path or method no route has", () => {
-  it("is answered 404 NOT_FOUND with the spec 7.1 body, not API Gateway's 403 Missing Authentication Token", () => {
+  it("is answered 404 NOT_FOUND with the error body (README.md#errors), not API Gateway's 403 Missing Authentication Token", () => {
     for (const api of [mainApi, quietApi]) {
       const [[, p]] = resourcesOfType(s.json, "AWS::ApiGateway::GatewayResponse").filter(
         ([, r]) => r.RestApiId.Ref === api && r.ResponseType === "MISSING_AUTHENTICATION_TOKEN",
@@ -159,7 +159,7 @@ describe("REST API settings", () => {
     expect(JSON.stringify(format)).not.toMatch(/appkey|authorization/i);
   });
 
-  it("serves quiet routes (spec 4.10: /health/check) from an API whose stage has no access log", () => {
+  it("serves quiet routes (OpenAPI healthCheck: /health/check) from an API whose stage has no access log", () => {
     const methods = apiMethods(s.json);
     for (const route of routes.filter((r) => r.quiet)) {
       expect(methods.some((m) => m.restApi === mainApi && m.path.endsWith(route.path))).toBe(false);

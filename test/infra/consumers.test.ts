@@ -26,7 +26,7 @@ describe("queue consumers with the shared definitions", () => {
     expect(resourcesOfType(s.json, "AWS::Lambda::EventSourceMapping")).toHaveLength(existing.length);
   });
 
-  it("runs the sweeper on an EventBridge schedule (issue 15: stalled requests, outbox relay)", () => {
+  it("runs the sweeper on an EventBridge schedule (stalled requests, outbox relay)", () => {
     const rules = resourcesOfType(s.json, "AWS::Events::Rule");
     const sweep = logicalId(s.stack, s.stack.functions[schedules.sweep.function]!.fn);
     const rule = rules.find(([, p]) =>
@@ -40,7 +40,7 @@ describe("queue consumers with the shared definitions", () => {
     );
     expect(permissions.some(([, p]) => resolveResource(p.FunctionName).logicalId === sweep)).toBe(true);
   });
-  it("gives the render worker its fleet-wide fair share (issue 15 item 4) and lets it send deferred files back to its queue", () => {
+  it("gives the render worker its fleet-wide fair share and lets it send deferred files back to its queue", () => {
     const render = s.json.Resources[logicalId(s.stack, s.stack.functions.render!.fn)]!.Properties!;
     const env = (render.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(env.PLATEN_RENDER_WORKSPACE_WORK_SECONDS).toBe(String(queues.render.workspaceWorkSeconds));

@@ -15,7 +15,7 @@ const lambda = (id: string) => s.json.Resources[logicalId(s.stack, s.stack.funct
 const tableId = (id: string) => logicalId(s.stack, s.stack.data.tables[id]!.table);
 const secretId = () => logicalId(s.stack, s.stack.data.identityKeys!);
 
-describe("{auth_url} (issue 12)", () => {
+describe("{auth_url}", () => {
   it("serves every path of its own RestApi from the auth function", () => {
     const api = resourcesOfType(s.json, "AWS::ApiGateway::RestApi").find(([, p]) => p.Name === "platen-dev-auth");
     expect(api).toBeDefined();

@@ -35,7 +35,7 @@ export interface TemplateJson {
  */
 export function synthStack(props: PlatenStackProps = {}): Synthesized {
   // An explicit outdir, removed once the template is read: CDK's default is a fresh
-  // cdk.out* folder in the temp folder per synthesis, never cleaned (issue 18).
+  // cdk.out* folder in the temp folder per synthesis, never cleaned.
   const outdir = mkdtempSync(join(tmpdir(), "cdk.out-test-"));
   try {
     const app = new App({ outdir, context: { "aws:cdk:bundling-stacks": [] } });

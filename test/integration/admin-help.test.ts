@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 18 item 4: the admin CLI's help as an operator meets it, in child processes.
+ * The admin CLI's help as an operator meets it, in child processes.
  * Help and mistakes in the command line are answered before anything connects, so no
  * stack is needed (and none is started: the data folder given does not exist).
  */
@@ -32,7 +32,7 @@ const SOME_COMMANDS = [
   "oauth-client list",
 ];
 
-describe("admin CLI help (issue 18 item 4)", () => {
+describe("admin CLI help", () => {
   it("prints the usage of every command and exits 0 for `npm run admin -- --help`", async () => {
     const out = await run("npm", ["run", "--silent", "admin", "--", "--help"]);
     expect(out.code).toBe(0);

@@ -10,8 +10,8 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
 
 /**
- * Application-key rotation through the admin CLI and the domain (spec 4.11), and the
- * 90-day warning of spec 5 on a moved clock. The HTTP route is covered by management-api.
+ * Application-key rotation through the admin CLI and the domain (OpenAPI rotateApplicationKey), and the
+ * 90-day warning (README.md#authentication) on a moved clock. The HTTP route is covered by management-api.
  */
 
 const repoRoot = resolve(import.meta.dirname, "../..");
@@ -112,7 +112,7 @@ describe("concurrent rotations", () => {
   });
 });
 
-describe("the 90-day warning (spec 5)", () => {
+describe("the 90-day warning (see README.md#authentication)", () => {
   it("appears on responses to a key older than 90 days, in `workspace show`, and goes away with a rotation", async () => {
     const tenant = await createTenant(stack, "old key");
     const fresh = await designs(tenant.appKey);

@@ -182,7 +182,8 @@ describe("one SQS batch of render messages", () => {
     ];
     expect(answers[0]!.body.files.map((f) => f.fileName)).toEqual(["ok", "ok-2"]);
     await expectFinalizedOnce(ok);
-    // Dead-lettered after its retries: the DLQ consumer fails the file (spec 3.1).
+    // Dead-lettered after its retries: the DLQ consumer fails the file (see
+    // shared/generation/README.md#request-states-and-retention).
     expect(answers[1]!.body.status).toBe("failed");
     expect(answers[1]!.body.failedFiles?.map((f) => f.code)).toEqual(["GENERATION_INTERRUPTED"]);
     // Both messages of the uncountable request were reported together; their retries found

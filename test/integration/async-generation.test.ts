@@ -26,9 +26,10 @@ import { sampleParams } from "../helpers/sync-fixtures.ts";
 import { ID_16, parseContentDisposition, RFC5987_VALUE_CHARS, syncCaller } from "../helpers/sync-http.ts";
 
 /**
- * Async generation over HTTP (spec 2.5, 2.7, 3.1, 4.3–4.7, 7): acceptance, validation,
- * status while processing and at the end, partial and total failure, downloads in every
- * state, unknown ids and tenant isolation. One local stack (real Chromium) for the file.
+ * Async generation over HTTP (OpenAPI generateAsyncSingle, getStatus, downloadRequest, downloadFile;
+ * shared/generation/README.md#request-states-and-retention; README.md#errors): acceptance, validation, status
+ * while processing and at the end, partial and total failure, downloads in every state, unknown ids and tenant
+ * isolation. One local stack (real Chromium) for the file.
  */
 
 type Workspace = RunningStack["localJson"]["workspaces"][number];
@@ -60,7 +61,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-/** Asserts the spec 4.7 headers of a PDF download and returns its bytes. */
+/** Asserts the headers of a PDF download (OpenAPI downloadFile) and returns its bytes. */
 async function expectPdfDownload(res: Response, fileId: string, fileName: string): Promise<Uint8Array> {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/pdf");
@@ -74,7 +75,7 @@ async function expectPdfDownload(res: Response, fileId: string, fileName: string
   return bytes;
 }
 
-/** Asserts the spec 4.6 headers of a ZIP download and returns the archive's entries. */
+/** Asserts the headers of a ZIP download (OpenAPI downloadRequest) and returns the archive's entries. */
 async function expectZipDownload(res: Response, requestId: string): Promise<Map<string, Uint8Array>> {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/zip");
@@ -82,7 +83,7 @@ async function expectZipDownload(res: Response, requestId: string): Promise<Map<
   expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
   const disposition = parseContentDisposition(res.headers.get("content-disposition"));
   expect(disposition.type).toBe("attachment");
-  // spec 4.2/4.6: `<template name>_<requestId>.zip`, URL-encoded.
+  // OpenAPI generateSyncMultiple, downloadRequest: `<template name>_<requestId>.zip`, URL-encoded.
   expect(disposition.filenameStar).toBe(`${INVOICE_LABEL}_${requestId}.zip`);
   expect(disposition.filenameStarRaw).toMatch(RFC5987_VALUE_CHARS);
   expect(decodeURIComponent(disposition.filename ?? "")).toBe(`${INVOICE_LABEL}_${requestId}.zip`);
@@ -92,7 +93,7 @@ async function expectZipDownload(res: Response, requestId: string): Promise<Map<
   return entries;
 }
 
-/** The spec 2.3 share of an accepted file. */
+/** The share object of an accepted file. */
 function expectShare(accepted: AcceptedJson, index: number, shareType: string, passcodeEnabled: boolean): void {
   const file = accepted.files[index]!;
   expect(keysOf(file.share)).toEqual(
@@ -105,7 +106,7 @@ function expectShare(accepted: AcceptedJson, index: number, shareType: string, p
 }
 
 describe("acceptance and completion", () => {
-  it("single: 202 per spec 2.5, then `completed` per spec 2.7 and the PDF at its downloadPath", async () => {
+  it("single: 202 per OpenAPI generateAsyncSingle, then `completed` per OpenAPI getStatus and the PDF at its downloadPath", async () => {
     const passthrough = { orderId: "ORD-7", amount: 1200 };
     const res = await postAsync(
       stack,
@@ -130,7 +131,7 @@ describe("acceptance and completion", () => {
     expect(accepted.url).not.toContain("download");
     expect(accepted.files).toHaveLength(1);
     const file = accepted.files[0]!;
-    // spec 2.4: fileId, fileName, passthrough (only when supplied), share — nothing else
+    // OpenAPI generateAsyncSingle: fileId, fileName, passthrough (only when supplied), share — nothing else
     // (soft, so the rest of the lifecycle is still checked when this fails).
     expect.soft(keysOf(file)).toEqual(["fileId", "fileName", "passthrough", "share"]);
     expect(file.fileId).toMatch(/^[0-9A-Za-z]+$/);
@@ -171,7 +172,7 @@ describe("acceptance and completion", () => {
     const pageCount = done.body.files[0]!.pageCount!;
     expect(pageCount).toBeGreaterThanOrEqual(1);
 
-    // spec 2.7: downloadPath is relative to the host and already carries /v1.
+    // OpenAPI getStatus: downloadPath is relative to the host and already carries /v1.
     const pdf = await expectPdfDownload(
       await fetch(`${hostOf(stack)}${done.body.files[0]!.downloadPath}`, { headers: { appkey: demo.appKey } }),
       file.fileId,

@@ -27,7 +27,7 @@ import { publishFolder, sampleParams, writeDesignFolder } from "../helpers/sync-
 import { syncCaller } from "../helpers/sync-http.ts";
 
 /**
- * Requests whose generation process stopped (spec 3.1 "generation process stopped"):
+ * Requests whose generation process stopped ("generation process stopped", error GENERATION_INTERRUPTED):
  * a stack SIGKILLed mid-batch and restarted on the same data dir, requests frozen at
  * the precise crash points of the worker, and a render that always times out (a failure
  * of the document itself: it fails at once, never retried into the dead-letter queue,

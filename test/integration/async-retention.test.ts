@@ -25,9 +25,10 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { parseContentDisposition, syncCaller } from "../helpers/sync-http.ts";
 
 /**
- * What happens after an async request ended (spec 3.1, 4.5–4.7): a render message
- * delivered again changes nothing and finalizes nothing twice, and the 24-hour job
- * retention and the file retention, walked through by moving the service clock.
+ * What happens after an async request ended (shared/generation/README.md#request-states-and-retention;
+ * OpenAPI getStatus, downloadRequest, downloadFile): a render message delivered again changes nothing and
+ * finalizes nothing twice, and the 24-hour job retention and the file retention, walked through by moving the
+ * service clock.
  */
 
 type Workspace = RunningStack["localJson"]["workspaces"][number];
@@ -153,7 +154,10 @@ describe("24-hour job retention and file retention (moved clock)", () => {
     await moveClock(stack, 0);
   });
 
-  /** A status rebuilt from file records (spec 3.1): designId and files only. */
+  /**
+   * A status rebuilt from file records (see shared/generation/README.md#request-states-and-retention): designId
+   * and files only.
+   */
   async function expectRebuiltCompleted(
     requestId: string,
     files: { fileId: string; fileName: string }[],

@@ -9,7 +9,7 @@ import { createPlanTenant, type PlanTenant, publishSlowDesign, slowParams } from
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 
 /**
- * Fair rendering across workspaces (issue 15 item 4), on the real local stack: workspace A
+ * Fair rendering across workspaces, on the real local stack: workspace A
  * queues 50 slow files (80 pages each), workspace B queues 5 invoices right after. Without
  * the per-workspace cap, the stack's 2 browsers work through most of A's backlog before
  * B's first file (measured: B ended 15.1 s after its 202 and A's files took 15.5 s at load

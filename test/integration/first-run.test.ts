@@ -8,7 +8,7 @@ import { freePort, type NpmStart, readyOf, sleep, spawnNpmStart, waitUntilGone }
 import { descendants } from "../helpers/processes.ts";
 
 /**
- * Issue 18, items 1–3 and 8, as a user meets them: `npm start` in a child process (npm,
+ * A first run as a user meets it: `npm start` in a child process (npm,
  * its shell, node, Chromium), readiness, a second start on the same data folder, and every
  * way of ending it. One data folder for the file, so only the first start seeds.
  */
@@ -67,7 +67,7 @@ async function renderOne(apiBaseUrl: string): Promise<void> {
   await res.arrayBuffer();
 }
 
-describe("readiness and a second start (issue 18 items 1, 3)", () => {
+describe("readiness and a second start", () => {
   let first: NpmStart;
   let port: number;
 
@@ -135,7 +135,7 @@ describe("readiness and a second start (issue 18 items 1, 3)", () => {
   });
 });
 
-describe("every way of ending `npm start` (issue 18 item 2)", () => {
+describe("every way of ending `npm start`", () => {
   const ways: [string, (run: NpmStart) => void][] = [
     ["Ctrl-C (SIGINT to the process group)", (run) => kill(-run.child.pid!, "SIGINT")],
     ["SIGTERM to node", () => kill(runtimePid(), "SIGTERM")],

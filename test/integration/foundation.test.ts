@@ -43,8 +43,8 @@ describe("seed and local.json", () => {
   });
 });
 
-describe("authentication (spec 5.1)", () => {
-  it("answers 412 without any credentials header, with the 7.1 body", async () => {
+describe("authentication (see README.md#authentication)", () => {
+  it("answers 412 without any credentials header, with the error body (README.md#errors)", async () => {
     const res = await api(stack)("/file/designs");
     expect(res.status).toBe(412);
     const body = await res.json();
@@ -88,7 +88,7 @@ describe("health and routing", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok" });
   });
-  it("answers unknown routes with JSON 404 and wrong methods with 405, in the spec 7.1 body and the caller's language", async () => {
+  it("answers unknown routes with JSON 404 and wrong methods with 405, in the error body (README.md#errors) and the caller's language", async () => {
     const unknown = await api(stack)("/nope", { headers: { "accept-language": "ja" } });
     expect([unknown.status, unknown.headers.get("content-language")]).toEqual([404, "ja"]);
     expect(await unknown.json()).toEqual({
@@ -109,7 +109,7 @@ describe("health and routing", () => {
       docsUrl: expect.stringMatching(/\/docs\/errors#method_not_allowed$/),
     });
   });
-  it("answers CORS preflights and exposes the spec's headers (spec 4.14)", async () => {
+  it("answers CORS preflights and exposes the spec's headers (see infra/README.md#cross-origin-access)", async () => {
     const res = await api(stack)("/file/sync/single", { method: "OPTIONS" });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -132,7 +132,7 @@ describe("health and routing", () => {
   });
 });
 
-describe("design parameters (spec 4.8)", () => {
+describe("design parameters (OpenAPI getDesignParameters)", () => {
   it("returns the schema with non-ASCII names exactly as authored", async () => {
     const res = await api(stack, demo.appKey)(`/file/design/parameter/${invoiceOf(demo).id}`);
     expect(res.status).toBe(200);
@@ -170,7 +170,7 @@ describe("design parameters (spec 4.8)", () => {
   });
 });
 
-describe("design list (spec 4.9)", () => {
+describe("design list (OpenAPI listDesigns)", () => {
   it("lists the workspace's designs with thumbnails that serve a PNG", async () => {
     const res = await api(stack, demo.appKey)("/file/designs");
     const body = await res.json();

@@ -11,7 +11,7 @@ import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clie
 import { decodeFileMapping, parseContentDisposition } from "../helpers/sync-http.ts";
 
 /**
- * Large answers (issue 15 item 10) on the real local stack: request ZIPs over the threshold
+ * Large answers on the real local stack: request ZIPs over the threshold
  * leave through a presigned S3 GET (302), served by the gateway with S3's signature and
  * expiry checks; X-File-Mapping headers over the cap are refused before anything renders
  * or counts. Small thresholds here; the defaults are in the unit tests.
@@ -167,7 +167,7 @@ describe("GET /file/download/{requestId}: ZIPs over PLATEN_ZIP_REDIRECT_BYTES co
     await expectSameArchive(await bytesOf(recovered), fresh);
   });
 
-  it("follows like any download for a client that follows redirects (spec 4.6 clients)", async () => {
+  it("follows like any download for a client that follows redirects (clients of OpenAPI downloadRequest)", async () => {
     const res = await download(stack, demo.appKey, requestId);
     expect(res.status).toBe(200);
     await expectSameArchive(await bytesOf(res), requestId);
@@ -280,7 +280,7 @@ describe("the site's output history ZIP follows the same threshold", () => {
   });
 });
 
-describe("X-File-Mapping over PLATEN_FILE_MAPPING_MAX_BYTES (spec 4.2)", () => {
+describe("X-File-Mapping over PLATEN_FILE_MAPPING_MAX_BYTES (OpenAPI generateSyncMultiple)", () => {
   /** Two files whose passthrough alone makes a ~6 KB mapping. */
   const wide = () => ({
     ...invoice,

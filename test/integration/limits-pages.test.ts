@@ -22,11 +22,11 @@ import { publishFolder, sampleDir } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping } from "../helpers/sync-http.ts";
 
 /**
- * Monthly page quotas (spec 7.3, 8) and the Idempotency-Key (spec 4.14) over HTTP, with
- * the admin CLI as the operator's view (`usage --json`). The standard plan's included
- * pages are lowered to 3 (PLATEN_PLAN_PAGES) so overage shows after a few renders; the
- * rate limits stay raised (local-stack default) because these tests render a lot.
- * The stack is restarted twice at the end: a clean stop, then a crash.
+ * Monthly page quotas (see shared/errors/catalogue.ts, shared/limits/README.md#service-limits) and the
+ * Idempotency-Key (see infra/README.md#cross-origin-access) over HTTP, with the admin CLI as the operator's
+ * view (`usage --json`). The standard plan's included pages are lowered to 3 (PLATEN_PLAN_PAGES) so overage
+ * shows after a few renders; the rate limits stay raised (local-stack default) because these tests render a
+ * lot. The stack is restarted twice at the end: a clean stop, then a crash.
  */
 
 /** Pages of the slow design: a few seconds of Chromium, long enough to act while it renders. */
@@ -85,7 +85,7 @@ async function expectQuotaRefusal(res: Response, lang: "en" | "ja" = "en") {
   return body;
 }
 
-describe("monthly page quotas (spec 8)", () => {
+describe("monthly page quotas (see shared/limits/README.md#service-limits)", () => {
   it("free plan: stops at 30 pages; of 5 concurrent requests at the edge exactly one is admitted; async acceptance is refused with 403 too", async () => {
     counted.push(second.id);
     expect(await usage(second.id)).toEqual({
@@ -339,7 +339,7 @@ describe("monthly page quotas (spec 8)", () => {
   });
 });
 
-describe("Idempotency-Key (spec 4.14)", () => {
+describe("Idempotency-Key (see infra/README.md#cross-origin-access)", () => {
   it("sync: a repeat replays the stored file (same Request-Id, bytes, X-Page-Count) without rendering or counting again; another body with the key is 400 IDEMPOTENCY_KEY_REUSED", async () => {
     const preflight = await fetch(`${stack.baseUrl}/file/sync/single`, {
       method: "OPTIONS",
@@ -497,8 +497,9 @@ describe("after a restart", () => {
     expect(await inFlight).toBeInstanceOf(Error);
     stack = await startStack({ dataDir: stack.dataDir, env: ENV });
 
-    // Nothing runs the first request any more; 2 minutes later (well past spec 8's 60 s) the
-    // client's retry must be able to get its document, not "still being processed" for 24 h.
+    // Nothing runs the first request any more; 2 minutes later (well past the sync time-out of 60 s
+    // (shared/limits/README.md#service-limits)) the client's retry must be able to get its document, not "still
+    // being processed" for 24 h.
     await serviceClock(stack).setOffset(120_000);
     const retry = await sync(slow.tenant.appKey, body, { "Idempotency-Key": key });
     const text = retry.status === 200 ? "" : await retry.text();

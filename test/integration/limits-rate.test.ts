@@ -13,9 +13,9 @@ import { api, type RunningStack, removeDataDir, startStack } from "../helpers/lo
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 
 /**
- * Rate limits of spec 8 over HTTP, with the spec's own numbers (PLATEN_RATE_LIMITS unset):
- * sync 30, async 100, retrieval 100, status 300 requests a minute per workspace and class,
- * 429 RATE_LIMITED with Retry-After (7.2), plus the request-size limits (413, 1,000,000
+ * Rate limits (shared/limits/README.md#rate-limits) over HTTP, with the spec's own numbers (PLATEN_RATE_LIMITS
+ * unset): sync 30, async 100, retrieval 100, status 300 requests a minute per workspace and class,
+ * 429 RATE_LIMITED with Retry-After, plus the request-size limits (413, 1,000,000
  * bytes of params). Each test starts in a minute window no earlier test used (the service
  * clock is moved with the local test hook), so a window boundary never splits a burst.
  */
@@ -60,7 +60,7 @@ const get = (appKey: string, path: string) => api(stack, appKey)(path);
 const invalidSync = (appKey: string, mode: "single" | "multiple" = "single") =>
   postJson(stack, appKey, `/file/sync/${mode}`, {});
 
-/** spec 7.1 body of a 429, checked against the header; returns Retry-After as a number. */
+/** error body (README.md#errors) of a 429, checked against the header; returns Retry-After as a number. */
 async function expectRateLimited(res: Response, lang: "en" | "ja" = "en"): Promise<number> {
   const { status, headers, body } = await errorOf(res);
   expect([status, body.code]).toEqual([429, "RATE_LIMITED"]);
@@ -82,7 +82,7 @@ const secondsLeft = (end: number, before: number, after: number) => ({
   max: Math.ceil((end - before) / 1000),
 });
 
-describe("rate limits per workspace and class (spec 8)", () => {
+describe("rate limits per workspace and class (see shared/limits/README.md#rate-limits)", () => {
   it("status: 300 a minute (the spec default), the 301st is 429; the sync, async and retrieval classes are counted apart", async () => {
     const tenant = await createTenant(stack, "Rate status");
     await clock.enterFreshWindow(1);
@@ -129,7 +129,7 @@ describe("rate limits per workspace and class (spec 8)", () => {
     expect(late).toBeGreaterThanOrEqual(Math.max(1, lateExpected.min));
     expect(late).toBeLessThanOrEqual(lateExpected.max);
 
-    // spec 7.2: a 429 may be resent unchanged after the waiting time.
+    // README.md#errors: a 429 may be resent unchanged after the waiting time.
     await clock.setOffset(window.end + 100 - Date.now());
     res = await postJson(stack, tenant.appKey, "/file/sync/single", body);
     expect(res.status).toBe(200);
@@ -213,7 +213,7 @@ describe("rate limits per workspace and class (spec 8)", () => {
   });
 });
 
-describe("request size limits (spec 8)", () => {
+describe("request size limits (see shared/limits/README.md#service-limits)", () => {
   it("413 for a 51 MB body, with Content-Length or chunked, read by the client before the body is complete; the stack keeps serving", async () => {
     const tenant = await createTenant(stack, "Size 413");
     const headers = { appkey: tenant.appKey };

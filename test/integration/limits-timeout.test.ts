@@ -14,8 +14,8 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
- * The sync time-out of spec 8 (60 s, 504 from the gateway, 7.2) without waiting a minute:
- * PLATEN_TIMEOUT_SCALE 0.05 turns the integration time-out into 3 s. The design is slow in
+ * The sync time-out (shared/limits/README.md#service-limits) (60 s, 504 from the gateway) without waiting a
+ * minute: PLATEN_TIMEOUT_SCALE 0.05 turns the integration time-out into 3 s. The design is slow in
  * Chromium (thousands of text pages), so the service's own event loop stays free.
  */
 

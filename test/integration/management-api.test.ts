@@ -14,9 +14,9 @@ import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 import { admin } from "../helpers/webhook-fixtures.ts";
 
 /**
- * Webhook-endpoint management (spec 4.12) and application-key rotation (spec 4.11) over
- * HTTP against the local stack, with real OAuth tokens from the code flow (two clients),
- * a client-credentials token and first-party login sessions. One stack for the file.
+ * Webhook-endpoint management (see shared/webhooks/README.md#managing-endpoints-over-http) and application-key
+ * rotation (OpenAPI rotateApplicationKey) over HTTP against the local stack, with real OAuth tokens from the
+ * code flow (two clients), a client-credentials token and first-party login sessions. One stack for the file.
  */
 
 let stack: RunningStack;
@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 const ep = () => `/workspace/${a.workspaceId}/webhook-endpoints`;
-/** The seven operations of spec 4.12 (and rotation), on an endpoint id that may not exist. */
+/** The seven webhook-endpoint operations (and rotation), on an endpoint id that may not exist. */
 const operations = (id: string): [string, string, unknown?][] => [
   ["GET", ep()],
   ["POST", ep(), { url: hook("denied") }],
@@ -82,7 +82,7 @@ async function unownedEndpoint(name: string): Promise<string> {
   return JSON.parse(out.stdout).id as string;
 }
 
-describe("credentials (spec 4.12 rules 2 and 3, 4.11)", () => {
+describe("credentials (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http)", () => {
   it("a client-credentials token gets 403 WORKSPACE_ROLE_DENIED on every operation, listing included", async () => {
     const id = await unownedEndpoint("cc-target");
     for (const [method, path, body] of operations(id)) {
@@ -213,7 +213,8 @@ describe("the signing secret", () => {
       body: { secret: created.body.secret },
     });
     const regenerated = await call("POST", `${ep()}/${id}/secret/regenerate`, { token: t.adminOne });
-    // Spec 6.2's one-value signature: the old secret stops at once unless an overlap is asked for.
+    // shared/webhooks/README.md#signature-format: one-value signature: the old secret stops at once unless an
+    // overlap is asked for.
     expect(regenerated.body).toEqual({ id, secret: expect.stringMatching(/^whsec_/) });
     expect((await call("GET", `${ep()}/${id}/secret`, { cookie: s.admin })).body.secret).toBe(regenerated.body.secret);
     const overlapping = await call(
@@ -338,7 +339,7 @@ describe("the single-URL setting", () => {
   });
 });
 
-describe("application-key rotation over HTTP (spec 4.11)", () => {
+describe("application-key rotation over HTTP (OpenAPI rotateApplicationKey)", () => {
   it("answers the new key; the old one is refused by the very next request", async () => {
     const rotated = await call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, {
       token: t.adminOne,

@@ -44,7 +44,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("spec 5.1 with Bearer tokens", () => {
+describe("authentication refusals with Bearer tokens (README.md#authentication)", () => {
   it("412 without appkey and Authorization; 401 for a token that is not one of ours", async () => {
     const none = await api(stack)("/file/designs");
     expect([none.status, await codeOf(none)]).toEqual([412, "AUTH_HEADER_MISSING"]);
@@ -79,12 +79,12 @@ describe("spec 5.1 with Bearer tokens", () => {
     expect(list.status).toBe(200);
     const own = await api(stack)("/file/designs", bearer(tokens.access_token, { "x-workspace-id": second.id }));
     expect(own.status).toBe(200);
-    // spec 5: x-workspace-id of another workspace → 401, even one the user belongs to.
+    // README.md#authentication: x-workspace-id of another workspace → 401, even one the user belongs to.
     const other = await api(stack)("/file/designs", bearer(tokens.access_token, { "x-workspace-id": demo.id }));
     expect([other.status, await codeOf(other)]).toEqual([401, "INVALID_CREDENTIALS"]);
   });
 
-  it("a token lacking pdf:generate is 401 on generation (spec 5.1) but may list designs", async () => {
+  it("a token lacking pdf:generate is 401 on generation (see shared/identity/README.md#scopes) but may list designs", async () => {
     const client = await makeConfidentialClient(demo.id, ["designs:read"]);
     const token = await clientCredentialsToken(stack, client);
     const gen = await generateAsync(token);

@@ -36,7 +36,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("discovery and public endpoints (spec 4.13, 5.2)", () => {
+describe("discovery and public endpoints (shared/identity/README.md#auth_url, shared/identity/README.md#provider-settings)", () => {
   it("publishes exactly the spec's response type, grants, PKCE method and client auth methods", async () => {
     const doc = (await (await fetch(`${authOrigin(stack)}/.well-known/openid-configuration`)).json()) as Record<
       string,
@@ -64,7 +64,7 @@ describe("discovery and public endpoints (spec 4.13, 5.2)", () => {
   });
 });
 
-describe("client credentials (spec 5.3 item 5)", () => {
+describe("client credentials (see shared/identity/README.md#provider-settings)", () => {
   it("works with Basic and with client_secret_post; an omitted scope grants every allowed API scope", async () => {
     const basic = await tokenRequest(
       stack,
@@ -123,7 +123,7 @@ describe("client credentials (spec 5.3 item 5)", () => {
     expect(Object.keys(unknown.body).sort()).toEqual(["error", "error_description"]);
   });
 
-  it("unsupported_grant_type for grants outside spec 5.2", async () => {
+  it("unsupported_grant_type for grants outside shared/identity/README.md#provider-settings", async () => {
     const res = await tokenRequest(
       stack,
       { grant_type: "password", username: user.email, password: user.password },
@@ -133,7 +133,7 @@ describe("client credentials (spec 5.3 item 5)", () => {
   });
 });
 
-describe("authorization code errors (spec 5.3, RFC 6749 §5.2)", () => {
+describe("authorization code errors (shared/identity/README.md#provider-settings, RFC 6749 §5.2)", () => {
   const flow = () =>
     authorizeWithForms(stack, { ...publicClient, email: user.email, password: user.password, workspaceId: demo.id });
   const exchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
@@ -267,7 +267,7 @@ describe("authorization code errors (spec 5.3, RFC 6749 §5.2)", () => {
   });
 });
 
-describe("cross-origin callers (spec 4.14: all origins are accepted)", () => {
+describe("cross-origin callers (infra/README.md#cross-origin-access: all origins are accepted)", () => {
   const origin = "https://spa.example";
   const allowed = (headers: Headers) => headers.get("access-control-allow-origin");
 
@@ -398,7 +398,7 @@ describe("login form", () => {
   });
 });
 
-describe("admin CLI (issue 12 item 5)", () => {
+describe("admin CLI", () => {
   const repo = resolve(import.meta.dirname, "../..");
   const admin = async (...args: string[]) => {
     try {

@@ -9,9 +9,9 @@ import { type RunningStack, removeDataDir, settled, startStack } from "../helper
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
- * Reliability and security hardening (issue 15) over HTTP: the monthly page limit under
- * concurrency (item 1), params nesting (item 7) and passcode hashing that never stalls
- * the process (item 3, last: it leaves 100 renders queued).
+ * Reliability and security hardening over HTTP: the monthly page limit under
+ * concurrency, params nesting and passcode hashing that never stalls
+ * the process (last: it leaves 100 renders queued).
  */
 
 let stack: RunningStack;
@@ -28,7 +28,7 @@ afterAll(async () => {
 /** Invoice rows for a document of a few pages (the header repeats on each page). */
 const ROWS = 120;
 
-describe("the free plan's 30 pages hold under concurrency (item 1)", () => {
+describe("the free plan's 30 pages hold under concurrency", () => {
   it("25 concurrent multi-page sync requests: the pages delivered never exceed 30, each refusal is 403 PLAN_PAGE_LIMIT_EXCEEDED, and the usage equals the pages delivered", async () => {
     const tenant = await createPlanTenant(stack, "Race", "free");
     const body = invoiceSingle(tenant.invoiceId, "race", invoiceWithRows(ROWS));
@@ -78,7 +78,7 @@ describe("the free plan's 30 pages hold under concurrency (item 1)", () => {
   }, 300_000);
 });
 
-describe("params nesting (item 7)", () => {
+describe("params nesting", () => {
   const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
   const withParams = (params: string, mode: "single" | "multiple", designId: string) =>
     mode === "single"
@@ -114,7 +114,7 @@ describe("params nesting (item 7)", () => {
   }, 60_000);
 });
 
-describe("passcode hashing (item 3)", () => {
+describe("passcode hashing", () => {
   it("a 100-file async request with passcodes answers 202 within the 29 s budget while /health/check keeps answering; the stored hashes verify", async () => {
     const tenant = await createPlanTenant(stack, "Passcodes", "standard");
     const contents = invoiceItems(100, "pc").map((c) => ({ ...c, passcodeEnabled: true }));

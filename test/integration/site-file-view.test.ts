@@ -34,7 +34,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("file view over HTTP (issue 14 items 1 and 5)", () => {
+describe("file view over HTTP", () => {
   it("answers share URLs on the site with the security headers", async () => {
     expect(locked.url.startsWith(stack.localJson.siteUrl)).toBe(true);
     const res = await fetch(`${site}${locked.path}`);
@@ -130,7 +130,7 @@ describe("file view over HTTP (issue 14 items 1 and 5)", () => {
   });
 });
 
-describe("error docs over HTTP (issue 14 item 3)", () => {
+describe("error docs over HTTP", () => {
   it("resolves the anchor of every docsUrl the API can return, in both languages", async () => {
     for (const lang of ["en", "ja"]) {
       // An API error tells where its docs are: follow that URL, as a reader would.

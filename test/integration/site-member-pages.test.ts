@@ -56,7 +56,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("share types 01 and 02 (issue 14 item 1)", () => {
+describe("share types 01 and 02", () => {
   it("shows a workspace file to members only; others get the 404 page", async () => {
     expect((await site("GET", internal.path)).status).toBe(404);
     expect((await site("GET", internal.path, { cookie: identity.cookie("outsider") })).status).toBe(404);
@@ -100,7 +100,7 @@ describe("share types 01 and 02 (issue 14 item 1)", () => {
   });
 });
 
-describe("output history pages (issue 14 item 2)", () => {
+describe("output history pages", () => {
   it("sends anonymous visitors to the login page and hides other workspaces' requests", async () => {
     const anonymous = await site("GET", `/output-history/${partialId}`);
     expect(anonymous.status).toBe(303);
@@ -138,7 +138,7 @@ describe("output history pages (issue 14 item 2)", () => {
   });
 });
 
-describe("workspace settings (issue 14 item 4)", () => {
+describe("workspace settings", () => {
   it("lets an admin create an endpoint and warns about design ids the workspace does not have", async () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
     expect(page.status).toBe(200);

@@ -45,7 +45,7 @@ afterAll(async () => {
   if (stack) removeDataDir(stack.dataDir);
 });
 
-describe("output history listing (issue 14 item 2)", () => {
+describe("output history listing", () => {
   it("lists the workspace's requests newest first, with their files, and nothing of other workspaces", async () => {
     const page = await listOutputHistory(stack.localJson.workspaces[0]!.id, {}, systemClock);
     expect(page.requests.map((r) => r.requestId)).toEqual([partialId, ...[...requestIds].reverse()]);
@@ -86,7 +86,7 @@ describe("output history listing (issue 14 item 2)", () => {
   });
 });
 
-describe("search matching (spec 8 search metadata)", () => {
+describe("search matching (search metadata, shared/render/README.md#pdf-post-processing-and-rfparams)", () => {
   it("indexes only top-level strings (trimmed) and finite numbers", () => {
     expect(matchesSearch({ a: "  x  " }, "a=x")).toBe(true);
     expect(matchesSearch({ n: 1e21 }, "n=1000000000000000000000")).toBe(true);

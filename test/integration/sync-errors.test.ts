@@ -5,11 +5,11 @@ import { createTenant, sampleParams, type Tenant } from "../helpers/sync-fixture
 import { type ErrorBodyJson, readErrorBody, type SyncMode, syncCaller } from "../helpers/sync-http.ts";
 
 /**
- * Refusals of the sync generation endpoints over HTTP (spec 2.1, 2.2, 4.1, 4.2, 7, 8):
- * every error code with its `details`, the mixed-kind rule, the language of messages,
- * and the inputs the spec says must still render. Requests are spread over fresh
- * workspaces so a per-workspace rate limit (spec 8: 30 sync requests/min) cannot
- * interfere with what is tested here.
+ * Refusals of the sync generation endpoints over HTTP (OpenAPI generateSyncSingle, generateSyncMultiple;
+ * README.md#errors; shared/limits/README.md#service-limits): every error code with its `details`, the
+ * mixed-kind rule, the language of messages, and the inputs the spec says must still render. Requests are
+ * spread over fresh workspaces so a per-workspace rate limit (shared/limits/README.md#rate-limits: 30 sync
+ * requests/min) cannot interfere with what is tested here.
  */
 
 let stack: RunningStack;
@@ -50,7 +50,7 @@ const multiple = (tenant: Tenant, contents: Record<string, unknown>[], extra: Re
   ...extra,
 });
 
-/** Checks the spec 7.1 body shape and returns it. */
+/** Checks the error body (README.md#errors) shape and returns it. */
 async function expectError(
   res: Response,
   status: number,
@@ -80,7 +80,7 @@ async function expectError(
 const fields = (body: ErrorBodyJson) => body.details.map((d) => d.field);
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
-describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
+describe("request body (VALIDATION_FAILED, shared/errors/catalogue.ts)", () => {
   it("refuses a body that is not JSON, or JSON that is not an object", async () => {
     for (const raw of ["{", "not json", "", "[]", '"x"', "null"]) {
       const res = await send(tBody, "single", raw);
@@ -151,7 +151,7 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
     ]);
   });
 
-  it("answers VALIDATION_FAILED when kinds are mixed (a bad fileName and a missing designId, spec 7.1)", async () => {
+  it("answers VALIDATION_FAILED when kinds are mixed (a bad fileName and a missing designId, README.md#errors)", async () => {
     const res = await send(tBody, "single", { version: 1, content: { fileName: "a/b", params: {} } });
     const body = await expectError(res, 400, "VALIDATION_FAILED");
     expect(body.details).toEqual(
@@ -184,10 +184,13 @@ describe("request body (VALIDATION_FAILED, spec 7.3)", () => {
   });
 });
 
-/** spec 2.1: slash, backslash, colon, asterisk, question mark, double quote, <, >, | and U+0000–U+001F. */
+/**
+ * OpenAPI generateSyncSingle: slash, backslash, colon, asterisk, question mark, double quote, <, >, | and
+ * U+0000–U+001F.
+ */
 const FORBIDDEN = ["/", "\\", ":", "*", "?", '"', "<", ">", "|", "\u0000", "\u0001", "\t", "\n", "\u001f"];
 
-describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
+describe("fileName (FILE_NAME_INVALID, OpenAPI generateSyncSingle)", () => {
   it("refuses every forbidden character in a single request, field `content.fileName`", async () => {
     const seen: unknown[] = [];
     for (const ch of FORBIDDEN) {
@@ -222,7 +225,7 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
     );
   });
 
-  it("has the spec 7.1 shape: prefixed message array, docsUrl anchor", async () => {
+  it("has the error shape (README.md#errors): prefixed message array, docsUrl anchor", async () => {
     const body = await expectError(
       await send(tNames, "single", single(tNames, { fileName: "a|b" })),
       400,
@@ -233,7 +236,7 @@ describe("fileName (FILE_NAME_INVALID, spec 2.1)", () => {
   });
 });
 
-describe("contents of a multiple request (spec 4.2)", () => {
+describe("contents of a multiple request (OpenAPI generateSyncMultiple)", () => {
   it("refuses fileNames equal case-insensitively with FILE_NAME_DUPLICATED, field `contents`", async () => {
     for (const pair of [
       ["A", "a"],
@@ -276,7 +279,7 @@ describe("contents of a multiple request (spec 4.2)", () => {
   });
 });
 
-describe("params and passthrough shape (spec 2.1, 8)", () => {
+describe("params and passthrough shape (OpenAPI generateSyncSingle, shared/limits/README.md#service-limits)", () => {
   it("refuses params that are not a JSON object with PARAMS_NOT_OBJECT", async () => {
     for (const params of [[], ["a"], "text", null, 42]) {
       const body = await expectError(
@@ -384,7 +387,7 @@ describe("params and passthrough shape (spec 2.1, 8)", () => {
   });
 });
 
-describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)", () => {
+describe("params against the design schema (PARAMS_TYPE_MISMATCH, OpenAPI getDesignParameters, README.md#errors)", () => {
   it("reports every mismatch with its field path and expected type", async () => {
     const params = {
       ...sampleParams("invoice-ja"),
@@ -442,7 +445,7 @@ describe("params against the design schema (PARAMS_TYPE_MISMATCH, spec 2.8, 7.1)
     expect(JSON.stringify(body)).not.toContain("SECRET-PARAM-VALUE"); // values are not echoed in errors either
   });
 
-  it("refuses dates that do not exist or carry an impossible time (spec 2.8: ISO 8601)", async () => {
+  it("refuses dates that do not exist or carry an impossible time (OpenAPI getDesignParameters: ISO 8601)", async () => {
     const values = ["2025-13-01", "2025-02-30", "2025-04-31", "2025-04-30T25:99", "2025-04-30T10:61:00Z"];
     const seen: unknown[] = [];
     for (const value of values) {
@@ -490,7 +493,7 @@ describe("design lookup, webhookUrl and authentication", () => {
     await expectError(inMultiple, 404, "DESIGN_VERSION_NOT_FOUND");
   });
 
-  it("does not check the designId format: any unknown id is 404, never 400 or 500 (spec 2.2)", async () => {
+  it("does not check the designId format: any unknown id is 404, never 400 or 500 (OpenAPI generateSyncSingle)", async () => {
     const ids = ["not-an-id", "550e8400-e29b-41d4-a716-446655440000", "../../etc/passwd", "#WS#x", "A".repeat(3000)];
     const seen: unknown[] = [];
     for (const designId of ids) {
@@ -534,7 +537,7 @@ describe("design lookup, webhookUrl and authentication", () => {
   });
 });
 
-describe("language of error messages (spec 7.1)", () => {
+describe("language of error messages (see README.md#errors)", () => {
   const ja = { "accept-language": "ja" };
 
   it("answers validation errors in Japanese: message array, details, Content-Language, docsUrl", async () => {
@@ -590,7 +593,7 @@ describe("language of error messages (spec 7.1)", () => {
   });
 });
 
-describe("messages that say what happened (issue 18)", () => {
+describe("messages that say what happened", () => {
   const ja = { "accept-language": "ja" };
   const onlyMessage = (body: ErrorBodyJson) => {
     expect(body.details).toHaveLength(1);

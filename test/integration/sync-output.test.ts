@@ -20,9 +20,9 @@ import {
 } from "../helpers/sync-http.ts";
 
 /**
- * Successful sync generation over HTTP (spec 4.1, 4.2, 2.3–2.6, 8): the PDF and ZIP bodies,
- * their headers, the JSON variant and the stored output. One local stack (real Chromium)
- * for the whole file.
+ * Successful sync generation over HTTP (OpenAPI generateSyncSingle, generateSyncMultiple;
+ * shared/limits/README.md#service-limits): the PDF and ZIP bodies, their headers, the JSON variant and the
+ * stored output. One local stack (real Chromium) for the whole file.
  */
 
 type Workspace = RunningStack["localJson"]["workspaces"][number];
@@ -37,7 +37,10 @@ const invoiceOf = (ws: Workspace) => ws.designs.find((d) => d.label.includes("�
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 /** A value put only into `params`: it must never come back outside the PDF itself. */
 const PARAMS_MARKER = "PRM-MARKER-7f3a9c";
-/** Legal per spec 2.1: spaces, ; ' % , = & # + emoji, Hebrew, Arabic and a right-to-left mark. */
+/**
+ * Legal fileName characters (error FILE_NAME_INVALID lists the others): spaces, ; ' % , = & # + emoji, Hebrew,
+ * Arabic and a right-to-left mark.
+ */
 const HOSTILE_NAME = "Rechnung & Co; 'v2' = 100% + #1, fertig 🎉 שלום مرحبا\u200F end";
 const INVOICE_LABEL = sampleLabel("invoice-ja");
 
@@ -76,7 +79,7 @@ function expectShare(share: ShareJson, requestId: string, fileId: string, shareT
   else expect(share).not.toHaveProperty("passcode");
 }
 
-describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
+describe("POST /file/sync/single: the PDF (OpenAPI generateSyncSingle)", () => {
   const fileName = "請求書 2025年4月 テスト";
   const passthrough = {
     orderId: "  ORD-2025-0042  ",
@@ -113,7 +116,7 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
       expect(exposed).toContain(h);
   });
 
-  it("titles the PDF with the fileName and stores the passthrough as rf:params (spec 8)", async () => {
+  it("titles the PDF with the fileName and stores the passthrough as rf:params (see shared/render/README.md#pdf-post-processing-and-rfparams)", async () => {
     const facts = await inspectPdf(pdf);
     expect(facts.title).toBe(fileName);
     expect(facts.searchMetadata).toEqual({
@@ -135,7 +138,7 @@ describe("POST /file/sync/single: the PDF (spec 4.1)", () => {
     expect(text).toContain(PARAMS_MARKER);
   });
 
-  it("sends Request-Id, File-URL and an X-File-Mapping that round-trips (spec 2.3, 2.4)", () => {
+  it("sends Request-Id, File-URL and an X-File-Mapping that round-trips (OpenAPI generateAsyncSingle)", () => {
     const requestId = res.headers.get("request-id")!;
     expect(requestId).toMatch(ID_16);
     const fileUrl = new URL(res.headers.get("file-url")!);
@@ -227,7 +230,7 @@ describe("page count and headers on other inputs", () => {
     expect((await inspectPdf(await bytesOf(res))).title).toBe(HOSTILE_NAME);
   });
 
-  it("keeps at most 64 rf:params keys but echoes the whole passthrough (spec 8)", async () => {
+  it("keeps at most 64 rf:params keys but echoes the whole passthrough (see shared/render/README.md#pdf-post-processing-and-rfparams)", async () => {
     const passthrough = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`k${i}`, `v${i}`]));
     const res = await sync("single", {
       designId: invoiceOf(demo).id,
@@ -268,7 +271,7 @@ describe("page count and headers on other inputs", () => {
   });
 });
 
-describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
+describe("POST /file/sync/multiple: the ZIP (OpenAPI generateSyncMultiple)", () => {
   const contents = [
     { fileName: "請求書 A社", params: invoiceParams() },
     {
@@ -382,7 +385,7 @@ describe("POST /file/sync/multiple: the ZIP (spec 4.2)", () => {
   });
 });
 
-describe("the largest multiple request (spec 4.2: 1 to 100 contents)", () => {
+describe("the largest multiple request (OpenAPI generateSyncMultiple: 1 to 100 contents)", () => {
   it("generates 100 files and maps every one of them", async () => {
     const contents = Array.from({ length: 100 }, (_, i) => ({ fileName: `file-${i}`, params: { n: String(i) } }));
     // Read with node:http and a raised header limit: 100 X-File-Mapping entries exceed fetch's 16 KiB default.
@@ -403,7 +406,7 @@ describe("the largest multiple request (spec 4.2: 1 to 100 contents)", () => {
   });
 });
 
-describe("?response=json (spec 2.6)", () => {
+describe("?response=json (OpenAPI generateSyncSingle)", () => {
   it("answers the identifiers body for a single request, without params", async () => {
     const res = await sync(
       "single",

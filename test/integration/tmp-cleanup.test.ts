@@ -6,7 +6,7 @@ import { afterAll, expect, it } from "vitest";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
 
 /**
- * Issue 18 item 8: test files remove what they create in the temp folder. Other engineers'
+ * Test files remove what they create in the temp folder. Other engineers'
  * and test workers' processes share /tmp, so this runs test files that used to leave
  * things (CDK synthesis, a ZIP check, a stack stopped and SIGKILLed) in a child vitest
  * whose TMPDIR is a fresh folder, and looks at that folder afterwards.

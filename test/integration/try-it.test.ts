@@ -7,7 +7,7 @@ import { compactPdfText } from "../helpers/pdf-inspect.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 
 /**
- * Issue 18 item 5: the README's "Try it" block, run as a script exactly as written, against
+ * The README's "Try it" block, run as a script exactly as written, against
  * a stack on a free port (so nothing in it may assume port 3000). It runs in a folder that
  * looks like the repository to it (`shared/` linked in), so the files it writes stay there.
  */

@@ -228,7 +228,7 @@ describe("secret rotation", () => {
     return JSON.parse(out.stdout) as { secret: string; previousSecretExpiresAt?: string };
   };
 
-  it("by default the new secret alone signs, in spec 6.2's one-value form; the old one stops at once", async () => {
+  it("by default the new secret alone signs, in the one-value signature form; the old one stops at once", async () => {
     const tenant = await createTenant(stack, "rotation");
     const endpoint = await registerEndpoint(tenant.workspaceId, { url: receiver.url("/rotated") });
     const rotated = await rotate(tenant, endpoint.id);

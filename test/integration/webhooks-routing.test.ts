@@ -7,8 +7,10 @@ import { createTenant, publishFolder, sampleDir, type Tenant } from "../helpers/
 import { decodeFileMapping, readErrorBody, syncCaller } from "../helpers/sync-http.ts";
 
 /**
- * Routing (spec 6), payloads (6.1), signatures (6.2), passcodes and webhookUrl (2.2)
- * against the local stack, with a real receiver on loopback. One stack for the file.
+ * Routing (shared/webhooks/README.md#which-endpoints-get-what), payloads (shared/webhooks/README.md#payloads),
+ * signatures (shared/webhooks/README.md#signature-format), passcodes and webhookUrl
+ * (OpenAPI generateSyncSingle) against the local stack, with a real receiver on loopback. One stack for the
+ * file.
  */
 
 let stack: RunningStack;
@@ -50,7 +52,7 @@ const postAsync = (mode: "single" | "multiple", body: unknown) =>
   });
 const counts = () => Object.fromEntries(["/all", "/inv", "/cert", "/off"].map((p) => [p, receiver.at(p).length]));
 
-describe("file.completed routing without webhookUrl (spec 6 rule 1)", () => {
+describe("file.completed routing without webhookUrl (see shared/webhooks/README.md#which-endpoints-get-what)", () => {
   it("reaches every enabled endpoint whose filter matches, signed with its own secret, passcode in the first delivery only", async () => {
     const content = {
       fileName: "請求書 A-1",
@@ -94,7 +96,7 @@ describe("file.completed routing without webhookUrl (spec 6 rule 1)", () => {
         designId: tenant.invoiceId,
         version: 1,
       });
-      // The same spec 2.4 entries as X-File-Mapping, passcode included (right after generation).
+      // The same file entries as X-File-Mapping, passcode included (right after generation).
       expect(hit.body.files).toEqual(mapping);
     }
     expect(verifyWebhookSignature(all!.rawBody, String(all!.headers["x-platen-signature"]), ep.inv.secret)).toEqual({
@@ -120,7 +122,7 @@ describe("file.completed routing without webhookUrl (spec 6 rule 1)", () => {
   });
 });
 
-describe("webhookUrl (spec 2.2, spec 6 rules 2–4)", () => {
+describe("webhookUrl (OpenAPI generateSyncSingle, shared/webhooks/README.md#which-endpoints-get-what)", () => {
   it("sends only to the named endpoint, even when its design filter would not match", async () => {
     const before = counts();
     const contents = [
@@ -217,7 +219,7 @@ describe("webhookUrl (spec 2.2, spec 6 rules 2–4)", () => {
 });
 
 describe("endpoint registry", () => {
-  it("allows 10 endpoints per workspace, exactly, even when creations race (spec 8)", async () => {
+  it("allows 10 endpoints per workspace, exactly, even when creations race (see shared/limits/README.md#service-limits)", async () => {
     const fresh = await createTenant(stack, "webhook limit");
     const racing = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) => registerEndpoint(fresh.workspaceId, { url: receiver.url(`/limit/${i}`) })),

@@ -4,7 +4,7 @@ import { launchChromium } from "#shared/render/chromium-launch.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 
 /**
- * Defence in depth (issue 15 item 9): Lambda puts the function role's keys into the
+ * Defence in depth: Lambda puts the function role's keys into the
  * environment; the browser that runs untrusted templates must not inherit them.
  */
 const planted = {

@@ -4,7 +4,7 @@ import { fixRadicalsInToUnicode } from "#shared/render/to-unicode-fix.ts";
 
 const decode = (encoded: string) => Object.fromEntries(new URLSearchParams(encoded));
 
-describe("buildSearchMetadata (spec 8)", () => {
+describe("buildSearchMetadata (see shared/render/README.md#pdf-post-processing-and-rfparams)", () => {
   it("keeps trimmed strings and finite numbers, skips everything else", () => {
     const encoded = buildSearchMetadata({
       orderId: "  A-1  ",

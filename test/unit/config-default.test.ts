@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buckets, tables } from "#shared/definitions/index.ts";
 
-/** PLATEN_ENV unset means the strict rules (issue 15 item 11); only `npm start` sets `local`. */
+/** PLATEN_ENV unset means the strict rules; only `npm start` sets `local`. */
 describe("config().env", () => {
   it("defaults to production (no loopback webhook targets) when PLATEN_ENV is unset", async () => {
     const saved = { ...process.env };

@@ -3,7 +3,10 @@ import { RETRY_AFTER_SECONDS, resolveFileDownload, resolveRequestDownload } from
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 import { refusal } from "../helpers/refusal.ts";
 
-/** The download rules (spec 4.6 whole request, 4.7 one file) over in-memory ports. */
+/**
+ * The download rules (OpenAPI downloadRequest for a whole request, downloadFile for one file) over in-memory
+ * ports.
+ */
 
 const NOW = "2026-01-01T01:00:00Z";
 const setup = (labels?: Record<string, string>) => memoryRequestDeps(fixedClock(NOW), labels);
@@ -15,7 +18,7 @@ const generationFailed = (failureCode: string) => ({
   vars: { failureCode, requestId: "req_1" },
 });
 
-describe("resolveRequestDownload (spec 4.6)", () => {
+describe("resolveRequestDownload (OpenAPI downloadRequest)", () => {
   it("answers 409 with Retry-After while the request is processing", async () => {
     const deps = setup();
     deps.requests.putJob(jobRecord()).putFiles(fileRecord());
@@ -86,7 +89,7 @@ describe("resolveRequestDownload (spec 4.6)", () => {
   });
 });
 
-describe("resolveFileDownload (spec 4.7)", () => {
+describe("resolveFileDownload (OpenAPI downloadFile)", () => {
   it("serves a done file of the workspace; another workspace's or an expired one is 404", async () => {
     const deps = setup();
     deps.requests.putFiles(

@@ -5,7 +5,7 @@ import { buildErrorBody } from "#shared/http/error-body.ts";
 
 const SITE = "https://platen.example";
 
-/** spec 7.3, copied from the table: code → HTTP status (null where the spec gives none). */
+/** The documented codes: code → HTTP status (null where the spec gives none). */
 const SPEC_CODES: Record<string, number | null> = {
   AUTH_HEADER_MISSING: 412,
   INVALID_CREDENTIALS: 401,
@@ -44,7 +44,7 @@ const SPEC_CODES: Record<string, number | null> = {
 const entries = Object.entries(catalogue) as [ErrorCode, CatalogueEntry][];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
 
-describe("buildErrorBody: the spec 7.1 shape", () => {
+describe("buildErrorBody: the error shape (README.md#errors)", () => {
   it("has exactly the spec fields, with an empty details array and no retryAfter by default", () => {
     const body = buildErrorBody(new PlatenError("DESIGN_NOT_FOUND"), "en", SITE);
     expect(body).toEqual({
@@ -254,7 +254,7 @@ describe("PlatenError", () => {
   });
 });
 
-describe("catalogue against spec 7.3", () => {
+describe("catalogue against the documented codes", () => {
   it.each(Object.entries(SPEC_CODES))("%s exists with the spec's status", (code, status) => {
     const entry = (catalogue as Record<string, CatalogueEntry>)[code];
     expect(entry, `${code} missing from the catalogue`).toBeDefined();

@@ -3,7 +3,7 @@ import { catalogue } from "#shared/errors/catalogue.ts";
 import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { docsUrl } from "#shared/http/error-body.ts";
 
-describe("error docs content (issue 14 item 3)", () => {
+describe("error docs content", () => {
   it("has one entry per catalogue code, anchored exactly where docsUrl points, in both languages", () => {
     const docs = errorDocs();
     expect(docs.map((d) => d.code)).toEqual(Object.keys(catalogue));

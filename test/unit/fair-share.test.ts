@@ -19,7 +19,7 @@ import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/re
 import type { Outcome } from "#shared/generation/render-file.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
-/** Fair rendering across workspaces (issue 15 item 4): the pure rules and the lease protocol, with an in-memory store. */
+/** Fair rendering across workspaces: the pure rules and the lease protocol, with an in-memory store. */
 
 /**
  * An in-memory LeaseStore with the DynamoDB item's semantics (an atomic conditional add,

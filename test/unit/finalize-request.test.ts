@@ -4,7 +4,10 @@ import { finalizeIfSettled, finalizeWith, outcomeOf } from "#shared/generation/f
 import { JOB_RETENTION_MS } from "#shared/generation/retention.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 
-/** `outcomeOf` (spec 3.1 transitions) and finalization (outbox first, exactly one winner) over in-memory ports. */
+/**
+ * `outcomeOf` (see shared/generation/README.md#request-states-and-retention) and finalization (outbox first,
+ * exactly one winner) over in-memory ports.
+ */
 
 const NOW = "2026-01-01T01:00:00.000Z";
 const setup = () => memoryRequestDeps(fixedClock(NOW));

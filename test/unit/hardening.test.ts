@@ -5,7 +5,7 @@ import { hashPasscode, verifyPasscode } from "#shared/generation/passcodes.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
 
-/** Pure rules of issue 15 (reliability and security hardening), without the stack. */
+/** Pure rules of reliability and security hardening, without the stack. */
 
 const nested = (levels: number): unknown => {
   let value: unknown = 1;
@@ -13,7 +13,7 @@ const nested = (levels: number): unknown => {
   return value;
 };
 
-describe("params nesting without recursion (item 7)", () => {
+describe("params nesting without recursion", () => {
   it("finds the first value deeper than the limit and its path, at any depth", () => {
     expect(tooDeepPath(nested(3), 3)).toBeUndefined();
     expect(tooDeepPath(nested(4), 3)).toEqual(["a", "a", "a"]);
@@ -40,7 +40,7 @@ describe("params nesting without recursion (item 7)", () => {
   });
 });
 
-describe("passcode hashes (item 3)", () => {
+describe("passcode hashes", () => {
   it("hash asynchronously with a fresh salt, verify, and still verify hashes of the former N = 2^14 format", async () => {
     const [a, b] = await Promise.all([hashPasscode("Abc123XyZ9"), hashPasscode("Abc123XyZ9")]);
     expect(a).toMatch(/^scrypt-n1024\$[\w-]{22}\$[\w-]{43}$/);
@@ -74,7 +74,7 @@ describe("passcode hashes (item 3)", () => {
   });
 });
 
-describe("smaller items (item 11)", () => {
+describe("smaller items", () => {
   it("compiled templates are cached per workspace", () => {
     const design = { designId: "same", version: 3 };
     expect(compiledBundleKey("ws_a", design)).not.toBe(compiledBundleKey("ws_b", design));

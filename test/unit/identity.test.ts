@@ -100,7 +100,7 @@ describe("passwords", () => {
 });
 
 describe("scopes and clients", () => {
-  it("parses spec 5.2 scopes and names an unknown one", () => {
+  it("parses scopes (shared/identity/README.md#scopes) and names an unknown one", () => {
     expect(parseScopes("pdf:generate  openid pdf:generate")).toEqual(["pdf:generate", "openid"]);
     expect(() => parseScopes("pdf:generate admin")).toThrow(/unknown scope "admin"/);
   });

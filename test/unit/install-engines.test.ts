@@ -4,7 +4,7 @@ import semver from "semver";
 import { expect, it } from "vitest";
 
 /**
- * Issue 18 item 7: `npm ci` on the oldest Node the README promises prints no EBADENGINE
+ * `npm ci` on the oldest Node the README promises prints no EBADENGINE
  * warning. Every package the lockfile installs must accept that version (an `overrides`
  * pin in package.json keeps cookie@1 under fauxqs → fastify → light-my-request).
  */

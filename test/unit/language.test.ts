@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pickLanguage } from "#shared/errors/language.ts";
 
-// spec 7.1: Japanese when the highest-priority Accept-Language tag is `ja` or `ja-*`, else English.
+// README.md#errors: Japanese when the highest-priority Accept-Language tag is `ja` or `ja-*`, else English.
 describe("pickLanguage", () => {
   it("answers English when there is no header", () => {
     expect(pickLanguage(undefined)).toBe("en");

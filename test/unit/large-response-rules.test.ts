@@ -18,7 +18,7 @@ import {
 } from "#shared/generation/http/file-mapping-cap.ts";
 import { fileEntry } from "#shared/generation/http/sync-response.ts";
 
-/** The size rules of large answers (issue 15 item 10): when a ZIP leaves through S3, when a mapping header is refused. */
+/** The size rules of large answers: when a ZIP leaves through S3, when a mapping header is refused. */
 
 const SITE = "https://app.platen.example.com";
 

@@ -6,7 +6,10 @@ import { MemoryPageCounter, MemoryRateWindows } from "../helpers/memory-limits.t
 import { fixedClock } from "../helpers/memory-requests.ts";
 import { refusal } from "../helpers/refusal.ts";
 
-/** The page quota and rate rules of spec 8 over in-memory ports (usage-table.ts holds the DynamoDB ones). */
+/**
+ * The page quota and rate rules (shared/limits/README.md#rate-limits) over in-memory ports (usage-table.ts
+ * holds the DynamoDB ones).
+ */
 
 const workspace = (plan?: string): Workspace => ({
   id: "ws_a",
@@ -26,7 +29,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
-describe("plans and page admission (spec 7.3, 8)", () => {
+describe("plans and page admission (see shared/errors/catalogue.ts, shared/limits/README.md#service-limits)", () => {
   it("refuses a workspace without a plan (403) and one whose plan is not active (404)", () => {
     expect(() => planOf(workspace())).toThrow(expect.objectContaining({ code: "PLAN_NOT_FOUND", status: 403 }));
     expect(() => planOf(workspace("gold"))).toThrow(
@@ -109,7 +112,7 @@ describe("plans and page admission (spec 7.3, 8)", () => {
   });
 });
 
-describe("rate limits (spec 8)", () => {
+describe("rate limits (see shared/limits/README.md#rate-limits)", () => {
   it("admits the class's limit per minute, then 429 with the seconds until the window ends", async () => {
     const windows = new MemoryRateWindows();
     for (let i = 0; i < 3; i++) await checkRateLimit("ws_a", "sync", { clock, windows });

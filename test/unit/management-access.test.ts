@@ -8,7 +8,10 @@ import {
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 
-/** spec 4.11 / 4.12 rules as a pure function over in-memory callers. */
+/**
+ * The management rules (shared/webhooks/README.md#managing-endpoints-over-http) as a pure function over
+ * in-memory callers.
+ */
 
 const ws: Workspace = {
   id: "WorkspaceAAAAAAA",

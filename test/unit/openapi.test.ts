@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from "#shared/openapi/document.ts";
 import { singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
 
-/** The served OpenAPI document (issue 13 item 5): valid OpenAPI 3.1, every route in it, schemas usable. */
+/** The served OpenAPI document: valid OpenAPI 3.1, every route in it, schemas usable. */
 
 const urls = { baseUrl: "https://api.example.test/v1", authUrl: "https://auth.example.test" };
 const doc = buildOpenApiDocument(routes, urls) as {
@@ -61,7 +61,7 @@ describe("OpenAPI document", () => {
     expect(Object.keys(ops["/file/sync/multiple"]!.post!.responses)).toContain("400");
   });
 
-  it("documents the front layer's 413/504 without the 7.1 body, WWW-Authenticate on 401 and Retry-After on 429", () => {
+  it("documents the front layer's 413/504 without the error body, WWW-Authenticate on 401 and Retry-After on 429", () => {
     const ops = doc.paths as unknown as Record<
       string,
       Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> }>

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { ParameterSpec } from "#shared/designs/bundle-schema.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 
-/** Params against a design's parameter schema (spec 2.1, 2.8): what the template sees and what is refused. */
+/**
+ * Params against a design's parameter schema (OpenAPI generateSyncSingle, getDesignParameters): what the
+ * template sees and what is refused.
+ */
 
 const p = (name: string, type: ParameterSpec["type"], over: Partial<ParameterSpec> = {}): ParameterSpec => ({
   name,

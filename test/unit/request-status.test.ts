@@ -4,7 +4,10 @@ import { downloadPath, requestStatus } from "#shared/generation/request-status.t
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 import { refusal } from "../helpers/refusal.ts";
 
-/** The status decision (spec 4.5, 3.1) over in-memory ports: job record first, file records after it. */
+/**
+ * The status decision (OpenAPI getStatus, shared/generation/README.md#request-states-and-retention) over
+ * in-memory ports: job record first, file records after it.
+ */
 
 const NOW = "2026-01-01T01:00:00Z";
 const setup = () => memoryRequestDeps(fixedClock(NOW));

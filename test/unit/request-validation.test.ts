@@ -5,9 +5,9 @@ import { MAX_CONTENTS, MAX_PASSTHROUGH_BYTES, MAX_WEBHOOK_URL } from "#shared/ge
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 
 /**
- * Request validation (spec 2.1, 4.1–4.4, 7.1) as a function: the codes and fields the
- * sync and async routes answer. The wire shape (status, message array, docsUrl,
- * Accept-Language) stays with the integration tests (sync-errors.test.ts).
+ * Request validation (OpenAPI generateSyncSingle and the other generation operations; README.md#errors) as a
+ * function: the codes and fields the sync and async routes answer. The wire shape (status, message array,
+ * docsUrl, Accept-Language) stays with the integration tests (sync-errors.test.ts).
  */
 
 const single = (content: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -7,7 +7,10 @@ import { requestContext } from "#shared/http/middleware/request-context.ts";
 import { apiRequest } from "#shared/http/api-handler.ts";
 import type { ApiContext } from "#shared/http/api-types.ts";
 
-/** spec 8's classes, written out per route: the route table must say the same. */
+/**
+ * The rate classes (shared/limits/README.md#rate-limits), written out per route: the route table must say the
+ * same.
+ */
 const SPEC_CLASSES: Record<string, string> = {
   "GET /health/check": "none",
   "GET /file/designs": "retrieval",
@@ -20,7 +23,8 @@ const SPEC_CLASSES: Record<string, string> = {
   "GET /file/status/{requestId}": "status",
   "GET /file/download/{requestId}": "retrieval",
   "GET /file/download/{requestId}/{fileId}": "retrieval",
-  // Not in spec 8's table: the API description, and management (spec 4.11/4.12), whose handlers
+  // Not in the rate-class table (shared/limits/README.md#rate-limits): the API description, and management
+  // (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http), whose handlers
   // authenticate the token or session themselves (shared/workspaces/README.md).
   "GET /openapi.json": "none",
   "GET /workspace/{workspaceId}/webhook-endpoints": "none",
@@ -44,7 +48,7 @@ async function admitted(method: string, resource: string, headers: Record<string
 }
 
 describe("route table: the one source of rate class and auth mode", () => {
-  it("gives every route spec 8's rate class, and only the health check and the API description run without a caller", () => {
+  it("gives every route its rate class, and only the health check and the API description run without a caller", () => {
     const table = Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.rateClass]));
     expect(table).toEqual(SPEC_CLASSES);
     expect(routes.filter((r) => r.auth === "none").map((r) => r.path)).toEqual(["/health/check", "/openapi.json"]);

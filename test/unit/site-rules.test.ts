@@ -26,7 +26,7 @@ const file = (over: Partial<FileRecord> = {}): FileRecord => ({
 });
 const anonymous: FileVisitor = { invited: false, passcodeGranted: false };
 
-describe("file view access (issue 14 item 1)", () => {
+describe("file view access", () => {
   it("hides an unknown file exactly like a forbidden one", () => {
     expect(decideFileAccess(undefined, anonymous, NOW)).toEqual({ kind: "hidden" });
     expect(decideFileAccess(file(), anonymous, NOW)).toEqual({ kind: "hidden" });

@@ -92,7 +92,7 @@ describe("validateGenerationBody messages", () => {
     for (const d of err.details) expect(d.message, d.field).not.toMatch(JAPANESE);
   });
 
-  it("keeps a kind's own code when all issues are of that kind (spec 7.1)", () => {
+  it("keeps a kind's own code when all issues are of that kind (see README.md#errors)", () => {
     const raw = JSON.stringify({
       designId: "d",
       version: 1,

@@ -23,7 +23,7 @@ const disabled = endpoint("off", { enabled: false });
 const endpoints = [all, invoiceOnly, certOnly, disabled];
 const ids = (list: WebhookEndpoint[]) => list.map((e) => e.endpointId);
 
-describe("routeEvent (spec 6 routing rules)", () => {
+describe("routeEvent (see shared/webhooks/README.md#which-endpoints-get-what)", () => {
   it("without webhookUrl: file.completed to every enabled endpoint whose filter matches", () => {
     expect(ids(routeEvent({ event: "file.completed", designId: "INVOICE" }, endpoints))).toEqual(["all", "inv"]);
     expect(ids(routeEvent({ event: "file.completed", designId: "CERT" }, endpoints))).toEqual(["all", "cert"]);
@@ -52,12 +52,12 @@ describe("routeEvent (spec 6 routing rules)", () => {
     ).toEqual([]);
   });
 
-  it("matches the URL exactly (no normalisation): spec 2.2 says equal", () => {
+  it("matches the URL exactly (no normalisation): OpenAPI generateSyncSingle says equal", () => {
     expect(routeEvent({ event: "file.completed", designId: "X", webhookUrl: `${all.url}/` }, endpoints)).toEqual([]);
   });
 });
 
-describe("resolveDesignFilter (spec 2.10)", () => {
+describe("resolveDesignFilter (see shared/webhooks/README.md#registering-endpoints)", () => {
   it("stores selected without ids as all", () => {
     expect(resolveDesignFilter({ designFilterType: "selected" })).toEqual({
       designFilterType: "all",

@@ -33,14 +33,14 @@ const event = (over: Partial<DeliveryEvent> = {}): DeliveryEvent => ({
   ...over,
 });
 
-describe("buildWebhookPayload: file.completed (spec 6.1)", () => {
+describe("buildWebhookPayload: file.completed (see shared/webhooks/README.md#payloads)", () => {
   const records = [
     record("A", { passthrough: { order: "PO-1", amount: 12 }, passcodeHash: "scrypt$x$y" }),
     record("B", { shareType: "workspace" }),
     record("C"),
   ];
 
-  it("has the spec fields, file entries of spec 2.4 and never params", () => {
+  it("has the spec fields, file entries as in X-File-Mapping and never params", () => {
     const payload = buildWebhookPayload(event(), records, "https://app.example");
     expect(payload).toEqual({
       event: "file.completed",

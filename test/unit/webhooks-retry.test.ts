@@ -12,7 +12,7 @@ const s = 1000;
 const min = 60 * s;
 const h = 60 * min;
 
-describe("retry schedule (DESIGN webhooks row)", () => {
+describe("retry schedule (see shared/webhooks/README.md#delivery-retries-and-the-delivery-log)", () => {
   it("is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h: ten attempts", () => {
     expect(RETRY_SCHEDULE_MS).toEqual([5 * s, 5 * min, 30 * min, 2 * h, 5 * h, 10 * h, 14 * h, 20 * h, 24 * h]);
     expect(MAX_ATTEMPTS).toBe(10);

@@ -15,7 +15,7 @@ export function withCode(text: string): Html[] {
 const placeholders = (message: string) => message.replace(/\{(\w+)\}/g, "<$1>");
 
 /**
- * `/docs/errors` and `/ja/docs/errors` (issue 14 item 3): one section per catalogue code,
+ * `/docs/errors` and `/ja/docs/errors`: one section per catalogue code,
  * its id the code in lowercase, exactly the anchor of every `docsUrl`.
  */
 export const errorDocsPage =

@@ -26,7 +26,7 @@ import { invitationSection } from "./invitations.ts";
 
 const fileBase = (v: Pick<FileVisit, "requestId" | "fileId">) => `/file/${v.requestId}/${v.fileId}`;
 
-/** The passcode form (issue 14: `<form method="post">` with an input named `passcode`). */
+/** The passcode form (`<form method="post">` with an input named `passcode`). */
 function passcodePage(
   req: SiteRequest,
   identity: SiteIdentity,
@@ -96,7 +96,7 @@ function gone(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): Site
 const REFRESH_SECONDS = 2;
 const settled = (file: FileRecord) => file.status === "done" || file.status === "failed";
 
-/** GET/POST `/file/{requestId}/{fileId}` (issue 14 item 1). */
+/** GET/POST `/file/{requestId}/{fileId}`. */
 export const fileViewPage =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {

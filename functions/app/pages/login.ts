@@ -32,7 +32,7 @@ function loginForm(
 }
 
 /**
- * GET/POST `/login`: the first-party login of issue 12 on the site (e-mail and password,
+ * GET/POST `/login`: the first-party login on the site (e-mail and password,
  * the identity module's attempt limit, password check and signed session cookie), then
  * back to the page that asked for it.
  */

@@ -73,7 +73,7 @@ export function historyTable(lang: Language, caption: string | undefined, reques
 </table>`;
 }
 
-/** GET `/output-history`: the workspace's recent requests, paged, searchable by passthrough metadata (issue 14 item 2). */
+/** GET `/output-history`: the workspace's recent requests, paged, searchable by passthrough metadata. */
 export const outputHistoryList =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {

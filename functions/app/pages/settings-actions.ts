@@ -45,7 +45,10 @@ type Action = (ctx: {
 
 const s_ = (req: SiteRequest) => t(req.lang);
 
-/** Each change goes through the same domain functions as the management API (spec 4.12), then is audited. */
+/**
+ * Each change goes through the same domain functions as the management API (see
+ * shared/webhooks/README.md#managing-endpoints-over-http), then is audited.
+ */
 const actions: Record<string, Action> = {
   create: async ({ req, view, deps }) => {
     const { endpoint, secret } = await createWebhookEndpoint(
@@ -90,7 +93,10 @@ const actions: Record<string, Action> = {
   },
 };
 
-/** The same domain function as POST /v1/workspace/{id}/application-token/regenerate (spec 4.11); the key is shown once. */
+/**
+ * The same domain function as POST /v1/workspace/{id}/application-token/regenerate
+ * (OpenAPI rotateApplicationKey); the key is shown once.
+ */
 const rotateKey: Action = async ({ req, view, deps }) => {
   const { applicationKey } = await rotateAppKey(view.workspace.id, deps.clock);
   await audit(view, "application-key.rotate", view.workspace.id);

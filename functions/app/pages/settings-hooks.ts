@@ -13,7 +13,10 @@ export interface EndpointSectionInput {
   csrf: Html;
 }
 
-/** spec 2.10: ids of `targetDesignIds` the workspace no longer has (kept in the list; the UI warns). */
+/**
+ * shared/webhooks/README.md#registering-endpoints: ids of `targetDesignIds` the workspace no longer has (kept
+ * in the list; the UI warns).
+ */
 export const missingDesignIds = (e: WebhookEndpointView, designs: DesignHead[]) => {
   const known = new Set(designs.map((d) => d.id));
   return e.targetDesignIds.filter((id) => !known.has(id));
@@ -86,7 +89,10 @@ function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndp
 </tr>`;
 }
 
-/** Webhook endpoints (spec 2.10, 4.12) as the settings page shows and edits them. */
+/**
+ * Webhook endpoints (see shared/webhooks/README.md#registering-endpoints,
+ * shared/webhooks/README.md#managing-endpoints-over-http) as the settings page shows and edits them.
+ */
 export function endpointSection(lang: Language, input: EndpointSectionInput): Html {
   const s = t(lang);
   const table = input.endpoints.length

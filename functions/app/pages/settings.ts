@@ -13,7 +13,7 @@ import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser } from "../visitor.ts";
 import { endpointSection } from "./settings-hooks.ts";
 
-/** spec 5: rotation is recommended every 3 months; a warning appears after 90 days. */
+/** README.md#authentication: rotation is recommended every 3 months; a warning appears after 90 days. */
 const KEY_WARNING_DAYS = 90;
 const keyAgeDays = (ws: Workspace, now: Date) =>
   Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
@@ -157,7 +157,7 @@ ${await membersSection(req.lang, identity, v.workspace.id)}`;
   return { status, page: page(req, identity, true, s.settingsTitle, body) };
 }
 
-/** GET `/settings`: members see their workspace's settings; admins can change them (issue 14 item 4). */
+/** GET `/settings`: members see their workspace's settings; admins can change them. */
 export const settingsPage =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {

@@ -1,6 +1,6 @@
 /**
- * Download headers shared by the sync endpoints and the download endpoints (spec 4.1,
- * 4.6, 4.7): RFC 6266 Content-Disposition with an ASCII fallback and an RFC 5987
+ * Download headers shared by the sync endpoints and the download endpoints (OpenAPI generateSyncSingle,
+ * downloadRequest, downloadFile): RFC 6266 Content-Disposition with an ASCII fallback and an RFC 5987
  * `filename*` for non-ASCII names, and the URL-encoded X-File-Mapping.
  */
 const rfc5987 = (value: string) =>
@@ -13,13 +13,16 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${asciiFallback(fileName)}"; filename*=UTF-8''${rfc5987(fileName)}`;
 }
 
-/** spec 4.2/4.6: the ZIP's name is `<template name>_<requestId>.zip`, URL-encoded. */
+/**
+ * OpenAPI generateSyncMultiple, downloadRequest: the ZIP's name is `<template name>_<requestId>.zip`,
+ * URL-encoded.
+ */
 export function zipContentDisposition(templateName: string, requestId: string): string {
   const encoded = rfc5987(`${templateName}_${requestId}.zip`);
   return `attachment; filename="${encoded}"; filename*=UTF-8''${encoded}`;
 }
 
-/** spec 4.1: URL-encoded JSON array of file entries; clients URL-decode then parse. */
+/** OpenAPI generateSyncSingle: URL-encoded JSON array of file entries; clients URL-decode then parse. */
 export const fileMappingHeader = (entries: unknown[]): string => encodeURIComponent(JSON.stringify(entries));
 
 /** ZIP entries are named by the same rule, and zip/ sits below the HTTP edge: the rule lives there. */

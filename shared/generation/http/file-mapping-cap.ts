@@ -7,7 +7,7 @@ import { fileMappingHeader } from "./file-headers.ts";
 import { fileEntry } from "./sync-response.ts";
 
 /**
- * The largest `X-File-Mapping` (spec 4.2) a sync answer carries, in bytes of the header
+ * The largest `X-File-Mapping` (OpenAPI generateSyncMultiple) a sync answer carries, in bytes of the header
  * value. Proxies, API Gateway and HTTP clients cap response headers (Node's default is
  * 16 KiB for all of them together); a 100-file request with ordinary names needs ~27 KB,
  * with 20-character Japanese names and passcodes ~42 KB.

@@ -5,8 +5,8 @@ import type { ApiRequest } from "#shared/http/api-types.ts";
 export type IdempotentOutcome<R, S> = { fresh: R } | { replay: S };
 
 /**
- * Runs a generation under the request's `Idempotency-Key` (spec 4.14 lists the header;
- * it makes the spec's "504: do not resend" a safe retry). Without the header it just
+ * Runs a generation under the request's `Idempotency-Key` (infra/README.md#cross-origin-access lists the
+ * header; it makes the spec's "504: do not resend" a safe retry). Without the header it just
  * runs. `store` keeps what a replay needs (JSON, no secrets); a failed run frees the key.
  */
 export async function withIdempotencyKey<R, S>(

@@ -17,7 +17,7 @@ export type RequestArchiveAnswer =
 let settings: ArchiveLinkSettings | undefined;
 
 /**
- * The ZIP of a whole request by the download rules (404/409/422 as spec 4.6), for the API's
+ * The ZIP of a whole request by the download rules (404/409/422 as OpenAPI downloadRequest), for the API's
  * download route and the site's output history alike: the caller has authenticated and
  * knows the workspace owns the request. A ZIP too large for Lambda response streaming is
  * written once to S3 and answered with its presigned GET (archive-link.ts).

@@ -4,7 +4,7 @@ import { zipBuffer } from "#shared/zip/zip-stream.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
 
-/** spec 2.4: the file entry (passthrough only when supplied, passcode only now). */
+/** OpenAPI generateAsyncSingle: the file entry (passthrough only when supplied, passcode only now). */
 export const fileEntry = (f: Pick<GeneratedFile, "fileId" | "fileName" | "passthrough" | "share">) => ({
   fileId: f.fileId,
   fileName: f.fileName,
@@ -12,11 +12,14 @@ export const fileEntry = (f: Pick<GeneratedFile, "fileId" | "fileName" | "passth
   share: f.share,
 });
 
-/** Output-history screen of a request (spec 2.5 `url`, 4.1 `File-URL`). */
+/** Output-history screen of a request (OpenAPI generateAsyncSingle `url`, generateSyncSingle `File-URL`). */
 export const outputHistoryUrl = (siteUrl: string, requestId: string) =>
   `${siteUrl}/output-history/${encodeURIComponent(requestId)}`;
 
-/** Builds the sync answer: PDF, ZIP, or (`response=json`) the spec 2.6 body. */
+/**
+ * Builds the sync answer: PDF, ZIP, or (`response=json`) the identifiers body of OpenAPI generateSyncSingle
+ * (`?response=json`).
+ */
 export async function syncResponse(
   result: SyncGeneration,
   opts: { mode: "single" | "multiple"; json: boolean; siteUrl: string; mappingMaxBytes: number },
@@ -50,7 +53,10 @@ export async function syncResponse(
   };
 }
 
-/** spec 2.6 (share carries the whole 2.3 object: shareType as specified, url, passcode once). */
+/**
+ * OpenAPI generateSyncSingle `?response=json` (share carries the whole share object: shareType as specified,
+ * url, passcode once).
+ */
 function jsonBody(result: SyncGeneration, siteUrl: string) {
   return {
     requestId: result.requestId,

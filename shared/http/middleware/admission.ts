@@ -9,9 +9,9 @@ import type { ApiContext } from "../api-types.ts";
 import type { EdgeResponse } from "../edge-context.ts";
 
 /**
- * spec 5 and 8: the caller's workspace and the per-workspace class limit, settled before
- * the handler runs — or, for a handler that asked for `early` admission, started here and
- * awaited by the handler itself before any work with effects (see admit.ts). The route
+ * README.md#authentication, shared/limits/README.md#rate-limits: the caller's workspace and the per-workspace
+ * class limit, settled before the handler runs — or, for a handler that asked for `early` admission, started
+ * here and awaited by the handler itself before any work with effects (see admit.ts). The route
  * table says whether a route needs a caller and which rate class it counts toward; a route
  * missing from it (never in a deployed API) needs a caller and counts toward no class.
  */

@@ -6,7 +6,7 @@ import { buildErrorBody } from "../error-body.ts";
 import type { ErrorAnswer } from "./error-boundary.ts";
 
 /**
- * The API's answer to an error (errorBoundary shows it): the spec 7.1 body in the caller's
+ * The API's answer to an error (errorBoundary shows it): the error body (README.md#errors) in the caller's
  * language, Retry-After for limits, and a bearer challenge on 401. CORS and the key-age
  * warning (a refusal after authentication still tells an old key's owner to rotate it) are
  * added by the chain's header middlewares.
