@@ -1,4 +1,5 @@
 import type { RenderOptions } from "bwip-js/generic";
+import { escapeHtml } from "#shared/html/html.ts";
 
 /**
  * The `barcode` Liquid filter: `{{ value | barcode: "qrcode", eclevel: "M" }}` writes the
@@ -140,7 +141,7 @@ function sized(svg: string, scale: number, text: string): string {
   const box = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg);
   if (!box) return svg;
   const mm = (units: string) => `${+(Number(units) * MM_PER_UNIT * scale).toFixed(3)}mm`;
-  const label = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const label = escapeHtml(text, "numeric");
   return svg
     .replace(/<svg /, `<svg width="${mm(box[1]!)}" height="${mm(box[2]!)}" role="img" aria-label="${label}" `)
     .replace(/^<\?xml[^>]*>\s*/, "")

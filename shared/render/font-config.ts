@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { escapeHtml } from "#shared/html/html.ts";
 
 /**
  * The fonts every design gets, as npm package paths. TrueType (glyf) files on purpose:
@@ -37,8 +38,8 @@ export function buildFontsConf(fontDirs: string[], cacheDir: string): string {
     '<?xml version="1.0"?>',
     '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
     "<fontconfig>",
-    ...fontDirs.map((dir) => `  <dir>${escapeXml(dir)}</dir>`),
-    `  <cachedir>${escapeXml(cacheDir)}</cachedir>`,
+    ...fontDirs.map((dir) => `  <dir>${escapeHtml(dir)}</dir>`),
+    `  <cachedir>${escapeHtml(cacheDir)}</cachedir>`,
     ...["sans-serif", "serif", "monospace", "system-ui", "cursive", "fantasy"].map(alias),
     '  <match target="pattern"><edit name="family" mode="append_last"><string>Noto Sans JP</string></edit></match>',
     // The fonts never change while the process lives: skip fontconfig's periodic rescans.
@@ -88,8 +89,4 @@ function writeFontsConf(fontDir: string | undefined): Record<string, string> {
     rmSync(partial, { force: true }); // gone after a rename; left only if writing or renaming failed
   }
   return { FONTCONFIG_FILE: file, FONTCONFIG_PATH: root };
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 }
