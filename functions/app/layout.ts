@@ -1,6 +1,5 @@
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
-import { apiDocsText } from "./pages/api-docs-text.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -41,7 +40,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <li><a href="/output-history">${s.navHistory}</a></li>
 <li><a href="/settings">${s.navSettings}</a></li>
 <li><a href="${ctx.lang === "ja" ? "/ja/docs/errors" : "/docs/errors"}">${s.navDocs}</a></li>
-<li><a href="${ctx.lang === "ja" ? "/ja/docs/api" : "/docs/api"}">${apiDocsText(ctx.lang).navLabel}</a></li>
+<li><a href="${ctx.lang === "ja" ? "/ja/docs/api" : "/docs/api"}">${s.navApiDocs}</a></li>
 <li><a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">${s.languageSwitch}</a></li>
 ${ctx.loggedIn ? logoutItem(s.logOut) : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
 </ul>

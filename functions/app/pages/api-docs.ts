@@ -4,6 +4,7 @@ import type { Language } from "#shared/errors/language.ts";
 import { EXAMPLE_EXTENSION, type ExampleExtension } from "#shared/openapi/document.ts";
 import { servedOpenApiDocument } from "#shared/openapi/served-document.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { fill, type Placeholders } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
@@ -59,12 +60,17 @@ export interface OpenApiDocument {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-/** `text with {name}` → the text (with `code` spans) around the given fragments. */
-function fillHtml(text: string, vars: Record<string, Html>): Html[] {
-  return text.split(/\{(\w+)\}/).flatMap((part, i) => (i % 2 ? [vars[part] ?? html`${`{${part}}`}`] : withCode(part)));
+/**
+ * `fill()` (shared/i18n/texts.ts) with markup for values: the text's `{name}` placeholders
+ * become the given fragments, the text around them is escaped with its `code` spans. As with
+ * `fill()`, the compiler asks for exactly the text's placeholders.
+ */
+function fillHtml<T extends string>(text: T, vars: { readonly [Name in Placeholders<T>]: Html }): Html[] {
+  const values: Record<string, Html> = vars;
+  return text
+    .split(/\{(\w+)\}/)
+    .flatMap((part, i) => (i % 2 ? [values[part] ?? html`${`{${part}}`}`] : withCode(part)));
 }
-const fill = (text: string, vars: Record<string, string>) =>
-  text.replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
 
 /** The error docs page of the language, where each code's entry is `#<code in lowercase>`. */
 const errorDocsPath = (lang: Language) => (lang === "ja" ? "/ja/docs/errors" : "/docs/errors");
