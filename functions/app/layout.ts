@@ -1,6 +1,5 @@
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
-import { apiDocsText } from "./pages/api-docs-text.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -14,15 +13,21 @@ export interface LayoutContext {
 
 /** The logout button of a logged-in visitor's navigation (a POST: the cross-site refusal guards it). */
 const logoutItem = (label: string) => html`<li>
-<form class="inline" method="post" action="/logout">
-<button type="submit" class="secondary" id="logout">${label}</button>
-</form>
+  <form class="inline" method="post" action="/logout">
+    <button type="submit" class="secondary" id="logout">${label}</button>
+  </form>
+</li>`;
+
+/** The login link of a visitor not logged in. */
+const loginItem = (href: string, label: string) => html`<li>
+  <a href="${href}" id="login">${label}</a>
 </li>`;
 
 /** The page shell: language, skip link, navigation, language switch, one `<main>`. */
 export function layout(ctx: LayoutContext, title: string, body: Html): Html {
   const s = t(ctx.lang);
   const other: Language = ctx.lang === "ja" ? "en" : "ja";
+  const docs = ctx.lang === "ja" ? "/ja/docs" : "/docs";
   return html`<!doctype html>
 <html lang="${ctx.lang}">
 <head>
@@ -38,12 +43,16 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <a class="brand" href="/">${s.siteName}</a>
 <nav aria-label="${s.siteName}">
 <ul>
-<li><a href="/output-history">${s.navHistory}</a></li>
-<li><a href="/settings">${s.navSettings}</a></li>
-<li><a href="${ctx.lang === "ja" ? "/ja/docs/errors" : "/docs/errors"}">${s.navDocs}</a></li>
-<li><a href="${ctx.lang === "ja" ? "/ja/docs/api" : "/docs/api"}">${apiDocsText(ctx.lang).navLabel}</a></li>
-<li><a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">${s.languageSwitch}</a></li>
-${ctx.loggedIn ? logoutItem(s.logOut) : html`<li><a href="${ctx.loginHref}" id="login">${s.logIn}</a></li>`}
+  <li><a href="/output-history">${s.navHistory}</a></li>
+  <li><a href="/settings">${s.navSettings}</a></li>
+  <li><a href="${docs}/errors">${s.navDocs}</a></li>
+  <li><a href="${docs}/api">${s.navApiDocs}</a></li>
+  <li>
+    <a href="${ctx.switchHref}" hreflang="${other}" lang="${other}" aria-label="${s.languageSwitchLabel}">
+      ${s.languageSwitch}
+    </a>
+  </li>
+  ${ctx.loggedIn ? logoutItem(s.logOut) : loginItem(ctx.loginHref, s.logIn)}
 </ul>
 </nav>
 </header>

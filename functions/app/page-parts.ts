@@ -21,3 +21,8 @@ export const timeElement = (iso: string) => html`<time datetime="${iso}">${forma
 /** An error code linked to its entry on the error docs page (the anchor every `docsUrl` uses). */
 export const errorCodeLink = (lang: Language, code: string) =>
   html`<a href="${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}"><code>${code}</code></a>`;
+
+/** `like `this`` → text with `<code>` spans, every part escaped (the docs pages' texts and descriptions). */
+export function withCode(text: string): Html[] {
+  return text.split("`").map((part, i) => (i % 2 ? html`<code>${part}</code>` : html`${part}`));
+}

@@ -35,17 +35,17 @@ export function page(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean
 /** The 404 page: unknown addresses and things the visitor may not see look the same. */
 export function notFound(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): SiteResult {
   const s = t(req.lang);
-  const body = html`<p>${s.notFoundBody}</p>${loggedIn ? "" : html`<p><a href="${identity.loginUrl(req.returnTo)}">${s.notFoundLogin}</a></p>`}`;
+  const login = loggedIn ? "" : html`<p><a href="${identity.loginUrl(req.returnTo)}">${s.notFoundLogin}</a></p>`;
+  const body = html`<p>${s.notFoundBody}</p>
+${login}`;
   return { status: 404, page: page(req, identity, loggedIn, s.notFoundTitle, body) };
 }
 
 /** 403 for a form that may not be applied: an expired or foreign CSRF token, or a role short of it. */
 export function formRefused(req: SiteRequest, identity: SiteIdentity, title: string): SiteResult {
   const s = t(req.lang);
-  return {
-    status: 403,
-    page: page(req, identity, true, title, html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`),
-  };
+  const body = html`<p class="alert" role="alert">${s.invitationsForbidden}</p>`;
+  return { status: 403, page: page(req, identity, true, title, body) };
 }
 
 /** Every form posts to this site only: a browser's POST from elsewhere is refused before any handler runs. */
@@ -102,10 +102,11 @@ function siteErrorAnswer(identity: SiteIdentity) {
   return (err: PlatenError, request: SiteRequest | undefined, event: APIGatewayProxyEvent, context: Context) => {
     const req = request ?? siteRequest(readRequest(event, context));
     const s = t(req.lang);
+    const body = html`<p>${s.serverErrorBody}</p>`;
     const result: SiteResult =
       err.status === 404
         ? notFound(req, identity, false)
-        : { status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) };
+        : { status: 500, page: page(req, identity, false, s.serverErrorTitle, body) };
     return ownAnswer(result, req);
   };
 }

@@ -14,6 +14,7 @@ const pageTexts = {
   navHistory: { en: "Output history", ja: "出力履歴" },
   navSettings: { en: "Workspace settings", ja: "ワークスペース設定" },
   navDocs: { en: "Error codes", ja: "エラーコード" },
+  navApiDocs: { en: "API reference", ja: "API リファレンス" },
   logIn: { en: "Log in", ja: "ログイン" },
   notFoundTitle: { en: "Not found", ja: "見つかりません" },
   notFoundBody: {

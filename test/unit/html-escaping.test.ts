@@ -7,8 +7,8 @@ import { escapeHtml, html } from "#shared/html/html.ts";
 import { consentPage, loginPage, providerErrorPage, refusalPage } from "#shared/identity/screens.ts";
 import type { SiteIdentity } from "../../functions/app/identity.ts";
 import { layout } from "../../functions/app/layout.ts";
-import { errorCodeLink, timeElement } from "../../functions/app/page-parts.ts";
-import { withCode } from "../../functions/app/pages/error-docs.ts";
+import { errorCodeLink, timeElement, withCode } from "../../functions/app/page-parts.ts";
+import { apiReference } from "../../functions/app/pages/api-docs.ts";
 import { fileDetails } from "../../functions/app/pages/file-details.ts";
 import { historyTable, searchForm, statusBody } from "../../functions/app/pages/output-history.ts";
 import { flashBlock, keySection, membersSection } from "../../functions/app/pages/settings.ts";
@@ -69,7 +69,14 @@ describe("pages write markup only through the html tag", () => {
 
   it("finds the pages and screens to check", () => {
     const names = files.map((f) => relative(root, f));
-    expect(names).toEqual(expect.arrayContaining(["functions/app/layout.ts", "shared/identity/screens.ts"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "functions/app/layout.ts",
+        "functions/app/pages/api-docs.ts",
+        "functions/app/pages/api-docs-text.ts",
+        "shared/identity/screens.ts",
+      ]),
+    );
     expect(names.filter((n) => n.startsWith("functions/app/pages/")).length).toBeGreaterThan(5);
   });
 
@@ -222,6 +229,51 @@ describe("user-controlled text comes out escaped", () => {
       loginUrl: () => HOSTILE,
     };
     expectEscaped((await membersSection("ja", identity, "w1")).text);
+  });
+
+  it("on the API reference, in every part an OpenAPI document fills", () => {
+    const schema = {
+      type: "object",
+      required: [HOSTILE],
+      properties: {
+        [HOSTILE]: { type: "string", description: `${HOSTILE} \`${HOSTILE}\``, default: HOSTILE, enum: [HOSTILE] },
+        list: { type: "array", items: { type: "object", properties: { [HOSTILE]: { const: HOSTILE } } } },
+        ref: { $ref: `#/components/schemas/${HOSTILE}` },
+      },
+    };
+    const json = (examples: Record<string, { value: unknown }>, body?: object) => ({
+      "application/json": { ...(body && { schema: body }), examples },
+    });
+    const operation = {
+      operationId: HOSTILE,
+      summary: `${HOSTILE} \`${HOSTILE}\``,
+      tags: [HOSTILE],
+      security: [{ [HOSTILE]: [HOSTILE, HOSTILE] }, { cookie: [] }, { oauth: [HOSTILE] }],
+      parameters: [{ name: HOSTILE, in: HOSTILE, required: true, description: HOSTILE, schema: { type: HOSTILE } }],
+      requestBody: { required: true, content: json({ [HOSTILE]: { value: { [HOSTILE]: HOSTILE } } }, schema) },
+      responses: {
+        "200": { description: HOSTILE, content: json({ [HOSTILE]: { value: { [HOSTILE]: HOSTILE } } }) },
+        [HOSTILE]: { description: HOSTILE, content: json({ [HOSTILE]: { value: { code: HOSTILE, retryAfter: 1 } } }) },
+      },
+      "x-platen-example": {
+        request: { path: HOSTILE, headers: { [HOSTILE]: HOSTILE } },
+        answer: { status: 200, headers: { [HOSTILE]: HOSTILE }, note: HOSTILE },
+        error: { status: HOSTILE, code: HOSTILE },
+      },
+    };
+    const document = {
+      servers: [{ url: HOSTILE }],
+      paths: { [HOSTILE]: { post: operation, get: { ...operation, operationId: "other" } } },
+      components: {
+        schemas: { [HOSTILE]: { type: HOSTILE, description: HOSTILE } },
+        securitySchemes: {
+          [HOSTILE]: { type: "apiKey", in: "header", name: HOSTILE },
+          cookie: { type: "apiKey", in: "cookie", name: HOSTILE },
+          oauth: { type: "oauth2" },
+        },
+      },
+    };
+    for (const lang of ["en", "ja"] as const) expectEscaped(apiReference(document, lang).text);
   });
 
   it("in the shared page parts and the docs' code spans", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { type Bilingual, byLanguage, fill } from "#shared/i18n/texts.ts";
 import { screenText } from "#shared/identity/screen-text.ts";
+import { apiDocsText } from "../../functions/app/pages/api-docs-text.ts";
 import { t } from "../../functions/app/strings.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -18,6 +19,7 @@ function pairs(en: Record<string, unknown>, ja: Record<string, unknown>): [strin
 describe("en/ja texts", () => {
   const tables: Record<string, [string, Bilingual][]> = {
     site: pairs(t("en"), t("ja")),
+    "API reference": pairs(apiDocsText("en"), apiDocsText("ja")),
     "auth screens": pairs(screenText.en, screenText.ja),
     "error catalogue": Object.entries(catalogue),
   };

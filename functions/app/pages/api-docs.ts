@@ -4,11 +4,12 @@ import type { Language } from "#shared/errors/language.ts";
 import { EXAMPLE_EXTENSION, type ExampleExtension } from "#shared/openapi/document.ts";
 import { servedOpenApiDocument } from "#shared/openapi/served-document.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { fill, type Placeholders } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
+import { errorCodeLink, withCode } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
 import { apiDocsText } from "./api-docs-text.ts";
-import { withCode } from "./error-docs.ts";
 
 /** The parts of an OpenAPI 3.1 document (shared/openapi/document.ts) the reference reads. */
 type Schema = {
@@ -59,12 +60,17 @@ export interface OpenApiDocument {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-/** `text with {name}` → the text (with `code` spans) around the given fragments. */
-function fillHtml(text: string, vars: Record<string, Html>): Html[] {
-  return text.split(/\{(\w+)\}/).flatMap((part, i) => (i % 2 ? [vars[part] ?? html`${`{${part}}`}`] : withCode(part)));
+/**
+ * `fill()` (shared/i18n/texts.ts) with markup for values: the text's `{name}` placeholders
+ * become the given fragments, the text around them is escaped with its `code` spans. As with
+ * `fill()`, the compiler asks for exactly the text's placeholders.
+ */
+function fillHtml<T extends string>(text: T, vars: { readonly [Name in Placeholders<T>]: Html }): Html[] {
+  const values: Record<string, Html> = vars;
+  return text
+    .split(/\{(\w+)\}/)
+    .flatMap((part, i) => (i % 2 ? [values[part] ?? html`${`{${part}}`}`] : withCode(part)));
 }
-const fill = (text: string, vars: Record<string, string>) =>
-  text.replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
 
 /** The error docs page of the language, where each code's entry is `#<code in lowercase>`. */
 const errorDocsPath = (lang: Language) => (lang === "ja" ? "/ja/docs/errors" : "/docs/errors");
@@ -86,19 +92,16 @@ export function apiReference(document: object, lang: Language): Html {
   const byTag = (tag: string) => operations.filter((o) => (o.op.tags?.[0] ?? "other") === tag);
   const shownPath = (path: string) => `${pathPrefix(server)}${path}`;
 
+  const operationItem = (o: (typeof operations)[number]) => html`<li>
+  <a href="#${o.op.operationId}"><code>${o.method.toUpperCase()} ${shownPath(o.path)}</code></a> ${o.op.summary}
+</li>`;
+  const tagItem = (tag: string) => html`<li>
+  <a href="#tag-${tag}">${s.tags[tag] ?? tag}</a>
+  <ul>${byTag(tag).map(operationItem)}</ul>
+</li>`;
   const toc = html`<nav aria-labelledby="api-contents" id="contents">
 <h2 id="api-contents">${s.contents}</h2>
-<ul>
-${tags.map(
-  (tag) => html`<li><a href="#tag-${tag}">${s.tags[tag] ?? tag}</a>
-<ul>
-${byTag(tag).map(
-  (o) =>
-    html`<li><a href="#${o.op.operationId}"><code>${o.method.toUpperCase()} ${shownPath(o.path)}</code></a> ${o.op.summary}</li>
-`,
-)}</ul></li>
-`,
-)}</ul>
+<ul>${tags.map(tagItem)}</ul>
 </nav>`;
 
   const sections = tags.map(
@@ -108,8 +111,9 @@ ${byTag(tag).map((o) => operationSection(doc, lang, o.method, shownPath(o.path),
 </section>
 `,
   );
+  const documentPath = `${pathPrefix(server)}/openapi.json`;
   const intro = fillHtml(s.intro, {
-    openapi: html`<a href="${server}/openapi.json"><code>${pathPrefix(server)}/openapi.json</code></a>`,
+    openapi: html`<a href="${server}/openapi.json"><code>${documentPath}</code></a>`,
     baseUrl: html`<code>${server}</code>`,
   });
   return html`<p>${intro}</p>
@@ -142,8 +146,10 @@ function operationSection(
 <h3 id="h-${id}"><a href="#${id}"><code>${method.toUpperCase()} ${shownPath}</code></a></h3>
 <p>${withCode(op.summary)}</p>
 <dl class="facts">
-<dt>${s.operationId}</dt><dd><code>${id}</code></dd>
-<dt>${s.auth}</dt><dd>${authText(doc, op, lang)}</dd>
+  <dt>${s.operationId}</dt>
+  <dd><code>${id}</code></dd>
+  <dt>${s.auth}</dt>
+  <dd>${authText(doc, op, lang)}</dd>
 </dl>
 ${parametersTable(op, lang)}
 ${requestBodyPart(doc, op, lang)}
@@ -167,9 +173,8 @@ function authText(doc: OpenApiDocument, op: Operation, lang: Language): Html[] |
           : scheme?.in === "cookie"
             ? html`${fillHtml(s.authCookie, { name: html`<code>${scheme.name ?? name}</code>` })}`
             : html`${fillHtml(s.authHeader, { name: html`<code>${scheme?.name ?? name}</code>` })}`;
-      const scopeText = scopes.length
-        ? html`${fillHtml(s.scopes, { scopes: html`${scopes.map((sc, j) => html`${j ? ", " : ""}<code>${sc}</code>`)}` })}`
-        : "";
+      const scopeCodes = scopes.map((scope, j) => html`${j ? ", " : ""}<code>${scope}</code>`);
+      const scopeText = scopes.length ? html`${fillHtml(s.scopes, { scopes: html`${scopeCodes}` })}` : "";
       return html`${i ? s.authOr : ""}${what}${scopeText}`;
     }),
   );
@@ -178,15 +183,27 @@ function authText(doc: OpenApiDocument, op: Operation, lang: Language): Html[] |
 function parametersTable(op: Operation, lang: Language): Html | string {
   const s = apiDocsText(lang);
   if (!op.parameters?.length) return "";
+  const rows = op.parameters.map(
+    (p) => html`<tr>
+  <td><code>${p.name}</code></td>
+  <td>${s.paramIns[p.in] ?? p.in}</td>
+  <td>${typeText(p.schema ?? {}, lang)}</td>
+  <td class="nowrap">${p.required ? s.yes : s.no}</td>
+  <td>${withCode(p.description ?? "")}</td>
+</tr>`,
+  );
   return html`<h4>${s.parameters}</h4>
 <table>
-<thead><tr><th scope="col">${s.paramName}</th><th scope="col">${s.paramIn}</th><th scope="col">${s.type}</th><th scope="col">${s.required}</th><th scope="col">${s.description}</th></tr></thead>
-<tbody>
-${op.parameters.map(
-  (p) =>
-    html`<tr><td><code>${p.name}</code></td><td>${s.paramIns[p.in] ?? p.in}</td><td>${typeText(p.schema ?? {}, lang)}</td><td class="nowrap">${p.required ? s.yes : s.no}</td><td>${withCode(p.description ?? "")}</td></tr>
-`,
-)}</tbody>
+<thead>
+  <tr>
+    <th scope="col">${s.paramName}</th>
+    <th scope="col">${s.paramIn}</th>
+    <th scope="col">${s.type}</th>
+    <th scope="col">${s.required}</th>
+    <th scope="col">${s.description}</th>
+  </tr>
+</thead>
+<tbody>${rows}</tbody>
 </table>`;
 }
 
@@ -262,17 +279,26 @@ function requestBodyPart(doc: OpenApiDocument, op: Operation, lang: Language): H
   const s = apiDocsText(lang);
   const media = op.requestBody?.content["application/json"];
   if (!media?.schema) return "";
-  const rows = fieldRows(doc, media.schema);
+  const rows = fieldRows(doc, media.schema).map(
+    (r) => html`<tr>
+  <td><code>${r.name}</code></td>
+  <td>${typeText(r.schema, lang, doc)}</td>
+  <td class="nowrap">${r.required ? s.yes : s.no}</td>
+  <td>${fieldDescription(doc, r.schema, lang)}</td>
+</tr>`,
+  );
   return html`<h4>${s.requestBody}</h4>
 <p>${op.requestBody!.required ? s.bodyRequired : s.bodyOptional}</p>
 <table>
-<thead><tr><th scope="col">${s.field}</th><th scope="col">${s.type}</th><th scope="col">${s.required}</th><th scope="col">${s.description}</th></tr></thead>
-<tbody>
-${rows.map(
-  (r) =>
-    html`<tr><td><code>${r.name}</code></td><td>${typeText(r.schema, lang, doc)}</td><td class="nowrap">${r.required ? s.yes : s.no}</td><td>${fieldDescription(doc, r.schema, lang)}</td></tr>
-`,
-)}</tbody>
+<thead>
+  <tr>
+    <th scope="col">${s.field}</th>
+    <th scope="col">${s.type}</th>
+    <th scope="col">${s.required}</th>
+    <th scope="col">${s.description}</th>
+  </tr>
+</thead>
+<tbody>${rows}</tbody>
 </table>`;
 }
 
@@ -286,19 +312,27 @@ function errorCodesOf(response: Operation["responses"][string]): string[] {
 
 function responsesTable(op: Operation, lang: Language): Html {
   const s = apiDocsText(lang);
-  const statuses = Object.keys(op.responses).sort();
+  const rows = Object.keys(op.responses)
+    .sort()
+    .map((status) => {
+      const response = op.responses[status]!;
+      const codes = errorCodesOf(response).map((code, i) => html`${i ? ", " : ""}${errorCodeLink(lang, code)}`);
+      return html`<tr>
+  <td>${status}</td>
+  <td>${withCode(response.description)}</td>
+  <td>${codes}</td>
+</tr>`;
+    });
   return html`<h4>${s.responses}</h4>
 <table>
-<thead><tr><th scope="col">${s.status}</th><th scope="col">${s.description}</th><th scope="col">${s.errorCodes}</th></tr></thead>
-<tbody>
-${statuses.map((status) => {
-  const response = op.responses[status]!;
-  const codes = errorCodesOf(response);
-  return html`<tr><td>${status}</td><td>${withCode(response.description)}</td><td>${codes.map(
-    (code, i) => html`${i ? ", " : ""}<a href="${errorDocsPath(lang)}#${code.toLowerCase()}"><code>${code}</code></a>`,
-  )}</td></tr>
-`;
-})}</tbody>
+<thead>
+  <tr>
+    <th scope="col">${s.status}</th>
+    <th scope="col">${s.description}</th>
+    <th scope="col">${s.errorCodes}</th>
+  </tr>
+</thead>
+<tbody>${rows}</tbody>
 </table>`;
 }
 
@@ -347,20 +381,20 @@ function examplesPart(
   const errorBody =
     error && op.responses[String(error.status)]?.content?.["application/json"]?.examples?.[error.code]?.value;
   const retryAfter = (errorBody as { retryAfter?: number } | undefined)?.retryAfter;
+  const errorHeaders = {
+    "Content-Type": "application/json",
+    ...(retryAfter !== undefined && { "Retry-After": String(retryAfter) }),
+  };
+  const errorPart =
+    error && errorBody
+      ? html`<h4>${s.exampleError} (${errorCodeLink(lang, error.code)})</h4>
+<pre><code>${httpAnswer(error.status, errorHeaders, errorBody)}</code></pre>`
+      : "";
   return html`<h4>${s.exampleRequest}</h4>
 <pre><code>${curlCommand(doc, method, op, example)}</code></pre>
 <h4>${s.exampleAnswer}</h4>
 <pre><code>${httpAnswer(answer.status, answerHeaders, answerJson, answer.note)}</code></pre>
-${
-  error && errorBody
-    ? html`<h4>${s.exampleError} (<a href="${errorDocsPath(lang)}#${error.code.toLowerCase()}"><code>${error.code}</code></a>)</h4>
-<pre><code>${httpAnswer(
-        error.status,
-        { "Content-Type": "application/json", ...(retryAfter !== undefined && { "Retry-After": String(retryAfter) }) },
-        errorBody,
-      )}</code></pre>`
-    : ""
-}`;
+${errorPart}`;
 }
 
 /** The rendered reference per language: the document is fixed for the container's life. */

@@ -1,15 +1,11 @@
 import { errorDocs } from "#shared/errors/error-doc-entries.ts";
 import { catalogue, type ErrorCode } from "#shared/errors/catalogue.ts";
-import { type Html, html } from "#shared/html/html.ts";
+import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
+import { withCode } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
 import { t } from "../strings.ts";
-
-/** `like `this`` → text with <code> spans, every part escaped. */
-export function withCode(text: string): Html[] {
-  return text.split("`").map((part, i) => (i % 2 ? html`<code>${part}</code>` : html`${part}`));
-}
 
 /** Message templates show their placeholders as `<name>`. */
 const placeholders = (message: string) => message.replace(/\{(\w+)\}/g, "<$1>");

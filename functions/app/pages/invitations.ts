@@ -14,17 +14,18 @@ export async function invitationSection(req: SiteRequest, visit: FileVisit): Pro
   const s = t(req.lang);
   const action = `/file/${visit.requestId}/${visit.fileId}/invitations`;
   const csrf = await csrfField(visit.userId!);
-  const rows = (await listInvitations(visit.file!)).map(
-    (i) => html`<li>
+  const rows = (await listInvitations(visit.file!)).map((i) => {
+    const removeLabel = `${s.invitationsRemove} ${i.email}`;
+    return html`<li>
   ${i.email}
   <form class="inline" method="post" action="${action}">
     ${csrf}
     <input type="hidden" name="action" value="remove">
     <input type="hidden" name="email" value="${i.email}">
-    <button type="submit" class="secondary" aria-label="${s.invitationsRemove} ${i.email}">${s.invitationsRemove}</button>
+    <button type="submit" class="secondary" aria-label="${removeLabel}">${s.invitationsRemove}</button>
   </form>
-</li>`,
-  );
+</li>`;
+  });
   const list = rows.length
     ? html`<ul id="invitations">${rows}</ul>`
     : html`<p id="invitations">${s.invitationsNone}</p>`;

@@ -121,9 +121,8 @@ export function statusBody(lang: Language, st: StatusBody): Html {
     st.status === "processing" || st.status === "queued"
       ? html`<p class="notice" role="status">${s.historyProcessing}</p>`
       : "";
-  const error = st.error
-    ? html`<p class="alert" role="alert" id="request-error">${s.historyError}: ${errorCodeLink(lang, st.error.code)} ${st.error.message}</p>`
-    : "";
+  const failure = st.error && html`${s.historyError}: ${errorCodeLink(lang, st.error.code)} ${st.error.message}`;
+  const error = failure ? html`<p class="alert" role="alert" id="request-error">${failure}</p>` : "";
   return html`${facts}
 ${processing}
 ${error}
@@ -137,9 +136,10 @@ function requestFiles(lang: Language, st: StatusBody): Html | string {
   const items = st.files.map(
     (f) => html`<li>${fileLink(st.requestId, f)} (${s.filePages}: ${f.pageCount ?? "–"})</li>`,
   );
+  const zip = `/output-history/${st.requestId}/download`;
   return html`<h2>${s.historyFiles}</h2>
 <ul id="request-files">${items}</ul>
-<p><a class="button" id="download-zip" href="/output-history/${st.requestId}/download" download>${s.historyDownloadZip}</a></p>`;
+<p><a class="button" id="download-zip" href="${zip}" download>${s.historyDownloadZip}</a></p>`;
 }
 
 function failedFiles(lang: Language, st: StatusBody): Html | string {

@@ -5,6 +5,8 @@ import { fill } from "#shared/i18n/texts.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { t } from "../strings.ts";
 
+const checked = (on: boolean) => (on ? html` checked` : "");
+
 export interface EndpointSectionInput {
   workspaceId: string;
   admin: boolean;
@@ -28,16 +30,18 @@ function filterFields(lang: Language, prefix: string, designs: DesignHead[], cur
   const selected = current?.designFilterType === "selected";
   const chosen = new Set(current?.targetDesignIds ?? []);
   const others = (current?.targetDesignIds ?? []).filter((id) => !designs.some((d) => d.id === id));
-  const checked = (on: boolean) => (on ? html` checked` : "");
-  const boxes = designs.map(
-    (d) => html`<label>
-  <input type="checkbox" name="targetDesignIds" value="${d.id}"${checked(chosen.has(d.id))}> ${d.label} <code>${d.id}</code>
-</label>`,
-  );
+  const radio = (value: string, on: boolean, label: string) =>
+    html`<label><input type="radio" name="designFilterType" value="${value}"${checked(on)}> ${label}</label>`;
+  const boxes = designs.map((d) => {
+    const box = html`<input type="checkbox" name="targetDesignIds" value="${d.id}"${checked(chosen.has(d.id))}>`;
+    return html`<label>
+  ${box} ${d.label} <code>${d.id}</code>
+</label>`;
+  });
   return html`<fieldset>
   <legend>${s.settingsHookFilter}</legend>
-  <label><input type="radio" name="designFilterType" value="all"${checked(!selected)}> ${s.settingsHookAll}</label>
-  <label><input type="radio" name="designFilterType" value="selected"${checked(selected)}> ${s.settingsHookSelected}</label>
+  ${radio("all", !selected, s.settingsHookAll)}
+  ${radio("selected", selected, s.settingsHookSelected)}
   ${boxes}
   <label for="${prefix}-other">${s.settingsHookOtherIds}</label>
   <input type="text" id="${prefix}-other" name="otherDesignIds" value="${others.join(", ")}" maxlength="2000">
@@ -64,7 +68,7 @@ ${button("delete", s.settingsHookDelete, "danger")}
     ${input.csrf}
     <label for="url-${e.id}">${s.settingsHookUrl}</label>
     <input type="url" id="url-${e.id}" name="url" value="${e.url}" required maxlength="2048">
-    <label><input type="checkbox" name="enabled" value="true"${e.enabled ? html` checked` : ""}> ${s.settingsHookEnabled}</label>
+    <label><input type="checkbox" name="enabled" value="true"${checked(e.enabled)}> ${s.settingsHookEnabled}</label>
     ${filterFields(lang, `edit-${e.id}`, input.designs, e)}
     <p><button type="submit">${s.settingsHookSave}</button></p>
   </form>
@@ -74,8 +78,9 @@ ${button("delete", s.settingsHookDelete, "danger")}
 function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndpointView): Html {
   const s = t(lang);
   const missing = missingDesignIds(e, input.designs);
+  const missingText = fill(s.settingsHookMissing, { ids: missing.join(", ") });
   const warning = missing.length
-    ? html`<p class="warning" role="alert" data-warning="missing-designs">${fill(s.settingsHookMissing, { ids: missing.join(", ") })}</p>`
+    ? html`<p class="warning" role="alert" data-warning="missing-designs">${missingText}</p>`
     : "";
   const filter =
     e.designFilterType === "all"
