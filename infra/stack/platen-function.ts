@@ -1,7 +1,13 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Duration, Size, Stack } from "aws-cdk-lib";
 import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
-import { type BundlingOptions, NodejsFunction, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
+import {
+  type BundlingOptions,
+  type ICommandHooks,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import type { FunctionDefinition } from "#shared/definitions/index.ts";
@@ -84,7 +90,7 @@ export class PlatenFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: settings.prefix,
         NODE_OPTIONS: "--enable-source-maps",
       },
-      bundling: bundlingOptions(),
+      bundling: bundlingOptions({ chromium: def.chromium === true }),
     });
     grantAccess(role, def, props.data);
   }
@@ -103,11 +109,22 @@ export class PlatenFunction extends Construct {
 const DEPLOYED_DEFINE = { "globalThis.__PLATEN_TEST_HOOKS__": "false" };
 
 /**
- * ESM bundle with source maps, built by the local esbuild. No node modules: even
- * @sparticuz/chromium is bundled (only its flags are used; the browser comes unpacked from
- * the Chromium layer, so its 66 MB of brotli'd archives stay out of the function).
+ * Loaded at run time from the function's own `node_modules`, never bundled: the barcode
+ * encoder (bwip-js, ~0.9 MB minified) is imported only by templates that use the `barcode`
+ * filter, and bundled it cost every cold start of the Chromium functions ~40 ms of parsing
+ * (measured by the bench). Only the files its `generic` entry point loads are copied.
  */
-export function bundlingOptions(): BundlingOptions {
+export const RUN_TIME_MODULES = {
+  "bwip-js": ["package.json", "LICENSE", "dist/bwip-js-gen.mjs", "dist/bwipp.mjs"],
+} as const;
+
+/**
+ * ESM bundle with source maps, built by the local esbuild. No node modules but the run-time
+ * ones above (Chromium functions only): even @sparticuz/chromium is bundled (only its flags are
+ * used; the browser comes unpacked from the Chromium layer, so its 66 MB of brotli'd archives
+ * stay out of the function).
+ */
+export function bundlingOptions(options: { chromium?: boolean } = {}): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: "node22",
@@ -119,10 +136,27 @@ export function bundlingOptions(): BundlingOptions {
     sourceMapMode: SourceMapMode.DEFAULT,
     sourcesContent: false,
     define: DEPLOYED_DEFINE,
+    externalModules: Object.keys(RUN_TIME_MODULES),
+    ...(options.chromium && { commandHooks: copyRunTimeModules() }),
     // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
     bundleAwsSDK: true,
     // `cdk synth` must work without Docker: esbuild from node_modules.
     forceDockerBundling: false,
+  };
+}
+
+/** Copies each run-time module's files from the project's node_modules into the bundle's (local bundling runs these in a shell). */
+function copyRunTimeModules(): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      Object.entries(RUN_TIME_MODULES).flatMap(([name, files]) =>
+        files.map((file) => {
+          const to = join(outputDir, "node_modules", name, file);
+          return `mkdir -p "${dirname(to)}" && cp "${join(inputDir, "node_modules", name, file)}" "${to}"`;
+        }),
+      ),
   };
 }
 

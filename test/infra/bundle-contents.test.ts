@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -56,6 +56,29 @@ describe("bundle contents", () => {
         Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]),
       );
       expect(found).toEqual(Object.fromEntries(nonRender.map((id) => [id, []])));
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    "the barcode encoder stays out of the Chromium functions' bundles and loads from their own node_modules",
+    async () => {
+      const script = join(import.meta.dirname, "synth-bundles.ts");
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", script, join(work, "cdk.out-render"), "render"],
+        { maxBuffer: 2 ** 24 },
+      );
+      const { render: dir } = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+      expect(readFileSync(join(dir!, "index.mjs"), "utf8")).not.toMatch(/bwipp_qrcode|BWIPP_VERSION/);
+      expect(existsSync(join(dir!, "node_modules/bwip-js/dist/bwipp.mjs"))).toBe(true);
+      // What the barcode filter does on first use, resolved from the bundle's folder as Lambda would.
+      const probe =
+        'const b = await import("bwip-js/generic"); process.stdout.write(b.toSVG({ bcid: "qrcode", text: "x" }).slice(0, 4));';
+      const { stdout: svg } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", probe], {
+        cwd: dir,
+      });
+      expect(svg).toBe("<svg");
     },
     SYNTH_TIMEOUT_MS,
   );
