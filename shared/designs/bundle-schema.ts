@@ -88,6 +88,20 @@ export const designManifestSchema = z
     label: z.string().min(1).max(200),
     description: z.string().max(2000).optional(),
     page: pageSchema.prefault({}),
+    /** The document's language (BCP 47, e.g. `ja`, `en-US`): `<html lang>`, and the PDF's /Lang when tagged. */
+    lang: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, "a language tag such as ja or en-US")
+      .optional(),
+    /**
+     * Accessibility of the PDF: `tagged` writes Chromium's structure tree (headings, tables,
+     * lists, alt text; /MarkInfo /Marked true), `outline` a bookmark per heading. Off by
+     * default: tagging costs render time and size (shared/render/README.md "Tagged PDF").
+     */
+    pdf: z
+      .object({ tagged: z.boolean().default(false), outline: z.boolean().default(false) })
+      .strict()
+      .prefault({}),
     parameters: z.array(parameterSpecSchema).max(500),
     /** Params used to render the thumbnail at publish time (and by the benchmark). */
     sampleParams: z.record(z.string(), z.unknown()).optional(),

@@ -61,16 +61,22 @@ export function pageCss(box: PageBox): string {
 }
 
 /**
- * page.pdf options matching the @page rule; `preferCSSPageSize` lets a design's own
- * `@page :first` or named pages still take effect. Untagged: tagging doubled the render
- * time and nearly tripled the size of a one-page invoice on this stack.
+ * A design's `pdf` switches (design.json): tagged structure tree and document outline. Off
+ * unless the design asks: tagged + outline make the one-page invoice 37 % larger (the bench's
+ * "Document features" table; shared/render/README.md "Tagged PDF and outline").
  */
+export interface PdfFeatures {
+  tagged: boolean;
+  outline: boolean;
+}
+const NO_FEATURES: PdfFeatures = { tagged: false, outline: false };
+
 /**
  * The same page setup as `pdfOptions`, as DevTools' Page.printToPDF takes it (inches),
  * with the PDF returned in the answer itself: one round trip where `page.pdf` makes four
  * or five (a fonts check, the print, reads of the stream, its close).
  */
-export function printToPdfParams(box: PageBox) {
+export function printToPdfParams(box: PageBox, pdf: PdfFeatures = NO_FEATURES) {
   const inches = (length: string) => lengthToPx(length) / 96;
   return {
     paperWidth: inches(box.width),
@@ -81,21 +87,25 @@ export function printToPdfParams(box: PageBox) {
     marginLeft: inches(box.margin.left),
     preferCSSPageSize: true,
     printBackground: true,
-    generateTaggedPDF: false,
-    generateDocumentOutline: false,
+    generateTaggedPDF: pdf.tagged,
+    generateDocumentOutline: pdf.outline,
     transferMode: "ReturnAsBase64" as const,
   };
 }
 
-export function pdfOptions(box: PageBox, timeout: number): PDFOptions {
+/**
+ * page.pdf options matching the @page rule; `preferCSSPageSize` lets a design's own
+ * `@page :first` or named pages still take effect.
+ */
+export function pdfOptions(box: PageBox, timeout: number, pdf: PdfFeatures = NO_FEATURES): PDFOptions {
   return {
     width: box.width,
     height: box.height,
     margin: box.margin,
     preferCSSPageSize: true,
     printBackground: true,
-    tagged: false,
-    outline: false,
+    tagged: pdf.tagged,
+    outline: pdf.outline,
     timeout,
   };
 }

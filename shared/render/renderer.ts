@@ -187,8 +187,9 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
       await loadDocument(guarded, req.bundle, html, deadlineAt);
       await checkForcedBreaks(guarded, html, limits, Math.max(limits.maxPages, PRINT_BREAK_CHECK_FROM));
       const pageRanges = cappedPageRanges(limits);
-      if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt)), pageRanges });
-      const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box), pageRanges });
+      const features = req.bundle.manifest.pdf;
+      if (webFonts) return guarded.page.pdf({ ...pdfOptions(box, pageTimeout(deadlineAt), features), pageRanges });
+      const { data } = await guarded.cdp.send("Page.printToPDF", { ...printToPdfParams(box, features), pageRanges });
       return Buffer.from(data, "base64");
     },
     bounds.deadlineAt,

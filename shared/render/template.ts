@@ -144,9 +144,10 @@ export async function renderHtml(
     throw templateError(cause, { maxChars, renderLimit, elapsed: performance.now() - started });
   }
   const body = emitter.buffer;
+  const lang = bundle.manifest.lang ? ` lang="${escapeHtml(bundle.manifest.lang)}"` : "";
   const extra = options.extraCss ? `<style>${escapeStyle(options.extraCss)}</style>` : "";
   return (
-    `<!doctype html><html><head><meta charset="utf-8"><base href="${DESIGN_ORIGIN}/">` +
+    `<!doctype html><html${lang}><head><meta charset="utf-8"><base href="${DESIGN_ORIGIN}/">` +
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">` +
     `<title>${escapeHtml(options.title, "numeric")}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
   );

@@ -4,6 +4,7 @@ import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
+import { runFeaturePhase } from "./features.ts";
 import { startFloor } from "./floor.ts";
 import { processRssMb, treeRssMb } from "./tree-rss.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
@@ -213,6 +214,9 @@ await floor.close();
 await rssStack.stop();
 removeDataDir(rssStack.dataDir);
 
+log("document features (tagging, barcodes) on the 1-page invoice…");
+const featureTable = await runFeaturePhase(bundle, sample, n(60, 10));
+
 log();
 log(
   "| case | concurrency | floor p50 ms | floor p95 ms | endpoint p50 ms | endpoint p95 ms | endpoint/floor p50 | floor files/s | endpoint files/s |",
@@ -229,6 +233,9 @@ log(
   `stack RSS over ${rssRenders} renders (every 50th): median ${fmt(typical)} MB, highest ${fmt(highest)} MB (+${over(highest, typical)} %); peak of renders ${halfRenders + 1}–${rssRenders} ${fmt(secondPeak)} MB vs ${fmt(firstPeak)} MB in 1–${halfRenders} (${over(secondPeak, firstPeak)} %); target: both within 10 %; lowest ${fmt(lowest)} MB, last ${fmt(rssSamples.at(-1)!)} MB`,
 );
 log(`renderer browsers: ${browsers}`);
+log();
+log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");
+for (const line of featureTable) log(line);
 log();
 log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");
 for (const line of coldTable) log(line);

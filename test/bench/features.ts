@@ -1,0 +1,54 @@
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { createRenderer } from "#shared/render/renderer.ts";
+import { percentile } from "./stats.ts";
+
+/**
+ * What each optional document feature costs on the 1-page invoice, rendered by the service's
+ * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
+ * and a Code 128 symbol, and the same tagged with an outline (design.json `pdf`).
+ * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one.
+ */
+export async function runFeaturePhase(
+  bundle: DesignBundle,
+  params: Record<string, unknown>,
+  renders: number,
+): Promise<string[]> {
+  const withBarcodes: DesignBundle = {
+    ...bundle,
+    template: `${bundle.template}\n<p>{{ "https://platen.example/file/AbCdEfGhIjKlMnOp/QrStUvWxYz012345" | barcode: "qrcode" }}{{ 請求番号 | barcode: "code128" }}</p>`,
+  };
+  const tagged: DesignBundle = { ...bundle, manifest: { ...bundle.manifest, pdf: { tagged: true, outline: true } } };
+  const variants: [string, DesignBundle][] = [
+    ["plain", bundle],
+    ["+ QR code and Code 128 (barcode filter)", withBarcodes],
+    ["tagged + outline", tagged],
+  ];
+  const renderer = createRenderer({ browsers: 1 });
+  const results: { label: string; p50: number; p95: number; kb: number }[] = [];
+  try {
+    for (const [label, variant] of variants) {
+      const key = `features-${label}`;
+      for (let i = 0; i < 5; i++) await renderer.renderPdf({ bundle: variant, bundleKey: key, params, title: "bench" });
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < renders; i++) {
+        const started = performance.now();
+        const { pdf } = await renderer.renderPdf({ bundle: variant, bundleKey: key, params, title: "bench" });
+        times.push(performance.now() - started);
+        bytes = pdf.length;
+      }
+      results.push({ label, p50: percentile(times, 50), p95: percentile(times, 95), kb: bytes / 1024 });
+    }
+  } finally {
+    await renderer.close();
+  }
+  const plain = results[0]!;
+  return [
+    "| 1-page invoice, renderer c=1 | p50 ms | p95 ms | PDF KB | p50 cost | size cost |",
+    "|---|---|---|---|---|---|",
+    ...results.map(
+      (r) =>
+        `| ${r.label} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.kb.toFixed(1)} | ${r === plain ? "–" : `${(r.p50 - plain.p50).toFixed(1)} ms (${(((r.p50 - plain.p50) / plain.p50) * 100).toFixed(0)} %)`} | ${r === plain ? "–" : `${(((r.kb - plain.kb) / plain.kb) * 100).toFixed(0)} %`} |`,
+    ),
+  ];
+}
