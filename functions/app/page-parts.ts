@@ -26,3 +26,27 @@ export const errorCodeLink = (lang: Language, code: string) =>
 export function withCode(text: string): Html[] {
   return text.split("`").map((part, i) => (i % 2 ? html`<code>${part}</code>` : html`${part}`));
 }
+
+/** A table with one header row of column headings (`scope="col"`), its rows given as markup. */
+export function dataTable(
+  columns: readonly string[],
+  rows: Html | readonly Html[],
+  options: { id?: string; caption?: Html | string } = {},
+): Html {
+  const id = options.id ? html` id="${options.id}"` : "";
+  const caption =
+    options.caption === undefined
+      ? ""
+      : html`
+<caption class="muted">${options.caption}</caption>`;
+  return html`<table${id}>${caption}
+<thead>
+  <tr>
+${columns.map(
+  (column) => html`    <th scope="col">${column}</th>
+`,
+)}  </tr>
+</thead>
+<tbody>${rows}</tbody>
+</table>`;
+}

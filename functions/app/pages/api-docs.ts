@@ -6,7 +6,7 @@ import { servedOpenApiDocument } from "#shared/openapi/served-document.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill, type Placeholders } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { errorCodeLink, withCode } from "../page-parts.ts";
+import { dataTable, errorCodeLink, withCode } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
 import { apiDocsText } from "./api-docs-text.ts";
@@ -193,18 +193,7 @@ function parametersTable(op: Operation, lang: Language): Html | string {
 </tr>`,
   );
   return html`<h4>${s.parameters}</h4>
-<table>
-<thead>
-  <tr>
-    <th scope="col">${s.paramName}</th>
-    <th scope="col">${s.paramIn}</th>
-    <th scope="col">${s.type}</th>
-    <th scope="col">${s.required}</th>
-    <th scope="col">${s.description}</th>
-  </tr>
-</thead>
-<tbody>${rows}</tbody>
-</table>`;
+${dataTable([s.paramName, s.paramIn, s.type, s.required, s.description], rows)}`;
 }
 
 /** One row per field: nested objects and arrays of objects as dotted paths (`contents[].fileName`). */
@@ -289,17 +278,7 @@ function requestBodyPart(doc: OpenApiDocument, op: Operation, lang: Language): H
   );
   return html`<h4>${s.requestBody}</h4>
 <p>${op.requestBody!.required ? s.bodyRequired : s.bodyOptional}</p>
-<table>
-<thead>
-  <tr>
-    <th scope="col">${s.field}</th>
-    <th scope="col">${s.type}</th>
-    <th scope="col">${s.required}</th>
-    <th scope="col">${s.description}</th>
-  </tr>
-</thead>
-<tbody>${rows}</tbody>
-</table>`;
+${dataTable([s.field, s.type, s.required, s.description], rows)}`;
 }
 
 /** The catalogue codes of an error answer: the codes of its per-code examples. */
@@ -324,16 +303,7 @@ function responsesTable(op: Operation, lang: Language): Html {
 </tr>`;
     });
   return html`<h4>${s.responses}</h4>
-<table>
-<thead>
-  <tr>
-    <th scope="col">${s.status}</th>
-    <th scope="col">${s.description}</th>
-    <th scope="col">${s.errorCodes}</th>
-  </tr>
-</thead>
-<tbody>${rows}</tbody>
-</table>`;
+${dataTable([s.status, s.description, s.errorCodes], rows)}`;
 }
 
 /** Shell-quoted for a POSIX shell: single quotes, a quote inside as `'\''`. */

@@ -10,7 +10,7 @@ import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
+import { dataTable, errorCodeLink, formatTime, timeElement } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser, roleOf } from "../visitor.ts";
 
@@ -59,18 +59,11 @@ export function searchForm(
 export function historyTable(lang: Language, caption: string | undefined, requests: RequestSummary[]): Html {
   const s = t(lang);
   if (!requests.length) return html`<p id="history">${s.historyEmpty}</p>`;
-  return html`<table id="history">
-<caption class="muted">${caption}</caption>
-<thead>
-  <tr>
-    <th scope="col">${s.historyRequest}</th>
-    <th scope="col">${s.historyCreated}</th>
-    <th scope="col">${s.historyStatus}</th>
-    <th scope="col">${s.historyFiles}</th>
-  </tr>
-</thead>
-<tbody>${requests.map((r) => summaryRow(lang, r))}</tbody>
-</table>`;
+  return dataTable(
+    [s.historyRequest, s.historyCreated, s.historyStatus, s.historyFiles],
+    requests.map((r) => summaryRow(lang, r)),
+    { id: "history", caption },
+  );
 }
 
 /** GET `/output-history`: the workspace's recent requests, paged, searchable by passthrough metadata. */

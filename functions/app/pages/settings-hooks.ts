@@ -3,6 +3,7 @@ import type { Language } from "#shared/errors/language.ts";
 import type { WebhookEndpointView } from "#shared/webhooks/endpoints.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { dataTable } from "../page-parts.ts";
 import { t } from "../strings.ts";
 
 const checked = (on: boolean) => (on ? html` checked` : "");
@@ -101,17 +102,11 @@ function endpointRow(lang: Language, input: EndpointSectionInput, e: WebhookEndp
 export function endpointSection(lang: Language, input: EndpointSectionInput): Html {
   const s = t(lang);
   const table = input.endpoints.length
-    ? html`<table id="endpoints">
-<thead>
-  <tr>
-    <th scope="col">${s.settingsHookUrl}</th>
-    <th scope="col">${s.settingsHookStatus}</th>
-    <th scope="col">${s.settingsHookFilter}</th>
-    <th scope="col">${s.settingsHookActions}</th>
-  </tr>
-</thead>
-<tbody>${input.endpoints.map((e) => endpointRow(lang, input, e))}</tbody>
-</table>`
+    ? dataTable(
+        [s.settingsHookUrl, s.settingsHookStatus, s.settingsHookFilter, s.settingsHookActions],
+        input.endpoints.map((e) => endpointRow(lang, input, e)),
+        { id: "endpoints" },
+      )
     : html`<p id="endpoints">${s.settingsHooksNone}</p>`;
   const create = input.admin
     ? html`<h3>${s.settingsHookCreate}</h3>

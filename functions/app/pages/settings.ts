@@ -8,7 +8,7 @@ import { type Html, html } from "#shared/html/html.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
-import { csrfField, timeElement } from "../page-parts.ts";
+import { csrfField, dataTable, timeElement } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser } from "../visitor.ts";
 import { endpointSection } from "./settings-hooks.ts";
@@ -86,16 +86,7 @@ async function clientsSection(lang: Language, identity: SiteIdentity, workspaceI
 </tr>`,
   );
   const table = clients.length
-    ? html`<table id="clients">
-<thead>
-  <tr>
-    <th scope="col">${s.settingsClientName}</th>
-    <th scope="col">${s.settingsClientId}</th>
-    <th scope="col">${s.settingsClientType}</th>
-  </tr>
-</thead>
-<tbody>${rows}</tbody>
-</table>`
+    ? dataTable([s.settingsClientName, s.settingsClientId, s.settingsClientType], rows, { id: "clients" })
     : html`<p id="clients">${s.settingsClientsNone}</p>`;
   return html`<section aria-labelledby="clients-title">
 <h2 id="clients-title">${s.settingsClientsTitle}</h2>
