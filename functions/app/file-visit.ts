@@ -23,14 +23,15 @@ export const nowSeconds = () => Math.floor(systemClock.now().getTime() / 1000);
 /**
  * Loads the file and decides access (shared/site/file-access.ts). Malformed ids never
  * reach the store; they are as hidden as unknown ones. A sync file is answered before it
- * is stored, so its `share.url` can be opened while it is still `storing`: the record is
- * read the way the API's download reads it (whenStored: re-read for up to 3 s, and one
- * whose function died before storing it reads as failed).
+ * is stored, so its `share.url` can be opened while it is still `storing`: for a visitor
+ * who may see it, the record is read again the way the API's download reads it
+ * (whenStored: re-read for up to 3 s, and one whose function died before storing it reads
+ * as failed). Anyone else is answered at once, without the wait.
  */
 export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promise<FileVisit> {
   const { requestId = "", fileId = "" } = req.params;
   const userId = await identity.userOf(req.header("cookie"));
-  const file = isId(requestId) && isId(fileId) ? await loadFile(requestId, fileId) : undefined;
+  let file = isId(requestId) && isId(fileId) ? await getFileRecord(requestId, fileId) : undefined;
   const role = file && userId ? await identity.roleIn(file.workspaceId, userId) : undefined;
   const invited = Boolean(
     file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))),
@@ -45,13 +46,16 @@ export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promi
       ),
   );
   const access = decideFileAccess(file, { role, invited, passcodeGranted }, nowSeconds());
+  // Who sees the file is decided by fields storing never changes: only such a visitor waits.
+  if (access.kind === "show" && file?.status === "storing") file = await whenStoredFile(file);
   return { requestId, fileId, file, userId, role, access };
 }
 
-async function loadFile(requestId: string, fileId: string): Promise<FileRecord | undefined> {
+/** The record once stored (or failed, or still storing after the wait), read the API download's way. */
+async function whenStoredFile(first: FileRecord): Promise<FileRecord> {
   const [file] = await whenStored(async () => {
-    const record = await getFileRecord(requestId, fileId);
+    const record = await getFileRecord(first.requestId, first.fileId);
     return record ? [record] : [];
   }, systemClock);
-  return file;
+  return file ?? first;
 }

@@ -50,6 +50,10 @@ const pageTexts = {
     ja: "このブラウザーでは PDF を表示できません。ファイルをダウンロードしてください。",
   },
   notReadyBody: {
+    en: "The file is still being generated. Reload this page in a few seconds.",
+    ja: "ファイルは生成中です。数秒後にこのページを再読み込みしてください。",
+  },
+  preparingBody: {
     en: "The file is still being prepared. This page reloads itself until it is ready.",
     ja: "ファイルを準備しています。準備ができるまでこのページは自動的に再読み込みされます。",
   },

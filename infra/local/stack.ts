@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
@@ -90,10 +90,11 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
     renderThumbnail: thumbnailRenderer(),
     log,
   });
-  // Application keys and seeded passwords: readable by this user only (a file from an older
-  // start keeps its mode when rewritten, hence the chmod).
-  writeFileSync(localJsonPath, `${JSON.stringify(localJson, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(localJsonPath, 0o600);
+  // Application keys and seeded passwords: readable by this user only. Written aside with the
+  // mode and renamed over, so an older 0644 file never holds the new keys, even for a moment.
+  writeFileSync(`${localJsonPath}.tmp`, `${JSON.stringify(localJson, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(`${localJsonPath}.tmp`, 0o600); // a .tmp left by a crash keeps its old mode
+  renameSync(`${localJsonPath}.tmp`, localJsonPath);
   writeRuntime(dataDir, { pid: process.pid, port: gateway.port, endpoints, queueUrls, urls });
   gateway.markReady();
   return {

@@ -78,6 +78,7 @@ async function inflateOnce(): Promise<string> {
   await acquireLock();
   try {
     if (inflatedLayout()) return binary();
+    await removeStaleStaging(); // left by a holder killed mid-inflation; the lock is ours now
     await unlink(inflatedMark()).catch(() => {}); // the layout is about to be replaced
     const staging = await mkdtemp(join(tmpdir(), "platen-chromium-staging-"));
     try {
@@ -92,6 +93,12 @@ async function inflateOnce(): Promise<string> {
   } finally {
     await releaseLock();
   }
+}
+
+/** Staging folders of earlier holders that died: only the lock holder inflates, so none is in use. */
+async function removeStaleStaging(): Promise<void> {
+  const stale = (await readdir(tmpdir())).filter((name) => name.startsWith("platen-chromium-staging-"));
+  await Promise.all(stale.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })));
 }
 
 /** Runs @sparticuz/chromium's inflation in a child process with TMPDIR = `folder`. */

@@ -1,6 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   rmSync,
@@ -140,6 +141,16 @@ describe("the whole layout, not only the binary", () => {
     },
     90_000,
   );
+
+  it("a staging folder left by a holder killed mid-inflation is removed by the next inflation", async () => {
+    const tmp = freshTmp();
+    symlinkSync(String(deadPid()), join(tmp, "platen-chromium-inflate.lock"));
+    mkdirSync(join(tmp, "platen-chromium-staging-dead01"));
+    writeFileSync(join(tmp, "platen-chromium-staging-dead01", "chromium"), "half a binary");
+    await resolveIn(tmp);
+    expect(readdirSync(tmp).filter((e) => e.startsWith("platen-chromium-staging-"))).toEqual([]);
+    expect(inflatedLayout(tmp)).toBeDefined();
+  }, 90_000);
 
   it("the mark is never written while a file of the layout is missing or partial", async () => {
     const tmp = freshTmp();

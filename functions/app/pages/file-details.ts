@@ -30,7 +30,7 @@ export function fileDetails(lang: Language, file: FileRecord, base: string): Htm
   }
   if (file.status !== "done") {
     return html`${facts}
-<p class="notice" role="status">${s.notReadyBody}</p>`;
+<p class="notice" role="status">${file.status === "storing" ? s.preparingBody : s.notReadyBody}</p>`;
   }
   return html`${facts}
 <p><a class="button" id="download" href="${base}/download" download>${s.download}</a></p>

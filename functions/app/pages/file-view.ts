@@ -92,7 +92,7 @@ function gone(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): Site
   return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
 }
 
-/** How often a page of a file still being rendered or stored reloads itself. */
+/** How often the page of a file still being stored reloads itself. */
 const REFRESH_SECONDS = 2;
 const settled = (file: FileRecord) => file.status === "done" || file.status === "failed";
 
@@ -116,7 +116,9 @@ export const fileViewPage =
     const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit))}${invitations}`;
     const result: SiteResult = { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
     // Not stored or rendered yet: the "being prepared" page reloads itself until it offers the PDF.
-    return settled(visit.file!) ? result : { ...result, headers: { Refresh: String(REFRESH_SECONDS) } };
+    // Still being stored after the wait (a sync file, seconds at most): the page reloads itself.
+    // An async file still rendering says so and is reloaded by hand, as before.
+    return visit.file!.status === "storing" ? { ...result, headers: { Refresh: String(REFRESH_SECONDS) } } : result;
   };
 
 /**
