@@ -1,4 +1,4 @@
-import { thumbnailRenderer } from "../local/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
 import { connectAdmin } from "./connection.ts";
 import { designCommands } from "./design-commands.ts";
 import { identityCommands } from "./identity-commands.ts";
@@ -30,7 +30,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const KNOWN_ERRORS = ["UsageError", "BundleError", "PublishError", "ConfigError", "AlreadyRunningError"];
+const KNOWN_ERRORS = [
+  "UsageError",
+  "BundleError",
+  "BundleInvalid",
+  "PublishError",
+  "ConfigError",
+  "AlreadyRunningError",
+];
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -6,7 +6,7 @@ import { publishDesign } from "#shared/designs/publish-design.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { thumbnailRenderer } from "../local/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
 import { type AdminCommand, need, UsageError } from "./program.ts";
 
 async function requireWorkspace(id: string) {
@@ -30,7 +30,7 @@ export const designCommands: AdminCommand[] = [
       const bundle = await loadBundleFromDir(dir);
       const designId = typeof args.values.design === "string" ? args.values.design : undefined;
       const out = await publishDesign(
-        { workspaceId, bundle, designId },
+        { workspaceId, bundle, designId, matchLabel: designId === undefined, createdBy: "admin-cli" },
         { clock: systemClock, renderThumbnail: thumbnailRenderer() },
       );
       return { json: out, text: `published ${out.label} as ${out.id} v${out.version}` };

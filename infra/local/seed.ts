@@ -61,7 +61,7 @@ export async function seedOrRefresh(
     deps.log(`seeded workspace ${def.name} (${workspace.id}, plan ${def.plan})`);
     for (const folder of readdirSync(samplesDir).sort()) {
       const bundle = await loadBundleFromDir(join(samplesDir, folder));
-      const published = await publishDesign({ workspaceId: workspace.id, bundle }, deps);
+      const published = await publishDesign({ workspaceId: workspace.id, bundle, createdBy: "seed" }, deps);
       deps.log(`  published ${published.label} v${published.version} (${published.id})`);
     }
     workspaces.push({

@@ -116,6 +116,8 @@ const DEPLOYED_DEFINE = { "globalThis.__PLATEN_TEST_HOOKS__": "false" };
  */
 export const RUN_TIME_MODULES = {
   "bwip-js": ["package.json", "LICENSE", "dist/bwip-js-gen.mjs", "dist/bwipp.mjs"],
+  // pdf.js runs inside Chromium (shared/render/page-images.ts): its two files are read as text, never imported.
+  "pdfjs-dist": ["package.json", "LICENSE", "build/pdf.min.mjs", "build/pdf.worker.min.mjs"],
 } as const;
 
 /**

@@ -21,6 +21,14 @@ export const auditActions = [
   "application-key.rotate",
   "file-invitation.add",
   "file-invitation.remove",
+  "design.create",
+  "design.update",
+  "design.archive",
+  "design.publish",
+  "design.draft-save",
+  "design.draft-delete",
+  "template.share",
+  "template.withdraw",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -30,7 +38,10 @@ export interface AuditEntry {
   at: string;
   actor: AuditActor;
   action: AuditAction;
-  /** The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations. */
+  /**
+   * The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations; the design id
+   * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions.
+   */
   target?: string;
   /** Extra facts of the change (the invited address); never a secret. */
   detail?: Record<string, string>;

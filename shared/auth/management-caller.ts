@@ -44,7 +44,13 @@ async function sessionCaller(
 ): Promise<ManagementCaller> {
   if (pathWorkspaceId === undefined) {
     throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }],
+      details: [
+        {
+          field: "workspaceId",
+          message:
+            "a login session must name the workspace (the path's workspaceId, or X-Workspace-Id on the design API)",
+        },
+      ],
     });
   }
   const [workspace, membership] = await Promise.all([

@@ -27,5 +27,5 @@ export const cors = {
     "X-Page-Count",
     "Location",
   ],
-  allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+  allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
 } as const;

@@ -87,6 +87,19 @@ const managementFunctions = () => ({
 });
 
 /**
+ * The design API (shared/designs/README.md "Design API"): designs and their objects, the gallery (in
+ * `designs`), the audit log (`workspaces`), user e-mails and client names for `createdBy`
+ * (identity, oauth: read by every API function), login sessions (identity keys).
+ */
+const manageDesigns: FunctionAccess = {
+  tablesRead: ["designs", "workspaces"],
+  tablesWrite: ["designs", "workspaces"],
+  bucketsRead: ["designs"],
+  bucketsWrite: ["designs"],
+  identityKeys: true,
+};
+
+/**
  * Every Lambda of the service. API functions are named after their route's file.
  * Whoever records a generation event (sync generation, the render worker, the DLQ handler)
  * also writes the webhook delivery log and queues deliveries, hence write on `webhooks`.
@@ -115,6 +128,14 @@ export const functions = {
     bucketsWritePrefix: "zips/",
   }),
   ...managementFunctions(),
+  "design-api": api("design-api", manageDesigns),
+  // Publishing renders the thumbnail (the sample document), a preview the PDF; the preview's
+  // rate window lives in `usage`.
+  "design-render": {
+    ...api("design-render", { ...manageDesigns, tablesWrite: [...(manageDesigns.tablesWrite ?? []), "usage"] }),
+    memoryMb: 3008,
+    chromium: true,
+  },
   render: {
     id: "render",
     entry: "functions/render/render-files.ts",
@@ -145,7 +166,13 @@ export const functions = {
     timeoutSeconds: 29,
     // scrypt (32 MiB, CPU-bound) on every login: more memory buys the CPU share.
     memoryMb: 1024,
-    access: { tablesRead: ["workspaces", "designs", "identity"], tablesWrite: ["oauth"], identityKeys: true },
+    access: {
+      tablesRead: ["workspaces", "designs", "identity"],
+      tablesWrite: ["oauth"],
+      // The gallery's thumbnails (shared/identity/public-templates.ts).
+      bucketsRead: ["designs"],
+      identityKeys: true,
+    },
   },
   // The sweeper (schedules.ts): fails stalled requests (their files, pages and events) and
   // relays outbox events, so it writes what the render worker and the DLQ consumer write.

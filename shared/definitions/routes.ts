@@ -2,7 +2,7 @@ import type { FunctionId } from "./functions.ts";
 import type { RateClass } from "./rate-classes.ts";
 
 export interface RouteDefinition {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** API Gateway resource path, below `{base_url}` (which ends in /v1). */
   path: string;
   function: FunctionId;
@@ -68,6 +68,7 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
   ...managementRoutes(),
+  ...designRoutes(),
 ];
 
 /**
@@ -88,6 +89,39 @@ function managementRoutes(): RouteDefinition[] {
     manage("PATCH", "/workspace/webhook", "set-workspace-webhook"),
     manage("PATCH", "/workspace/{workspaceId}/webhook", "set-workspace-webhook"),
     manage("POST", "/workspace/{workspaceId}/application-token/regenerate", "rotate-application-key"),
+  ];
+}
+
+/**
+ * The design API and the gallery's authenticated routes (shared/designs/README.md "Design API"): a Bearer
+ * token or the login session, never an appkey. Routes that render (create, publish, preview) run
+ * in the Chromium function `design-render`; the others in `design-api`. Only a preview counts
+ * toward a rate class of its own.
+ */
+function designRoutes(): RouteDefinition[] {
+  const read = (method: RouteDefinition["method"], path: string) =>
+    route(method, path, "design-api", "none", { auth: "bearer-or-session" });
+  const render = (method: RouteDefinition["method"], path: string, rateClass: RateClass | "none" = "none") =>
+    route(method, path, "design-render", rateClass, { auth: "bearer-or-session" });
+  const design = "/designs/{designId}";
+  return [
+    read("GET", "/designs"),
+    render("POST", "/designs"),
+    render("POST", "/designs/preview", "preview"),
+    read("GET", design),
+    read("PATCH", design),
+    read("DELETE", design),
+    read("GET", `${design}/versions`),
+    render("POST", `${design}/versions`),
+    read("GET", `${design}/versions/{version}`),
+    read("GET", `${design}/versions/{version}/bundle`),
+    read("GET", `${design}/draft`),
+    read("PUT", `${design}/draft`),
+    read("DELETE", `${design}/draft`),
+    read("POST", "/templates"),
+    read("GET", "/templates/{templateId}"),
+    read("GET", "/templates/{templateId}/bundle"),
+    read("DELETE", "/templates/{templateId}"),
   ];
 }
 

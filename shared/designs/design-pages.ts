@@ -1,5 +1,5 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { listDesignHeads } from "./design-store.ts";
+import { listActiveDesignHeads } from "./design-store.ts";
 
 export const DESIGN_PAGE_SIZE = 30;
 
@@ -31,7 +31,7 @@ export function parsePage(raw: string | undefined): number {
 
 /** OpenAPI listDesigns: newest first (then by id, so pages are stable), 30 per page. */
 export async function listDesigns(workspaceId: string, page: number, baseUrl: string): Promise<DesignListBody> {
-  const heads = await listDesignHeads(workspaceId);
+  const heads = await listActiveDesignHeads(workspaceId);
   heads.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
   const start = (page - 1) * DESIGN_PAGE_SIZE;
   return {

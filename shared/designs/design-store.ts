@@ -1,18 +1,26 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
 import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
 
-/** The per-workspace head of a design: what the list endpoint shows. */
+/** The per-workspace head of a design: what the lists show. */
 export interface DesignHead {
   id: string;
   workspaceId: string;
   label: string;
+  description?: string;
   latestVersion: number;
   createdAt: string;
   updatedAt: string;
+  /** Who published the latest version (a user's e-mail, an OAuth client's name, or `admin-cli`). */
+  updatedBy?: string;
+  /** Archived designs leave lists and generation; their versions and files stay. */
+  archived?: boolean;
+  /** The S3 key of the current draft (README.md "Drafts"); absent → no draft. */
+  draftKey?: string;
+  draftUpdatedAt?: string;
 }
 
 /** One immutable version (versions are immutable, cacheable forever: README.md#versioning). */
@@ -24,17 +32,30 @@ export interface DesignVersion {
   bundleKey: string;
   thumbnailKey?: string;
   createdAt: string;
+  createdBy?: string;
+  note?: string;
+  /** The bundle's content hash (bundle-codec.ts `bundleSha256`): the same files give the same hash. */
+  sha256?: string;
 }
 
 const headKey = (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `DESIGN#${id}` });
+const versionPk = (ws: string, id: string) => `DESIGN#${ws}#${id}`;
 const versionKey = (ws: string, id: string, v: number) => ({
-  pk: `DESIGN#${ws}#${id}`,
+  pk: versionPk(ws, id),
   sk: `V#${String(v).padStart(10, "0")}`,
 });
-export const bundleObjectKey = (ws: string, id: string, v: number) => `designs/${ws}/${id}/${v}/bundle.json`;
-export const thumbnailObjectKey = (ws: string, id: string, v: number) => `designs/${ws}/${id}/${v}/thumbnail.png`;
+/**
+ * Bundles and thumbnails are stored by content hash: a publish that lost the race for a
+ * version number retries with the next number without writing them again, and two versions
+ * with the same files share one object.
+ */
+export const bundleObjectKey = (ws: string, id: string, sha256: string) => `designs/${ws}/${id}/b/${sha256}.json`;
+export const thumbnailObjectKey = (ws: string, id: string, sha256: string) => `designs/${ws}/${id}/b/${sha256}.png`;
+export const draftObjectKey = (ws: string, id: string, revision: string) =>
+  `designs/${ws}/${id}/drafts/${revision}.json`;
 
 const table = () => config().tables.designs;
+const bucket = () => config().buckets.designs;
 
 export async function getDesignHead(ws: string, id: string): Promise<DesignHead | undefined> {
   const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: headKey(ws, id) }));
@@ -43,7 +64,7 @@ export async function getDesignHead(ws: string, id: string): Promise<DesignHead 
 
 export async function getDesignVersion(ws: string, id: string, version: number): Promise<DesignVersion | undefined> {
   const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: versionKey(ws, id, version) }));
-  return out.Item as DesignVersion | undefined;
+  return out.Item ? pickVersion(out.Item) : undefined;
 }
 
 /** All heads of a workspace (paging through DynamoDB); workspaces hold few designs. */
@@ -54,6 +75,34 @@ export async function listDesignHeads(ws: string): Promise<DesignHead[]> {
     ExpressionAttributeValues: { ":pk": `WS#${ws}`, ":prefix": "DESIGN#" },
   });
   return items.map(pickHead);
+}
+
+/** The heads lists and pickers show: archived designs are left out. */
+export async function listActiveDesignHeads(ws: string): Promise<DesignHead[]> {
+  return (await listDesignHeads(ws)).filter((h) => !h.archived);
+}
+
+/** One page of a design's versions, newest first; `after` is the last version of the previous page. */
+export async function listDesignVersions(
+  ws: string,
+  id: string,
+  opts: { limit: number; before?: number },
+): Promise<DesignVersion[]> {
+  const out = await awsClients().ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression:
+        opts.before === undefined ? "pk = :pk AND begins_with(sk, :v)" : "pk = :pk AND sk BETWEEN :v AND :before",
+      ExpressionAttributeValues: {
+        ":pk": versionPk(ws, id),
+        ":v": "V#",
+        ...(opts.before !== undefined && { ":before": versionKey(ws, id, opts.before - 1).sk }),
+      },
+      ScanIndexForward: false,
+      Limit: opts.limit,
+    }),
+  );
+  return (out.Items ?? []).map(pickVersion);
 }
 
 /** Claims a version number: fails (ConditionalCheckFailed) if another publish took it. */
@@ -67,46 +116,175 @@ export async function putDesignVersion(v: DesignVersion): Promise<void> {
   );
 }
 
-/** Moves the head forward; never backwards when publishes race. */
-export async function putDesignHead(head: DesignHead): Promise<void> {
+/**
+ * Moves the head to a newly published version; never backwards when publishes race. A new
+ * design's head takes its label and description from the bundle; later publishes leave them
+ * as they are (they belong to the design and change with PATCH).
+ */
+export async function advanceDesignHead(head: {
+  id: string;
+  workspaceId: string;
+  label: string;
+  description?: string;
+  latestVersion: number;
+  at: string;
+  by?: string;
+}): Promise<void> {
   await awsClients().ddb.send(
     new UpdateCommand({
       TableName: table(),
       Key: headKey(head.workspaceId, head.id),
       UpdateExpression:
-        "SET id = :id, workspaceId = :ws, label = :label, latestVersion = :v, updatedAt = :u, createdAt = if_not_exists(createdAt, :c)",
+        "SET id = :id, workspaceId = :ws, label = if_not_exists(label, :label), latestVersion = :v, updatedAt = :u, " +
+        "createdAt = if_not_exists(createdAt, :u), updatedBy = :by" +
+        (head.description !== undefined ? ", description = if_not_exists(description, :d)" : ""),
       ConditionExpression: "attribute_not_exists(pk) OR latestVersion < :v",
       ExpressionAttributeValues: {
         ":id": head.id,
         ":ws": head.workspaceId,
         ":label": head.label,
         ":v": head.latestVersion,
-        ":u": head.updatedAt,
-        ":c": head.createdAt,
+        ":u": head.at,
+        ":by": head.by ?? "",
+        ...(head.description !== undefined && { ":d": head.description }),
       },
     }),
   );
 }
 
+/** PATCH of a design: label and description only (no new version). Undefined if the design is gone. */
+export async function updateDesignFields(
+  ws: string,
+  id: string,
+  fields: { label?: string; description?: string },
+  at: string,
+): Promise<DesignHead | undefined> {
+  const sets = ["updatedAt = :u"];
+  const values: Record<string, unknown> = { ":u": at, ":false": false };
+  if (fields.label !== undefined) {
+    sets.push("label = :label");
+    values[":label"] = fields.label;
+  }
+  if (fields.description !== undefined) {
+    sets.push("description = :d");
+    values[":d"] = fields.description;
+  }
+  return conditionalHeadUpdate(ws, id, `SET ${sets.join(", ")}`, values);
+}
+
+/** Archives a design (DELETE): it leaves lists and new generation; undefined if not found or archived already. */
+export async function archiveDesignHead(ws: string, id: string, at: string): Promise<DesignHead | undefined> {
+  return conditionalHeadUpdate(ws, id, "SET archived = :true, archivedAt = :u, updatedAt = :u", {
+    ":u": at,
+    ":true": true,
+    ":false": false,
+  });
+}
+
+async function conditionalHeadUpdate(
+  ws: string,
+  id: string,
+  update: string,
+  values: Record<string, unknown>,
+): Promise<DesignHead | undefined> {
+  try {
+    const out = await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: headKey(ws, id),
+        UpdateExpression: update,
+        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(archived) OR archived = :false)",
+        ExpressionAttributeValues: { ...values, ":false": false },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? pickHead(out.Attributes) : undefined;
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Points the head at a new draft object; answers the key it replaced (to delete), or
+ * undefined when the design is gone or archived (the caller deletes its own object).
+ */
+export async function setDraftKey(
+  ws: string,
+  id: string,
+  draftKey: string,
+  at: string,
+): Promise<{ previous?: string } | undefined> {
+  try {
+    const out = await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: headKey(ws, id),
+        UpdateExpression: "SET draftKey = :k, draftUpdatedAt = :u",
+        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(archived) OR archived = :false)",
+        ExpressionAttributeValues: { ":k": draftKey, ":u": at, ":false": false },
+        ReturnValues: "UPDATED_OLD",
+      }),
+    );
+    const previous = out.Attributes?.draftKey as string | undefined;
+    return previous ? { previous } : {};
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Removes the draft pointer if it still names `draftKey` (a draft saved meanwhile is kept);
+ * answers whether it did.
+ */
+export async function clearDraftKey(ws: string, id: string, draftKey: string): Promise<boolean> {
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: headKey(ws, id),
+        UpdateExpression: "REMOVE draftKey, draftUpdatedAt",
+        ConditionExpression: "draftKey = :k",
+        ExpressionAttributeValues: { ":k": draftKey },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}
+
 /** Bundles are stored as one JSON object (assets base64) so a render needs one GET. */
 export async function putBundle(key: string, bundle: DesignBundle): Promise<void> {
+  await putObject(key, JSON.stringify(bundleToStored(bundle)), "application/json");
+}
+
+export async function getBundle(key: string): Promise<DesignBundle> {
+  const text = await getObjectText(key);
+  if (text === undefined) throw new Error(`design bundle ${key} is missing`);
+  return storedToBundle(JSON.parse(text));
+}
+
+export interface StoredBundle {
+  manifest: DesignManifest;
+  template: string;
+  css: string;
+  assets: Record<string, { contentType: string; body: string }>;
+}
+
+export function bundleToStored(bundle: DesignBundle): StoredBundle {
   const assets = Object.fromEntries(
     Object.entries(bundle.assets).map(([name, a]) => [
       name,
       { contentType: a.contentType, body: a.body.toString("base64") },
     ]),
   );
-  const Body = JSON.stringify({ manifest: bundle.manifest, template: bundle.template, css: bundle.css, assets });
-  await awsClients().s3.send(
-    new PutObjectCommand({ Bucket: config().buckets.designs, Key: key, Body, ContentType: "application/json" }),
-  );
+  return { manifest: bundle.manifest, template: bundle.template, css: bundle.css, assets };
 }
 
-export async function getBundle(key: string): Promise<DesignBundle> {
-  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.designs, Key: key }));
-  const raw = JSON.parse(await out.Body!.transformToString("utf8")) as Omit<DesignBundle, "assets"> & {
-    assets: Record<string, { contentType: string; body: string }>;
-  };
+export function storedToBundle(raw: StoredBundle): DesignBundle {
   const assets = Object.fromEntries(
     Object.entries(raw.assets).map(([name, a]) => [
       name,
@@ -117,14 +295,12 @@ export async function getBundle(key: string): Promise<DesignBundle> {
 }
 
 export async function putThumbnail(key: string, png: Buffer): Promise<void> {
-  await awsClients().s3.send(
-    new PutObjectCommand({ Bucket: config().buckets.designs, Key: key, Body: png, ContentType: "image/png" }),
-  );
+  await putObject(key, png, "image/png");
 }
 
 export async function getThumbnail(key: string): Promise<Buffer | undefined> {
   try {
-    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.designs, Key: key }));
+    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   } catch (err) {
     if ((err as { name?: string }).name === "NoSuchKey") return undefined;
@@ -132,7 +308,44 @@ export async function getThumbnail(key: string): Promise<Buffer | undefined> {
   }
 }
 
+export async function putObject(key: string, body: string | Buffer, contentType: string): Promise<void> {
+  await awsClients().s3.send(
+    new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }),
+  );
+}
+
+/** The object's text, or undefined when it does not exist. */
+export async function getObjectText(key: string): Promise<string | undefined> {
+  try {
+    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    return await out.Body!.transformToString("utf8");
+  } catch (err) {
+    if ((err as { name?: string }).name === "NoSuchKey") return undefined;
+    throw err;
+  }
+}
+
+export async function deleteObject(key: string): Promise<void> {
+  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+}
+
 function pickHead(item: Record<string, unknown>): DesignHead {
-  const { id, workspaceId, label, latestVersion, createdAt, updatedAt } = item as unknown as DesignHead;
-  return { id, workspaceId, label, latestVersion, createdAt, updatedAt };
+  const h = item as unknown as DesignHead;
+  return {
+    id: h.id,
+    workspaceId: h.workspaceId,
+    label: h.label,
+    latestVersion: h.latestVersion,
+    createdAt: h.createdAt,
+    updatedAt: h.updatedAt,
+    ...(h.description !== undefined && { description: h.description }),
+    ...(h.updatedBy && { updatedBy: h.updatedBy }),
+    ...(h.archived && { archived: true }),
+    ...(h.draftKey && { draftKey: h.draftKey, draftUpdatedAt: h.draftUpdatedAt }),
+  };
+}
+
+function pickVersion(item: Record<string, unknown>): DesignVersion {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest as unknown as DesignVersion;
 }

@@ -22,19 +22,25 @@ export async function findDesignVersion(
   workspaceId: string,
   designId: string,
   version?: number,
+  opts: { archived?: "refuse" | "allow" } = {},
 ): Promise<DesignVersion> {
+  const missing = () => new PlatenError(version === undefined ? "DESIGN_NOT_FOUND" : "DESIGN_VERSION_NOT_FOUND");
   // Ids are 16 characters; a much longer one cannot exist (and would exceed DynamoDB key sizes).
-  if (designId.length > MAX_DESIGN_ID_LENGTH)
-    throw new PlatenError(version === undefined ? "DESIGN_NOT_FOUND" : "DESIGN_VERSION_NOT_FOUND");
+  if (designId.length > MAX_DESIGN_ID_LENGTH) throw missing();
   if (version === undefined) {
     const head = await getDesignHead(workspaceId, designId);
-    if (!head) throw new PlatenError("DESIGN_NOT_FOUND");
+    if (!head || (head.archived && opts.archived !== "allow")) throw missing();
     const latest = await getDesignVersion(workspaceId, designId, head.latestVersion);
-    if (!latest) throw new PlatenError("DESIGN_NOT_FOUND");
+    if (!latest) throw missing();
     return latest;
   }
-  const found = await cachedVersion(workspaceId, designId, version);
-  if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  // An archived design takes no new work, whichever version is named; files accepted before
+  // (the render worker: `allow`) still render. The head read runs beside the cached version.
+  const [found, head] = await Promise.all([
+    cachedVersion(workspaceId, designId, version),
+    opts.archived === "allow" ? undefined : getDesignHead(workspaceId, designId),
+  ]);
+  if (!found || head?.archived) throw missing();
   return found;
 }
 

@@ -1,13 +1,16 @@
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
+import { bundleSha256 } from "./bundle-codec.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
 import {
+  advanceDesignHead,
   bundleObjectKey,
   getDesignHead,
+  getDesignVersion,
   listDesignHeads,
   putBundle,
-  putDesignHead,
   putDesignVersion,
   putThumbnail,
   thumbnailObjectKey,
@@ -30,30 +33,61 @@ export class PublishError extends Error {
   }
 }
 
+export interface PublishInput {
+  workspaceId: string;
+  bundle: DesignBundle;
+  /**
+   * The design to publish to. Absent: a new design — or, with `matchLabel` (the admin CLI
+   * re-publishing a folder), the workspace's active design with the bundle's label.
+   */
+  designId?: string;
+  matchLabel?: boolean;
+  /** The publish must create exactly this + 1, or fail with DESIGN_VERSION_CONFLICT. */
+  expectedLatestVersion?: number;
+  note?: string;
+  /** Who publishes: a user's e-mail, an OAuth client's name, `admin-cli`. */
+  createdBy?: string;
+  /** The thumbnail, when it is already rendered (a gallery copy): the bundle is not rendered again. */
+  thumbnail?: Buffer;
+  /** A new design's label, when not the bundle's own (a gallery copy named by its copier). */
+  label?: string;
+}
+
+export interface Published {
+  id: string;
+  version: number;
+  label: string;
+  sha256: string;
+}
+
 /**
- * Publishes a bundle as a new immutable version. Without `designId`, a design of the
- * workspace with the same label gets the new version (re-publishing a folder), else a
- * new design is created. Writes run bundle → thumbnail → version → head, so a failure
- * part-way leaves nothing a client can reach.
+ * The one publishing path (the design API, the admin CLI, the local seed, gallery copies):
+ * the bundle and its thumbnail are stored by content hash first, then a version number is
+ * claimed with a conditional write (a lost race tries the next number, so numbers stay
+ * contiguous), then the head moves forward. A failure part-way leaves nothing a client can
+ * reach: objects no version names are never read.
  */
-export async function publishDesign(
-  input: { workspaceId: string; bundle: DesignBundle; designId?: string },
-  deps: PublishDeps,
-): Promise<{ id: string; version: number; label: string }> {
+export async function publishDesign(input: PublishInput, deps: PublishDeps): Promise<Published> {
   const { workspaceId, bundle } = input;
   const existing = input.designId
     ? await getDesignHead(workspaceId, input.designId)
-    : (await listDesignHeads(workspaceId)).find((h) => h.label === bundle.manifest.label);
-  if (input.designId && !existing)
-    throw new PublishError(`design ${input.designId} not found in workspace ${workspaceId}`);
+    : input.matchLabel
+      ? (await listDesignHeads(workspaceId)).find((h) => h.label === bundle.manifest.label && !h.archived)
+      : undefined;
+  if (input.designId && (!existing || existing.archived)) throw new PlatenError("DESIGN_NOT_FOUND");
   const id = existing?.id ?? newId();
-  for (let version = (existing?.latestVersion ?? 0) + 1; ; version++) {
-    // The thumbnail first: a design it refuses (e.g. over the page limit) leaves nothing stored.
-    const thumbnail = deps.renderThumbnail ? await deps.renderThumbnail(bundle, `${id}@${version}`) : undefined;
-    const bundleKey = bundleObjectKey(workspaceId, id, version);
-    await putBundle(bundleKey, bundle);
-    const thumbnailKey = thumbnail ? thumbnailObjectKey(workspaceId, id, version) : undefined;
-    if (thumbnailKey && thumbnail) await putThumbnail(thumbnailKey, thumbnail);
+  const sha256 = bundleSha256(bundle);
+  const { bundleKey, thumbnailKey } = await storeBundle(workspaceId, id, sha256, bundle, {
+    ...deps,
+    ...(input.thumbnail && { renderThumbnail: async () => input.thumbnail! }),
+  });
+  let version = (existing?.latestVersion ?? 0) + 1;
+  if (input.expectedLatestVersion !== undefined) {
+    if (input.expectedLatestVersion !== version - 1)
+      throw conflict(await latestVersionOf(workspaceId, id, existing?.latestVersion ?? 0));
+    version = input.expectedLatestVersion + 1;
+  }
+  for (; ; version++) {
     const now = deps.clock.now().toISOString();
     try {
       await putDesignVersion({
@@ -62,21 +96,65 @@ export async function publishDesign(
         version,
         manifest: bundle.manifest,
         bundleKey,
-        thumbnailKey,
+        ...(thumbnailKey && { thumbnailKey }),
         createdAt: now,
+        ...(input.createdBy && { createdBy: input.createdBy }),
+        ...(input.note && { note: input.note }),
+        sha256,
       });
     } catch (err) {
-      if (isConditionalCheckFailed(err)) continue; // a concurrent publish took it
-      throw err;
+      if (!isConditionalCheckFailed(err)) throw err;
+      // Another publish took this number: with an expected version that is a conflict.
+      if (input.expectedLatestVersion !== undefined) throw conflict(await latestVersionOf(workspaceId, id, version));
+      continue;
     }
-    await putDesignHead({
+    await advanceDesignHead({
       id,
       workspaceId,
-      label: bundle.manifest.label,
+      label: input.label ?? bundle.manifest.label,
+      ...(bundle.manifest.description !== undefined && { description: bundle.manifest.description }),
       latestVersion: version,
-      createdAt: now,
-      updatedAt: now,
+      at: now,
+      ...(input.createdBy && { by: input.createdBy }),
     }).catch(ignoreConditionalCheckFailed);
-    return { id, version, label: bundle.manifest.label };
+    return { id, version, label: existing?.label ?? input.label ?? bundle.manifest.label, sha256 };
   }
 }
+
+/** The thumbnail is rendered first: a design it refuses (e.g. over the page limit) leaves nothing stored. */
+async function storeBundle(
+  workspaceId: string,
+  id: string,
+  sha256: string,
+  bundle: DesignBundle,
+  deps: PublishDeps,
+): Promise<{ bundleKey: string; thumbnailKey?: string }> {
+  const bundleKey = bundleObjectKey(workspaceId, id, sha256);
+  const thumbnail = deps.renderThumbnail
+    ? await deps.renderThumbnail(bundle, `${workspaceId}/${id}#${sha256}`)
+    : undefined;
+  await putBundle(bundleKey, bundle);
+  if (!thumbnail) return { bundleKey };
+  const thumbnailKey = thumbnailObjectKey(workspaceId, id, sha256);
+  await putThumbnail(thumbnailKey, thumbnail);
+  return { bundleKey, thumbnailKey };
+}
+
+/** The highest version at or after `from` (the head may lag a publish that is finishing). */
+async function latestVersionOf(workspaceId: string, id: string, from: number): Promise<number> {
+  let latest = from;
+  while (await getDesignVersion(workspaceId, id, latest + 1)) latest++;
+  return latest;
+}
+
+const conflict = (latestVersion: number) =>
+  new PlatenError("DESIGN_VERSION_CONFLICT", {
+    details: [
+      {
+        field: "expectedLatestVersion",
+        latestVersion,
+        message: `another publish created version ${latestVersion} first`,
+        messageJa: `別の公開が先にバージョン ${latestVersion} を作成しました`,
+      },
+    ],
+  });

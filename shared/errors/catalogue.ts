@@ -58,6 +58,17 @@ export const catalogue = {
     en: "The design or its version was not found.",
     ja: "デザインまたはそのバージョンが見つかりません。",
   },
+  DESIGN_BUNDLE_INVALID: {
+    status: 422,
+    en: "The design bundle is invalid: see details for each file, line and column.",
+    ja: "デザインバンドルが正しくありません。details に各ファイル・行・列を示します。",
+  },
+  DESIGN_VERSION_CONFLICT: {
+    status: 409,
+    en: "Another publish created a newer version first: the design's latest version is in details.",
+    ja: "別の公開が先に新しいバージョンを作成しました。最新バージョンは details にあります。",
+  },
+  TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
   VERSION_NOT_FOUND: { status: 404, en: "The version was not found.", ja: "バージョンが見つかりません。" },
   VALIDATION_FAILED: {
     status: 400,

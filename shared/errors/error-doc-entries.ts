@@ -104,6 +104,32 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "GET /v1/file/designs に表示される designId と version（`latestVersion`）を使ってください。",
     },
   },
+  DESIGN_BUNDLE_INVALID: {
+    when: {
+      en: "A design create, publish or draft check found problems: Liquid syntax, the parameter schema, sampleParams that do not fit it, an unknown page size, an asset the template names but the bundle lacks, assets over the limits (10 MB, 100 files, images and fonts only), or a sample document over the document limits.",
+      ja: "デザインの作成・公開・下書きの検査で問題が見つかりました（Liquid の構文、パラメーター定義、定義に合わない sampleParams、不明な用紙サイズ、テンプレートが参照するがバンドルにないアセット、上限（10 MB、100 ファイル、画像とフォントのみ）を超えるアセット、文書上限を超えるサンプル文書）。",
+    },
+    todo: {
+      en: "Fix each entry of `details[]`: it names the file and, where known, the line and column.",
+      ja: "`details[]` の各項目を修正してください。ファイルと、分かる場合は行と列を示します。",
+    },
+  },
+  DESIGN_VERSION_CONFLICT: {
+    when: {
+      en: "A publish sent `expectedLatestVersion`, and another publish had already created a newer version.",
+      ja: "`expectedLatestVersion` を付けた公開の前に、別の公開が新しいバージョンを作成していました。",
+    },
+    todo: {
+      en: "Read the version that won (`details[0].latestVersion`), merge your change into it, and publish again with the new expected version.",
+      ja: "先に作成されたバージョン（`details[0].latestVersion`）を確認し、変更を反映してから新しい期待バージョンで再度公開してください。",
+    },
+  },
+  TEMPLATE_NOT_FOUND: {
+    todo: {
+      en: "Use a template id from GET {auth_url}/public/templates; a withdrawn template is gone.",
+      ja: "GET {auth_url}/public/templates で得たテンプレート ID を使ってください。取り下げられたテンプレートは利用できません。",
+    },
+  },
   VERSION_NOT_FOUND: {
     todo: { en: "Use an existing version of the design.", ja: "デザインに存在するバージョンを指定してください。" },
   },

@@ -7,6 +7,12 @@ export interface ErrorDetail {
   code?: string;
   message: string;
   messageJa?: string;
+  /** A design bundle's file the problem is in (`template.liquid`, `design.json`, `assets/logo.png`), with its position when known. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** DESIGN_VERSION_CONFLICT: the version that won. */
+  latestVersion?: number;
 }
 
 export interface PlatenErrorOptions {

@@ -24,7 +24,8 @@ export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorC
  * dead-lettered). `onBrowser` is called when a browser is taken (fair-render.ts times renders from there).
  */
 export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
-  const design = await findDesignVersion(file.workspaceId, file.designId, file.version);
+  // Accepted before an archive: it renders (an archived design refuses only new requests).
+  const design = await findDesignVersion(file.workspaceId, file.designId, file.version, { archived: "allow" });
   const params =
     file.paramsJson !== undefined
       ? (JSON.parse(file.paramsJson) as Record<string, unknown>)

@@ -9,7 +9,16 @@ export interface ErrorBody {
   code: string;
   message: string | string[];
   error: string;
-  details: { field?: string; expected?: string; code?: string; message: string }[];
+  details: {
+    field?: string;
+    expected?: string;
+    code?: string;
+    message: string;
+    file?: string;
+    line?: number;
+    column?: number;
+    latestVersion?: number;
+  }[];
   docsUrl: string;
   retryAfter?: number;
 }
@@ -35,6 +44,10 @@ export function buildErrorBody(err: PlatenError, lang: Language, siteUrl: string
     ...(d.expected !== undefined && { expected: d.expected }),
     ...(d.code !== undefined && { code: d.code }),
     message: lang === "ja" && d.messageJa ? d.messageJa : d.message,
+    ...(d.file !== undefined && { file: d.file }),
+    ...(d.line !== undefined && { line: d.line }),
+    ...(d.column !== undefined && { column: d.column }),
+    ...(d.latestVersion !== undefined && { latestVersion: d.latestVersion }),
   }));
   const isValidation = err.status === 400 && details.length > 0;
   return {

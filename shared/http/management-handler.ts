@@ -24,7 +24,7 @@ export interface ManagementContext {
 }
 
 /** The identity contract's functions, as this container uses them. */
-const callerDeps: CallerDeps = {
+export const callerDeps: CallerDeps = {
   authenticate: (header) => authenticate(header),
   readSession,
   hasSessionCookie: (cookieHeader) => cookieValue(cookieHeader, SESSION_COOKIE) !== undefined,
@@ -61,7 +61,7 @@ export function managementHandler(
   });
 }
 
-function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
+export function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
   let json: unknown;
   try {
     json = JSON.parse(raw ?? "");
@@ -75,7 +75,7 @@ function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
 }
 
 /** Origins of the service's own pages and APIs (the CSRF guard's allow-list). */
-function ownOrigins(): string[] {
+export function ownOrigins(): string[] {
   const { siteUrl, baseUrl, authUrl } = config();
   return [siteUrl, baseUrl, authUrl].flatMap((u) => {
     try {

@@ -6,7 +6,7 @@ import { ANY_ORIGIN, readBody, send, sendHtml, sendJson } from "./http-io.ts";
 import { handleInteraction, type InteractionContext } from "./interactions.ts";
 import { identityKeys } from "./keys.ts";
 import { authRoutes, createProvider } from "./provider.ts";
-import { searchPublicTemplates } from "./public-templates.ts";
+import { servePublicGallery } from "./public-templates.ts";
 import { expiredPage } from "./screens.ts";
 import { applyTokenPolicy } from "./token-request.ts";
 
@@ -26,8 +26,13 @@ export async function createAuthApp(settings: { issuer: string; apiAudience: str
   return async (req, res) => {
     const url = new URL(req.url ?? "/", "http://auth.invalid");
     try {
-      if (url.pathname === "/public/templates" && req.method === "GET")
-        return sendJson(res, 200, await searchPublicTemplates(url.searchParams.get("q") ?? undefined), ANY_ORIGIN);
+      if (url.pathname.startsWith("/public/templates") && req.method === "GET")
+        return await servePublicGallery(
+          res,
+          url.pathname,
+          url.searchParams,
+          pickLanguage(req.headers["accept-language"]),
+        );
       if (url.pathname.startsWith("/interaction/")) return await handleInteraction(req, res, url.pathname, ctx);
       if (url.pathname === authRoutes.token && req.method === "POST") {
         const policy = await applyTokenPolicy(await readBody(req), req.headers.authorization);

@@ -13,7 +13,7 @@ export interface PlanLimits {
   stops: boolean;
 }
 
-const DEFAULT_RATES: Record<RateClass, number> = { sync: 30, async: 100, retrieval: 100, status: 300 };
+const DEFAULT_RATES: Record<RateClass, number> = { sync: 30, async: 100, retrieval: 100, status: 300, preview: 60 };
 
 /**
  * shared/limits/README.md#service-limits: free 30 pages and stops; personal stops at its limit (ours: 500);

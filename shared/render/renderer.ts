@@ -37,6 +37,8 @@ export interface RenderRequest {
   passthrough?: Record<string, unknown>;
   /** Overrides RENDER_TIMEOUT_MS for this render. */
   timeoutMs?: number;
+  /** CSS after the design's own (a preview's mark). */
+  extraCss?: string;
   /** Overrides the configured document limits for this render (e.g. a plan's page cap). */
   limits?: Partial<DocumentLimits>;
   /**
@@ -51,7 +53,7 @@ export interface RenderRequest {
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
-export interface PrintRequest extends Omit<RenderRequest, "params" | "bundleKey"> {
+export interface PrintRequest extends Omit<RenderRequest, "params" | "bundleKey" | "extraCss"> {
   html: string;
 }
 
@@ -70,6 +72,8 @@ export interface Renderer {
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
   /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
   renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
+  /** PNG of one page of a PDF we rendered, drawn by pdf.js in the pool's Chromium (page-images.ts). */
+  pageImage(pdf: Buffer, pageNumber: number, widthPx?: number): Promise<Buffer>;
   /** Starts `count` browsers of the pool (all by default) now, e.g. in a Lambda init phase. */
   warmUp(count?: number): Promise<void>;
   close(): Promise<void>;
@@ -77,6 +81,8 @@ export interface Renderer {
 }
 
 const THUMBNAIL_WIDTH_PX = 400;
+/** Page images: sharp on a phone's screen (2× of a 500 px column), ~100–200 KB a page. */
+const PAGE_IMAGE_WIDTH_PX = 1000;
 /** puppeteer's default viewport, restored after a thumbnail so every PDF starts the same. */
 const DEFAULT_VIEWPORT = { width: 800, height: 600 };
 
@@ -105,6 +111,11 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
         ...budgetOf(config, req),
       }),
     renderThumbnail: (req) => renderThumbnail(pool, config, req),
+    pageImage: (pdf, pageNumber, widthPx = PAGE_IMAGE_WIDTH_PX) =>
+      pool.run(async (guarded) => {
+        const { rasterizePage } = await import("./page-images.ts");
+        return rasterizePage(guarded.page.browser(), pdf, pageNumber, widthPx);
+      }, performance.now() + config.timeoutMs),
     warmUp: (count) => pool.warmUp(count),
     close: () => pool.close(),
     stats: () => pool.stats(),
@@ -151,6 +162,7 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
     maxHtmlChars: limits.maxHtmlChars,
+    ...(req.extraCss && { extraCss: req.extraCss }),
   });
   return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
 }

@@ -62,7 +62,10 @@ export async function publishFolder(
   dir: string,
 ): Promise<{ id: string; version: number }> {
   useStackEmulators(stack.dataDir);
-  const published = await publishDesign({ workspaceId, bundle: await loadBundleFromDir(dir) }, { clock: systemClock });
+  const published = await publishDesign(
+    { workspaceId, bundle: await loadBundleFromDir(dir), matchLabel: true },
+    { clock: systemClock },
+  );
   return { id: published.id, version: published.version };
 }
 

@@ -37,6 +37,7 @@ function request(path: string, lang: Language): SiteRequest {
     sourceIp: "127.0.0.1",
     returnTo: path,
     bodyText: () => null,
+    bodyBytes: () => null,
     remainingMs: () => 30_000,
   };
 }

@@ -45,6 +45,7 @@ function fakeRenderer(answer: () => Promise<RenderedPdf>): Renderer {
     renderPdf: answer,
     printPdf: answer,
     renderThumbnail: unused,
+    pageImage: unused,
     warmUp: unused,
     close: unused,
     stats: () => ({}) as never,

@@ -1,5 +1,5 @@
 import { systemClock } from "#shared/clock.ts";
-import { listDesignHeads } from "#shared/designs/design-store.ts";
+import { listActiveDesignHeads } from "#shared/designs/design-store.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type WebhookEndpointView, listWebhookEndpoints } from "#shared/webhooks/endpoints.ts";
 import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
@@ -133,7 +133,7 @@ export async function renderSettings(
   const csrf = await csrfField(v.userId);
   const [endpoints, designs] = await Promise.all([
     listWebhookEndpoints(v.workspace.id),
-    listDesignHeads(v.workspace.id),
+    listActiveDesignHeads(v.workspace.id),
   ]);
   const admin = v.role === "admin";
   const readOnly = admin ? "" : html`<p class="notice">${s.settingsReadOnly}</p>`;

@@ -13,6 +13,8 @@ export interface EdgeRequest {
   cookie(name: string): string | undefined;
   /** The body as text (API Gateway base64-encodes bodies of binary media types). */
   bodyText(): string | null;
+  /** The body's bytes (a zip upload), whatever the encoding it arrived in. */
+  bodyBytes(): Buffer | null;
   /** Time left before the function's (and the gateway's) deadline. */
   remainingMs(): number;
 }
@@ -34,6 +36,7 @@ export function readRequest(event: APIGatewayProxyEvent, context: Context): Edge
     cookie: (name) => cookies.get(name),
     bodyText: () =>
       event.isBase64Encoded && event.body ? Buffer.from(event.body, "base64").toString("utf8") : event.body,
+    bodyBytes: () => (event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : null),
     remainingMs: () => context.getRemainingTimeInMillis?.() ?? 29_000,
   };
 }

@@ -1,0 +1,72 @@
+import type { AuditActor } from "#shared/audit/audit-log.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { Principal } from "./authenticate.ts";
+
+/**
+ * What a design API route does, for its scope and role (shared/designs/README.md "Who may call it"):
+ * reading or changing the workspace's designs, reading a gallery template, sharing or withdrawing one.
+ */
+export type DesignOperation = "designs:read" | "designs:write" | "templates:read" | "templates:write";
+
+/** Scopes that allow each operation (one suffices): a write scope also reads. */
+const SCOPES: Record<DesignOperation, readonly string[]> = {
+  "designs:read": ["designs:read", "designs:write"],
+  "designs:write": ["designs:write"],
+  "templates:read": ["templates:read", "templates:write"],
+  "templates:write": ["templates:write"],
+};
+
+/** The role a user needs: reads take any member (READ), changes ADMIN. */
+const ROLE: Record<DesignOperation, "read" | "admin"> = {
+  "designs:read": "read",
+  "designs:write": "admin",
+  "templates:read": "read",
+  "templates:write": "admin",
+};
+
+export interface DesignGrant {
+  workspaceId: string;
+  actor: AuditActor;
+  /** Whether the caller may list archived designs: an ADMIN, or a client token with designs:write. */
+  admin: boolean;
+}
+
+const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message }] });
+
+/**
+ * The design API's rules, 401s before 403s:
+ * - an application key is the generation credential, never a design one → 401 INVALID_CREDENTIALS
+ *   (a leaked key must not rewrite invoices);
+ * - a Bearer token without a scope of the operation → 401 INVALID_CREDENTIALS;
+ * - a user (a code-flow token or the login session) needs READ to read and ADMIN to change → 403
+ *   WORKSPACE_ROLE_DENIED;
+ * - a client-credentials token acts by its scopes alone: publishing from a CI pipeline is the
+ *   main use of this API (unlike webhook management, where such a token has no role).
+ */
+export function authorizeDesigns(caller: Principal, operation: DesignOperation): DesignGrant {
+  if (caller.method === "appkey") {
+    throw new PlatenError("INVALID_CREDENTIALS", {
+      details: [{ message: "the design API takes a Bearer access token or a login session, not an appkey" }],
+    });
+  }
+  const workspaceId = caller.workspace.id;
+  if (caller.method === "bearer") {
+    const allowed = SCOPES[operation];
+    if (!caller.scopes?.some((s) => allowed.includes(s))) {
+      throw new PlatenError("INVALID_CREDENTIALS", {
+        details: [{ message: `the access token lacks the ${allowed.join(" or ")} scope` }],
+      });
+    }
+    if (caller.grant === "client_credentials" || caller.userId === undefined) {
+      const admin = caller.scopes.includes("designs:write");
+      return { workspaceId, actor: { via: "bearer", clientId: caller.clientId }, admin };
+    }
+  }
+  if (caller.role === undefined) throw denied("the user is not a member of this workspace");
+  if (ROLE[operation] === "admin" && caller.role !== "admin") throw denied("this operation needs the ADMIN role");
+  const actor: AuditActor =
+    caller.method === "session"
+      ? { via: "session", userId: caller.userId }
+      : { via: "bearer", userId: caller.userId, clientId: caller.clientId };
+  return { workspaceId, actor, admin: caller.role === "admin" };
+}

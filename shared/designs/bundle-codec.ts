@@ -1,0 +1,270 @@
+import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import type { Readable } from "node:stream";
+import yauzl from "yauzl";
+import { ZipFile } from "yazl";
+import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
+import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
+
+/**
+ * A design as the JSON form of the design API (what the studio autosaves as a draft): the
+ * fields of design.json beside the template, the style and the assets (path → base64).
+ */
+export interface DesignJsonForm {
+  label: string;
+  description?: string;
+  template: string;
+  style?: string;
+  parameters: unknown;
+  page?: unknown;
+  lang?: string;
+  pdf?: unknown;
+  sampleParams?: unknown;
+  assets?: Record<string, string>;
+}
+
+/** The files of a bundle before design.json is checked: what the zip or the JSON form held. */
+export interface RawBundle {
+  /** design.json's value (already JSON-parsed), with its text when it came from a file. */
+  manifest: unknown;
+  manifestText?: string;
+  template: string;
+  css: string;
+  assets: DesignBundle["assets"];
+}
+
+const MANIFEST_FIELDS = ["label", "description", "page", "lang", "pdf", "parameters", "sampleParams"] as const;
+
+/** The JSON form's files; only the form's own shape is checked here (validateBundle checks the rest). */
+export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
+  const problems: BundleProblem[] = [];
+  const manifest: Record<string, unknown> = {};
+  for (const name of MANIFEST_FIELDS) if (form[name] !== undefined) manifest[name] = form[name];
+  const known = new Set<string>([...MANIFEST_FIELDS, "template", "style", "assets"]);
+  for (const key of Object.keys(form)) {
+    if (!known.has(key)) problems.push({ file: "design.json", field: key, message: `unknown field "${key}"` });
+  }
+  if (typeof form.template !== "string")
+    problems.push({ file: "template.liquid", field: "template", message: "template must be a string" });
+  if (form.style !== undefined && typeof form.style !== "string")
+    problems.push({ file: "style.css", field: "style", message: "style must be a string" });
+  const assets: DesignBundle["assets"] = {};
+  if (form.assets !== undefined) {
+    if (typeof form.assets !== "object" || form.assets === null || Array.isArray(form.assets)) {
+      problems.push({ file: "assets/", field: "assets", message: "assets must be an object of name → base64" });
+    } else {
+      for (const [rawName, value] of Object.entries(form.assets)) {
+        const name = assetPath(rawName);
+        if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value.replace(/\s/g, ""))) {
+          problems.push({ file: name, field: `assets.${rawName}`, message: "the asset must be base64 text" });
+          continue;
+        }
+        addAsset(assets, name, Buffer.from(value, "base64"), problems);
+      }
+    }
+  }
+  if (problems.length) throw new BundleInvalid(problems);
+  return {
+    manifest,
+    template: form.template as string,
+    css: (form.style as string | undefined) ?? "",
+    assets,
+  };
+}
+
+/** A bundle as the JSON form (drafts, `GET …/draft`). */
+export function toJsonForm(
+  bundle: { manifest: Record<string, unknown> | DesignManifest } & Omit<RawBundle, "manifest">,
+) {
+  const m = bundle.manifest as Record<string, unknown>;
+  return {
+    ...Object.fromEntries(MANIFEST_FIELDS.filter((f) => m[f] !== undefined).map((f) => [f, m[f]])),
+    template: bundle.template,
+    style: bundle.css,
+    assets: Object.fromEntries(Object.entries(bundle.assets).map(([n, a]) => [n, a.body.toString("base64")])),
+  } as DesignJsonForm;
+}
+
+/**
+ * The files of a bundle zip (the folder the admin CLI publishes: design.json,
+ * template.liquid, style.css, assets/…). A zip of the folder itself (one top folder holding
+ * design.json) is accepted too. Sizes are checked while inflating, so a zip bomb stops at the
+ * bundle limit instead of filling memory.
+ */
+export async function rawFromZip(zip: Buffer): Promise<RawBundle> {
+  return rawFromFiles(await readZipFiles(zip));
+}
+
+/** The files of a bundle folder or zip (path → bytes, `/`-separated) as a bundle to check. */
+export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
+  const prefix = commonFolder([...files.keys()]);
+  const problems: BundleProblem[] = [];
+  const text = (name: string) => files.get(prefix + name)?.toString("utf8");
+  const manifestText = text("design.json");
+  const template = text("template.liquid");
+  if (manifestText === undefined) problems.push({ file: "design.json", message: "the bundle has no design.json" });
+  if (template === undefined) problems.push({ file: "template.liquid", message: "the bundle has no template.liquid" });
+  const assets: DesignBundle["assets"] = {};
+  for (const [fullName, body] of files) {
+    const name = fullName.slice(prefix.length);
+    if (["design.json", "template.liquid", "style.css"].includes(name)) continue;
+    if (!name.startsWith("assets/")) {
+      problems.push({
+        file: name,
+        message: "only design.json, template.liquid, style.css and assets/… belong in a bundle",
+      });
+      continue;
+    }
+    addAsset(assets, name, body, problems);
+  }
+  let manifest: unknown;
+  if (manifestText !== undefined) {
+    const parsed = parseJsonText(manifestText.replace(/^\uFEFF/, ""), "design.json");
+    if ("problem" in parsed) problems.push(parsed.problem);
+    else manifest = parsed.value;
+  }
+  if (problems.length) throw new BundleInvalid(problems);
+  return { manifest, manifestText, template: template!, css: text("style.css") ?? "", assets };
+}
+
+/** JSON text with the line and column of a syntax error. */
+export function parseJsonText(text: string, file: string): { value: unknown } | { problem: BundleProblem } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    const message = (err as Error).message.replace(/\s+/g, " ");
+    const at = /position (\d+)/.exec(message);
+    const position = at ? lineColumn(text, Number(at[1])) : {};
+    return { problem: { file, ...position, message: `not valid JSON: ${message}` } };
+  }
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+
+function assetPath(rawName: string): string {
+  const name = rawName.replace(/\\/g, "/").replace(/^\/+/, "");
+  return name.startsWith("assets/") ? name : `assets/${name}`;
+}
+
+function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, problems: BundleProblem[]): void {
+  const normalized = posix.normalize(name);
+  if (normalized !== name || name.includes("..") || name.endsWith("/") || name.length > 200) {
+    problems.push({ file: name, message: "asset names are plain paths below assets/" });
+    return;
+  }
+  const contentType = contentTypeOfAsset(name);
+  if (!contentType) {
+    problems.push({
+      file: name,
+      message: "assets are images (png, jpeg, gif, svg, webp) or fonts (woff2, woff, ttf, otf)",
+    });
+    return;
+  }
+  assets[name] = { contentType, body };
+}
+
+/** The one folder every member sits in (`invoice/`), or "" when design.json is at the top. */
+function commonFolder(names: string[]): string {
+  if (names.includes("design.json")) return "";
+  const first = names[0]?.split("/")[0];
+  if (first && names.every((n) => n.startsWith(`${first}/`)) && names.includes(`${first}/design.json`))
+    return `${first}/`;
+  return "";
+}
+
+function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const invalid = (message: string) => reject(new BundleInvalid([{ file: "(zip)", message }]));
+    yauzl.fromBuffer(zip, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, archive) => {
+      if (err || !archive) return invalid(`not a readable zip: ${err?.message ?? "empty"}`);
+      const files = new Map<string, Buffer>();
+      let total = 0;
+      let entries = 0;
+      archive.on("error", (e: Error) => invalid(`not a readable zip: ${e.message}`));
+      archive.on("end", () => resolve(files));
+      archive.on("entry", (entry: yauzl.Entry) => {
+        const name = entry.fileName;
+        if (name.endsWith("/") || name.startsWith("__MACOSX/") || posix.basename(name) === ".DS_Store") {
+          archive.readEntry();
+          return;
+        }
+        if (++entries > BUNDLE_LIMITS.maxFiles) return invalid(`more than ${BUNDLE_LIMITS.maxFiles} files`);
+        if (
+          entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes ||
+          total + entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes
+        )
+          return invalid(`the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`);
+        archive.openReadStream(entry, (openErr, stream) => {
+          if (openErr || !stream) return invalid(`cannot read ${name}: ${openErr?.message}`);
+          const chunks: Buffer[] = [];
+          stream.on("data", (c: Buffer) => {
+            total += c.length;
+            if (total > BUNDLE_LIMITS.maxBundleBytes) {
+              stream.destroy();
+              invalid(`the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`);
+            } else chunks.push(c);
+          });
+          stream.on("error", (e: Error) => invalid(`cannot read ${name}: ${e.message}`));
+          stream.on("end", () => {
+            files.set(name, Buffer.concat(chunks));
+            archive.readEntry();
+          });
+        });
+      });
+      archive.readEntry();
+    });
+  });
+}
+
+/** JSON with object keys sorted at every level: one text per value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The content hash of a bundle: design.json as parsed (defaults filled, keys sorted), the
+ * template, the style and every asset's bytes by name. Exporting a version and publishing the
+ * zip again gives the same hash, whatever zip tool or key order was used.
+ */
+export function bundleSha256(bundle: DesignBundle): string {
+  const hash = createHash("sha256");
+  const part = (name: string, bytes: string | Buffer) => {
+    const body = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
+    hash.update(`${name}\n${body.length}\n`);
+    hash.update(body);
+  };
+  part("design.json", canonicalJson(bundle.manifest));
+  part("template.liquid", bundle.template);
+  part("style.css", bundle.css);
+  for (const name of Object.keys(bundle.assets).sort()) part(name, bundle.assets[name]!.body);
+  return hash.digest("hex");
+}
+
+/** A fixed date for every member: the same bundle always zips to the same bytes. */
+const ZIP_DATE = new Date("2000-01-01T00:00:00Z");
+
+/** The bundle as the zip the admin CLI's folder layout describes (deflated, members sorted). */
+export async function bundleZip(bundle: DesignBundle): Promise<Buffer> {
+  const zip = new ZipFile();
+  const add = (name: string, body: Buffer) => zip.addBuffer(body, name, { mtime: ZIP_DATE, mode: 0o100644 });
+  add("design.json", Buffer.from(`${JSON.stringify(bundle.manifest, null, 2)}\n`, "utf8"));
+  add("template.liquid", Buffer.from(bundle.template, "utf8"));
+  add("style.css", Buffer.from(bundle.css, "utf8"));
+  for (const name of Object.keys(bundle.assets).sort()) add(name, bundle.assets[name]!.body);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as Readable) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

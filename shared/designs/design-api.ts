@@ -1,0 +1,321 @@
+import { z } from "zod";
+import type { Clock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { newId } from "#shared/ids.ts";
+import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
+import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
+import type { DesignBundle } from "./bundle-schema.ts";
+import { DESIGN_PAGE_SIZE } from "./design-pages.ts";
+import {
+  archiveDesignHead,
+  clearDraftKey,
+  type DesignHead,
+  type DesignVersion,
+  deleteObject,
+  draftObjectKey,
+  getDesignHead,
+  getDesignVersion,
+  getObjectText,
+  listDesignHeads,
+  listDesignVersions,
+  putObject,
+  setDraftKey,
+  storedToBundle,
+  bundleToStored,
+  updateDesignFields,
+} from "./design-store.ts";
+import { loadBundle } from "./find-design-version.ts";
+import { type PublishDeps, type Published, publishDesign } from "./publish-design.ts";
+
+/** Design ids are 16 characters; anything much longer cannot exist (DynamoDB key sizes). */
+const MAX_ID = 64;
+
+/** An active design of the workspace, or 404 DESIGN_NOT_FOUND (unknown, another workspace's, archived). */
+export async function activeDesign(workspaceId: string, designId: string): Promise<DesignHead> {
+  const head = designId.length <= MAX_ID ? await getDesignHead(workspaceId, designId) : undefined;
+  if (!head || head.archived) throw new PlatenError("DESIGN_NOT_FOUND");
+  return head;
+}
+
+/** A version of an active design, or 404 DESIGN_VERSION_NOT_FOUND. */
+export async function versionOf(
+  workspaceId: string,
+  designId: string,
+  rawVersion: string | number,
+): Promise<DesignVersion> {
+  await activeDesign(workspaceId, designId);
+  const version = typeof rawVersion === "number" ? rawVersion : parseVersion(rawVersion);
+  const found = version === undefined ? undefined : await getDesignVersion(workspaceId, designId, version);
+  if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return found;
+}
+
+const parseVersion = (raw: string) => (/^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : undefined);
+
+/** The design detail (GET /designs/{id}, and the answer of create and PATCH). */
+export function designDetail(head: DesignHead, baseUrl: string) {
+  return {
+    id: head.id,
+    label: head.label,
+    description: head.description ?? "",
+    latestVersion: head.latestVersion,
+    createdAt: head.createdAt,
+    updatedAt: head.updatedAt,
+    ...(head.updatedBy && { updatedBy: head.updatedBy }),
+    thumbnail: thumbnailUrl(baseUrl, head),
+    hasDraft: head.draftKey !== undefined,
+    ...(head.archived && { archived: true }),
+  };
+}
+
+const thumbnailUrl = (baseUrl: string, head: Pick<DesignHead, "id" | "latestVersion">) =>
+  `${baseUrl}/file/designs/${encodeURIComponent(head.id)}/thumbnail?version=${head.latestVersion}`;
+
+/**
+ * GET /designs: the spec's list body (30 a page, newest change first) with `description`,
+ * `hasDraft` and `archived` added; `q` matches labels (case-insensitive); `archived=true`
+ * (ADMIN) lists the archived designs beside the others.
+ */
+export async function listDesignsPage(
+  workspaceId: string,
+  opts: { page: number; q?: string; archived: boolean },
+  baseUrl: string,
+) {
+  const needle = opts.q?.trim().toLowerCase();
+  const heads = (await listDesignHeads(workspaceId))
+    .filter((h) => (opts.archived || !h.archived) && (!needle || h.label.toLowerCase().includes(needle)))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+  const start = (opts.page - 1) * DESIGN_PAGE_SIZE;
+  return {
+    designs: heads.slice(start, start + DESIGN_PAGE_SIZE).map((h) => {
+      const { createdAt: _c, ...item } = designDetail(h, baseUrl);
+      return { ...item, archived: h.archived === true };
+    }),
+    total: heads.length,
+    page: opts.page,
+    pageSize: DESIGN_PAGE_SIZE,
+    totalPages: Math.max(1, Math.ceil(heads.length / DESIGN_PAGE_SIZE)),
+  };
+}
+
+/** A version as the versions list shows it. */
+export const versionSummary = (v: DesignVersion) => ({
+  version: v.version,
+  createdAt: v.createdAt,
+  createdBy: v.createdBy ?? "",
+  note: v.note ?? "",
+  sha256: v.sha256 ?? "",
+});
+
+/** GET /designs/{id}/versions: newest first, 30 a page. Versions are numbered 1…latest without gaps. */
+export async function listVersionsPage(workspaceId: string, designId: string, page: number) {
+  const head = await activeDesign(workspaceId, designId);
+  const before = head.latestVersion - (page - 1) * DESIGN_PAGE_SIZE + 1;
+  const versions =
+    before > 1 ? await listDesignVersions(workspaceId, designId, { limit: DESIGN_PAGE_SIZE, before }) : [];
+  return {
+    versions: versions.map(versionSummary),
+    total: head.latestVersion,
+    page,
+    pageSize: DESIGN_PAGE_SIZE,
+    totalPages: Math.max(1, Math.ceil(head.latestVersion / DESIGN_PAGE_SIZE)),
+  };
+}
+
+/** GET /designs/{id}/versions/{version}: the summary plus what the version generates from. */
+export const versionDetail = (v: DesignVersion) => ({
+  ...versionSummary(v),
+  parameters: v.manifest.parameters,
+  page: v.manifest.page,
+  sampleParams: v.manifest.sampleParams ?? {},
+});
+
+/** The bundle of a version. */
+export const versionBundle = (v: DesignVersion): Promise<DesignBundle> => loadBundle(v);
+
+/** How a create or publish body arrives: a zip, the JSON form, a copy, or the draft. */
+export type BundleSource =
+  | { kind: "bundle"; raw: RawBundle }
+  | { kind: "draft" }
+  | { kind: "template"; templateId: string; label?: string };
+
+const publishFields = z
+  .object({
+    note: z.string().max(1000).optional(),
+    expectedLatestVersion: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+/**
+ * Reads a create or publish body: `application/zip` (note and expectedLatestVersion then come
+ * from the query), else JSON — the JSON form, `{"from":"draft"}` or `{"fromTemplate": id}`,
+ * each with the optional `note` and `expectedLatestVersion`.
+ */
+export async function readBundleBody(body: {
+  contentType?: string;
+  bytes: Buffer | null;
+  query(name: string): string | undefined;
+}): Promise<{ source: BundleSource; note?: string; expectedLatestVersion?: number }> {
+  if (/^application\/(zip|x-zip-compressed)\b/i.test(body.contentType ?? "")) {
+    if (!body.bytes?.length) throw invalidBody("the body is an empty zip");
+    const expected = body.query("expectedLatestVersion");
+    const fields = publishFields.safeParse({
+      note: body.query("note"),
+      expectedLatestVersion: expected === undefined ? undefined : /^\d{1,10}$/.test(expected) ? Number(expected) : NaN,
+    });
+    if (!fields.success) throw invalidBody("note ≤ 1000 characters; expectedLatestVersion an integer ≥ 0");
+    return { source: { kind: "bundle", raw: await rawFromZip(body.bytes) }, ...fields.data };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.bytes?.toString("utf8") ?? "");
+  } catch {
+    throw invalidBody("the body must be a bundle zip (Content-Type: application/zip) or a JSON object");
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw invalidBody("the body must be a JSON object");
+  const { note, expectedLatestVersion, from, fromTemplate, label, ...rest } = json as Record<string, unknown>;
+  const fields = publishFields.safeParse({ note, expectedLatestVersion });
+  if (!fields.success)
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: fields.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })),
+    });
+  if (from !== undefined) {
+    if (from !== "draft" || label !== undefined || fromTemplate !== undefined || Object.keys(rest).length)
+      throw invalidBody('`from` takes only "draft", alone');
+    return { source: { kind: "draft" }, ...fields.data };
+  }
+  if (fromTemplate !== undefined) {
+    if (
+      typeof fromTemplate !== "string" ||
+      Object.keys(rest).length ||
+      (label !== undefined && typeof label !== "string")
+    )
+      throw invalidBody("`fromTemplate` takes a template id and an optional label");
+    return {
+      source: { kind: "template", templateId: fromTemplate, ...(label !== undefined && { label: label as string }) },
+      ...fields.data,
+    };
+  }
+  return {
+    source: { kind: "bundle", raw: rawFromJsonForm({ ...rest, ...(label !== undefined && { label }) }) },
+    ...fields.data,
+  };
+}
+
+const invalidBody = (message: string) => new PlatenError("VALIDATION_FAILED", { details: [{ message }] });
+
+/** The current draft of a design, as stored (the JSON form's files), or undefined. */
+export async function readDraft(head: DesignHead): Promise<{ raw: RawBundle; updatedAt: string } | undefined> {
+  if (!head.draftKey) return undefined;
+  const text = await getObjectText(head.draftKey);
+  if (text === undefined) return undefined;
+  const stored = JSON.parse(text) as ReturnType<typeof bundleToStored> & { manifest: Record<string, unknown> };
+  const bundle = storedToBundle(stored as never);
+  return { raw: { ...bundle, manifest: stored.manifest }, updatedAt: head.draftUpdatedAt ?? "" };
+}
+
+/** GET /designs/{id}/draft: the draft in the JSON form with its warnings, or 404 when there is none. */
+export async function draftBody(workspaceId: string, designId: string) {
+  const head = await activeDesign(workspaceId, designId);
+  const draft = await readDraft(head);
+  if (!draft) throw new PlatenError("DESIGN_NOT_FOUND", { details: [{ message: "the design has no draft" }] });
+  return {
+    draft: toJsonForm({ ...draft.raw, manifest: draft.raw.manifest as Record<string, unknown> }),
+    updatedAt: draft.updatedAt,
+    warnings: checkBundle(draft.raw).problems,
+  };
+}
+
+/**
+ * PUT /designs/{id}/draft: replaces the draft (the JSON form), never refused for what it
+ * says: its problems come back as `warnings[]`. Each save is a new object the head then
+ * names, so a save racing a publish from the draft is never lost (clearDraftKey).
+ */
+export async function saveDraft(
+  workspaceId: string,
+  designId: string,
+  form: Record<string, unknown>,
+  clock: Clock,
+): Promise<{ updatedAt: string; warnings: BundleProblem[] }> {
+  await activeDesign(workspaceId, designId);
+  const raw = rawFromJsonForm(form);
+  const warnings = checkBundle(raw).problems;
+  const key = draftObjectKey(workspaceId, designId, `${Date.now().toString(36)}-${newId(8)}`);
+  const at = clock.now().toISOString();
+  await putObject(key, JSON.stringify(bundleToStored({ ...raw, manifest: raw.manifest as never })), "application/json");
+  const set = await setDraftKey(workspaceId, designId, key, at);
+  if (!set) {
+    await deleteObject(key);
+    throw new PlatenError("DESIGN_NOT_FOUND");
+  }
+  if (set.previous) await deleteObject(set.previous).catch(() => undefined);
+  return { updatedAt: at, warnings };
+}
+
+/** DELETE /designs/{id}/draft: 204 whether or not there was one. */
+export async function discardDraft(workspaceId: string, designId: string): Promise<void> {
+  const head = await activeDesign(workspaceId, designId);
+  if (head.draftKey && (await clearDraftKey(workspaceId, designId, head.draftKey)))
+    await deleteObject(head.draftKey).catch(() => undefined);
+}
+
+/**
+ * Publishes the next version of a design from a bundle or its draft (strict checks: the draft's
+ * warnings are errors here). A published draft is cleared unless it was saved again meanwhile.
+ */
+export async function publishVersion(
+  input: {
+    workspaceId: string;
+    designId: string;
+    source: Exclude<BundleSource, { kind: "template" }>;
+    note?: string;
+    expectedLatestVersion?: number;
+    createdBy: string;
+  },
+  deps: PublishDeps,
+): Promise<Published> {
+  const head = await activeDesign(input.workspaceId, input.designId);
+  const draft = input.source.kind === "draft" ? await readDraft(head) : undefined;
+  if (input.source.kind === "draft" && !draft)
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "from", message: "the design has no draft" }] });
+  const raw = input.source.kind === "draft" ? draft!.raw : input.source.raw;
+  const published = await publishDesign(
+    {
+      workspaceId: input.workspaceId,
+      designId: input.designId,
+      bundle: strictBundle(raw),
+      ...(input.note && { note: input.note }),
+      ...(input.expectedLatestVersion !== undefined && { expectedLatestVersion: input.expectedLatestVersion }),
+      createdBy: input.createdBy,
+    },
+    deps,
+  );
+  if (draft && head.draftKey && (await clearDraftKey(input.workspaceId, input.designId, head.draftKey)))
+    await deleteObject(head.draftKey).catch(() => undefined);
+  return published;
+}
+
+/** PATCH /designs/{id}: label and description, no new version. */
+export const patchBody = z
+  .object({ label: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() })
+  .strict()
+  .refine((b) => b.label !== undefined || b.description !== undefined, { message: "send label or description" });
+
+export async function patchDesign(
+  workspaceId: string,
+  designId: string,
+  fields: z.infer<typeof patchBody>,
+  clock: Clock,
+): Promise<DesignHead> {
+  await activeDesign(workspaceId, designId);
+  const updated = await updateDesignFields(workspaceId, designId, fields, clock.now().toISOString());
+  if (!updated) throw new PlatenError("DESIGN_NOT_FOUND");
+  return updated;
+}
+
+export async function archiveDesign(workspaceId: string, designId: string, clock: Clock): Promise<void> {
+  await activeDesign(workspaceId, designId);
+  if (!(await archiveDesignHead(workspaceId, designId, clock.now().toISOString())))
+    throw new PlatenError("DESIGN_NOT_FOUND");
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { checkParams } from "#shared/generation/params-check.ts";
+import { documentLimitError } from "#shared/generation/document-failure.ts";
+import { RenderError, type Renderer } from "#shared/render/renderer.ts";
+import { rawFromJsonForm } from "./bundle-codec.ts";
+import { strictBundle } from "./bundle-rules.ts";
+import type { DesignBundle } from "./bundle-schema.ts";
+import { activeDesign, readDraft, versionOf } from "./design-api.ts";
+import { loadBundle } from "./find-design-version.ts";
+
+/** POST /designs/preview: one of a version, the draft or a bundle in the JSON form, and optional params. */
+export const previewBody = z
+  .object({
+    designId: z.string().min(1).max(64).optional(),
+    version: z.number().int().min(1).optional(),
+    draft: z.literal(true).optional(),
+    bundle: z.record(z.string(), z.unknown()).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine(
+    (b) =>
+      (b.bundle !== undefined && b.designId === undefined && b.version === undefined && b.draft === undefined) ||
+      (b.bundle === undefined && b.designId !== undefined && (b.version !== undefined) !== (b.draft === true)),
+    { message: "send {designId, version}, {designId, draft: true} or {bundle}" },
+  );
+
+/**
+ * The mark every preview carries: real text (a text search finds "PREVIEW") across every
+ * page, drawn after the design's own CSS so it stays on top.
+ */
+export const PREVIEW_MARK_CSS = `
+html::after { content: "PREVIEW" !important; position: fixed !important; inset: 0 !important;
+  display: flex !important; align-items: center !important; justify-content: center !important;
+  transform: rotate(-35deg) !important; font: 700 96pt sans-serif !important; letter-spacing: 0.2em !important;
+  color: rgba(200, 30, 30, 0.22) !important; pointer-events: none !important; z-index: 2147483647 !important;
+  visibility: visible !important; opacity: 1 !important; }`;
+
+/** What a preview renders: the bundle, the key its compiled template is cached under, and the params. */
+export async function previewSource(
+  workspaceId: string,
+  body: z.infer<typeof previewBody>,
+): Promise<{ bundle: DesignBundle; bundleKey: string; params: Record<string, unknown> }> {
+  let bundle: DesignBundle;
+  let bundleKey: string;
+  if (body.bundle) {
+    bundle = strictBundle(rawFromJsonForm(body.bundle));
+    bundleKey = `${workspaceId}/preview#${Math.random().toString(36).slice(2)}`;
+  } else if (body.draft) {
+    const head = await activeDesign(workspaceId, body.designId!);
+    const draft = await readDraft(head);
+    if (!draft)
+      throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "draft", message: "the design has no draft" }] });
+    bundle = strictBundle(draft.raw);
+    bundleKey = `${workspaceId}/${head.id}/${head.draftKey}`;
+  } else {
+    const version = await versionOf(workspaceId, body.designId!, body.version!);
+    bundle = await loadBundle(version);
+    bundleKey = `${workspaceId}/${version.designId}@${version.version}`;
+  }
+  const params = body.params ?? bundle.manifest.sampleParams ?? {};
+  const { values, mismatches } = checkParams(bundle.manifest.parameters, params, "params");
+  if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
+  return { bundle, bundleKey, params: values };
+}
+
+/**
+ * Renders a preview PDF: the same renderer and limits as generation, plus the mark; nothing
+ * is stored or counted. A document's own failure is the client's error (422), a template
+ * error names the template.
+ */
+export async function renderPreview(
+  renderer: Renderer,
+  source: { bundle: DesignBundle; bundleKey: string; params: Record<string, unknown> },
+): Promise<{ pdf: Buffer; pageCount: number }> {
+  try {
+    return await renderer.renderPdf({
+      ...source,
+      title: `PREVIEW ${source.bundle.manifest.label}`,
+      extraCss: PREVIEW_MARK_CSS,
+    });
+  } catch (err) {
+    if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
+      throw new PlatenError("DESIGN_BUNDLE_INVALID", {
+        details: [{ file: "template.liquid", code: "TEMPLATE_FAILED", message: err.message }],
+        cause: err,
+      });
+    }
+    if (err instanceof RenderError && err.code === "RENDER_TIMEOUT")
+      throw new PlatenError("RENDER_TIMEOUT", { cause: err });
+    // No browser free in time: the renderer is busy, so "try again", as a full queue says.
+    if (err instanceof RenderError && err.code === "BROWSER_BUSY")
+      throw new PlatenError("RENDER_QUEUE_FULL", { cause: err });
+    throw documentLimitError(err) ?? err;
+  }
+}

@@ -1,0 +1,102 @@
+import type { ZodType } from "zod";
+import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
+import { authorizeDesigns, type DesignGrant, type DesignOperation } from "#shared/auth/design-access.ts";
+import { checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";
+import { systemClock } from "#shared/clock.ts";
+import { findRoute } from "#shared/definitions/routes.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { getUser } from "#shared/identity/users.ts";
+import { getOAuthClient } from "#shared/identity/oauth-clients.ts";
+import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import { addLogKeys } from "#shared/observability/logger.ts";
+import { apiHandler, type ProxyHandler } from "./api-handler.ts";
+import type { ApiRequest, ApiResult } from "./api-types.ts";
+import { callerDeps, ownOrigins, parseBody } from "./management-handler.ts";
+
+/** What a design API handler gets besides the request. */
+export interface DesignContext {
+  grant: DesignGrant;
+  /** The JSON body parsed with a schema, or 400 VALIDATION_FAILED with details. */
+  body<T>(schema: ZodType<T>): T;
+  /** Appends the change to the workspace's audit log, as the caller. */
+  audit(action: AuditAction, target?: string, detail?: Record<string, string>): Promise<void>;
+  /** Who the caller is in a version's `createdBy`: the user's e-mail, else the OAuth client's name. */
+  who(): Promise<string>;
+}
+
+/** One route of a design API function: the route table's method and path, and what it needs. */
+export interface DesignRoute {
+  method: string;
+  path: string;
+  operation: DesignOperation;
+  run(req: ApiRequest, ctx: DesignContext): Promise<ApiResult>;
+}
+
+/**
+ * The handler of the design API's functions (shared/designs/README.md "Design API"): the caller is
+ * a Bearer token or a login session (an appkey is refused), a session names its workspace with
+ * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), a preview
+ * counts toward its own rate class, and only then the route runs.
+ */
+export function designHandler(table: DesignRoute[]): ProxyHandler {
+  return apiHandler({ caller: "none" }, async (req) => {
+    const resource = (req.event.resource ?? "").replace(/^\/v1(?=\/)/, "");
+    const route = table.find((r) => r.method === req.event.httpMethod && r.path === resource);
+    if (!route) throw new Error(`${req.event.httpMethod} ${resource} is not a route of this function`);
+    const caller = await resolveManagementCaller(req.header, req.header("x-workspace-id")?.trim(), callerDeps);
+    checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
+    const grant = authorizeDesigns(caller, route.operation);
+    addLogKeys({ workspaceId: grant.workspaceId });
+    const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
+    if (rateClass && rateClass !== "none")
+      await checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
+    let who: Promise<string> | undefined;
+    return route.run(req, {
+      grant,
+      body: (schema) => parseBody(req.bodyText(), schema),
+      audit: async (action, target, detail) => {
+        await recordAudit(
+          {
+            workspaceId: grant.workspaceId,
+            actor: grant.actor,
+            action,
+            ...(target && { target }),
+            ...(detail && { detail }),
+          },
+          systemClock,
+        );
+      },
+      who: () => {
+        who ??= nameOf(grant);
+        return who;
+      },
+    });
+  });
+}
+
+async function nameOf(grant: DesignGrant): Promise<string> {
+  const { userId, clientId } = grant.actor;
+  if (userId) {
+    const user = await getUser(userId);
+    if (user) return user.email;
+  }
+  if (clientId) {
+    const client = await getOAuthClient(clientId);
+    if (client) return client.name;
+  }
+  return userId ?? clientId ?? "unknown";
+}
+
+/** The JSON body as an object, or 400 VALIDATION_FAILED. */
+export function jsonObjectBody(req: ApiRequest): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(req.bodyText() ?? "");
+  } catch {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+  return value as Record<string, unknown>;
+}

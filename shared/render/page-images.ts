@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Browser, HTTPRequest, Page } from "puppeteer-core";
+
+/**
+ * Page images of a PDF, drawn by pdf.js (pdfjs-dist, Mozilla's PDF renderer) inside the
+ * pool's Chromium: what a browser without a PDF viewer (a phone, a headless one) is shown,
+ * and a preview's `?format=png`. The rasterizing page is a page of its own, with JavaScript
+ * (pdf.js needs it) but no network: every request is answered from memory or aborted, and
+ * the PDF it draws is one we rendered.
+ */
+const ORIGIN = "https://pdfjs.platen.invalid";
+
+let sources: { library: string; worker: string } | undefined;
+
+/** pdf.js's two files, read once (shipped beside the Chromium functions' bundle, infra/stack/platen-function.ts). */
+function pdfjsSources(): { library: string; worker: string } {
+  if (!sources) {
+    const root = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+    sources = {
+      library: readFileSync(join(root, "build/pdf.min.mjs"), "utf8"),
+      worker: readFileSync(join(root, "build/pdf.worker.min.mjs"), "utf8"),
+    };
+  }
+  return sources;
+}
+
+/** One rasterizing page per browser, opened on first use and kept (a new page costs ~30 ms). */
+const pages = new WeakMap<Browser, Promise<{ page: Page; setPdf(pdf: Buffer): void }>>();
+
+function rasterizerOf(browser: Browser): Promise<{ page: Page; setPdf(pdf: Buffer): void }> {
+  let ready = pages.get(browser);
+  if (!ready) {
+    ready = openRasterizer(browser);
+    ready.catch(() => pages.delete(browser));
+    pages.set(browser, ready);
+  }
+  return ready;
+}
+
+async function openRasterizer(browser: Browser): Promise<{ page: Page; setPdf(pdf: Buffer): void }> {
+  const { library, worker } = pdfjsSources();
+  const page = await browser.newPage();
+  let pdf: Buffer = Buffer.alloc(0);
+  await page.setRequestInterception(true);
+  page.on("request", (request: HTTPRequest) => {
+    if (request.isInterceptResolutionHandled()) return;
+    const path = request.url().startsWith(`${ORIGIN}/`) ? request.url().slice(ORIGIN.length) : undefined;
+    const answer = (contentType: string, body: string | Buffer) =>
+      request.respond({ status: 200, contentType, headers: { "cache-control": "no-store" }, body });
+    const done =
+      path === "/"
+        ? answer("text/html", "<!doctype html><meta charset=utf-8><body>")
+        : path === "/pdf.mjs"
+          ? answer("text/javascript", library)
+          : path === "/pdf.worker.mjs"
+            ? answer("text/javascript", worker)
+            : path === "/document.pdf"
+              ? answer("application/pdf", pdf)
+              : request.abort("blockedbyclient");
+    void done.catch(() => undefined);
+  });
+  await page.goto(`${ORIGIN}/`, { waitUntil: "load" });
+  page.once("close", () => pages.delete(browser));
+  return {
+    page,
+    setPdf(next) {
+      pdf = next;
+    },
+  };
+}
+
+/** PNG of one page of a PDF, `widthPx` wide (white background). The caller holds the browser (pool.run). */
+export async function rasterizePage(
+  browser: Browser,
+  pdf: Buffer,
+  pageNumber: number,
+  widthPx: number,
+): Promise<Buffer> {
+  const { page, setPdf } = await rasterizerOf(browser);
+  setPdf(pdf);
+  const base64 = await page.evaluate(
+    async (n: number, width: number) => {
+      // A string specifier: the page imports pdf.js from its own (intercepted) origin.
+      const pdfjs = await import(`${location.origin}/pdf.mjs`);
+      pdfjs.GlobalWorkerOptions.workerSrc = `${location.origin}/pdf.worker.mjs`;
+      const doc = await pdfjs.getDocument({ url: `${location.origin}/document.pdf`, isEvalSupported: false }).promise;
+      try {
+        const pdfPage = await doc.getPage(n);
+        const natural = pdfPage.getViewport({ scale: 1 });
+        const viewport = pdfPage.getViewport({ scale: width / natural.width });
+        const canvas = document.createElement("canvas");
+        canvas.width = Math.round(viewport.width);
+        canvas.height = Math.round(viewport.height);
+        const context = canvas.getContext("2d")!;
+        context.fillStyle = "#fff";
+        context.fillRect(0, 0, canvas.width, canvas.height);
+        await pdfPage.render({ canvasContext: context, viewport }).promise;
+        return canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
+      } finally {
+        await doc.destroy();
+      }
+    },
+    pageNumber,
+    widthPx,
+  );
+  return Buffer.from(base64, "base64");
+}
