@@ -82,6 +82,41 @@ export const pageSchema = z
     message: "width and height must be given together",
   });
 
+/** Text the PDF's Info dictionary carries: well-formed Unicode, so it encodes as UTF-16 without loss. */
+const infoText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((s) => !LONE_SURROGATE.test(s), {
+      message: "must be well-formed Unicode (no lone surrogates)",
+      params: { ja: "正しい Unicode 文字列である必要があります（対になっていないサロゲートは使用できません）" },
+    });
+
+/** In a `u` regular expression a surrogate matches only when it is not half of a pair. */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
+export const MAX_PDF_KEYWORDS = 32;
+
+/**
+ * The PDF's document information (Info `Title`, `Author`, `Subject`, `Keywords`), in design.json and,
+ * field by field over it, in a request's content item (shared/render/README.md#document-metadata).
+ */
+export const pdfMetadataSchema = z
+  .object({
+    title: infoText(500).optional().meta({ description: "The PDF's Title (default: the file name)." }),
+    author: infoText(500).optional().meta({ description: "The PDF's Author." }),
+    subject: infoText(1000).optional().meta({ description: "The PDF's Subject." }),
+    keywords: z
+      .array(infoText(200))
+      .max(MAX_PDF_KEYWORDS)
+      .optional()
+      .meta({ description: `The PDF's Keywords, at most ${MAX_PDF_KEYWORDS}: written as one string, joined by ", ".` }),
+  })
+  .strict();
+
+export type PdfMetadata = z.infer<typeof pdfMetadataSchema>;
+
 /** `design.json` of a design bundle folder. */
 export const designManifestSchema = z
   .object({
@@ -102,6 +137,8 @@ export const designManifestSchema = z
       .object({ tagged: z.boolean().default(false), outline: z.boolean().default(false) })
       .strict()
       .prefault({}),
+    /** Info dictionary entries of every PDF of the design; a request's `metadata` overrides them field by field. */
+    metadata: pdfMetadataSchema.optional(),
     parameters: z.array(parameterSpecSchema).max(500),
     /** Params used to render the thumbnail at publish time (and by the benchmark). */
     sampleParams: z.record(z.string(), z.unknown()).optional(),

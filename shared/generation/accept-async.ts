@@ -8,6 +8,7 @@ import { ACTIVE_SHARD, finalizeJob, type JobRecord, markEnqueued, putJob } from 
 import { type PlannedFile, type PlannedRecord, planFiles } from "./plan-files.ts";
 import { INLINE_PARAMS_BYTES, paramsObjectKey, putParams } from "./params-store.ts";
 import { resolveDesign } from "./prepare-generation.ts";
+import { sealProtection } from "./protection-seal.ts";
 import { sendRenderMessages } from "./render-queue.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 
@@ -77,14 +78,22 @@ export async function acceptAsync(
       ...request.contents.flatMap((c, i) =>
         inline[i] ? [] : [putParams(paramsObjectKey(workspaceId, requestId, files[i]!.fileId), c.params)],
       ),
-      planned.then((records) =>
-        putFileRecords(
+      planned.then(async (records) => {
+        // The worker renders in another process: passwords travel only sealed (protection-seal.ts).
+        const sealed = await Promise.all(
+          request.contents.map((c, i) =>
+            c.protection ? sealProtection(c.protection, { requestId, fileId: files[i]!.fileId }) : undefined,
+          ),
+        );
+        await putFileRecords(
           records.map((r, index) => ({
             ...fileRecord(job, r, index, expiresAt, admission.limit),
             ...(inline[index] && { paramsJson: paramsJson[index] }),
+            ...(sealed[index] && { sealedProtection: sealed[index] }),
+            ...(request.contents[index]!.metadata && { metadata: request.contents[index]!.metadata }),
           })),
-        ),
-      ),
+        );
+      }),
     ]);
     await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
   } catch (err) {

@@ -4,6 +4,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import type { PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import type { ShareType } from "#shared/share-link.ts";
 
 /** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
@@ -30,6 +31,10 @@ export interface FileRecord {
   passthrough?: Record<string, string | number>;
   /** Params of an async file when small (≤ INLINE_PARAMS_BYTES); larger ones live in S3. */
   paramsJson?: string;
+  /** An async file's `protection`, sealed for its worker (protection-seal.ts); removed once rendered. */
+  sealedProtection?: string;
+  /** An async file's `metadata` (Info entries over the design's), for its worker. */
+  metadata?: PdfMetadata;
   pageCount?: number;
   /** Size of the stored PDF (Content-Length and ZIP layout without another S3 call). */
   bytes?: number;
@@ -195,8 +200,9 @@ export async function settleFileRecord(
   return updateIf({
     TableName: config().tables.files,
     Key: fileKey(requestId, fileId),
-    // The params are not needed once the file is rendered: keep the record lean.
-    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson${outcome.status === "counting" ? "" : ", pendingStatus"}`,
+    // The params and the sealed protection are not needed once the file is rendered: keep the
+    // record lean, and the passwords (even sealed) no longer than the render.
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson, sealedProtection${outcome.status === "counting" ? "" : ", pendingStatus"}`,
     ConditionExpression: "#status = :from",
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,

@@ -6,6 +6,7 @@ import { permanentFileFailure } from "./document-failure.ts";
 import { type FileRecord, pdfObjectKey, putPdf } from "./file-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
+import { openProtection } from "./protection-seal.ts";
 
 export interface WorkerDeps {
   clock: Clock;
@@ -41,6 +42,10 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
       errorMessage: `A params value has the wrong type: ${fields}.`,
     };
   }
+  // A sealed value that does not open throws: the file is retried, then dead-lettered, and is
+  // never rendered without the protection it was asked with.
+  const protection =
+    file.sealedProtection !== undefined ? await openProtection(file.sealedProtection, file) : undefined;
   try {
     const rendered = await deps.renderer.renderPdf({
       bundle: await loadBundle(design),
@@ -48,6 +53,8 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
       params: values,
       title: file.fileName,
       passthrough: file.passthrough,
+      ...(file.metadata && { metadata: file.metadata }),
+      ...(protection && { protection }),
       // The wait for a browser (a busy batch) never eats the document's own time budget.
       budgetFrom: "browser",
       onBrowser,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LONE_SURROGATE, pdfMetadataSchema } from "#shared/designs/bundle-schema.ts";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 
 /**
@@ -69,6 +70,75 @@ const params = z.unknown().superRefine((value, ctx) => {
   else if (!isPlainObject(value)) ctx.addIssue(notObject);
 });
 
+export const MAX_PASSWORD_CHARS = 128;
+/** The PDF 2.0 security handler reads only the first 127 bytes of a password's UTF-8. */
+export const MAX_PASSWORD_BYTES = 127;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A PDF password. Refused rather than altered: lone surrogates (no UTF-8 form), control characters, text
+ * that NFKC normalisation changes (viewers that apply SASLprep would then derive another key than viewers
+ * that do not, e.g. for full-width digits), and more than 127 UTF-8 bytes (the rest would be ignored).
+ */
+const password = z
+  .string()
+  .min(1)
+  .max(MAX_PASSWORD_CHARS)
+  .superRefine((value, ctx) => {
+    if (LONE_SURROGATE.test(value) || CONTROL_CHARACTER.test(value)) {
+      ctx.addIssue(
+        rule(
+          "must be well-formed Unicode without control characters",
+          "制御文字を含まない正しい Unicode 文字列である必要があります",
+        ),
+      );
+    } else if (value.normalize("NFKC") !== value) {
+      ctx.addIssue(
+        rule(
+          "must be in Unicode NFKC form (e.g. half-width digits and Latin letters)",
+          "Unicode の NFKC 正規化済みの文字列である必要があります（例: 半角の英数字）",
+        ),
+      );
+    } else if (Buffer.byteLength(value, "utf8") > MAX_PASSWORD_BYTES) {
+      ctx.addIssue(
+        rule(
+          `must be at most ${MAX_PASSWORD_BYTES} bytes in UTF-8`,
+          `UTF-8 で ${MAX_PASSWORD_BYTES} バイト以下である必要があります`,
+        ),
+      );
+    }
+  });
+
+/**
+ * Platen extension: the PDF encrypted with AES-256 (PDF 2.0 security handler, revision 6). Passwords are
+ * never stored, logged or echoed (shared/generation/README.md#password-protected-pdfs).
+ */
+export const protectionSchema = z
+  .object({
+    password: password
+      .meta({
+        description: `Needed to open the PDF: 1–${MAX_PASSWORD_CHARS} characters, at most ${MAX_PASSWORD_BYTES} bytes in UTF-8, NFKC-normalised, no control characters. Without it the PDF opens freely and only the permissions hold.`,
+      })
+      .optional(),
+    ownerPassword: password
+      .meta({
+        description:
+          "Lifts the permissions in a viewer that honours them. Default: a random one that is never stored, so nobody can lift them.",
+      })
+      .optional(),
+    allowPrinting: z.boolean().default(true).meta({ description: "Printing (high resolution). Default `true`." }),
+    allowCopying: z
+      .boolean()
+      .default(true)
+      .meta({ description: "Copying text and images. Default `true`. Screen readers may always extract text." }),
+    allowModifying: z.boolean().default(true).meta({
+      description:
+        "Changing the document: content, annotations, form fields, inserting or removing pages. Default `true`.",
+    }),
+  })
+  .strict();
+
 /** OpenAPI generateSyncSingle: one file to generate. Unknown properties are refused (VALIDATION_FAILED). */
 // The descriptions (`meta`) show in the OpenAPI document and the site's API reference (/docs/api).
 export const contentItemSchema = z
@@ -92,6 +162,18 @@ export const contentItemSchema = z
     params: params.meta({
       description: "The design's parameters, a JSON object (GET /v1/file/design/parameter/{designId} lists them).",
     }),
+    protection: protectionSchema
+      .meta({
+        description:
+          "Platen extension: encrypt the PDF (AES-256, PDF 2.0 revision 6) with a password to open it and/or permissions (printing, copying, modifying). Passwords are never stored, logged or echoed.",
+      })
+      .optional(),
+    metadata: pdfMetadataSchema
+      .meta({
+        description:
+          "Platen extension: the PDF's Title, Author, Subject and Keywords, each overriding the design's `metadata`. Title defaults to `fileName`.",
+      })
+      .optional(),
   })
   .strict();
 

@@ -195,6 +195,9 @@ export async function renderAll(
         html: await prepared.html(i),
         title: c.fileName,
         passthrough: c.passthrough,
+        ...(c.metadata && { metadata: c.metadata }),
+        // Encrypted here, in the request's own process: the passwords live only as long as the request.
+        ...(c.protection && { protection: c.protection }),
         timeoutMs: Math.max(1000, deps.budgetMs),
       }),
     ),

@@ -1,4 +1,5 @@
-import { appendUpdate, plainString, textString } from "./pdf-increment.ts";
+import { type DocumentInfo, keywordsText } from "./document-info.ts";
+import { appendUpdate, type PdfValue, plainString, textString } from "./pdf-increment.ts";
 
 /**
  * Info dictionary key of the search metadata (see shared/render/README.md#pdf-post-processing-and-rfparams).
@@ -53,13 +54,12 @@ function percentEncode(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-export interface PostprocessOptions {
-  title: string;
+export interface PostprocessOptions extends DocumentInfo {
   passthrough?: Record<string, unknown>;
 }
 
 /**
- * Sets the Title and `rf:params`, repairs Japanese text extraction (see to-unicode-fix.ts)
+ * Sets the Title, Author, Subject, Keywords and `rf:params`, repairs Japanese text extraction (see to-unicode-fix.ts)
  * and counts pages. Chromium's producer and dates are kept.
  */
 export async function postprocessPdf(
@@ -70,7 +70,7 @@ export async function postprocessPdf(
   let updated: { pdf: Buffer; pageCount: number } | undefined;
   try {
     updated = appendUpdate(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), {
-      Title: textString(options.title),
+      ...infoEntries(options),
       ...(metadata && { [SEARCH_METADATA_KEY]: plainString(metadata) }),
     });
   } catch {
@@ -79,7 +79,17 @@ export async function postprocessPdf(
   if (updated) return updated;
   // pdf-lib is loaded only for such a PDF: evaluating it is no part of a cold start.
   const { rewriteWithPdfLib } = await import("./pdf-rewrite.ts");
-  return rewriteWithPdfLib(pdf, options.title, metadata);
+  return rewriteWithPdfLib(pdf, infoEntries(options), metadata);
+}
+
+/** The document information entries, as text strings (any characters). */
+function infoEntries(info: DocumentInfo): Record<string, PdfValue> {
+  return {
+    Title: textString(info.title),
+    ...(info.author !== undefined && { Author: textString(info.author) }),
+    ...(info.subject !== undefined && { Subject: textString(info.subject) }),
+    ...(info.keywords?.length && { Keywords: textString(keywordsText(info.keywords)) }),
+  };
 }
 
 /** Reads `rf:params` back as a plain object (tests, tooling). */

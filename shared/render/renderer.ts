@@ -1,5 +1,5 @@
 import { type Environment, environment } from "#shared/aws/config.ts";
-import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import type { DesignBundle, PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
@@ -16,7 +16,9 @@ import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
 import type { GuardedPage } from "./page-guard.ts";
+import { documentInfo } from "./document-info.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
+import type { PdfProtection } from "./pdf-protect.ts";
 import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
 import { publishRenderEvent } from "./render-events.ts";
@@ -31,10 +33,14 @@ export interface RenderRequest {
   /** Cache key of the immutable bundle version, e.g. `designId@version`. */
   bundleKey: string;
   params: Record<string, unknown>;
-  /** PDF Title (Info dictionary and `<title>`). */
+  /** `<title>`, and the PDF's Title unless `metadata` or the design's metadata names one. */
   title: string;
   /** shared/render/README.md#pdf-post-processing-and-rfparams: indexable values go to the PDF's `rf:params`. */
   passthrough?: Record<string, unknown>;
+  /** Info entries over the design's `metadata`, field by field (shared/render/README.md#document-metadata). */
+  metadata?: PdfMetadata;
+  /** Encrypts the finished PDF (shared/render/README.md#password-protection). */
+  protection?: PdfProtection;
   /** Overrides RENDER_TIMEOUT_MS for this render. */
   timeoutMs?: number;
   /** CSS after the design's own (a preview's mark). */
@@ -71,7 +77,7 @@ export interface Renderer {
   /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError as renderPdf, but no template errors */
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
   /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
-  renderThumbnail(req: Omit<RenderRequest, "title" | "passthrough">): Promise<Buffer>;
+  renderThumbnail(req: ThumbnailRequest): Promise<Buffer>;
   /** PNG of one page of a PDF we rendered, drawn by pdf.js in the pool's Chromium (page-images.ts). */
   pageImage(pdf: Buffer, pageNumber: number, widthPx?: number): Promise<Buffer>;
   /** Starts `count` browsers of the pool (all by default) now, e.g. in a Lambda init phase. */
@@ -79,6 +85,9 @@ export interface Renderer {
   close(): Promise<void>;
   stats(): PoolStats;
 }
+
+/** A thumbnail is a picture of page 1: nothing of the PDF's own (title, metadata, encryption) applies. */
+export type ThumbnailRequest = Omit<RenderRequest, "title" | "passthrough" | "metadata" | "protection" | "extraCss">;
 
 const THUMBNAIL_WIDTH_PX = 400;
 /** Page images: sharp on a phone's screen (2× of a 500 px column), ~100–200 KB a page. */
@@ -210,20 +219,29 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
   checkPdfBytes(raw.length, limits);
   let pdf: RenderedPdf;
   try {
-    pdf = await postprocessPdf(raw, { title: req.title, passthrough: req.passthrough });
+    pdf = await postprocessPdf(raw, {
+      ...documentInfo(req.title, req.bundle.manifest.metadata, req.metadata),
+      passthrough: req.passthrough,
+    });
   } catch (error) {
     throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
   }
   checkPageCount(pdf.pageCount, limits);
+  if (req.protection) {
+    // Last, on the finished file: encryption covers what post-processing wrote, and a file
+    // over its page limit is refused before paying for it.
+    const { protectPdf } = await import("./pdf-protect.ts");
+    try {
+      pdf = { ...pdf, pdf: await protectPdf(pdf.pdf, req.protection) };
+    } catch (error) {
+      throw toRenderError(error, "RENDER_FAILED", "the PDF could not be encrypted");
+    }
+  }
   publishRenderEvent({ event: "pdf-printed", bytes: pdf.pdf.length });
   return pdf;
 }
 
-async function renderThumbnail(
-  pool: BrowserPool,
-  config: RendererConfig,
-  req: Omit<RenderRequest, "title" | "passthrough">,
-): Promise<Buffer> {
+async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: ThumbnailRequest): Promise<Buffer> {
   const deadlineAt = performance.now() + (req.timeoutMs ?? config.timeoutMs);
   const limits = limitsOf(config, req);
   const box = resolvePageBox(req.bundle.manifest.page);

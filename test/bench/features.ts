@@ -1,11 +1,12 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { createRenderer } from "#shared/render/renderer.ts";
+import { createRenderer, type RenderRequest } from "#shared/render/renderer.ts";
 import { percentile } from "./stats.ts";
 
 /**
  * What each optional document feature costs on the 1-page invoice, rendered by the service's
  * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
- * and a Code 128 symbol, and the same tagged with an outline (design.json `pdf`).
+ * and a Code 128 symbol, the same tagged with an outline (design.json `pdf`), and the plain one
+ * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld).
  * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one.
  */
 export async function runFeaturePhase(
@@ -18,22 +19,30 @@ export async function runFeaturePhase(
     template: `${bundle.template}\n<p>{{ "https://platen.example/file/AbCdEfGhIjKlMnOp/QrStUvWxYz012345" | barcode: "qrcode" }}{{ 請求番号 | barcode: "code128" }}</p>`,
   };
   const tagged: DesignBundle = { ...bundle, manifest: { ...bundle.manifest, pdf: { tagged: true, outline: true } } };
-  const variants: [string, DesignBundle][] = [
+  const protection: RenderRequest["protection"] = {
+    password: "bench-パスワード",
+    allowPrinting: false,
+    allowCopying: false,
+    allowModifying: false,
+  };
+  const variants: [string, DesignBundle, Partial<RenderRequest>?][] = [
     ["plain", bundle],
     ["+ QR code and Code 128 (barcode filter)", withBarcodes],
     ["tagged + outline", tagged],
+    ["password-protected (AES-256 R6)", bundle, { protection }],
   ];
   const renderer = createRenderer({ browsers: 1 });
   const results: { label: string; p50: number; p95: number; kb: number }[] = [];
   try {
-    for (const [label, variant] of variants) {
+    for (const [label, variant, extra] of variants) {
       const key = `features-${label}`;
-      for (let i = 0; i < 5; i++) await renderer.renderPdf({ bundle: variant, bundleKey: key, params, title: "bench" });
+      const req = { bundle: variant, bundleKey: key, params, title: "bench", ...extra };
+      for (let i = 0; i < 5; i++) await renderer.renderPdf(req);
       const times: number[] = [];
       let bytes = 0;
       for (let i = 0; i < renders; i++) {
         const started = performance.now();
-        const { pdf } = await renderer.renderPdf({ bundle: variant, bundleKey: key, params, title: "bench" });
+        const { pdf } = await renderer.renderPdf(req);
         times.push(performance.now() - started);
         bytes = pdf.length;
       }
