@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { Clock } from "#shared/clock.ts";
 import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
 import { type PublishDeps, publishDesign } from "#shared/designs/publish-design.ts";
-import { listDesignHeads } from "#shared/designs/design-store.ts";
+import { getDesignVersion, listDesignHeads } from "#shared/designs/design-store.ts";
+import { allTemplates, shareTemplate } from "#shared/designs/gallery.ts";
 import { createWorkspace, getWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import { repoRoot } from "./load-handler.ts";
 import { seedIdentity } from "./seed-identity.ts";
@@ -53,6 +54,8 @@ export async function seedOrRefresh(
     const identity = previous.users?.length
       ? { users: previous.users, oauthClients: previous.oauthClients ?? [] }
       : await seedIdentity(workspaces, deps);
+    // Data dirs from before the gallery existed get its samples now.
+    await seedGallery(workspaces[0]!, deps);
     return { ...urls, workspaces, ...identity };
   }
   const workspaces: LocalJson["workspaces"] = [];
@@ -72,7 +75,36 @@ export async function seedOrRefresh(
       designs: await designsOf(workspace.id),
     });
   }
+  await seedGallery(workspaces[0]!, deps);
   return { ...urls, workspaces, ...(await seedIdentity(workspaces, deps)) };
+}
+
+/** Tags of the sample designs in the gallery, by label prefix. */
+const GALLERY_TAGS: [RegExp, string[]][] = [
+  [/^請求書/, ["invoice", "ja"]],
+  [/^Certificate/, ["certificate", "en"]],
+  [/^Shipping label/, ["shipping", "label", "barcode"]],
+];
+
+/**
+ * The public gallery starts with the sample designs, shared by the first workspace, so
+ * `/public/templates` and "use this template" have something to show on a first run.
+ */
+async function seedGallery(
+  workspace: LocalJson["workspaces"][number],
+  deps: PublishDeps & { log(msg: string): void },
+): Promise<void> {
+  if ((await allTemplates()).length > 0) return;
+  for (const design of workspace.designs) {
+    const version = await getDesignVersion(workspace.id, design.id, design.latestVersion);
+    if (!version) continue;
+    const tags = GALLERY_TAGS.find(([pattern]) => pattern.test(design.label))?.[1] ?? [];
+    const template = await shareTemplate(
+      { workspaceId: workspace.id, publisher: workspace.name, label: design.label, version, tags },
+      deps.clock,
+    );
+    deps.log(`  shared ${design.label} in the gallery (${template.id})`);
+  }
 }
 
 async function designsOf(workspaceId: string): Promise<LocalJson["workspaces"][number]["designs"]> {

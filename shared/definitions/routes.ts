@@ -129,7 +129,15 @@ function designRoutes(): RouteDefinition[] {
  * Paths of `{auth_url}` (see shared/identity/README.md#auth_url). In AWS the auth function owns its whole API;
  * the local gateway serves everything on one origin and sends these prefixes to it (proxy events, as in AWS).
  */
-export const authPathPrefixes = ["/.well-known/", "/oauth/", "/jwks", "/interaction/", "/public/templates"] as const;
+export const authPathPrefixes = [
+  "/.well-known/",
+  "/oauth/",
+  "/jwks",
+  "/interaction/",
+  "/public/templates",
+  // A template's thumbnail: /public/templates/{id}/thumbnail (shared/identity/public-templates.ts).
+  "/public/templates/",
+] as const;
 
 /**
  * The route an API Gateway proxy event was sent for, by method and `resource`. The main API

@@ -12,7 +12,7 @@ import { loadBundle } from "./find-design-version.ts";
 /** POST /designs/preview: one of a version, the draft or a bundle in the JSON form, and optional params. */
 export const previewBody = z
   .object({
-    designId: z.string().min(1).max(64).optional(),
+    designId: z.string().min(1).max(1000).optional(),
     version: z.number().int().min(1).optional(),
     draft: z.literal(true).optional(),
     bundle: z.record(z.string(), z.unknown()).optional(),

@@ -51,10 +51,14 @@ describe("discovery and public endpoints (shared/identity/README.md#auth_url, sh
     expect((await fetch(`${authOrigin(stack)}/jwks`)).status).toBe(200);
   });
 
-  it("GET /public/templates needs no authentication and answers a list", async () => {
+  it("GET /public/templates needs no authentication and answers a list (the seeded samples)", async () => {
     const res = await fetch(`${authOrigin(stack)}/public/templates`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ templates: [], total: 0 });
+    const body = (await res.json()) as { templates: { label: string }[]; next?: number };
+    expect(body.templates.map((t) => t.label).sort()).toEqual(
+      ["Certificate of Completion (A4 landscape)", "Shipping label (4 × 6 in)", "請求書（適格請求書・A4縦）"].sort(),
+    );
+    expect(body.next).toBeUndefined();
   });
 
   it("leaves other paths unknown (404)", async () => {
