@@ -1,6 +1,6 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { bundleZip } from "#shared/designs/bundle-codec.ts";
+import { bundleZip } from "#shared/authoring/bundle-codec.ts";
 import { parsePage } from "#shared/designs/design-pages.ts";
 import {
   activeDesign,
@@ -16,7 +16,7 @@ import {
   versionBundle,
   versionDetail,
   versionOf,
-} from "#shared/designs/design-api.ts";
+} from "#shared/authoring/design-api.ts";
 import { getBundle } from "#shared/designs/design-store.ts";
 import { getTemplate, shareTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
 import { shareBody, templateDetail } from "#shared/designs/gallery-api.ts";
@@ -35,7 +35,7 @@ const zipAnswer = (zip: Buffer, name: string): ApiResult => ({
 });
 
 /**
- * The design API's reads and its changes that render nothing (shared/designs/README.md "Design API"):
+ * The design API's reads and its changes that render nothing (shared/authoring/README.md):
  * lists, details, versions, bundles, drafts, archive, and the gallery's share, withdraw and read.
  * Publishing and preview render, so they live in design-render.ts (a Chromium function).
  */

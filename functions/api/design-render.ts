@@ -2,13 +2,13 @@
 import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { strictBundle } from "#shared/designs/bundle-rules.ts";
-import { activeDesign, designDetail, publishVersion, readBundleBody } from "#shared/designs/design-api.ts";
+import { strictBundle } from "#shared/authoring/bundle-rules.ts";
+import { activeDesign, designDetail, publishVersion, readBundleBody } from "#shared/authoring/design-api.ts";
 import { getBundle, getDesignHead, getThumbnail } from "#shared/designs/design-store.ts";
 import { getTemplate } from "#shared/designs/gallery.ts";
-import { previewBody, previewSource, renderPreview } from "#shared/designs/preview.ts";
+import { previewBody, previewSource, renderPreview } from "#shared/authoring/preview.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type DesignRoute, designHandler } from "#shared/http/design-handler.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
@@ -19,7 +19,7 @@ const publishDeps = { clock: systemClock, renderThumbnail: thumbnailRenderer() }
 const noStore = { "Cache-Control": "no-store" };
 
 /**
- * The design API's routes that render (shared/designs/README.md "Design API"): creating a design and
+ * The design API's routes that render (shared/authoring/README.md): creating a design and
  * publishing a version render the sample document's thumbnail (which refuses a sample over
  * the document limits), and a preview renders a marked PDF or one page of it as PNG.
  */

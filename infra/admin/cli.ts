@@ -1,4 +1,4 @@
-import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { connectAdmin } from "./connection.ts";
 import { designCommands } from "./design-commands.ts";
 import { identityCommands } from "./identity-commands.ts";

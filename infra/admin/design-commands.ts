@@ -1,12 +1,12 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { type AdminCommand, need, UsageError } from "./program.ts";
 
 async function requireWorkspace(id: string) {

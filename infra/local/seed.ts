@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "#shared/clock.ts";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { type PublishDeps, publishDesign } from "#shared/designs/publish-design.ts";
 import { getDesignVersion, listDesignHeads } from "#shared/designs/design-store.ts";
 import { allTemplates, shareTemplate } from "#shared/designs/gallery.ts";

@@ -15,7 +15,7 @@ import { claimDataDir, removeRuntime, writeRuntime } from "./runtime-file.ts";
 import { type LocalJson, seedOrRefresh } from "./seed.ts";
 import { type Poller, startSqsPoller } from "./sqs-poller.ts";
 import { startSweeper } from "./sweeper.ts";
-import { thumbnailRenderer } from "#shared/designs/thumbnails.ts";
+import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 
 export interface LocalStackOptions {
   port: number;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pickLanguage } from "#shared/errors/language.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { corsHeaders } from "#shared/http/cors.ts";
-import { buildErrorBody } from "#shared/http/error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 
 /**
  * What the local gateway answers while the stack is still starting: an error

@@ -19,7 +19,7 @@ import { Construct } from "constructs";
 import type { RouteDefinition } from "#shared/definitions/index.ts";
 import { type CorsDefinition, type PlatenDefinitions, pascalCase } from "./definitions.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { buildErrorBody } from "#shared/http/error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { addErrorBodyResponse } from "./gateway-error-response.ts";
 import { JsonBodyValidation } from "./request-validation.ts";
 import type { StageSettings } from "./stage.ts";

@@ -1,5 +1,5 @@
 import type { ResponseType, RestApi } from "aws-cdk-lib/aws-apigateway";
-import type { ErrorBody } from "#shared/http/error-body.ts";
+import type { ErrorBody } from "#shared/errors/error-body.ts";
 import type { CorsDefinition } from "./definitions.ts";
 
 /**

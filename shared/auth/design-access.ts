@@ -3,7 +3,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Principal } from "./authenticate.ts";
 
 /**
- * What a design API route does, for its scope and role (shared/designs/README.md "Who may call it"):
+ * What a design API route does, for its scope and role (shared/authoring/README.md#who-may-call-it):
  * reading or changing the workspace's designs, reading a gallery template, sharing or withdrawing one.
  */
 export type DesignOperation = "designs:read" | "designs:write" | "templates:read" | "templates:write";

@@ -87,7 +87,7 @@ const managementFunctions = () => ({
 });
 
 /**
- * The design API (shared/designs/README.md "Design API"): designs and their objects, the gallery (in
+ * The design API (shared/authoring/README.md): designs and their objects, the gallery (in
  * `designs`), the audit log (`workspaces`), user e-mails and client names for `createdBy`
  * (identity, oauth: read by every API function), login sessions (identity keys).
  */

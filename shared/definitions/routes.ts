@@ -93,7 +93,7 @@ function managementRoutes(): RouteDefinition[] {
 }
 
 /**
- * The design API and the gallery's authenticated routes (shared/designs/README.md "Design API"): a Bearer
+ * The design API and the gallery's authenticated routes (shared/authoring/README.md): a Bearer
  * token or the login session, never an appkey. Routes that render (create, publish, preview) run
  * in the Chromium function `design-render`; the others in `design-api`. Only a preview counts
  * toward a rate class of its own.

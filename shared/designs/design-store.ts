@@ -18,7 +18,7 @@ export interface DesignHead {
   updatedBy?: string;
   /** Archived designs leave lists and generation; their versions and files stay. */
   archived?: boolean;
-  /** The S3 key of the current draft (README.md "Drafts"); absent → no draft. */
+  /** The S3 key of the current draft (shared/authoring/README.md#drafts); absent → no draft. */
   draftKey?: string;
   draftUpdatedAt?: string;
 }

@@ -2,7 +2,7 @@ import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
-import { bundleSha256 } from "./bundle-codec.ts";
+import { bundleSha256 } from "./bundle-hash.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
 import {
   advanceDesignHead,

@@ -34,7 +34,7 @@ export interface DesignRoute {
 }
 
 /**
- * The handler of the design API's functions (shared/designs/README.md "Design API"): the caller is
+ * The handler of the design API's functions (shared/authoring/README.md): the caller is
  * a Bearer token or a login session (an appkey is refused), a session names its workspace with
  * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), a preview
  * counts toward its own rate class, and only then the route runs.

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { config } from "#shared/aws/config.ts";
 import { getThumbnail } from "#shared/designs/design-store.ts";
 import { getTemplate, publicTemplate, searchTemplates } from "#shared/designs/gallery.ts";
-import { buildErrorBody } from "#shared/http/error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { PlatenError, isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { ANY_ORIGIN, sendJson } from "./http-io.ts";

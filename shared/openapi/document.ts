@@ -1,7 +1,7 @@
 import { type ZodType, z } from "zod";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { buildErrorBody } from "#shared/http/error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { SESSION_COOKIE } from "#shared/identity/session.ts";
 import {
   type ErrorExample,

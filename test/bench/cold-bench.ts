@@ -1,4 +1,4 @@
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { systemClock } from "#shared/clock.ts";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import type { RunningStack } from "./local-stack.ts";

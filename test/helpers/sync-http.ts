@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { api, type RunningStack } from "./local-stack.ts";
-import type { ErrorBody } from "#shared/http/error-body.ts";
+import type { ErrorBody } from "#shared/errors/error-body.ts";
 
 export type SyncMode = "single" | "multiple";
 

@@ -15,7 +15,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 
 /**
- * Who may call the design API and the gallery (shared/designs/README.md "Who may call it"), row by row, over
+ * Who may call the design API and the gallery (shared/authoring/README.md#who-may-call-it), row by row, over
  * HTTP with real tokens (code flow and client credentials) and login sessions: appkeys never,
  * scopes per operation, READ to read and ADMIN to change, client credentials by scopes alone,
  * another workspace's ids 404. Then the gallery: share, the public list, copy into another

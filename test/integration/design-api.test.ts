@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
-import { bundleZip } from "#shared/designs/bundle-codec.ts";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { bundleZip } from "#shared/authoring/bundle-codec.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
 import { api, type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
@@ -13,7 +13,7 @@ import { fileRecordsOfWorkspace } from "../helpers/stack-clients.ts";
 import { pagesUsedNow } from "../helpers/limits-stack.ts";
 
 /**
- * The design API over HTTP against the local stack (shared/designs/README.md "Design API"): create in
+ * The design API over HTTP against the local stack (shared/authoring/README.md): create in
  * the three body forms, versions and their round trip, validation with file/line/column,
  * drafts, publish conflicts and races, preview, archive. The caller is a client-credentials
  * token with designs:write (the CI-pipeline case); who-may-call rows are in design-access.test.ts.

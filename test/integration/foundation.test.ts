@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "#shared/clock.ts";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";

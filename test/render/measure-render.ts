@@ -7,7 +7,7 @@
  * purpose: a manual check, not a test.
  */
 import { join } from "node:path";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { launchChromium } from "#shared/render/chromium-launch.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 import { resolvePageBox } from "#shared/render/page-box.ts";

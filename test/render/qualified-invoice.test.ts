@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { extractPageTexts } from "./render-fixtures.ts";
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BundleError, loadBundleFromDir } from "#shared/designs/load-bundle.ts";
+import { BundleInvalid } from "#shared/authoring/bundle-rules.ts";
+import { BundleError, loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 
 const samplesDir = fileURLToPath(new URL("../../shared/designs/samples/", import.meta.url));
 
@@ -50,15 +51,19 @@ async function writeBundle(files: BundleFiles = {}): Promise<string> {
   return dir;
 }
 
-/** Loads a bundle that must fail; checks it is a one-line BundleError and returns the message. */
+/**
+ * Loads a bundle that must fail; checks it is a one-line error the admin CLI prints (a missing
+ * folder, or an invalid bundle naming its files) and returns the message.
+ */
 async function bundleError(dir: string): Promise<string> {
   const err = await loadBundleFromDir(dir).then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err, "loading should have failed").toBeInstanceOf(BundleError);
-  const { message, name } = err as BundleError;
-  expect(name).toBe("BundleError");
+  expect(err, "loading should have failed").toBeDefined();
+  expect(err instanceof BundleError || err instanceof BundleInvalid, String(err)).toBe(true);
+  const { message, name } = err as Error;
+  expect(["BundleError", "BundleInvalid"]).toContain(name);
   expect(message.trim()).not.toBe("");
   expect(message, "the CLI prints the message on one line").not.toMatch(/[\r\n]/);
   return message;
@@ -109,6 +114,8 @@ describe("loadBundleFromDir: valid bundles", () => {
         "f.webp": "x",
         "g.css": "p{}",
         "icons/sub/h.svg": "<svg/>",
+        "fonts/i.woff2": "x",
+        "fonts/j.ttf": "x",
       },
     });
     const { assets } = await loadBundleFromDir(dir);
@@ -122,6 +129,8 @@ describe("loadBundleFromDir: valid bundles", () => {
       "assets/f.webp": "image/webp",
       "assets/g.css": "text/css",
       "assets/icons/sub/h.svg": "image/svg+xml",
+      "assets/fonts/i.woff2": "font/woff2",
+      "assets/fonts/j.ttf": "font/ttf",
     });
   });
 
@@ -151,8 +160,7 @@ describe("loadBundleFromDir: broken bundles", () => {
     const dir = join(root, "empty-folder");
     await mkdir(dir, { recursive: true });
     const message = await bundleError(dir);
-    expect(message).toMatch(/^missing /);
-    expect(message).toContain("design.json");
+    expect(message).toMatch(/^invalid design bundle: design\.json: the bundle has no design\.json/);
   });
 
   it.each([
@@ -160,7 +168,9 @@ describe("loadBundleFromDir: broken bundles", () => {
     ["truncated text", '{ "label": "x", "parameters": ['],
     ["an empty file", ""],
   ])("reports invalid JSON (%s)", async (_label, text) => {
-    expect(await bundleError(await writeBundle({ manifestText: text }))).toMatch(/^design\.json is not valid JSON: /);
+    expect(await bundleError(await writeBundle({ manifestText: text }))).toMatch(
+      /^invalid design bundle: design\.json(:\d+:\d+)?: not valid JSON: /,
+    );
   });
 
   it.each([
@@ -169,7 +179,9 @@ describe("loadBundleFromDir: broken bundles", () => {
     ["an unquoted value near the end", '{\n  "label": "x",\n  "parameters": [],\n  "page": { "size": A4 }\n}'],
   ])("keeps the invalid-JSON message on one line (%s)", async (_label, text) => {
     // V8's "Unexpected token" messages quote the source around the error, newlines included.
-    expect(await bundleError(await writeBundle({ manifestText: text }))).toMatch(/^design\.json is not valid JSON: /);
+    expect(await bundleError(await writeBundle({ manifestText: text }))).toMatch(
+      /^invalid design bundle: design\.json(:\d+:\d+)?: not valid JSON: /,
+    );
   });
 
   it.each([
@@ -214,28 +226,29 @@ describe("loadBundleFromDir: broken bundles", () => {
     ["bad margin unit", { ...minimalManifest, page: { margin: { top: "1em" } } }, "page.margin.top"],
   ])("rejects a schema violation: %s", async (_label, manifest, where) => {
     const message = await bundleError(await writeBundle({ manifest }));
-    expect(message).toMatch(/^invalid design\.json: /);
+    expect(message).toMatch(/^invalid design bundle: design\.json/);
     expect(message).toContain(where);
   });
 
   it("names a missing template.liquid", async () => {
     const message = await bundleError(await writeBundle({ template: null }));
-    expect(message).toMatch(/^missing /);
-    expect(message).toContain("template.liquid");
+    expect(message).toContain("template.liquid: the bundle has no template.liquid");
   });
 
-  it.each(["script.js", "font.woff2", "README", "data.json", "nested/page.html"])(
+  it.each(["script.js", "README", "data.json", "nested/page.html"])(
     "rejects an unsupported asset (%s), naming it",
     async (name) => {
       const message = await bundleError(await writeBundle({ assets: { "ok.png": PNG, [name]: "x" } }));
-      expect(message).toBe(`unsupported asset type: assets/${name}`);
+      expect(message).toBe(
+        `invalid design bundle: assets/${name}: assets are images (png, jpeg, gif, svg, webp), fonts (woff2, woff, ttf, otf) or stylesheets (css)`,
+      );
     },
   );
 
   it("rejects an asset over 5 MB, naming it", async () => {
     const big = Buffer.alloc(5 * 1024 * 1024 + 1);
     const message = await bundleError(await writeBundle({ assets: { "huge.png": big } }));
-    expect(message).toBe("asset too large (> 5 MB): assets/huge.png");
+    expect(message).toBe("invalid design bundle: assets/huge.png: larger than 5 MB");
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CatalogueEntry, catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
 import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
-import { buildErrorBody } from "#shared/http/error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 
 const SITE = "https://platen.example";
 

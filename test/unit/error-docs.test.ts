@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { errorDocs } from "#shared/errors/error-doc-entries.ts";
-import { docsUrl } from "#shared/http/error-body.ts";
+import { docsUrl } from "#shared/errors/error-body.ts";
 
 describe("error docs content", () => {
   it("has one entry per catalogue code, anchored exactly where docsUrl points, in both languages", () => {

@@ -2,7 +2,7 @@ import { config } from "#shared/aws/config.ts";
 import { pickLanguage } from "#shared/errors/language.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
 import type { ApiRequest } from "../api-types.ts";
-import { buildErrorBody } from "../error-body.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import type { ErrorAnswer } from "./error-boundary.ts";
 
 /**

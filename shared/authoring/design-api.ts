@@ -4,8 +4,8 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
 import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
 import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
-import type { DesignBundle } from "./bundle-schema.ts";
-import { DESIGN_PAGE_SIZE } from "./design-pages.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { DESIGN_PAGE_SIZE } from "#shared/designs/design-pages.ts";
 import {
   archiveDesignHead,
   clearDraftKey,
@@ -23,9 +23,9 @@ import {
   storedToBundle,
   bundleToStored,
   updateDesignFields,
-} from "./design-store.ts";
-import { loadBundle } from "./find-design-version.ts";
-import { type PublishDeps, type Published, publishDesign } from "./publish-design.ts";
+} from "#shared/designs/design-store.ts";
+import { loadBundle } from "#shared/designs/find-design-version.ts";
+import { type PublishDeps, type Published, publishDesign } from "#shared/designs/publish-design.ts";
 
 /** Design ids are 16 characters; anything much longer cannot exist (DynamoDB key sizes). */
 const MAX_ID = 64;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
-import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import type { PlatenError } from "#shared/errors/platen-error.ts";
-import type { Language } from "#shared/errors/language.ts";
+import { catalogue, formatMessage } from "./catalogue.ts";
+import type { PlatenError } from "./platen-error.ts";
+import type { Language } from "./language.ts";
 
 /** The error body (README.md#errors). */
 export interface ErrorBody {

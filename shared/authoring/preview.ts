@@ -5,9 +5,9 @@ import { documentLimitError } from "#shared/generation/document-failure.ts";
 import { RenderError, type Renderer } from "#shared/render/renderer.ts";
 import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
-import type { DesignBundle } from "./bundle-schema.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { activeDesign, readDraft, versionOf } from "./design-api.ts";
-import { loadBundle } from "./find-design-version.ts";
+import { loadBundle } from "#shared/designs/find-design-version.ts";
 
 /** POST /designs/preview: one of a version, the draft or a bundle in the JSON form, and optional params. */
 export const previewBody = z

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { rawFromFiles } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
-import type { DesignBundle } from "./bundle-schema.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 
 /** A bundle folder that cannot be read at all; the message is one line for the CLI. */
 export class BundleError extends Error {

@@ -1,6 +1,6 @@
 import { permanentFileFailure } from "#shared/generation/document-failure.ts";
 import { RenderError } from "#shared/render/render-error.ts";
-import type { DesignBundle } from "./bundle-schema.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { BundleInvalid } from "./bundle-rules.ts";
 
 let renderer: { renderThumbnail(req: never): Promise<Buffer>; close(): Promise<void> } | undefined;

@@ -5,11 +5,11 @@ import type { z } from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
-import { type DesignBundle, designManifestSchema } from "./bundle-schema.ts";
+import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import type { RawBundle } from "./bundle-codec.ts";
 
 /**
- * What a design bundle may hold (shared/designs/README.md "Bundle limits"). A bundle is
+ * What a design bundle may hold (shared/authoring/README.md#bundle-limits). A bundle is
  * loaded whole into every render, so it stays small; 10 MB is also API Gateway's body limit.
  */
 export const BUNDLE_LIMITS = {
@@ -23,7 +23,7 @@ export const BUNDLE_LIMITS = {
   maxTextChars: 1_000_000,
 } as const;
 
-/** Images and fonts: what a document can load. Stylesheets and scripts are not assets. */
+/** Images, fonts and stylesheets: what a document can load. Scripts never run, so they are not assets. */
 const ASSET_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".jpg": "image/jpeg",
@@ -35,6 +35,7 @@ const ASSET_TYPES: Record<string, string> = {
   ".woff": "font/woff",
   ".ttf": "font/ttf",
   ".otf": "font/otf",
+  ".css": "text/css",
 };
 
 export const contentTypeOfAsset = (name: string): string | undefined => ASSET_TYPES[extname(name).toLowerCase()];
@@ -114,7 +115,7 @@ function manifestProblem(issue: z.core.$ZodIssue, text: string | undefined): Bun
   const path = issue.path.map(String);
   return {
     file: "design.json",
-    ...(path.length && { field: path.join(".") }),
+    field: path.length ? path.join(".") : "(root)",
     ...positionOf(text, path),
     message: issue.message,
   };

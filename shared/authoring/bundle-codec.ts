@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ZipFile } from "yazl";
-import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
+import type { DesignBundle, DesignManifest } from "#shared/designs/bundle-schema.ts";
 import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
 
 /**
@@ -161,7 +160,7 @@ function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, pr
   if (!contentType) {
     problems.push({
       file: name,
-      message: "assets are images (png, jpeg, gif, svg, webp) or fonts (woff2, woff, ttf, otf)",
+      message: "assets are images (png, jpeg, gif, svg, webp), fonts (woff2, woff, ttf, otf) or stylesheets (css)",
     });
     return;
   }
@@ -219,37 +218,6 @@ function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
       archive.readEntry();
     });
   });
-}
-
-/** JSON with object keys sorted at every level: one text per value. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/**
- * The content hash of a bundle: design.json as parsed (defaults filled, keys sorted), the
- * template, the style and every asset's bytes by name. Exporting a version and publishing the
- * zip again gives the same hash, whatever zip tool or key order was used.
- */
-export function bundleSha256(bundle: DesignBundle): string {
-  const hash = createHash("sha256");
-  const part = (name: string, bytes: string | Buffer) => {
-    const body = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
-    hash.update(`${name}\n${body.length}\n`);
-    hash.update(body);
-  };
-  part("design.json", canonicalJson(bundle.manifest));
-  part("template.liquid", bundle.template);
-  part("style.css", bundle.css);
-  for (const name of Object.keys(bundle.assets).sort()) part(name, bundle.assets[name]!.body);
-  return hash.digest("hex");
 }
 
 /** A fixed date for every member: the same bundle always zips to the same bytes. */
