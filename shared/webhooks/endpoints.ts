@@ -1,3 +1,4 @@
+import { type AuditRecorder, withdrawAudit } from "#shared/audit/audit-log.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
@@ -180,13 +181,21 @@ export async function deleteWebhookEndpoint(
  * delivery carries one `v1=` (see shared/webhooks/README.md#signature-format). With `previousSecretHours` > 0
  * the old one keeps signing alongside for that long (two `v1=` values: receivers must accept several), so a
  * receiver can switch without failing deliveries; a later rotation replaces or ends it.
+ *
+ * `audit` writes the audit entry before the new secret is stored (after the endpoint was found): a
+ * failed audit write leaves the old secret in place, and a change that then fails withdraws the entry,
+ * so the caller gets the new secret or nothing changes.
  */
 export async function rotateWebhookSecret(
   workspaceId: string,
   endpointId: string,
   deps: EndpointDeps,
   previousSecretHours = 0,
+  audit?: AuditRecorder,
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt?: string }> {
+  const found = await getEndpointRecord(workspaceId, endpointId);
+  if (!found || !ownedBy(found, deps.clientId)) throw notFound();
+  const entry = await audit?.();
   const expires =
     previousSecretHours > 0
       ? new Date(deps.clock.now().getTime() + previousSecretHours * 3600 * 1000).toISOString()
@@ -200,7 +209,11 @@ export async function rotateWebhookSecret(
       secret: generateSigningSecret(),
       ...(expires && { previousSecret: current.secret, previousSecretExpiresAt: expires }),
     }),
-  );
+  ).catch(async (err) => {
+    // modifyEndpoint throws only before its write: the secret did not change.
+    if (entry) await withdrawAudit(entry);
+    throw err;
+  });
   return { id: endpointId, secret: updated.secret, ...(expires && { previousSecretExpiresAt: expires }) };
 }
 

@@ -1,5 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { generateAppKey, hashAppKey } from "./app-key.ts";
+import type { AuditEntry, AuditRecorder } from "#shared/audit/audit-log.ts";
+import { withdrawAudit } from "#shared/audit/audit-log.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
@@ -38,8 +40,12 @@ interface WorkspaceRow extends Record<string, unknown> {
  * old key is refused by the very next request (admission reads the key item on every
  * request, consistently). The retired hashes are kept on the row until deleted, so a crash
  * between the steps is finished by the next rotation instead of leaving an old key alive.
+ *
+ * `audit` writes the audit entry just before the row update (the commit point): a failed
+ * audit write leaves the old key working, and a lost rotation withdraws its entry, so the
+ * caller gets the new key or nothing changes.
  */
-export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<AppKeyRotation> {
+export async function rotateAppKey(workspaceId: string, clock: Clock, audit?: AuditRecorder): Promise<AppKeyRotation> {
   const row = await readRow(workspaceId);
   if (!row) throw new Error(`workspace ${workspaceId} not found`);
   const applicationKey = generateAppKey();
@@ -49,6 +55,14 @@ export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<A
   const { ddb } = awsClients();
   const workspace = toWorkspace({ ...row, appKeyRotatedAt: lastRotatedAt });
   await ddb.send(new PutCommand({ TableName: table(), Item: { ...appKeyKey(hash), workspaceId, workspace } }));
+  const dropNewKey = () => ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(hash) }));
+  let entry: AuditEntry | undefined;
+  try {
+    entry = await audit?.();
+  } catch (err) {
+    await dropNewKey();
+    throw err;
+  }
   const won = await updateIf({
     TableName: table(),
     Key: workspaceKey(workspaceId),
@@ -62,7 +76,8 @@ export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<A
     },
   });
   if (!won) {
-    await ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(hash) }));
+    await dropNewKey();
+    if (entry) await withdrawAudit(entry);
     throw await conflict(workspaceId);
   }
   await Promise.all(retired.map((old) => ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(old) }))));
