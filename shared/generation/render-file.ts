@@ -24,6 +24,20 @@ export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorC
  * dead-lettered). `onBrowser` is called when a browser is taken (fair-render.ts times renders from there).
  */
 export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
+  try {
+    return await renderOnce(file, deps, onBrowser);
+  } catch (err) {
+    // A failure a retry cannot change (document-failure.ts: template errors, document limits, out of time,
+    // data that cannot go into the PDF, a design that is gone) fails the file now, nothing counted, instead
+    // of being retried until the sweeper gives up an hour later. Crashes, a busy renderer and storage errors
+    // throw: the message is retried.
+    const failure = permanentFileFailure(err);
+    if (failure) return { status: "failed", ...failure };
+    throw err;
+  }
+}
+
+async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
   const design = await findDesignVersion(file.workspaceId, file.designId, file.version);
   const params =
     file.paramsJson !== undefined
@@ -40,25 +54,17 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
       errorMessage: `A params value has the wrong type: ${fields}.`,
     };
   }
-  try {
-    const rendered = await deps.renderer.renderPdf({
-      bundle: await loadBundle(design),
-      bundleKey: compiledBundleKey(file.workspaceId, design),
-      params: values,
-      title: file.fileName,
-      passthrough: file.passthrough,
-      // The wait for a browser (a busy batch) never eats the document's own time budget.
-      budgetFrom: "browser",
-      onBrowser,
-    });
-    const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
-    await putPdf(s3Key, rendered.pdf);
-    return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
-  } catch (err) {
-    // A document that cannot render (template error, a document limit, out of time) never
-    // will: fail the file, nothing counted. Crashes and a busy renderer retry.
-    const failure = permanentFileFailure(err);
-    if (failure) return { status: "failed", ...failure };
-    throw err;
-  }
+  const rendered = await deps.renderer.renderPdf({
+    bundle: await loadBundle(design),
+    bundleKey: compiledBundleKey(file.workspaceId, design),
+    params: values,
+    title: file.fileName,
+    passthrough: file.passthrough,
+    // The wait for a browser (a busy batch) never eats the document's own time budget.
+    budgetFrom: "browser",
+    onBrowser,
+  });
+  const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
+  await putPdf(s3Key, rendered.pdf);
+  return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
 }
