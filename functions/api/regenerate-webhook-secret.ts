@@ -14,8 +14,11 @@ export const handler = managementHandler(
   async function handleRegenerateWebhookSecret(req, { grant, body, audit }) {
     const deps = { clock: systemClock, env: config().env, clientId: grant.ownerClientId };
     const { previousSecretHours } = req.bodyText()?.trim() ? body(regenerateSecretBody) : {};
-    const out = await rotateWebhookSecret(grant.workspaceId, req.path("endpointId"), deps, previousSecretHours);
-    await audit("webhook-endpoint.secret-regenerate", out.id);
+    const endpointId = req.path("endpointId");
+    // Audited before the new secret is stored: a failed audit write must not cost the caller the new secret.
+    const out = await rotateWebhookSecret(grant.workspaceId, endpointId, deps, previousSecretHours, () =>
+      audit("webhook-endpoint.secret-regenerate", endpointId),
+    );
     return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
   },
 );

@@ -10,8 +10,8 @@ import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 export const handler = managementHandler(
   "rotate-app-key",
   async function handleRotateApplicationKey(_req, { grant, audit }) {
-    const out = await rotateAppKey(grant.workspaceId, systemClock);
-    await audit("application-key.rotate");
+    // Audited before the rotation commits: a failed audit write must not cost the caller the new key.
+    const out = await rotateAppKey(grant.workspaceId, systemClock, () => audit("application-key.rotate"));
     return { status: 200, headers: { "Cache-Control": "no-store" }, json: out };
   },
 );

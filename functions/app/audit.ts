@@ -1,4 +1,4 @@
-import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
+import { type AuditAction, type AuditEntry, recordAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
 
 /** One change made through the site, for the workspace's audit trail. */
@@ -16,7 +16,7 @@ export interface SiteAuditEntry {
  * management API writes (actor `via: "session"`). Like the API, a failed write fails the
  * request: a change must never go unrecorded silently.
  */
-export async function auditSite(entry: SiteAuditEntry): Promise<void> {
+export async function auditSite(entry: SiteAuditEntry): Promise<AuditEntry> {
   const { actor, ...rest } = entry;
-  await recordAudit({ ...rest, actor: { via: "session", userId: actor } }, systemClock);
+  return recordAudit({ ...rest, actor: { via: "session", userId: actor } }, systemClock);
 }

@@ -22,7 +22,7 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["GET"], path: "/", page: homePage(identity) },
   { methods: ["GET"], path: "/assets/site.css", page: stylesheet },
   { methods: ["GET", "POST"], path: "/login", page: loginPage(identity) },
-  { methods: ["POST"], path: "/logout", page: logoutAction() },
+  { methods: ["POST"], path: "/logout", page: logoutAction(identity) },
   { methods: ["GET"], path: "/docs/errors", page: errorDocsPage(identity) },
   { methods: ["GET"], path: "/ja/docs/errors", page: errorDocsPage(identity) },
   { methods: ["GET"], path: "/docs/api", page: apiDocsPage(identity) },

@@ -1,5 +1,6 @@
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { SIGN_OUT_FIELD } from "./page-parts.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -9,11 +10,17 @@ export interface LayoutContext {
   /** Logged-in visitors see no login link. */
   loggedIn: boolean;
   loginHref: string;
+  /** The sign-out form's CSRF token (absent on pages rendered before the request was read). */
+  signOutToken?: string;
 }
 
-/** The logout button of a logged-in visitor's navigation (a POST: the cross-site refusal guards it). */
-const logoutItem = (label: string) => html`<li>
+/**
+ * The logout button of a logged-in visitor's navigation: a POST with a CSRF token (pages/login.ts refuses a
+ * sign-out without it; the cross-site refusal alone misses browsers that send neither Origin nor Referer).
+ */
+const logoutItem = (label: string, token: string | undefined) => html`<li>
   <form class="inline" method="post" action="/logout">
+    ${token ? html`<input type="hidden" name="${SIGN_OUT_FIELD}" value="${token}">` : ""}
     <button type="submit" class="secondary" id="logout">${label}</button>
   </form>
 </li>`;
@@ -52,7 +59,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
       ${s.languageSwitch}
     </a>
   </li>
-  ${ctx.loggedIn ? logoutItem(s.logOut) : loginItem(ctx.loginHref, s.logIn)}
+  ${ctx.loggedIn ? logoutItem(s.logOut, ctx.signOutToken) : loginItem(ctx.loginHref, s.logIn)}
 </ul>
 </nav>
 </header>

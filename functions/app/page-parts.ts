@@ -12,6 +12,24 @@ export const csrfField = async (userId: string): Promise<Html> =>
 export const csrfAccepted = async (userId: string, form: URLSearchParams): Promise<boolean> =>
   verifyCsrfToken(await siteSecret(), userId, form.get("csrf"), nowSeconds());
 
+/**
+ * The sign-out button's token: the same signed, expiring token as {@link csrfField}, bound to the session
+ * cookie rather than the user, because the page shell knows only the cookie (no session read for it). Another
+ * site can neither read the cookie nor our pages, so it cannot forge a sign-out. Undefined without a cookie.
+ */
+export async function signOutToken(sessionCookie: string | undefined): Promise<string | undefined> {
+  if (!sessionCookie) return undefined;
+  return issueCsrfToken(await siteSecret(), signOutSubject(sessionCookie), nowSeconds());
+}
+
+/** Whether a sign-out form carries {@link signOutToken} of this very session cookie, still valid. */
+export const signOutAccepted = async (sessionCookie: string, form: URLSearchParams): Promise<boolean> =>
+  verifyCsrfToken(await siteSecret(), signOutSubject(sessionCookie), form.get(SIGN_OUT_FIELD), nowSeconds());
+
+/** The sign-out form's field: not `csrf`, which the page's own forms carry (bound to the user). */
+export const SIGN_OUT_FIELD = "logout_csrf";
+const signOutSubject = (sessionCookie: string) => `sign-out\n${sessionCookie}`;
+
 /** `2026-11-24T05:30:12.345Z` → `2026-11-24 05:30:12 UTC` (the same for every reader). */
 export const formatTime = (iso: string | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : "–");
 

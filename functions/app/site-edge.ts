@@ -8,7 +8,9 @@ import { router } from "#shared/http/middleware/router.ts";
 import type { RouteMatch } from "#shared/http/route-table.ts";
 import { send } from "#shared/http/send.ts";
 import { type EdgeResult, toProxy } from "#shared/http/to-proxy.ts";
-import { setCookie } from "#shared/web/cookies.ts";
+import { cookieValue, setCookie } from "#shared/web/cookies.ts";
+import { SESSION_COOKIE } from "#shared/identity/session.ts";
+import { signOutToken } from "./page-parts.ts";
 import { securityHeaders } from "#shared/web/security-headers.ts";
 import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { type Html, html } from "#shared/html/html.ts";
@@ -29,7 +31,8 @@ export function page(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean
     : req.path.startsWith("/docs/")
       ? `/ja${req.path}`
       : `${req.path}?lang=${other}`;
-  return layout({ lang: req.lang, switchHref, loggedIn, loginHref: identity.loginUrl(req.returnTo) }, title, body);
+  const loginHref = identity.loginUrl(req.returnTo);
+  return layout({ lang: req.lang, switchHref, loggedIn, loginHref, signOutToken: req.signOutToken }, title, body);
 }
 
 /** The 404 page: unknown addresses and things the visitor may not see look the same. */
@@ -131,7 +134,9 @@ export function siteHandler(table: SitePage[], identity: SiteIdentity): ProxyHan
     },
     async (_event, context) => {
       const match = context.route;
-      const req: SiteRequest = { ...requestOf(context), params: match?.params ?? {} };
+      const base = requestOf(context);
+      const signOut = await signOutToken(cookieValue(base.header("cookie"), SESSION_COOKIE));
+      const req: SiteRequest = { ...base, params: match?.params ?? {}, ...(signOut && { signOutToken: signOut }) };
       const early = languageSwitch(req) ?? (crossSitePost(req) ? crossSiteRefused(req, identity) : undefined);
       if (early) return ownAnswer(early, req);
       if (!match?.route) return ownAnswer(unrouted(req, identity, match?.allow ?? []), req);

@@ -21,6 +21,8 @@ export interface SiteRequest extends EdgeRequest {
   sourceIp: string;
   /** The URL the visitor asked for, path and query, to come back to after a login. */
   returnTo: string;
+  /** The sign-out button's CSRF token (page-parts.ts `signOutToken`), when the request has a session cookie. */
+  signOutToken?: string;
 }
 
 interface ResultHead {

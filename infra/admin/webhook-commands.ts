@@ -152,8 +152,11 @@ export const webhookCommands: AdminCommand[] = [
       const id = positional(args, "endpoint id");
       const workspaceId = await workspaceOf(args);
       const hours = previousSecretHours(args.values.previousSecretHours);
-      const out = await domain(async () => rotateWebhookSecret(workspaceId, id, deps(), hours));
-      await audit(workspaceId, "webhook-endpoint.secret-regenerate", id);
+      const out = await domain(async () =>
+        rotateWebhookSecret(workspaceId, id, deps(), hours, () =>
+          audit(workspaceId, "webhook-endpoint.secret-regenerate", id),
+        ),
+      );
       const previous = out.previousSecretExpiresAt
         ? `the previous one also signs until ${out.previousSecretExpiresAt}`
         : "the previous one no longer signs";

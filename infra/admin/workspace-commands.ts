@@ -85,10 +85,11 @@ export const workspaceCommands: AdminCommand[] = [
     run: async (args) => {
       const ws = await workspaceArg(args);
       try {
-        const out = await rotateAppKey(ws.id, systemClock);
-        await recordAudit(
-          { workspaceId: ws.id, actor: { via: "admin-cli" }, action: "application-key.rotate" },
-          systemClock,
+        const out = await rotateAppKey(ws.id, systemClock, () =>
+          recordAudit(
+            { workspaceId: ws.id, actor: { via: "admin-cli" }, action: "application-key.rotate" },
+            systemClock,
+          ),
         );
         return {
           json: { id: ws.id, ...out },

@@ -9,6 +9,7 @@ import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from ".
 import { type AnyHandler, lambdaContext, loadHandler } from "./load-handler.ts";
 import { PRESIGNED_S3_PREFIX, servePresignedGet } from "./presigned-s3.ts";
 import { toProxyEvent } from "./proxy-event.ts";
+import { answerClientError } from "./client-error.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { answerGatewayError, answerStarting } from "./starting-answer.ts";
 
@@ -44,7 +45,8 @@ export interface GatewayOptions {
 /**
  * The local API Gateway: serves the shared route table, turns each request into a REST
  * proxy event for the real handler, answers CORS preflights, 404/405 for unknown routes,
- * 413 above 50 MB (without buffering the oversized body) and 504 past the integration time-out.
+ * 413 above 50 MB (without buffering the oversized body), 431 for a head over 16 KB (client-error.ts) and 504
+ * past the integration time-out.
  */
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   installLambdaStreamingRuntime(); // before any handler module loads, as in the Lambda runtime
@@ -58,6 +60,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     });
   });
   server.requestTimeout = 0; // the integration time-out below decides
+  server.on("clientError", answerClientError); // a head over 16 KB: 431 with the error body and CORS
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {

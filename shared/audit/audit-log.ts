@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
@@ -53,8 +53,9 @@ const pk = (workspaceId: string) => `AUDIT#${workspaceId}`;
 
 /**
  * Appends one entry to a workspace's audit log (workspaces table, partition
- * `AUDIT#<workspaceId>`, sorted by time). Called after the change succeeded; a failed write
- * fails the request, because a management change must never go unrecorded silently.
+ * `AUDIT#<workspaceId>`, sorted by time). Called after the change succeeded, or just before it
+ * commits for changes that reveal a one-time secret (AuditRecorder); a failed write fails the
+ * request, because a management change must never go unrecorded silently.
  */
 export async function recordAudit(entry: Omit<AuditEntry, "id" | "at">, clock: Clock): Promise<AuditEntry> {
   const now = clock.now();
@@ -68,6 +69,23 @@ export async function recordAudit(entry: Omit<AuditEntry, "id" | "at">, clock: C
     }),
   );
   return full;
+}
+
+/**
+ * Writes the audit entry of a change that reveals a one-time secret (key rotation, secret regeneration).
+ * Those changes call it just *before* their commit point: if the audit write fails nothing has changed
+ * yet, so the caller either gets the new secret or keeps the old one, never a 500 after the old one died.
+ */
+export type AuditRecorder = () => Promise<AuditEntry>;
+
+/** Removes an entry written before a change that then did not happen (a lost race, a failed write). */
+export async function withdrawAudit(entry: AuditEntry): Promise<void> {
+  await awsClients().ddb.send(
+    new DeleteCommand({
+      TableName: config().tables.workspaces,
+      Key: { pk: pk(entry.workspaceId), sk: `${entry.at}#${entry.id}` },
+    }),
+  );
 }
 
 /** A workspace's audit entries, newest first (at most `limit`, default 100). */

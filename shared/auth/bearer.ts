@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify } from "jose";
+import { errors as joseErrors, type JWTPayload, jwtVerify } from "jose";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -7,18 +7,15 @@ import { getOAuthClient } from "#shared/identity/oauth-clients.ts";
 import { isGrantActive } from "#shared/identity/oauth-keys.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import type { Principal } from "./authenticate.ts";
+import { remoteKeySet } from "./jwks-cache.ts";
 
 /**
- * The authorization server's public keys, fetched from `{auth_url}/jwks` on first use and
- * kept: jose refetches only for a `kid` it does not know (key rotation), at most every
- * 30 s, so a request never waits on the network otherwise.
+ * The authorization server's public keys, fetched from `{auth_url}/jwks` on first use and kept for
+ * minutes (jwks-cache.ts): a removed signing key stops being trusted soon, and jose refetches at once
+ * (at most every 30 s) for a `kid` it does not know, so a rotation needs no wait.
  */
-let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
-const keys = () =>
-  (keySet ??= createRemoteJWKSet(new URL(`${config().authUrl}/jwks`), {
-    cooldownDuration: 30_000,
-    cacheMaxAge: 24 * 3600_000,
-  }));
+let keySet: ReturnType<typeof remoteKeySet> | undefined;
+const keys = () => (keySet ??= remoteKeySet(new URL(`${config().authUrl}/jwks`)));
 
 const denied = (cause?: unknown) => new PlatenError("INVALID_CREDENTIALS", { cause });
 

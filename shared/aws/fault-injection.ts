@@ -14,8 +14,12 @@ export interface FaultRule {
   target?: string;
   /** A substring of the call's key, update expression or object key (tells calls on one table apart). */
   detail?: string;
-  /** `fail`: a 500-like error; `throttle`: DynamoDB's throughput error; `crash`: SIGKILL this process. */
-  action: "fail" | "throttle" | "crash";
+  /**
+   * `fail`: a 500-like error; `throttle`: DynamoDB's throughput error; `crash`: SIGKILL this process;
+   * `delay`: send the call after `delayMs` (opens a race window between two steps).
+   */
+  action: "fail" | "throttle" | "crash" | "delay";
+  delayMs?: number;
   /** How many matching calls to hit (default 1); the ones skipped first do not count. */
   times?: number;
   skip?: number;
@@ -45,6 +49,9 @@ export function injectFaults<T extends Sendable>(service: FaultRule["service"], 
   const send = client.send.bind(client);
   client.send = ((command: unknown, ...rest: unknown[]) => {
     const rule = armed.length ? matching(service, command as { input?: Record<string, unknown> }) : undefined;
+    if (rule?.action === "delay") {
+      return new Promise((r) => setTimeout(r, rule.delayMs ?? 100)).then(() => send(command, ...rest));
+    }
     if (rule) return Promise.reject(fire(rule));
     return send(command, ...rest);
   }) as T["send"];
@@ -63,6 +70,8 @@ function matching(
     input.Key,
     input.UpdateExpression,
     typeof input.Key === "string" ? input.Key : undefined,
+    // A put names its item's key: tells an audit entry (AUDIT#…) from a key item (KEY#…).
+    input.Item && { pk: (input.Item as Record<string, unknown>).pk, sk: (input.Item as Record<string, unknown>).sk },
   ]);
   for (const rule of armed) {
     if (rule.service !== service || rule.command !== command.constructor.name) continue;

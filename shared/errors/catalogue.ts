@@ -215,6 +215,11 @@ export const catalogue = {
     en: "The X-File-Mapping header of this answer would be {size} bytes, over the limit of {limit}. Send the request with ?response=json (the file entries come in the body) or split it into smaller requests.",
     ja: "この応答の X-File-Mapping ヘッダーは {size} バイトになり、上限の {limit} バイトを超えます。?response=json を付けて送信する（ファイル情報は本文で返ります）か、リクエストを分割してください。",
   },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    en: "The request line and headers are too large (over {limit} KB). Send shorter headers or fewer cookies.",
+    ja: "リクエスト行とヘッダーが大きすぎます（{limit} KB 超）。ヘッダーを短くするか、Cookie を減らしてください。",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

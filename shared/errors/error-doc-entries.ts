@@ -4,7 +4,7 @@ import { type CatalogueEntry, catalogue, type ErrorCode } from "./catalogue.ts";
 /** The explanation of one code on the error docs pages: when it happens and what to do. */
 export interface ErrorDoc {
   code: string;
-  /** The anchor `docsUrl` points at (shared/http/error-body.ts): the code in lowercase. */
+  /** The anchor `docsUrl` points at (shared/errors/error-body.ts): the code in lowercase. */
   anchor: string;
   /** HTTP status, or undefined for codes that never are a status (webhook / status-only). */
   status: number | undefined;
@@ -260,6 +260,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
     todo: {
       en: "Add `?response=json`: the body then lists every file (ids, names, passthrough, share) and each PDF downloads from its `downloadPath`. Or send fewer files, shorter names or smaller passthrough per request.",
       ja: "`?response=json` を付けてください。本文に全ファイル（ID、名前、passthrough、共有情報）が返り、各 PDF は `downloadPath` からダウンロードできます。または 1 リクエストのファイル数、名前の長さ、passthrough を減らしてください。",
+    },
+  },
+  REQUEST_HEADERS_TOO_LARGE: {
+    when: {
+      en: "The request line and headers together exceed the gateway's limit (16 KB on the local stack; in AWS, API Gateway refuses a head over 10,240 bytes itself, with its own body and no `code`: detect it by status). Usually a long cookie or a very large custom header; nothing was run or billed.",
+      ja: "リクエスト行とヘッダーの合計がゲートウェイの上限を超えています（ローカル環境は 16 KB。AWS では API Gateway が 10,240 バイトを超えるヘッダーを自ら拒否し、独自の本文で `code` はありません。ステータスで判定してください）。多くは長い Cookie や大きな独自ヘッダーが原因です。何も実行・課金されていません。",
+    },
+    todo: {
+      en: "Remove large or unneeded headers and cookies, then resend. Put large data in the JSON body instead of headers.",
+      ja: "大きなヘッダーや不要な Cookie を削除してから再送してください。大きなデータはヘッダーではなく JSON 本文で送ってください。",
     },
   },
 };

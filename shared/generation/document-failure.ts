@@ -21,12 +21,26 @@ export function documentLimitError(err: unknown): PlatenError | undefined {
   return code ? new PlatenError(code, { vars: limitVars(err), cause: err }) : undefined;
 }
 
+/** Refusals that say the request's design is gone: asking again finds it gone again. */
+const GONE_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND"]);
+
 /**
- * Why a queued file fails for good (async), or undefined when a retry may succeed (a
- * crash, a busy renderer, a store error). A template error keeps its historic code.
+ * Why a queued file fails for good (async), or undefined when a retry may succeed. Permanent: what the
+ * document itself causes (template errors, document limits, running out of its time, data that cannot be
+ * written into the PDF) and a design that no longer exists. Transient, so retried: a browser crash or a busy
+ * renderer (RENDER_FAILED, BROWSER_BUSY) and every storage or queue error (S3, DynamoDB, SQS), which are not
+ * RenderErrors. A template error keeps its historic code.
  */
 export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
+  if (err instanceof PlatenError && GONE_CODES.has(err.code)) {
+    return { errorCode: err.code, errorMessage: formatMessage(catalogue[err.code].en, err.vars) };
+  }
   if (!(err instanceof RenderError) || !err.permanent) return undefined;
+  if (err.code === "DOCUMENT_DATA_INVALID")
+    return {
+      errorCode: "VALIDATION_FAILED",
+      errorMessage: "The file name or passthrough could not be written into the PDF.",
+    };
   const code = DOCUMENT_CODES[err.code];
   if (!code)
     return {

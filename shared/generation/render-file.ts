@@ -25,6 +25,20 @@ export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorC
  * dead-lettered). `onBrowser` is called when a browser is taken (fair-render.ts times renders from there).
  */
 export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
+  try {
+    return await renderOnce(file, deps, onBrowser);
+  } catch (err) {
+    // A failure a retry cannot change (document-failure.ts: template errors, document limits, out of time,
+    // data that cannot go into the PDF, a design that is gone) fails the file now, nothing counted, instead
+    // of being retried until the sweeper gives up an hour later. Crashes, a busy renderer and storage errors
+    // throw: the message is retried.
+    const failure = permanentFileFailure(err);
+    if (failure) return { status: "failed", ...failure };
+    throw err;
+  }
+}
+
+async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => void): Promise<Outcome> {
   // Accepted before an archive: it renders (an archived design refuses only new requests).
   const design = await findDesignVersion(file.workspaceId, file.designId, file.version, { archived: "allow" });
   const params =
@@ -46,27 +60,19 @@ export async function produceFile(file: FileRecord, deps: WorkerDeps, onBrowser?
   // never rendered without the protection it was asked with.
   const protection =
     file.sealedProtection !== undefined ? await openProtection(file.sealedProtection, file) : undefined;
-  try {
-    const rendered = await deps.renderer.renderPdf({
-      bundle: await loadBundle(design),
-      bundleKey: compiledBundleKey(file.workspaceId, design),
-      params: values,
-      title: file.fileName,
-      passthrough: file.passthrough,
-      ...(file.metadata && { metadata: file.metadata }),
-      ...(protection && { protection }),
-      // The wait for a browser (a busy batch) never eats the document's own time budget.
-      budgetFrom: "browser",
-      onBrowser,
-    });
-    const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
-    await putPdf(s3Key, rendered.pdf);
-    return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
-  } catch (err) {
-    // A document that cannot render (template error, a document limit, out of time) never
-    // will: fail the file, nothing counted. Crashes and a busy renderer retry.
-    const failure = permanentFileFailure(err);
-    if (failure) return { status: "failed", ...failure };
-    throw err;
-  }
+  const rendered = await deps.renderer.renderPdf({
+    bundle: await loadBundle(design),
+    bundleKey: compiledBundleKey(file.workspaceId, design),
+    params: values,
+    title: file.fileName,
+    passthrough: file.passthrough,
+    ...(file.metadata && { metadata: file.metadata }),
+    ...(protection && { protection }),
+    // The wait for a browser (a busy batch) never eats the document's own time budget.
+    budgetFrom: "browser",
+    onBrowser,
+  });
+  const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
+  await putPdf(s3Key, rendered.pdf);
+  return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
 }

@@ -1,6 +1,7 @@
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";
-import { dottedPath, zodToPlatenError } from "#shared/validation/zod-error.ts";
+import { illFormedPaths } from "#shared/validation/well-formed.ts";
+import { dottedPath, pickCode, zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { checkParamsShape, MAX_PARAMS_DEPTH, tooDeepPath } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
 
@@ -21,6 +22,7 @@ export const paramsField = (mode: "single" | "multiple", index: number) =>
 export function validateGenerationBody(rawBody: string | null, mode: "single" | "multiple"): GenerationRequest {
   const json = parseJsonBody(rawBody);
   checkNesting(json);
+  checkWellFormed(json);
   const schema = mode === "single" ? singleRequestSchema : multipleRequestSchema;
   // reportInput: zod's locales name the received type from the input (zod-messages.ts)
   const parsed = schema.safeParse(json, { reportInput: true });
@@ -55,6 +57,30 @@ function checkNesting(json: unknown): void {
       },
     ],
   });
+}
+
+/**
+ * Every string of the body, keys included, must be well-formed Unicode (shared/validation/well-formed.ts):
+ * a lone surrogate in a file name is FILE_NAME_INVALID, anywhere else VALIDATION_FAILED, each detail naming
+ * its field. Checked on the whole body before the schema, so the four generation routes refuse it alike
+ * and nothing is stored or billed.
+ */
+function checkWellFormed(json: unknown): void {
+  const paths = illFormedPaths(json);
+  if (!paths.length) return;
+  const details: ErrorDetail[] = paths.map((path) => {
+    const field = fieldPath(path);
+    const isFileName =
+      (path.length === 2 && path[0] === "content" && path[1] === "fileName") ||
+      (path.length === 3 && path[0] === "contents" && path[2] === "fileName");
+    return {
+      field,
+      code: isFileName ? "FILE_NAME_INVALID" : "VALIDATION_FAILED",
+      message: "must be well-formed Unicode text (it holds a lone surrogate)",
+      messageJa: "正しい Unicode 文字列である必要があります（対になっていないサロゲートを含みます）",
+    };
+  });
+  throw new PlatenError(pickCode(details), { details });
 }
 
 /**

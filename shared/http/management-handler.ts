@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
+import { type AuditAction, type AuditEntry, recordAudit } from "#shared/audit/audit-log.ts";
 import { authenticate } from "#shared/auth/authenticate.ts";
 import { authorizeManagement, type ManagementGrant, type ManagementOperation } from "#shared/auth/management-access.ts";
 import { type CallerDeps, checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";
@@ -20,7 +20,7 @@ export interface ManagementContext {
   /** The body parsed with the route's schema, or 400 VALIDATION_FAILED with details. */
   body<T>(schema: ZodType<T>): T;
   /** Appends the change to the workspace's audit log, as the caller. */
-  audit(action: AuditAction, target?: string): Promise<void>;
+  audit(action: AuditAction, target?: string): Promise<AuditEntry>;
 }
 
 /** The identity contract's functions, as this container uses them. */
@@ -51,12 +51,11 @@ export function managementHandler(
     return fn(req, {
       grant,
       body: (schema) => parseBody(req.bodyText(), schema),
-      audit: async (action, target) => {
-        await recordAudit(
+      audit: (action, target) =>
+        recordAudit(
           { workspaceId: grant.workspaceId, actor: grant.actor, action, ...(target && { target }) },
           systemClock,
-        );
-      },
+        ),
     });
   });
 }

@@ -25,7 +25,7 @@ export interface AnswerExample {
 
 /**
  * An example error answer: a catalogue code; the error body (README.md#errors) is built from it
- * (shared/http/error-body.ts).
+ * (shared/errors/error-body.ts).
  */
 export interface ErrorExample {
   code: ErrorCode;

@@ -12,7 +12,12 @@ export type RenderErrorCode =
   | "PAGE_LIMIT_EXCEEDED"
   /** The printed PDF is larger than the PDF size limit. */
   | "PDF_TOO_LARGE"
-  /** Chromium or the PDF post-processing failed (also after the one transparent retry). */
+  /**
+   * The PDF printed, but the document's own data (its title, the passthrough metadata) could not be written
+   * into it: post-processing is a pure function of those bytes and that data, so it fails again every time.
+   */
+  | "DOCUMENT_DATA_INVALID"
+  /** Chromium failed (also after the one transparent retry), or the renderer was closed: a retry may succeed. */
   | "RENDER_FAILED";
 
 /** Codes that are the document's own doing: rendering it again gives the same answer. */
@@ -22,6 +27,7 @@ const DOCUMENT_CODES = new Set<RenderErrorCode>([
   "HTML_TOO_LARGE",
   "PAGE_LIMIT_EXCEEDED",
   "PDF_TOO_LARGE",
+  "DOCUMENT_DATA_INVALID",
 ]);
 
 /**

@@ -224,7 +224,8 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
       passthrough: req.passthrough,
     });
   } catch (error) {
-    throw toRenderError(error, "RENDER_FAILED", "the PDF could not be post-processed");
+    // Deterministic (no browser, no network): the same document fails the same way on every retry.
+    throw toRenderError(error, "DOCUMENT_DATA_INVALID", "the title or passthrough could not be written into the PDF");
   }
   checkPageCount(pdf.pageCount, limits);
   if (req.protection) {

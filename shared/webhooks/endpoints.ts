@@ -1,3 +1,4 @@
+import { type AuditRecorder, withdrawAudit } from "#shared/audit/audit-log.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
@@ -17,6 +18,7 @@ import {
   type StoredEndpoint,
   type WebhookEndpoint,
 } from "./endpoint-store.ts";
+import { claimUrl, releaseUrl } from "./url-claims.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
 /** What the management operations show: never the secret (only create and rotate return it). */
@@ -66,7 +68,8 @@ const notFound = () =>
  * Registers an endpoint (see shared/webhooks/README.md#registering-endpoints,
  * shared/webhooks/README.md#managing-endpoints-over-http): URL checked, filter normalised, a fresh secret.
  * Refuses an 11th endpoint (see shared/limits/README.md#service-limits) and a URL the workspace already
- * registered (a request's `webhookUrl` must name exactly one endpoint).
+ * registered (a request's `webhookUrl` must name exactly one endpoint), also when creates race: the URL is
+ * claimed with a conditional write before the endpoint is stored (url-claims.ts).
  */
 export async function createWebhookEndpoint(
   workspaceId: string,
@@ -76,9 +79,13 @@ export async function createWebhookEndpoint(
   const url = checkEndpointUrl(input.url, deps.env);
   const existing = await listEndpointRecords(workspaceId);
   assertUniqueUrl(existing, url);
+  const endpointId = newId();
+  if (!(await claimUrl(workspaceId, url, endpointId, () => listEndpointRecords(workspaceId), deps.clock))) {
+    throw duplicateUrl();
+  }
   const now = deps.clock.now().toISOString();
   const endpoint: WebhookEndpoint = {
-    endpointId: newId(),
+    endpointId,
     workspaceId,
     url,
     enabled: checkEnabled(input.enabled, true),
@@ -88,7 +95,14 @@ export async function createWebhookEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await insertEndpointRecord(endpoint))) throw limitReached();
+  const inserted = await insertEndpointRecord(endpoint).catch(async (err) => {
+    await releaseUrl(workspaceId, url, endpointId);
+    throw err;
+  });
+  if (!inserted) {
+    await releaseUrl(workspaceId, url, endpointId);
+    throw limitReached();
+  }
   return { endpoint: endpointView(endpoint), secret: endpoint.secret };
 }
 
@@ -101,12 +115,13 @@ function limitReached(): PlatenError {
 }
 
 function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: string): void {
-  if (endpoints.some((e) => e.url === url && e.endpointId !== exceptId)) {
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "url", message: "an endpoint with this url already exists" }],
-    });
-  }
+  if (endpoints.some((e) => e.url === url && e.endpointId !== exceptId)) throw duplicateUrl();
 }
+
+const duplicateUrl = () =>
+  new PlatenError("VALIDATION_FAILED", {
+    details: [{ field: "url", message: "an endpoint with this url already exists" }],
+  });
 
 /** Every endpoint of the workspace, oldest first (OpenAPI listWebhookEndpoints). */
 export async function listWebhookEndpoints(workspaceId: string): Promise<WebhookEndpointView[]> {
@@ -139,7 +154,8 @@ const ownedBy = (e: WebhookEndpoint, clientId: string | undefined) =>
 
 /**
  * Updates url, enabled and the design filter (OpenAPI updateWebhookEndpoint, all optional). Re-enabling
- * clears a dispatcher's `disabledReason`; an ownerless endpoint becomes the client's.
+ * clears a dispatcher's `disabledReason`; an ownerless endpoint becomes the client's. A new URL is claimed
+ * before the endpoint is changed (of racing updates to one URL one wins) and the old one released after.
  */
 export async function updateWebhookEndpoint(
   workspaceId: string,
@@ -148,7 +164,13 @@ export async function updateWebhookEndpoint(
   deps: EndpointDeps,
 ): Promise<WebhookEndpointView> {
   const url = patch.url === undefined ? undefined : checkEndpointUrl(patch.url, deps.env);
+  const endpoints = () => listEndpointRecords(workspaceId);
+  if (url !== undefined && !(await claimUrl(workspaceId, url, endpointId, endpoints, deps.clock))) {
+    throw duplicateUrl();
+  }
+  let previousUrl: string | undefined;
   const updated = await modifyEndpoint(workspaceId, endpointId, deps, (current, all) => {
+    previousUrl = current.url;
     if (url !== undefined) assertUniqueUrl(all, url, endpointId);
     const enabled = checkEnabled(patch.enabled, current.enabled);
     const { disabledReason: _dropped, slot: _slot, revision: _revision, ...rest } = current;
@@ -160,7 +182,14 @@ export async function updateWebhookEndpoint(
       ...(!enabled && current.disabledReason && { disabledReason: current.disabledReason }),
       ...(!current.ownerClientId && deps.clientId && { ownerClientId: deps.clientId }),
     };
+  }).catch(async (err) => {
+    // Not changed (not found, another integration's, a taken URL): the claim, unless it was the current URL, goes.
+    if (url !== undefined && url !== previousUrl) await releaseUrl(workspaceId, url, endpointId);
+    throw err;
   });
+  if (url !== undefined && previousUrl !== undefined && previousUrl !== url) {
+    await releaseUrl(workspaceId, previousUrl, endpointId);
+  }
   return endpointView(updated);
 }
 
@@ -173,6 +202,7 @@ export async function deleteWebhookEndpoint(
   const current = await getEndpointRecord(workspaceId, endpointId);
   if (!current || !ownedBy(current, deps.clientId)) throw notFound();
   if (!(await deleteEndpointRecord(current))) throw notFound();
+  await releaseUrl(workspaceId, current.url, endpointId);
 }
 
 /**
@@ -180,13 +210,21 @@ export async function deleteWebhookEndpoint(
  * delivery carries one `v1=` (see shared/webhooks/README.md#signature-format). With `previousSecretHours` > 0
  * the old one keeps signing alongside for that long (two `v1=` values: receivers must accept several), so a
  * receiver can switch without failing deliveries; a later rotation replaces or ends it.
+ *
+ * `audit` writes the audit entry before the new secret is stored (after the endpoint was found): a
+ * failed audit write leaves the old secret in place, and a change that then fails withdraws the entry,
+ * so the caller gets the new secret or nothing changes.
  */
 export async function rotateWebhookSecret(
   workspaceId: string,
   endpointId: string,
   deps: EndpointDeps,
   previousSecretHours = 0,
+  audit?: AuditRecorder,
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt?: string }> {
+  const found = await getEndpointRecord(workspaceId, endpointId);
+  if (!found || !ownedBy(found, deps.clientId)) throw notFound();
+  const entry = await audit?.();
   const expires =
     previousSecretHours > 0
       ? new Date(deps.clock.now().getTime() + previousSecretHours * 3600 * 1000).toISOString()
@@ -200,7 +238,11 @@ export async function rotateWebhookSecret(
       secret: generateSigningSecret(),
       ...(expires && { previousSecret: current.secret, previousSecretExpiresAt: expires }),
     }),
-  );
+  ).catch(async (err) => {
+    // modifyEndpoint throws only before its write: the secret did not change.
+    if (entry) await withdrawAudit(entry);
+    throw err;
+  });
   return { id: endpointId, secret: updated.secret, ...(expires && { previousSecretExpiresAt: expires }) };
 }
 

@@ -1,5 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { generateAppKey, hashAppKey } from "./app-key.ts";
+import type { AuditEntry, AuditRecorder } from "#shared/audit/audit-log.ts";
+import { withdrawAudit } from "#shared/audit/audit-log.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
@@ -26,18 +28,41 @@ interface WorkspaceRow extends Record<string, unknown> {
  * The workspace row is the lock: one conditional update moves `appKeyHash` from the key
  * read to the new one, so of two concurrent rotations exactly one wins; the loser gets 409
  * `APP_KEY_ROTATION_CONFLICT` carrying the winner's `lastRotatedAt` and its own key never
- * becomes valid. Then the new key item is written and the old one deleted before the answer,
- * so the old key is refused by the very next request (admission reads the key item on every
+ * becomes valid.
+ *
+ * One live key per workspace under any interleaving: the new key item is written *before*
+ * the row names it, never after. A rotation that reads the row therefore finds every key
+ * item the row ever named already written, and its deletes of the retired hashes cannot be
+ * overtaken by a late write of an older key (with the write after the update, a rotation
+ * paused between its two steps wrote its item after the next rotation had deleted it, and
+ * that key stayed valid for good). Until the update succeeds the new item is a key nobody
+ * has seen; a lost rotation deletes it. The old items are deleted before the answer, so the
+ * old key is refused by the very next request (admission reads the key item on every
  * request, consistently). The retired hashes are kept on the row until deleted, so a crash
  * between the steps is finished by the next rotation instead of leaving an old key alive.
+ *
+ * `audit` writes the audit entry just before the row update (the commit point): a failed
+ * audit write leaves the old key working, and a lost rotation withdraws its entry, so the
+ * caller gets the new key or nothing changes.
  */
-export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<AppKeyRotation> {
+export async function rotateAppKey(workspaceId: string, clock: Clock, audit?: AuditRecorder): Promise<AppKeyRotation> {
   const row = await readRow(workspaceId);
   if (!row) throw new Error(`workspace ${workspaceId} not found`);
   const applicationKey = generateAppKey();
   const hash = hashAppKey(applicationKey);
   const lastRotatedAt = clock.now().toISOString();
   const retired = [...new Set([...(row.retiredAppKeyHashes ?? []), ...(row.appKeyHash ? [row.appKeyHash] : [])])];
+  const { ddb } = awsClients();
+  const workspace = toWorkspace({ ...row, appKeyRotatedAt: lastRotatedAt });
+  await ddb.send(new PutCommand({ TableName: table(), Item: { ...appKeyKey(hash), workspaceId, workspace } }));
+  const dropNewKey = () => ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(hash) }));
+  let entry: AuditEntry | undefined;
+  try {
+    entry = await audit?.();
+  } catch (err) {
+    await dropNewKey();
+    throw err;
+  }
   const won = await updateIf({
     TableName: table(),
     Key: workspaceKey(workspaceId),
@@ -50,10 +75,11 @@ export async function rotateAppKey(workspaceId: string, clock: Clock): Promise<A
       ...(row.appKeyHash && { ":previous": row.appKeyHash }),
     },
   });
-  if (!won) throw await conflict(workspaceId);
-  const workspace = toWorkspace({ ...row, appKeyRotatedAt: lastRotatedAt });
-  const { ddb } = awsClients();
-  await ddb.send(new PutCommand({ TableName: table(), Item: { ...appKeyKey(hash), workspaceId, workspace } }));
+  if (!won) {
+    await dropNewKey();
+    if (entry) await withdrawAudit(entry);
+    throw await conflict(workspaceId);
+  }
   await Promise.all(retired.map((old) => ddb.send(new DeleteCommand({ TableName: table(), Key: appKeyKey(old) }))));
   // Only while our key is still current: a later rotation carries these hashes in its own list.
   await updateIf({

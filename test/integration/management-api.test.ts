@@ -435,8 +435,16 @@ describe("signing out of the site", () => {
     const user = await makeUser({ [a.workspaceId]: "admin" });
     const cookie = await login(user);
     const elsewhere = await sessionOf(user.id); // the same user's session on another device
-    expect((await history(cookie)).status).toBe(200);
-    const out = await fetch(`${origin()}/logout`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    const shell = await history(cookie);
+    expect(shell.status).toBe(200);
+    // The page shell's sign-out form carries its CSRF token (site-sign-out.test.ts).
+    const token = /name="logout_csrf" value="([^"]+)"/.exec(await shell.text())?.[1] ?? "";
+    const out = await fetch(`${origin()}/logout`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ logout_csrf: token }),
+      redirect: "manual",
+    });
     expect(out.status).toBe(303);
     expect(out.headers.getSetCookie()[0]).toMatch(/^platen_session=;.*Max-Age=0/);
     for (const old of [cookie, elsewhere]) {

@@ -5,7 +5,9 @@ import { createSessionCookie, readSession, SESSION_COOKIE } from "#shared/identi
 import { checkPassword, endSessions } from "#shared/identity/users.ts";
 import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { page } from "../site-edge.ts";
+import { cookieValue } from "#shared/web/cookies.ts";
+import { signOutAccepted } from "../page-parts.ts";
+import { formRefused, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { safeReturnTo } from "../return-to.ts";
 import { t } from "../strings.ts";
@@ -56,14 +58,23 @@ export const loginPage =
 /**
  * POST `/logout`: every session of the user ends on the server (a copied cookie stops
  * working too: `endSessions`), and the cookie is cleared (same name, path and attributes, expired).
+ * A request with a session cookie must carry the sign-out token of that session (layout.ts): else 403 and
+ * the session stays, so another site cannot sign the visitor out. The 403 page's own button carries a
+ * fresh token (a page left open past the token's two hours). Without a cookie there is nothing to end.
  */
-export const logoutAction = (): PageHandler => async (req) => {
-  const session = await readSession(req.header("cookie"));
-  if (session) await endSessions(session.userId, systemClock);
-  const secure = config().siteUrl.startsWith("https://") ? "; Secure" : "";
-  return {
-    status: 303,
-    redirect: "/",
-    cookies: [`${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`],
+export const logoutAction =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const sessionCookie = cookieValue(req.header("cookie"), SESSION_COOKIE);
+    if (sessionCookie && !(await signOutAccepted(sessionCookie, req.form()))) {
+      return formRefused(req, identity, t(req.lang).logOut);
+    }
+    const session = await readSession(req.header("cookie"));
+    if (session) await endSessions(session.userId, systemClock);
+    const secure = config().siteUrl.startsWith("https://") ? "; Secure" : "";
+    return {
+      status: 303,
+      redirect: "/",
+      cookies: [`${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`],
+    };
   };
-};

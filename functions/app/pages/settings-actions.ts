@@ -86,8 +86,9 @@ const actions: Record<string, Action> = {
     return { kind: "secret", text: fill(s_(req).settingsHookSecret, { url: endpoint.url }), secret: endpoint.secret };
   },
   regenerate: async ({ req, view, deps, endpointId }) => {
-    const { secret } = await rotateWebhookSecret(view.workspace.id, endpointId, deps);
-    await audit(view, "webhook-endpoint.secret-regenerate", endpointId);
+    const { secret } = await rotateWebhookSecret(view.workspace.id, endpointId, deps, 0, () =>
+      audit(view, "webhook-endpoint.secret-regenerate", endpointId),
+    );
     const url = (await getEndpointRecord(view.workspace.id, endpointId))?.url ?? endpointId;
     return { kind: "secret", text: fill(s_(req).settingsHookSecretNew, { url }), secret };
   },
@@ -98,8 +99,9 @@ const actions: Record<string, Action> = {
  * (OpenAPI rotateApplicationKey); the key is shown once.
  */
 const rotateKey: Action = async ({ req, view, deps }) => {
-  const { applicationKey } = await rotateAppKey(view.workspace.id, deps.clock);
-  await audit(view, "application-key.rotate", view.workspace.id);
+  const { applicationKey } = await rotateAppKey(view.workspace.id, deps.clock, () =>
+    audit(view, "application-key.rotate", view.workspace.id),
+  );
   return { kind: "secret", text: s_(req).settingsKeyNew, secret: applicationKey };
 };
 

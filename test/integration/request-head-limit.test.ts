@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+
+/**
+ * A request head over the local gateway's 16 KB: 431 with the error body (README.md#errors), JSON content
+ * type and the CORS headers, so a browser on another origin can read why, like every other refusal.
+ */
+
+let stack: RunningStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+describe("request head over 16 KB", () => {
+  it("answers 431 REQUEST_HEADERS_TOO_LARGE with the error body and CORS headers", async () => {
+    const res = await fetch(`${stack.baseUrl}/file/designs`, {
+      headers: { appkey: "plt_x", "x-filler": "a".repeat(20 * 1024), origin: "https://other.example" },
+    });
+    expect(res.status).toBe(431);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-ID");
+    expect(res.headers.get("content-language")).toBe("en");
+    expect(await res.json()).toEqual({
+      statusCode: 431,
+      error: "Request Header Fields Too Large",
+      code: "REQUEST_HEADERS_TOO_LARGE",
+      message: expect.stringContaining("16"),
+      details: [],
+      docsUrl: expect.stringMatching(/\/docs\/errors#request_headers_too_large$/),
+    });
+  });
+
+  it("still serves the next request (the server is not harmed)", async () => {
+    expect((await fetch(`${stack.baseUrl}/health/check`)).status).toBe(200);
+  });
+});
