@@ -10,6 +10,7 @@ import { getOAuthClient } from "#shared/identity/oauth-clients.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
+import { illFormedPaths } from "#shared/validation/well-formed.ts";
 import { apiHandler, type ProxyHandler } from "./api-handler.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
 import { callerDeps, ownOrigins, parseBody } from "./management-handler.ts";
@@ -51,6 +52,7 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
     const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
     if (rateClass && rateClass !== "none")
       await checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
+    refuseIllFormedText(req);
     let who: Promise<string> | undefined;
     return route.run(req, {
       grant,
@@ -72,6 +74,30 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
         return who;
       },
     });
+  });
+}
+
+/**
+ * A JSON body with text that is not well-formed Unicode (a lone surrogate) is refused before any
+ * route reads it, as on the generation routes (shared/validation/well-formed.ts): it could not be
+ * stored, rendered or answered faithfully.
+ */
+function refuseIllFormedText(req: ApiRequest): void {
+  if (/^application\/(zip|x-zip-compressed)\b/i.test(req.header("content-type") ?? "")) return;
+  let json: unknown;
+  try {
+    json = JSON.parse(req.bodyText() ?? "");
+  } catch {
+    return; // not JSON: the route answers that
+  }
+  const paths = illFormedPaths(json);
+  if (paths.length === 0) return;
+  throw new PlatenError("VALIDATION_FAILED", {
+    details: paths.slice(0, 20).map((path) => ({
+      field: path.join(".") || "(body)",
+      message: "is not well-formed Unicode text (a lone surrogate)",
+      messageJa: "正しい Unicode テキストではありません（対になっていないサロゲート）",
+    })),
   });
 }
 

@@ -420,3 +420,17 @@ describe("list and PATCH", () => {
     expect((await call("PATCH", `/designs/${id}`, writer, { label: "x", colour: "red" })).status).toBe(400);
   });
 });
+
+describe("text that is not well-formed Unicode", () => {
+  it("is refused with 400 VALIDATION_FAILED naming the field, before anything is stored", async () => {
+    const body = JSON.stringify(jsonDesign("Lone")).replace('"<h1>', '"\\ud800<h1>');
+    const res = await call("POST", "/designs", writer, body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("VALIDATION_FAILED");
+    expect(res.body.details[0].field).toBe("template");
+    expect((await call("GET", "/designs?q=Lone", writer)).body.total).toBe(0);
+    const { id } = await create("Lone draft");
+    const draft = JSON.stringify(jsonDesign("Lone draft")).replace('"Hello"', '"\\udfffHello"');
+    expect((await call("PUT", `/designs/${id}/draft`, writer, draft)).body.details[0].field).toBe("sampleParams.title");
+  });
+});
