@@ -29,11 +29,17 @@ export const routes: DesignRoute[] = [
     path: "/designs",
     operation: "designs:write",
     run: async (req, { grant, audit, who }) => {
-      const { source, note } = await readBundleBody({
+      const { source, note, expectedLatestVersion } = await readBundleBody({
         contentType: req.header("content-type"),
         bytes: req.bodyBytes(),
         query: req.query,
       });
+      if (expectedLatestVersion !== undefined)
+        throw new PlatenError("VALIDATION_FAILED", {
+          details: [
+            { field: "expectedLatestVersion", message: "a new design has no versions yet: publish with it later" },
+          ],
+        });
       if (source.kind === "draft")
         throw new PlatenError("VALIDATION_FAILED", {
           details: [{ field: "from", message: "a new design has no draft: send a bundle or fromTemplate" }],
@@ -41,7 +47,7 @@ export const routes: DesignRoute[] = [
       const createdBy = await who();
       const published =
         source.kind === "template"
-          ? await copyTemplate(grant.workspaceId, source.templateId, source.label, createdBy)
+          ? await copyTemplate(grant.workspaceId, source, createdBy, note)
           : await publishDesign(
               { workspaceId: grant.workspaceId, bundle: strictBundle(source.raw), createdBy, ...(note && { note }) },
               publishDeps,
@@ -93,14 +99,17 @@ export const routes: DesignRoute[] = [
     method: "POST",
     path: "/designs/preview",
     operation: "designs:read",
-    run: async (req, { grant, body }) => {
+    early: true,
+    run: async (req, { grant, body, admitted }) => {
       const format = req.query("format") ?? "pdf";
       if (format !== "pdf" && format !== "png")
         throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "format", message: "pdf or png" }] });
       const pageRaw = req.query("page") ?? "1";
-      if (!/^[1-9]\d{0,3}$/.test(pageRaw))
+      // A PDF has every page: `page` is the PNG's.
+      if (format === "png" && !/^[1-9]\d{0,3}$/.test(pageRaw))
         throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "page", message: "an integer ≥ 1" }] });
-      const source = await previewSource(grant.workspaceId, body(previewBody));
+      // The lookups run beside the rate-limit write; nothing renders before it admits the request.
+      const [source] = await Promise.all([previewSource(grant.workspaceId, body(previewBody)), admitted]);
       const rendered = await renderPreview(getRenderer(), source);
       const headers = { ...noStore, "X-Page-Count": String(rendered.pageCount) };
       if (format === "pdf") return { status: 200, headers, contentType: "application/pdf", body: rendered.pdf };
@@ -116,7 +125,12 @@ export const routes: DesignRoute[] = [
 ];
 
 /** A gallery template copied into a workspace as a new design: the same bundle, so the same documents. */
-async function copyTemplate(workspaceId: string, templateId: string, label: string | undefined, createdBy: string) {
+async function copyTemplate(
+  workspaceId: string,
+  { templateId, label }: { templateId: string; label?: string },
+  createdBy: string,
+  note: string | undefined,
+) {
   const template = await getTemplate(templateId);
   const [bundle, thumbnail] = await Promise.all([
     getBundle(template.bundleKey),
@@ -127,7 +141,7 @@ async function copyTemplate(workspaceId: string, templateId: string, label: stri
       workspaceId,
       bundle,
       createdBy,
-      note: `copied from template ${template.id}`,
+      note: note ?? `copied from template ${template.id}`,
       ...(label && { label }),
       ...(thumbnail && { thumbnail }),
     },

@@ -14,7 +14,6 @@ import {
   deleteObject,
   draftObjectKey,
   getDesignHead,
-  getDesignVersion,
   getObjectText,
   listDesignHeads,
   listDesignVersions,
@@ -24,7 +23,7 @@ import {
   bundleToStored,
   updateDesignFields,
 } from "#shared/designs/design-store.ts";
-import { loadBundle } from "#shared/designs/find-design-version.ts";
+import { cachedVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import { type PublishDeps, type Published, publishDesign } from "#shared/designs/publish-design.ts";
 
 /** Design ids are 16 characters; anything much longer cannot exist (DynamoDB key sizes). */
@@ -43,9 +42,12 @@ export async function versionOf(
   designId: string,
   rawVersion: string | number,
 ): Promise<DesignVersion> {
-  await activeDesign(workspaceId, designId);
   const version = typeof rawVersion === "number" ? rawVersion : parseVersion(rawVersion);
-  const found = version === undefined ? undefined : await getDesignVersion(workspaceId, designId, version);
+  // Both reads at once; versions are immutable, so a found one is served from memory next time.
+  const [, found] = await Promise.all([
+    activeDesign(workspaceId, designId),
+    version === undefined || designId.length > MAX_ID ? undefined : cachedVersion(workspaceId, designId, version),
+  ]);
   if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
   return found;
 }
@@ -156,7 +158,7 @@ export async function readBundleBody(body: {
   bytes: Buffer | null;
   query(name: string): string | undefined;
 }): Promise<{ source: BundleSource; note?: string; expectedLatestVersion?: number }> {
-  if (/^application\/(zip|x-zip-compressed)\b/i.test(body.contentType ?? "")) {
+  if (/^application\/zip\b/i.test(body.contentType ?? "")) {
     if (!body.bytes?.length) throw invalidBody("the body is an empty zip");
     const expected = body.query("expectedLatestVersion");
     const fields = publishFields.safeParse({

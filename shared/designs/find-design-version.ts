@@ -47,7 +47,7 @@ export async function findDesignVersion(
 const versionCache = new Map<string, DesignVersion>();
 
 /** Versions never change once published, so a found one is kept (misses are not cached). */
-async function cachedVersion(
+export async function cachedVersion(
   workspaceId: string,
   designId: string,
   version: number,

@@ -24,6 +24,11 @@ export interface DesignContext {
   audit(action: AuditAction, target?: string, detail?: Record<string, string>): Promise<void>;
   /** Who the caller is in a version's `createdBy`: the user's e-mail, else the OAuth client's name. */
   who(): Promise<string>;
+  /**
+   * Settles when the route's rate class admits the request (at once for routes without one). An
+   * `early` route reads what it needs meanwhile and awaits this before any work that costs (a render).
+   */
+  admitted: Promise<void>;
 }
 
 /** One route of a design API function: the route table's method and path, and what it needs. */
@@ -31,6 +36,8 @@ export interface DesignRoute {
   method: string;
   path: string;
   operation: DesignOperation;
+  /** The route awaits `admitted` itself, after its side-effect-free reads (a preview's lookups). */
+  early?: boolean;
   run(req: ApiRequest, ctx: DesignContext): Promise<ApiResult>;
 }
 
@@ -49,13 +56,19 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
     checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
     const grant = authorizeDesigns(caller, route.operation);
     addLogKeys({ workspaceId: grant.workspaceId });
-    const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
-    if (rateClass && rateClass !== "none")
-      await checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
     refuseIllFormedText(req);
+    const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
+    const admitted =
+      rateClass && rateClass !== "none"
+        ? checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows })
+        : Promise.resolve();
+    // An early route that fails before awaiting it must not leave the rejection unhandled.
+    admitted.catch(() => undefined);
+    if (!route.early) await admitted;
     let who: Promise<string> | undefined;
     return route.run(req, {
       grant,
+      admitted,
       body: (schema) => parseBody(req.bodyText(), schema),
       audit: async (action, target, detail) => {
         await recordAudit(
@@ -83,7 +96,7 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
  * stored, rendered or answered faithfully.
  */
 function refuseIllFormedText(req: ApiRequest): void {
-  if (/^application\/(zip|x-zip-compressed)\b/i.test(req.header("content-type") ?? "")) return;
+  if (/^application\/zip\b/i.test(req.header("content-type") ?? "")) return;
   let json: unknown;
   try {
     json = JSON.parse(req.bodyText() ?? "");

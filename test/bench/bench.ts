@@ -4,6 +4,7 @@ import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
+import { runDesignPhase } from "./design-api.ts";
 import { runFeaturePhase } from "./features.ts";
 import { startFloor } from "./floor.ts";
 import { processRssMb, treeRssMb } from "./tree-rss.ts";
@@ -178,6 +179,9 @@ log(
 );
 log(`  ZIP ${fmt(asyncZipBytes / 1024)} KiB downloaded in ${fmt(zipSeconds, 2)} s; stack RSS ${fmt(rssAfterAsync)} MB`);
 
+log("design API: preview against sync, publishing a 1 MB bundle…");
+const designTable = await runDesignPhase(stack, bundle, n(30, 8), n(10, 4));
+
 // Memory of one workload on its own: a fresh stack, warmed, then 1,000 renders in a row (the
 // phases above leave Chromium's high-water marks of 400-row documents behind).
 await stack.stop();
@@ -236,6 +240,9 @@ log(`renderer browsers: ${browsers}`);
 log();
 log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");
 for (const line of featureTable) log(line);
+log();
+log("Design API: a preview against a sync render of the same invoice, and publishing (the local stack, HTTP).");
+for (const line of designTable) log(line);
 log();
 log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");
 for (const line of coldTable) log(line);
