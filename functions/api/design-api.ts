@@ -10,7 +10,6 @@ import {
   draftBody,
   listDesignsPage,
   listVersionsPage,
-  patchBody,
   patchDesign,
   saveDraft,
   versionBundle,
@@ -19,7 +18,8 @@ import {
 } from "#shared/authoring/design-api.ts";
 import { getBundle } from "#shared/designs/design-store.ts";
 import { getTemplate, shareTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
-import { shareBody, templateDetail } from "#shared/designs/gallery-api.ts";
+import { templateDetail } from "#shared/designs/gallery-api.ts";
+import { patchBody, shareBody } from "#shared/authoring/request-bodies.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { type DesignRoute, designHandler, jsonObjectBody } from "#shared/http/design-handler.ts";

@@ -25,6 +25,7 @@ import {
 } from "#shared/designs/design-store.ts";
 import { cachedVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import { type PublishDeps, type Published, publishDesign } from "#shared/designs/publish-design.ts";
+import type { patchBody } from "./request-bodies.ts";
 
 /** Design ids are 16 characters; anything much longer cannot exist (DynamoDB key sizes). */
 const MAX_ID = 64;
@@ -297,12 +298,6 @@ export async function publishVersion(
     await deleteObject(head.draftKey).catch(() => undefined);
   return published;
 }
-
-/** PATCH /designs/{id}: label and description, no new version. */
-export const patchBody = z
-  .object({ label: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() })
-  .strict()
-  .refine((b) => b.label !== undefined || b.description !== undefined, { message: "send label or description" });
 
 export async function patchDesign(
   workspaceId: string,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { documentLimitError } from "#shared/generation/document-failure.ts";
@@ -7,24 +7,8 @@ import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { activeDesign, readDraft, versionOf } from "./design-api.ts";
+import type { previewBody } from "./request-bodies.ts";
 import { loadBundle } from "#shared/designs/find-design-version.ts";
-
-/** POST /designs/preview: one of a version, the draft or a bundle in the JSON form, and optional params. */
-export const previewBody = z
-  .object({
-    designId: z.string().min(1).max(1000).optional(),
-    version: z.number().int().min(1).optional(),
-    draft: z.literal(true).optional(),
-    bundle: z.record(z.string(), z.unknown()).optional(),
-    params: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict()
-  .refine(
-    (b) =>
-      (b.bundle !== undefined && b.designId === undefined && b.version === undefined && b.draft === undefined) ||
-      (b.bundle === undefined && b.designId !== undefined && (b.version !== undefined) !== (b.draft === true)),
-    { message: "send {designId, version}, {designId, draft: true} or {bundle}" },
-  );
 
 /**
  * The mark every preview carries: real text (a text search finds "PREVIEW") across every

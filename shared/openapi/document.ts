@@ -3,6 +3,7 @@ import { catalogue } from "#shared/errors/catalogue.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { SESSION_COOKIE } from "#shared/identity/session.ts";
+import { parameterSpecSchema } from "#shared/designs/bundle-schema.ts";
 import {
   type ErrorExample,
   type OperationExample,
@@ -55,7 +56,11 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUr
   const schemas = new SchemaCollector();
   const paths: Record<string, JsonObject> = {};
   const siteUrl = (urls.siteUrl ?? urls.baseUrl.replace(/\/v1\/?$/, "")).replace(/\/$/, "");
-  const examples = operationExamples({ baseUrl: urls.baseUrl.replace(/\/$/, ""), siteUrl });
+  const examples = operationExamples({
+    baseUrl: urls.baseUrl.replace(/\/$/, ""),
+    siteUrl,
+    authUrl: urls.authUrl.replace(/\/$/, ""),
+  });
   for (const route of routes) {
     const doc = operationDocs[`${route.method} ${route.path}`];
     if (!doc)
@@ -72,7 +77,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], urls: DocumentUr
     info: {
       title: "Platen API",
       version: "1.0.0",
-      description: "Document generation: templates (designs) + JSON parameters → PDF.",
+      description:
+        "Document generation: templates (designs) + JSON parameters → PDF. Generation takes an appkey or a Bearer token with pdf:generate. The design API (/designs, /templates) takes a Bearer token with a designs:* or templates:* scope, or a login session naming its workspace with X-Workspace-Id; never an appkey. A client-credentials token acts there by its scopes alone (on webhook management it has no role and gets 403).",
     },
     servers: [{ url: urls.baseUrl }],
     paths,
@@ -99,12 +105,20 @@ function operation(
     description: q.description,
     schema: { type: q.type },
   }));
+  const headerParams = (doc.headers ?? []).map((h) => ({
+    name: h.name,
+    in: "header",
+    required: false,
+    description: h.description,
+    schema: { type: "string" },
+  }));
+  const parameters = [...pathParams, ...queryParams, ...headerParams];
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(doc.responses)) {
     const answer = Number(status) === example.answer.status ? example.answer : undefined;
     responses[status] = responseObject(response, schemas, `${upperFirst(doc.operationId)}${status}`, {
       key: doc.operationId,
-      ...(answer && { json: answer.json, note: answer.note }),
+      ...(answer && { json: answer.json, note: answer.note, contentType: answer.headers?.["Content-Type"] }),
     });
   }
   for (const status of doc.errors) {
@@ -139,9 +153,10 @@ function operation(
   return {
     operationId: doc.operationId,
     summary: doc.summary,
+    ...(doc.description && { description: doc.description }),
     tags: doc.tags,
-    security: security(route.auth),
-    ...(pathParams.length + queryParams.length > 0 && { parameters: [...pathParams, ...queryParams] }),
+    security: security(route.auth, doc.scopes),
+    ...(parameters.length > 0 && { parameters }),
     ...(doc.body && {
       requestBody: {
         required: !doc.bodyOptional,
@@ -152,6 +167,8 @@ function operation(
               examples: { [doc.operationId]: { value: example.request.body } },
             }),
           },
+          // The same operation with the bytes of a file as the body (a bundle zip).
+          ...(doc.binaryBody && { [doc.binaryBody]: { schema: { type: "string", contentMediaType: doc.binaryBody } } }),
         },
       },
     }),
@@ -204,14 +221,20 @@ function responseObject(
   response: ResponseDoc,
   schemas: SchemaCollector,
   name: string,
-  example: { key: string; json?: unknown; note?: string },
+  example: { key: string; json?: unknown; note?: string; contentType?: string },
 ): JsonObject {
   const content: JsonObject = {};
-  if (response.binary)
-    content[response.binary] = {
-      schema: { type: "string", contentMediaType: response.binary },
-      ...(example.note && example.json === undefined && { examples: { [example.key]: { summary: example.note } } }),
+  const binaries = [response.binary ?? []].flat();
+  for (const binary of binaries) {
+    // Of several types, the example's note describes the one its answer has.
+    const shown = binaries.length === 1 || binary === example.contentType;
+    content[binary] = {
+      schema: { type: "string", contentMediaType: binary },
+      ...(shown &&
+        example.note &&
+        example.json === undefined && { examples: { [example.key]: { summary: example.note } } }),
     };
+  }
   if (response.json)
     content["application/json"] = {
       schema: schemas.ref(name, response.json),
@@ -230,20 +253,27 @@ function responseObject(
   };
 }
 
-function security(auth: DocumentedRoute["auth"]): JsonObject[] {
+/**
+ * Who may call: `scopes` (the operation's own, any one of them suffices) replace the default
+ * `pdf:generate` of a Bearer token, one requirement each, since OpenAPI reads the scopes of one
+ * requirement as all needed.
+ */
+function security(auth: DocumentedRoute["auth"], scopes: string[] = ["pdf:generate"]): JsonObject[] {
   if (auth === "none") return [];
-  if (auth === "appkey-or-bearer") return [{ appkey: [] }, { oauth2: ["pdf:generate"] }];
-  return [{ oauth2: ["pdf:generate"] }, { session: [] }];
+  const bearer = scopes.map((scope) => ({ oauth2: [scope] }));
+  if (auth === "appkey-or-bearer") return [{ appkey: [] }, ...bearer];
+  return [...bearer, { session: [] }];
 }
 
 function securitySchemes(authUrl: string): JsonObject {
   const root = authUrl.replace(/\/$/, "");
   const scopes = {
     "pdf:generate": "generation; also webhook management and key rotation",
-    "designs:read": "read designs",
-    "designs:write": "write designs",
-    "templates:read": "read templates",
-    "templates:write": "write templates",
+    "designs:read":
+      "design API: read designs, versions, bundles and drafts, preview (also the design list and parameters)",
+    "designs:write": "design API: create, publish, edit and archive designs, save drafts (includes designs:read)",
+    "templates:read": "gallery: read a template and its bundle",
+    "templates:write": "gallery: share and withdraw the workspace's templates (includes templates:read)",
   };
   return {
     appkey: { type: "apiKey", in: "header", name: "appkey", description: "The workspace application key." },
@@ -262,7 +292,8 @@ function securitySchemes(authUrl: string): JsonObject {
       type: "apiKey",
       in: "cookie",
       name: SESSION_COOKIE,
-      description: "First-party login session of the service's own pages.",
+      description:
+        "First-party login session of the service's own pages. On the design API the session names its workspace with the X-Workspace-Id header; its changes must come from the service's own origin.",
     },
   };
 }
@@ -270,7 +301,8 @@ function securitySchemes(authUrl: string): JsonObject {
 /**
  * Collects the zod schemas an operation uses under component names and converts them all
  * at the end, one zod registry per direction (request bodies as input: defaults make fields
- * optional). References between and inside schemas (the recursive ParameterSpec) point at
+ * optional). References between and inside schemas (the recursive ParameterSpec, and
+ * DesignParameterSpec of design.json's parameters) point at
  * `#/components/schemas/<name>`, which resolves inside the OpenAPI document.
  */
 class SchemaCollector {
@@ -279,6 +311,7 @@ class SchemaCollector {
   constructor() {
     // Named up front: a recursive schema needs a name to refer to itself by.
     this.registries.output.add(parameterSpec, { id: "ParameterSpec" });
+    this.registries.input.add(parameterSpecSchema, { id: "DesignParameterSpec" });
   }
 
   ref(name: string, schema: ZodType, io: "input" | "output" = "output"): JsonObject {

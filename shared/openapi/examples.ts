@@ -1,10 +1,11 @@
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import type { ErrorDetail } from "#shared/errors/platen-error.ts";
 
-/** Where examples point: `{base_url}` (ends in /v1) and `{site}`. */
+/** Where examples point: `{base_url}` (ends in /v1), `{site}` and `{auth_url}` (gallery thumbnails). */
 export interface ExampleUrls {
   baseUrl: string;
   siteUrl: string;
+  authUrl: string;
 }
 
 /** An example request: the path below `{base_url}` (ids and query filled in), its headers and JSON body. */
@@ -73,6 +74,9 @@ const FILE_2 = "F5kP2wR8yT4nM7cJ";
 const ENDPOINT = "E2gH7jK4lM9nB3vC";
 const SECRET = "whsec_q3Zp8Xv2Lk7Tm4Rb9Nc1Wd6Hs0Fj5Ya";
 const CREATED = "2026-11-25T09:30:12.000Z";
+const TEMPLATE = "T6bN2xQ8wL4mR9cZ";
+const SHA256 = "9f2c4e8a1b7d3f6095e4c2a8b1d7f3e6c0a9b5d2e8f4a1c7b3d9e6f2a0c5b8d1";
+const UPDATED = "2026-11-27T14:05:48.000Z";
 
 const appKey = { appkey: APP_KEY };
 const bearer = { Authorization: `Bearer ${TOKEN}` };
@@ -98,6 +102,31 @@ const endpoint = {
   createdAt: CREATED,
   updatedAt: CREATED,
 };
+
+/** The design the design API examples create, publish and preview: design.json's fields. */
+const certificateManifest = {
+  label: "Certificate of Completion (A4 landscape)",
+  description: "Course completion certificate with the signatory's name and title.",
+  page: { size: "A4", orientation: "landscape" },
+  parameters: [
+    { name: "recipientName", type: "text", label: "Recipient name" },
+    { name: "courseName", type: "text", label: "Course" },
+    { name: "completionDate", type: "date", label: "Completion date" },
+    { name: "hours", type: "number", label: "Hours" },
+  ],
+  sampleParams: {
+    recipientName: "Alex Morgan",
+    courseName: "Safe Handling of Lithium Batteries",
+    completionDate: "2026-11-20",
+    hours: 36,
+  },
+};
+const certificateFiles = {
+  template:
+    '<main class="certificate">\n  <h1>Certificate of Completion</h1>\n  <p class="name">{{ recipientName }}</p>\n  <p>{{ courseName }}, {{ hours }} hours, {{ completionDate | date: "%B %-d, %Y" }}</p>\n</main>\n',
+  style: ".certificate { text-align: center; }\n.name { font-size: 28pt; }\n",
+};
+const certificateParameters = certificateManifest.parameters;
 
 /**
  * The example request and answers of every operation, keyed by operationId (operations.ts).
@@ -146,6 +175,50 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
     details: [{ message: "this operation needs the ADMIN role" }],
   };
   const notFoundEndpoint: ErrorExample = { code: "WEBHOOK_ENDPOINT_NOT_FOUND" };
+  const designPath = `/designs/${DESIGN}`;
+  const designDetail = {
+    id: DESIGN,
+    label: certificateManifest.label,
+    description: certificateManifest.description,
+    latestVersion: 3,
+    createdAt: CREATED,
+    updatedAt: UPDATED,
+    updatedBy: "Northwind CI",
+    thumbnail: `${urls.baseUrl}/file/designs/${DESIGN}/thumbnail?version=3`,
+    hasDraft: true,
+  };
+  const { createdAt: _created, ...listed } = designDetail;
+  const version = (n: number, note: string, at: string) => ({
+    version: n,
+    createdAt: at,
+    createdBy: "Northwind CI",
+    note,
+    sha256: `${SHA256.slice(0, 63)}${n}`,
+  });
+  const template = {
+    id: TEMPLATE,
+    label: certificateManifest.label,
+    description: certificateManifest.description,
+    tags: ["certificate", "training"],
+    thumbnail: `${urls.authUrl}/public/templates/${TEMPLATE}/thumbnail`,
+    pageSize: "A4",
+    publisher: "Northwind Training",
+    updatedAt: UPDATED,
+    version: 3,
+    parameters: certificateParameters,
+  };
+  const zipAnswer = (fileName: string) => ({
+    status: 200,
+    headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${fileName}.zip"` },
+    note: "application/zip bytes: design.json, template.liquid, style.css, assets/…",
+  });
+  const sampleWarning = {
+    file: "design.json",
+    field: "sampleParams.hours",
+    line: 14,
+    column: 5,
+    message: "does not fit the parameter schema: expected number, got string",
+  };
 
   return {
     healthCheck: {
@@ -396,6 +469,229 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
         json: { applicationKey: "plt_7Yb2Kx9Qm4Lt8Rz1Wc6Nv3Hd5Fp0Gs2Ja7Ue4Mo", lastRotatedAt: CREATED },
       },
       error: { code: "APP_KEY_ROTATION_CONFLICT" },
+    },
+    listWorkspaceDesigns: {
+      request: { path: "/designs?page=1&q=certificate", headers: bearer },
+      answer: {
+        status: 200,
+        json: {
+          designs: [{ ...listed, archived: false }],
+          total: 1,
+          page: 1,
+          pageSize: 30,
+          totalPages: 1,
+        },
+      },
+      error: {
+        code: "INVALID_CREDENTIALS",
+        details: [{ message: "the design API takes a Bearer access token or a login session, not an appkey" }],
+      },
+    },
+    createDesign: {
+      request: {
+        path: "/designs",
+        headers: { ...bearer, ...json },
+        body: { ...certificateManifest, ...certificateFiles, note: "first version" },
+      },
+      answer: {
+        status: 201,
+        json: {
+          ...designDetail,
+          latestVersion: 1,
+          updatedAt: CREATED,
+          thumbnail: `${urls.baseUrl}/file/designs/${DESIGN}/thumbnail?version=1`,
+          hasDraft: false,
+        },
+      },
+      error: {
+        code: "DESIGN_BUNDLE_INVALID",
+        details: [
+          { file: "template.liquid", line: 4, column: 60, message: "undefined filter: money" },
+          {
+            file: "design.json",
+            field: "parameters.3.type",
+            line: 9,
+            column: 7,
+            message: 'Invalid option: expected one of "text"|"number"|"date"|"array"|"collection"|"boolean"',
+          },
+        ],
+      },
+    },
+    previewDesign: {
+      request: {
+        path: "/designs/preview?format=png&page=1",
+        headers: { ...bearer, ...json },
+        body: { designId: DESIGN, draft: true, params: { ...certificateManifest.sampleParams, hours: 12 } },
+      },
+      answer: {
+        status: 200,
+        headers: { "Content-Type": "image/png", "X-Page-Count": "1" },
+        note: "image/png bytes of page 1, marked PREVIEW; without ?format=png the whole PDF",
+      },
+      error: {
+        code: "PARAMS_TYPE_MISMATCH",
+        details: [
+          {
+            field: "params.hours",
+            expected: "number",
+            code: "PARAMS_TYPE_MISMATCH",
+            message: "expected number, got string",
+          },
+        ],
+      },
+    },
+    getDesign: {
+      request: { path: designPath, headers: bearer },
+      answer: { status: 200, json: designDetail },
+      error: { code: "DESIGN_NOT_FOUND" },
+    },
+    updateDesign: {
+      request: {
+        path: designPath,
+        headers: { ...bearer, ...json },
+        body: { description: "Completion certificate, signed by the head of training." },
+      },
+      answer: {
+        status: 200,
+        json: {
+          ...designDetail,
+          description: "Completion certificate, signed by the head of training.",
+          updatedAt: "2026-11-28T08:12:03.000Z",
+        },
+      },
+      error: { code: "VALIDATION_FAILED", details: [{ field: "label", message: nonEmpty }] },
+    },
+    archiveDesign: {
+      request: { path: designPath, headers: bearer },
+      answer: { status: 204, note: "no body" },
+      error: roleDenied,
+    },
+    listDesignVersions: {
+      request: { path: `${designPath}/versions?page=1`, headers: bearer },
+      answer: {
+        status: 200,
+        json: {
+          versions: [
+            version(3, "signatory title below the name", UPDATED),
+            version(2, "landscape layout", "2026-11-26T11:20:37.000Z"),
+            version(1, "first version", CREATED),
+          ],
+          total: 3,
+          page: 1,
+          pageSize: 30,
+          totalPages: 1,
+        },
+      },
+      error: { code: "DESIGN_NOT_FOUND" },
+    },
+    publishDesignVersion: {
+      request: {
+        path: `${designPath}/versions`,
+        headers: { ...bearer, ...json },
+        body: { from: "draft", note: "hours on the certificate", expectedLatestVersion: 3 },
+      },
+      answer: { status: 201, json: { id: DESIGN, version: 4, sha256: SHA256 } },
+      error: {
+        code: "DESIGN_VERSION_CONFLICT",
+        details: [
+          {
+            field: "expectedLatestVersion",
+            latestVersion: 4,
+            message: "another publish created version 4 first",
+          },
+        ],
+      },
+    },
+    getDesignVersion: {
+      request: { path: `${designPath}/versions/3`, headers: bearer },
+      answer: {
+        status: 200,
+        headers: { "Cache-Control": "private, max-age=86400, immutable" },
+        json: {
+          ...version(3, "signatory title below the name", UPDATED),
+          parameters: certificateParameters,
+          page: {
+            size: "A4",
+            orientation: "landscape",
+            margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" },
+          },
+          sampleParams: certificateManifest.sampleParams,
+        },
+      },
+      error: { code: "DESIGN_VERSION_NOT_FOUND" },
+    },
+    downloadDesignBundle: {
+      request: { path: `${designPath}/versions/3/bundle`, headers: bearer },
+      answer: zipAnswer(`${DESIGN}-v3`),
+      error: { code: "DESIGN_VERSION_NOT_FOUND" },
+    },
+    getDesignDraft: {
+      // The studio's own call: a login session names its workspace in X-Workspace-Id.
+      request: { path: `${designPath}/draft`, headers: { Cookie: "platen_session=…", "X-Workspace-Id": WORKSPACE } },
+      answer: {
+        status: 200,
+        json: {
+          draft: {
+            ...certificateManifest,
+            sampleParams: { ...certificateManifest.sampleParams, hours: "36" },
+            ...certificateFiles,
+            assets: {},
+          },
+          updatedAt: "2026-11-28T08:40:19.000Z",
+          warnings: [sampleWarning],
+        },
+      },
+      error: { code: "DESIGN_NOT_FOUND", details: [{ message: "the design has no draft" }] },
+    },
+    saveDesignDraft: {
+      request: {
+        path: `${designPath}/draft`,
+        headers: { ...bearer, ...json },
+        body: {
+          ...certificateManifest,
+          sampleParams: { ...certificateManifest.sampleParams, hours: "36" },
+          ...certificateFiles,
+        },
+      },
+      answer: { status: 200, json: { updatedAt: "2026-11-28T08:40:19.000Z", warnings: [sampleWarning] } },
+      error: {
+        code: "DESIGN_BUNDLE_INVALID",
+        details: [{ file: "design.json", field: "colour", message: 'unknown field "colour"' }],
+      },
+    },
+    discardDesignDraft: {
+      request: { path: `${designPath}/draft`, headers: bearer },
+      answer: { status: 204, note: "no body" },
+      error: { code: "DESIGN_NOT_FOUND" },
+    },
+    shareTemplate: {
+      request: {
+        path: "/templates",
+        headers: { ...bearer, ...json },
+        body: {
+          designId: DESIGN,
+          version: 3,
+          description: certificateManifest.description,
+          tags: ["certificate", "training"],
+        },
+      },
+      answer: { status: 201, json: template },
+      error: { code: "DESIGN_VERSION_NOT_FOUND" },
+    },
+    getTemplate: {
+      request: { path: `/templates/${TEMPLATE}`, headers: bearer },
+      answer: { status: 200, json: template },
+      error: { code: "TEMPLATE_NOT_FOUND" },
+    },
+    downloadTemplateBundle: {
+      request: { path: `/templates/${TEMPLATE}/bundle`, headers: bearer },
+      answer: zipAnswer(`template-${TEMPLATE}`),
+      error: { code: "TEMPLATE_NOT_FOUND" },
+    },
+    withdrawTemplate: {
+      request: { path: `/templates/${TEMPLATE}`, headers: bearer },
+      answer: { status: 204, note: "no body" },
+      error: { code: "TEMPLATE_NOT_FOUND" },
     },
   };
 }

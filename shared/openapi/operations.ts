@@ -13,6 +13,20 @@ import {
 } from "#shared/webhooks/endpoint-schemas.ts";
 import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
+import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
+import {
+  createDesignBody,
+  designDetail,
+  designPage,
+  draftAnswer,
+  draftForm,
+  draftSaved,
+  publishedVersion,
+  publishVersionBody,
+  templateDetail,
+  versionDetail,
+  versionPage,
+} from "./design-shapes.ts";
 import {
   asyncAccepted,
   designList,
@@ -26,7 +40,8 @@ import {
 export interface ResponseDoc {
   description: string;
   json?: ZodType;
-  binary?: string;
+  /** One media type, or several the operation chooses between (a preview's PDF or PNG). */
+  binary?: string | string[];
   /** Response headers worth a schema: name → description (a string each). */
   headers?: Record<string, string>;
 }
@@ -40,6 +55,17 @@ export interface OperationDoc {
   /** The body may be left out (an empty request body). */
   bodyOptional?: boolean;
   query?: { name: string; description: string; type: "string" | "integer" }[];
+  /** Header parameters a caller may send (e.g. a login session's X-Workspace-Id). */
+  headers?: { name: string; description: string }[];
+  /** Longer text than the summary: who may call, what the body may be. */
+  description?: string;
+  /**
+   * The Bearer scopes of the operation, any one of which suffices (default `pdf:generate`); the
+   * document lists one security requirement per scope.
+   */
+  scopes?: string[];
+  /** A media type the body may be sent as instead of JSON (the bytes of a file, e.g. a bundle zip). */
+  binaryBody?: string;
   responses: Record<number, ResponseDoc>;
   /** Error statuses answered with the error body (README.md#errors). */
   errors: number[];
@@ -144,6 +170,69 @@ const manage = (
   codes: [...managementCodes, ...codes],
 });
 const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
+
+/**
+ * Admission of the design API and the gallery (shared/http/design-handler.ts,
+ * shared/auth/design-access.ts): no credential (412), an appkey, a bad token or one without a
+ * scope of the operation (401), a login session without X-Workspace-Id (400), a user without the
+ * role (403).
+ */
+const designCallerCodes: ErrorCode[] = [
+  "AUTH_HEADER_MISSING",
+  "INVALID_CREDENTIALS",
+  "VALIDATION_FAILED",
+  "WORKSPACE_ROLE_DENIED",
+];
+const designCallerErrors = [400, 401, 403, 412];
+/** A login session's change from another site than the service's own (shared/auth/management-caller.ts). */
+const sessionOriginCodes: ErrorCode[] = ["ACCESS_DENIED"];
+const workspaceHeader = [
+  {
+    name: "X-Workspace-Id",
+    description:
+      "the workspace a login session acts on (required with a session); with a Bearer token it may only repeat the token's workspace (else 401)",
+  },
+];
+const pageQuery = { name: "page", description: "1-based page (30 a page)", type: "integer" as const };
+/**
+ * Who may call a design or gallery operation, in words (the security requirements say the
+ * scopes): the same rules for every one of them (shared/auth/design-access.ts).
+ */
+const designAccessText = (scopes: string[], role: "READ" | "ADMIN") =>
+  `Bearer token with ${scopes.map((s) => `\`${s}\``).join(" or ")}, or a login session naming its workspace with \`X-Workspace-Id\`; never an appkey (401). A client-credentials token acts by its scopes alone (unlike webhook management, where it gets 403); a user (code-flow token or session) needs ${role === "READ" ? "a role in the workspace (READ or ADMIN)" : "the ADMIN role"}.`;
+
+/** One operation of the design API or the gallery: its scope decides the role and the access text. */
+const design = (
+  scope: "designs:read" | "designs:write" | "templates:read" | "templates:write",
+  doc: Omit<OperationDoc, "tags" | "scopes" | "headers" | "errors" | "codes"> & {
+    errors?: number[];
+    codes?: ErrorCode[];
+    more?: string;
+  },
+): OperationDoc => {
+  const { errors = [], codes = [], more, ...rest } = doc;
+  const write = scope.endsWith(":write");
+  const scopes = write ? [scope] : [scope, scope.replace(":read", ":write")];
+  const access = designAccessText(scopes, write ? "ADMIN" : "READ");
+  return {
+    ...rest,
+    tags: [scope.startsWith("templates") ? "gallery" : "designs"],
+    description: more ? `${more} ${access}` : access,
+    scopes,
+    headers: workspaceHeader,
+    errors: [...new Set([...designCallerErrors, ...errors])].sort((a, b) => a - b),
+    codes: [...designCallerCodes, ...(write ? sessionOriginCodes : []), ...codes],
+  };
+};
+const designNotFound: ErrorCode[] = ["DESIGN_NOT_FOUND"];
+const versionNotFound: ErrorCode[] = ["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND"];
+const zip = (description: string): ResponseDoc => ({
+  description,
+  binary: "application/zip",
+  headers: { "Content-Disposition": 'attachment; filename="….zip"' },
+});
+const zipBodyText =
+  "The body is JSON (the bundle's JSON form) or the bundle zip itself (Content-Type: application/zip; design.json, template.liquid, style.css, assets/…), with `note` in the query.";
 
 /**
  * Every route's documentation, keyed `METHOD path` as in the route table. The document
@@ -298,4 +387,182 @@ export const operationDocs: Record<string, OperationDoc> = {
     ),
     errors: [...managementErrors, 409],
   },
+  ...designOperations(),
 };
+
+/** The design API (`/designs…`) and the gallery's authenticated routes (`/templates…`). */
+function designOperations(): Record<string, OperationDoc> {
+  const base = "/designs/{designId}";
+  return {
+    "GET /designs": design("designs:read", {
+      operationId: "listWorkspaceDesigns",
+      summary: "List the workspace's designs with description, draft and archive state, 30 per page",
+      query: [
+        pageQuery,
+        { name: "q", description: "only designs whose label contains this (case-insensitive)", type: "string" },
+        {
+          name: "archived",
+          description: "`true` lists archived designs beside the others (ADMIN, or a token with designs:write)",
+          type: "string",
+        },
+      ],
+      responses: { 200: ok("one page of designs, newest change first", designPage) },
+    }),
+    "POST /designs": design("designs:write", {
+      operationId: "createDesign",
+      summary: "Create a design from a bundle (its version 1) or as a copy of a gallery template",
+      more: `${zipBodyText} {"fromTemplate": id, "label"?: …} copies a gallery template instead. The sample document (sampleParams) is rendered for the thumbnail, so a design whose sample fails is refused (422).`,
+      body: createDesignBody,
+      binaryBody: "application/zip",
+      query: [{ name: "note", description: "the version's note, with a zip body", type: "string" }],
+      responses: { 201: ok("the new design", designDetail) },
+      errors: [404, 422],
+      codes: ["TEMPLATE_NOT_FOUND", "DESIGN_BUNDLE_INVALID"],
+    }),
+    "POST /designs/preview": design("designs:read", {
+      operationId: "previewDesign",
+      summary: "Render a version, the draft or a bundle as a marked PDF (or one page as PNG); nothing is stored",
+      more: "The body names one source: {designId, version}, {designId, draft: true} or {bundle: the JSON form}, with optional params (default: the design's sampleParams). Every page carries a PREVIEW mark; the page count is in X-Page-Count. Counts toward the preview rate class.",
+      body: previewBody,
+      query: [
+        { name: "format", description: "`pdf` (default) or `png`", type: "string" },
+        { name: "page", description: "the page shown as PNG (default 1)", type: "integer" },
+      ],
+      responses: {
+        200: {
+          description: "the preview: a PDF, or with ?format=png one page as PNG",
+          binary: ["application/pdf", "image/png"],
+          headers: { "X-Page-Count": "pages of the preview" },
+        },
+      },
+      errors: [404, 422, 429, 503],
+      codes: [
+        ...sessionOriginCodes,
+        ...versionNotFound,
+        "PARAMS_TYPE_MISMATCH",
+        "DESIGN_BUNDLE_INVALID",
+        "RENDER_TIMEOUT",
+        "DOCUMENT_PAGE_LIMIT_EXCEEDED",
+        "DOCUMENT_HTML_LIMIT_EXCEEDED",
+        "DOCUMENT_PDF_LIMIT_EXCEEDED",
+        "RATE_LIMITED",
+        "RENDER_QUEUE_FULL",
+      ],
+    }),
+    [`GET ${base}`]: design("designs:read", {
+      operationId: "getDesign",
+      summary: "A design: label, description, latest version, draft state",
+      responses: { 200: ok("the design", designDetail) },
+      errors: [404],
+      codes: designNotFound,
+    }),
+    [`PATCH ${base}`]: design("designs:write", {
+      operationId: "updateDesign",
+      summary: "Change a design's label or description (no new version)",
+      body: patchBody.meta({ description: "label, description or both" }),
+      responses: { 200: ok("the design", designDetail) },
+      errors: [404],
+      codes: designNotFound,
+    }),
+    [`DELETE ${base}`]: design("designs:write", {
+      operationId: "archiveDesign",
+      summary: "Archive a design: it leaves the lists and generation; its versions and gallery templates stay",
+      responses: { 204: { description: "archived" } },
+      errors: [404],
+      codes: designNotFound,
+    }),
+    [`GET ${base}/versions`]: design("designs:read", {
+      operationId: "listDesignVersions",
+      summary: "A design's versions, newest first, 30 per page",
+      query: [pageQuery],
+      responses: { 200: ok("one page of versions", versionPage) },
+      errors: [404],
+      codes: designNotFound,
+    }),
+    [`POST ${base}/versions`]: design("designs:write", {
+      operationId: "publishDesignVersion",
+      summary: "Publish the next version from a bundle or from the draft",
+      more: `${zipBodyText.replace("with `note` in the query", "with `note` and `expectedLatestVersion` in the query")} {"from":"draft"} publishes the draft (its warnings are errors here) and clears it. expectedLatestVersion makes the publish conditional: 409 DESIGN_VERSION_CONFLICT carries the latest version in details[0].latestVersion.`,
+      body: publishVersionBody,
+      binaryBody: "application/zip",
+      query: [
+        { name: "note", description: "the version's note, with a zip body", type: "string" },
+        {
+          name: "expectedLatestVersion",
+          description: "publish only over this latest version, with a zip body",
+          type: "integer",
+        },
+      ],
+      responses: { 201: ok("the new version and its content hash", publishedVersion) },
+      errors: [404, 409, 422],
+      codes: [...designNotFound, "DESIGN_VERSION_CONFLICT", "DESIGN_BUNDLE_INVALID"],
+    }),
+    [`GET ${base}/versions/{version}`]: design("designs:read", {
+      operationId: "getDesignVersion",
+      summary: "One version: note, hash, parameters, page setup and sample params",
+      responses: { 200: ok("the version (immutable: cached a day)", versionDetail) },
+      errors: [404],
+      codes: versionNotFound,
+    }),
+    [`GET ${base}/versions/{version}/bundle`]: design("designs:read", {
+      operationId: "downloadDesignBundle",
+      summary: "A version's bundle as a zip (publishing it again gives the same sha256)",
+      responses: { 200: zip("the bundle zip: design.json, template.liquid, style.css, assets/…") },
+      errors: [404],
+      codes: versionNotFound,
+    }),
+    [`GET ${base}/draft`]: design("designs:read", {
+      operationId: "getDesignDraft",
+      summary: "A design's draft in the JSON form, with what publishing it would refuse",
+      responses: { 200: ok("the draft and its warnings", draftAnswer) },
+      errors: [404],
+      codes: designNotFound,
+      more: "404 DESIGN_NOT_FOUND also when the design has no draft.",
+    }),
+    [`PUT ${base}/draft`]: design("designs:write", {
+      operationId: "saveDesignDraft",
+      summary: "Replace a design's draft (the JSON form); problems come back as warnings",
+      more: "Only the form's own shape is refused (422): an unknown field, a template that is no string, an asset that is no base64.",
+      body: draftForm,
+      responses: { 200: ok("saved, with its warnings", draftSaved) },
+      errors: [404, 422],
+      codes: [...designNotFound, "DESIGN_BUNDLE_INVALID"],
+    }),
+    [`DELETE ${base}/draft`]: design("designs:write", {
+      operationId: "discardDesignDraft",
+      summary: "Discard a design's draft (204 whether or not it had one)",
+      responses: { 204: { description: "no draft now" } },
+      errors: [404],
+      codes: designNotFound,
+    }),
+    "POST /templates": design("templates:write", {
+      operationId: "shareTemplate",
+      summary: "Share a version of a design in the public gallery (sharing again replaces the design's entry)",
+      body: shareBody,
+      responses: { 201: ok("the gallery template", templateDetail) },
+      errors: [404],
+      codes: versionNotFound,
+    }),
+    "GET /templates/{templateId}": design("templates:read", {
+      operationId: "getTemplate",
+      summary: "A gallery template: its public fields, version and parameters",
+      responses: { 200: ok("the template", templateDetail) },
+      errors: [404],
+      codes: ["TEMPLATE_NOT_FOUND"],
+    }),
+    "GET /templates/{templateId}/bundle": design("templates:read", {
+      operationId: "downloadTemplateBundle",
+      summary: "A gallery template's bundle as a zip",
+      responses: { 200: zip("the bundle zip") },
+      errors: [404],
+      codes: ["TEMPLATE_NOT_FOUND"],
+    }),
+    "DELETE /templates/{templateId}": design("templates:write", {
+      operationId: "withdrawTemplate",
+      summary: "Withdraw one of the workspace's gallery templates",
+      responses: { 204: { description: "withdrawn" } },
+      errors: [404],
+      codes: ["TEMPLATE_NOT_FOUND"],
+    }),
+  };
+}

@@ -20,6 +20,13 @@ export const errorBody = z
         expected: z.string().optional(),
         code: z.string().optional(),
         message: z.string(),
+        file: z.string().optional().meta({ description: "the bundle file a DESIGN_BUNDLE_INVALID detail is about" }),
+        line: z.int().optional().meta({ description: "1-based line in `file`" }),
+        column: z.int().optional().meta({ description: "1-based column in `line`" }),
+        latestVersion: z
+          .int()
+          .optional()
+          .meta({ description: "DESIGN_VERSION_CONFLICT: the design's latest version, to publish against" }),
       }),
     ),
     docsUrl: z.string(),
@@ -68,6 +75,7 @@ interface ParameterSpec {
   type: "text" | "number" | "date" | "array" | "collection" | "boolean";
   label: string;
   description?: string;
+  default?: boolean | string | number;
   spec?: ParameterSpec[];
 }
 export const parameterSpec: z.ZodType<ParameterSpec> = z.object({
@@ -75,6 +83,7 @@ export const parameterSpec: z.ZodType<ParameterSpec> = z.object({
   type: z.enum(["text", "number", "date", "array", "collection", "boolean"]),
   label: z.string(),
   description: z.string().optional(),
+  default: z.union([z.boolean(), z.string(), z.number()]).optional(),
   get spec() {
     return z.array(parameterSpec).optional();
   },

@@ -5,8 +5,18 @@ import { routes } from "#shared/definitions/routes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
 import { singleRequestSchema } from "#shared/generation/request-schema.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
+import { routes as designApiRoutes } from "../../functions/api/design-api.ts";
+import { routes as designRenderRoutes } from "../../functions/api/design-render.ts";
 
 /** The served OpenAPI document: valid OpenAPI 3.1, every route in it, schemas usable. */
+
+/** The design API's operation of a route (its handler's own table), undefined for every other route. */
+const designOperation = (route: { method: string; path: string }) =>
+  [...designApiRoutes, ...designRenderRoutes].find((d) => d.method === route.method && d.path === route.path)
+    ?.operation;
+/** The Bearer scopes that allow a design operation (shared/auth/design-access.ts): a write scope also reads. */
+const scopesOf = (operation: string) =>
+  operation.endsWith(":read") ? [operation, operation.replace(":read", ":write")] : [operation];
 
 const urls = { baseUrl: "https://api.example.test/v1", authUrl: "https://auth.example.test" };
 const doc = buildOpenApiDocument(routes, urls) as {
@@ -32,10 +42,16 @@ describe("OpenAPI document", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r]))("lists %s with its authentication", (_key, route) => {
     const op = doc.paths[route.path]?.[route.method.toLowerCase()];
     expect(op, `${route.method} ${route.path}`).toBeDefined();
+    // The design API takes its own scopes, one requirement each (any one suffices); the rest pdf:generate.
+    const operation = designOperation(route);
+    expect(operation !== undefined, "a design API route has its handler's operation").toBe(
+      route.function === "design-api" || route.function === "design-render",
+    );
+    const bearer = (operation ? scopesOf(operation) : ["pdf:generate"]).map((scope) => ({ oauth2: [scope] }));
     const expected = {
       none: [],
-      "appkey-or-bearer": [{ appkey: [] }, { oauth2: ["pdf:generate"] }],
-      "bearer-or-session": [{ oauth2: ["pdf:generate"] }, { session: [] }],
+      "appkey-or-bearer": [{ appkey: [] }, ...bearer],
+      "bearer-or-session": [...bearer, { session: [] }],
     };
     expect(op!.security).toEqual(expected[route.auth]);
   });
@@ -75,6 +91,54 @@ describe("OpenAPI document", () => {
     expect(ops["/file/async/multiple"]!.post!.responses["504"]).toBeUndefined();
     expect(Object.keys(sync["401"]!.headers!)).toEqual(["WWW-Authenticate"]);
     expect(Object.keys(sync["429"]!.headers!)).toEqual(["Retry-After"]);
+  });
+
+  it("documents the design API: zip bodies beside JSON, PDF or PNG previews, the session's X-Workspace-Id, client tokens", () => {
+    type Op = {
+      description?: string;
+      parameters?: { name: string; in: string }[];
+      requestBody?: { content: Record<string, unknown> };
+      responses: Record<string, { content?: Record<string, unknown> }>;
+    };
+    const ops = doc.paths as unknown as Record<string, Record<string, Op>>;
+    for (const [path, method] of [
+      ["/designs", "post"],
+      ["/designs/{designId}/versions", "post"],
+    ] as const)
+      expect(Object.keys(ops[path]![method]!.requestBody!.content), path).toEqual([
+        "application/json",
+        "application/zip",
+      ]);
+    expect(Object.keys(ops["/designs/preview"]!.post!.responses["200"]!.content!)).toEqual([
+      "application/pdf",
+      "image/png",
+    ]);
+    expect(Object.keys(ops["/designs/{designId}/versions/{version}/bundle"]!.get!.responses["200"]!.content!)).toEqual([
+      "application/zip",
+    ]);
+    for (const route of routes.filter((r) => designOperation(r))) {
+      const op = ops[route.path]![route.method.toLowerCase()]!;
+      expect(op.parameters, route.path).toContainEqual(
+        expect.objectContaining({ name: "X-Workspace-Id", in: "header" }),
+      );
+      expect(op.description, route.path).toMatch(/client-credentials token acts by its scopes alone/);
+      expect(op.description, route.path).toContain("X-Workspace-Id");
+    }
+    // The JSON bodies' schemas say what readBundleBody reads: a bundle or a copy on create, a bundle or the draft on publish.
+    const ajv = new Ajv2020({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const create = ajv.getSchema("#/components/schemas/CreateDesignBody")!;
+    const publish = ajv.getSchema("#/components/schemas/PublishDesignVersionBody")!;
+    const form = { label: "L", template: "<p>{{ a }}</p>", parameters: [{ name: "a", type: "text", label: "A" }] };
+    expect(create({ ...form, note: "n" })).toBe(true);
+    expect(create({ fromTemplate: "T1", label: "Copy" })).toBe(true);
+    expect(create({ from: "draft" })).toBe(false);
+    expect(create({ ...form, colour: "red" })).toBe(false);
+    expect(publish({ from: "draft", expectedLatestVersion: 3 })).toBe(true);
+    expect(publish({ ...form, expectedLatestVersion: 0 })).toBe(true);
+    expect(publish({ fromTemplate: "T1" })).toBe(false);
+    expect(publish({ from: "draft", expectedLatestVersion: -1 })).toBe(false);
   });
 
   it("refuses to build when a route has no documentation", () => {

@@ -36,7 +36,8 @@ const SPEC_CLASSES: Record<string, string> = {
   "PATCH /workspace/webhook": "none",
   "PATCH /workspace/{workspaceId}/webhook": "none",
   "POST /workspace/{workspaceId}/application-token/regenerate": "none",
-  // The design API (shared/authoring/README.md): only a preview renders on demand, so only it has a class.
+  // The design API and the gallery (shared/http/design-handler.ts): only a preview, which renders, counts
+  // toward a class (`preview`); the other routes are authenticated editing, like management.
   "GET /designs": "none",
   "POST /designs": "none",
   "POST /designs/preview": "preview",

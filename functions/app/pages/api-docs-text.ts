@@ -45,6 +45,10 @@ const pageTexts = {
   requestBody: { en: "Request body", ja: "リクエスト本文" },
   bodyRequired: { en: "JSON, required.", ja: "JSON、必須。" },
   bodyOptional: { en: "JSON, optional (may be left out).", ja: "JSON、省略可。" },
+  bodyBinary: {
+    en: "Or, in place of JSON, the bytes of a file (Content-Type: {type}).",
+    ja: "JSON の代わりにファイルのバイト列も送信できます（Content-Type: {type}）。",
+  },
   field: { en: "Field", ja: "フィールド" },
   defaultValue: { en: "default {value}", ja: "既定値 {value}" },
   anyType: { en: "any", ja: "任意" },
@@ -63,6 +67,7 @@ const pageTexts = {
 const tagTexts = {
   service: { en: "Service", ja: "サービス" },
   designs: { en: "Designs", ja: "デザイン" },
+  gallery: { en: "Gallery (shared templates)", ja: "ギャラリー（共有テンプレート）" },
   generation: { en: "Generation", ja: "生成" },
   management: { en: "Management (webhooks, application key)", ja: "管理（Webhook、アプリケーションキー）" },
 } as const satisfies TextTable;

@@ -40,6 +40,7 @@ interface Media {
 interface Operation {
   operationId: string;
   summary: string;
+  description?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
@@ -145,6 +146,7 @@ function operationSection(
   return html`<section class="api-op" id="${id}" aria-labelledby="h-${id}">
 <h3 id="h-${id}"><a href="#${id}"><code>${method.toUpperCase()} ${shownPath}</code></a></h3>
 <p>${withCode(op.summary)}</p>
+${op.description ? html`<p>${withCode(op.description)}</p>` : ""}
 <dl class="facts">
   <dt>${s.operationId}</dt>
   <dd><code>${id}</code></dd>
@@ -214,6 +216,21 @@ function resolve(doc: OpenApiDocument, schema: Schema): Schema {
 
 function fieldRows(doc: OpenApiDocument, schema: Schema, prefix = "", seen = new Set<Schema>()): FieldRow[] {
   const object = resolve(doc, schema);
+  const union = object.anyOf ?? object.oneOf;
+  if (!object.properties && union && !seen.has(object)) {
+    // A body of alternatives (a bundle, or a copy of a template): every field once; a top-level
+    // field is required only where each alternative requires it, a nested one as its parent says.
+    seen.add(object);
+    const alternatives = union.map((u) => fieldRows(doc, u, prefix, seen));
+    seen.delete(object);
+    const merged = new Map<string, FieldRow>();
+    for (const row of alternatives.flat()) {
+      const nested = /[.[]/.test(row.name.slice(prefix.length));
+      const everywhere = alternatives.every((rows) => rows.some((r) => r.name === row.name && r.required));
+      if (!merged.has(row.name)) merged.set(row.name, { ...row, required: nested ? row.required : everywhere });
+    }
+    return [...merged.values()];
+  }
   if (seen.has(object) || !object.properties) return [];
   seen.add(object);
   const rows = Object.entries(object.properties).flatMap(([name, raw]) => {
@@ -276,8 +293,11 @@ function requestBodyPart(doc: OpenApiDocument, op: Operation, lang: Language): H
   <td>${fieldDescription(doc, r.schema, lang)}</td>
 </tr>`,
   );
+  // A body that may also be a file's bytes (a bundle zip): the other media type of the request body.
+  const binary = Object.keys(op.requestBody!.content).find((type) => type !== "application/json");
   return html`<h4>${s.requestBody}</h4>
 <p>${op.requestBody!.required ? s.bodyRequired : s.bodyOptional}</p>
+${binary ? html`<p>${fillHtml(s.bodyBinary, { type: html`<code>${binary}</code>` })}</p>` : ""}
 ${dataTable([s.field, s.type, s.required, s.description], rows)}`;
 }
 
