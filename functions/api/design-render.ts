@@ -109,8 +109,12 @@ export const routes: DesignRoute[] = [
       // A PDF has every page: `page` is the PNG's.
       if (format === "png" && !/^[1-9]\d{0,3}$/.test(pageRaw))
         throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "page", message: "an integer ≥ 1" }] });
-      // The lookups run beside the rate-limit write; nothing renders before it admits the request.
-      const [source] = await Promise.all([previewSource(grant.workspaceId, body(previewBody)), admitted]);
+      // The lookups run beside the rate-limit write; nothing renders before it admits the request,
+      // and over the limit the answer is 429 whatever the body (as in every class).
+      const lookups = (async () => previewSource(grant.workspaceId, body(previewBody)))();
+      lookups.catch(() => undefined);
+      await admitted;
+      const source = await lookups;
       const rendered = await renderPreview(getRenderer(), source);
       const headers = { ...noStore, "X-Page-Count": String(rendered.pageCount) };
       if (format === "pdf") return { status: 200, headers, contentType: "application/pdf", body: rendered.pdf };

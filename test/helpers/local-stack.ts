@@ -27,7 +27,7 @@ export interface RunningStack {
  * they run with the limits raised (configuration, not a bypass). The limits suite passes
  * `PLATEN_RATE_LIMITS: ""` to get the spec's numbers.
  */
-export const UNLIMITED = JSON.stringify({ sync: 1e6, async: 1e6, retrieval: 1e6, status: 1e6 });
+export const UNLIMITED = JSON.stringify({ sync: 1e6, async: 1e6, retrieval: 1e6, status: 1e6, preview: 1e6 });
 
 /**
  * Starts `npm start`'s entry as a child process on a free port with a temporary (or

@@ -11,6 +11,8 @@ import {
 import { burst, pagesUsedNow, rendererStats, type ServiceClock, serviceClock } from "../helpers/limits-stack.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
+import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
  * Rate limits (shared/limits/README.md#rate-limits) over HTTP, with the spec's own numbers (PLATEN_RATE_LIMITS
@@ -198,6 +200,27 @@ describe("rate limits per workspace and class (see shared/limits/README.md#rate-
     await expectRateLimited(await get(tenant.appKey, `/file/design/parameter/${tenant.invoiceId}`));
 
     expect(await statusOf(get(tenant.appKey, `/file/status/${UNKNOWN_REQUEST}`))).toBe(404);
+  });
+
+  it("preview: 60 a minute per workspace in a class of its own (the design API); other design routes are not limited", async () => {
+    const tenant: Tenant = await createTenant(stack, "Rate preview");
+    useStackEmulators(stack.dataDir);
+    const client = await makeConfidentialClient(tenant.workspaceId, ["designs:read"]);
+    const token = await clientCredentialsToken(stack, client, "designs:read");
+    const preview = (body: unknown) =>
+      fetch(`${stack.baseUrl}/designs/preview`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await clock.enterFreshWindow(1);
+    // Refused bodies count (the window is taken before the body is read) and render nothing.
+    expect(tally(await burst(61, 8, () => statusOf(preview({}))))).toEqual({ 400: 60, 429: 1 });
+    await expectRateLimited(await preview({ designId: tenant.invoiceId, version: 1 }));
+    const list = await fetch(`${stack.baseUrl}/designs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(list.status).toBe(200);
+    // The generation classes are untouched by previews.
+    expect(await statusOf(get(tenant.appKey, "/file/designs"))).toBe(200);
   });
 
   it("the health check is never limited (no authentication, no class), even with the key of a limited workspace", async () => {
