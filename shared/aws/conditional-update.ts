@@ -27,3 +27,19 @@ export async function updateIf(input: UpdateCommandInput): Promise<boolean> {
     throw err;
   }
 }
+
+/**
+ * A conditional UpdateItem with `ReturnValues`: the attributes it returned (possibly none), or
+ * undefined when the condition did not hold; any other error is thrown.
+ */
+export async function updateReturning(
+  input: UpdateCommandInput,
+): Promise<{ attributes: Record<string, unknown> } | undefined> {
+  try {
+    const out = await awsClients().ddb.send(new UpdateCommand(input));
+    return { attributes: out.Attributes ?? {} };
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return undefined;
+    throw err;
+  }
+}

@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
+import { updateIf, updateReturning } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
 import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
@@ -55,6 +56,8 @@ export const draftObjectKey = (ws: string, id: string, revision: string) =>
   `designs/${ws}/${id}/drafts/${revision}.json`;
 
 const table = () => config().tables.designs;
+/** The condition of every change to a design: it exists and is not archived. */
+const ACTIVE = "attribute_exists(pk) AND (attribute_not_exists(archived) OR archived = :false)";
 const bucket = () => config().buckets.designs;
 
 export async function getDesignHead(ws: string, id: string): Promise<DesignHead | undefined> {
@@ -187,22 +190,15 @@ async function conditionalHeadUpdate(
   update: string,
   values: Record<string, unknown>,
 ): Promise<DesignHead | undefined> {
-  try {
-    const out = await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: headKey(ws, id),
-        UpdateExpression: update,
-        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(archived) OR archived = :false)",
-        ExpressionAttributeValues: { ...values, ":false": false },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return out.Attributes ? pickHead(out.Attributes) : undefined;
-  } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
-    throw err;
-  }
+  const out = await updateReturning({
+    TableName: table(),
+    Key: headKey(ws, id),
+    UpdateExpression: update,
+    ConditionExpression: ACTIVE,
+    ExpressionAttributeValues: { ...values, ":false": false },
+    ReturnValues: "ALL_NEW",
+  });
+  return out ? pickHead(out.attributes) : undefined;
 }
 
 /**
@@ -215,45 +211,31 @@ export async function setDraftKey(
   draftKey: string,
   at: string,
 ): Promise<{ previous?: string } | undefined> {
-  try {
-    const out = await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: headKey(ws, id),
-        UpdateExpression: "SET draftKey = :k, draftUpdatedAt = :u",
-        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(archived) OR archived = :false)",
-        ExpressionAttributeValues: { ":k": draftKey, ":u": at, ":false": false },
-        ReturnValues: "UPDATED_OLD",
-      }),
-    );
-    const previous = out.Attributes?.draftKey as string | undefined;
-    return previous ? { previous } : {};
-  } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return undefined;
-    throw err;
-  }
+  const out = await updateReturning({
+    TableName: table(),
+    Key: headKey(ws, id),
+    UpdateExpression: "SET draftKey = :k, draftUpdatedAt = :u",
+    ConditionExpression: ACTIVE,
+    ExpressionAttributeValues: { ":k": draftKey, ":u": at, ":false": false },
+    ReturnValues: "UPDATED_OLD",
+  });
+  if (!out) return undefined;
+  const previous = out.attributes.draftKey as string | undefined;
+  return previous ? { previous } : {};
 }
 
 /**
  * Removes the draft pointer if it still names `draftKey` (a draft saved meanwhile is kept);
  * answers whether it did.
  */
-export async function clearDraftKey(ws: string, id: string, draftKey: string): Promise<boolean> {
-  try {
-    await awsClients().ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: headKey(ws, id),
-        UpdateExpression: "REMOVE draftKey, draftUpdatedAt",
-        ConditionExpression: "draftKey = :k",
-        ExpressionAttributeValues: { ":k": draftKey },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if ((err as { name?: string }).name === "ConditionalCheckFailedException") return false;
-    throw err;
-  }
+export function clearDraftKey(ws: string, id: string, draftKey: string): Promise<boolean> {
+  return updateIf({
+    TableName: table(),
+    Key: headKey(ws, id),
+    UpdateExpression: "REMOVE draftKey, draftUpdatedAt",
+    ConditionExpression: "draftKey = :k",
+    ExpressionAttributeValues: { ":k": draftKey },
+  });
 }
 
 /** Bundles are stored as one JSON object (assets base64) so a render needs one GET. */
