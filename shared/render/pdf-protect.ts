@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, randomBytes } from "node:crypto";
 // Types only: the library itself is imported on the first protected file.
 import type { PDFDocument, PDFObject } from "@cantoo/pdf-lib";
 
@@ -48,12 +48,35 @@ export async function protectPdf(pdf: Uint8Array, protection: PdfProtection): Pr
       contentAccessibility: true,
     },
   });
+  useNativeCipher(doc);
   encryptStrings(lib, doc);
   const bytes = await doc.save({ useObjectStreams: false, objectsPerTick: Number.POSITIVE_INFINITY });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 type PdfLib = typeof import("@cantoo/pdf-lib");
+
+/**
+ * The handler's cipher (AESV3: AES-256-CBC with a random 16-byte IV before the data, PKCS#7
+ * padding, the file key for every object) through Node's OpenSSL instead of the library's
+ * JavaScript AES, which took ~18 ms of the ~25 ms a protected one-page invoice cost (measured with
+ * --cpu-prof). Only the primitive changes: the library still derives the key, the password
+ * entries and the permissions. A library whose handler is not V 5 or whose key is not where this
+ * expects keeps its own function.
+ */
+function useNativeCipher(doc: PDFDocument): void {
+  const security = doc.context.security as unknown as
+    | { encryption?: { V?: number }; encryptionKey?: Uint8Array; getEncryptFn: unknown }
+    | undefined;
+  const key = security?.encryptionKey;
+  if (!security || security.encryption?.V !== 5 || !(key instanceof Uint8Array) || key.length !== 32) return;
+  const encrypt = (bytes: Uint8Array): Uint8Array => {
+    const iv = randomBytes(16);
+    const cipher = createCipheriv("aes-256-cbc", key, iv);
+    return Buffer.concat([iv, cipher.update(bytes), cipher.final()]);
+  };
+  security.getEncryptFn = () => encrypt;
+}
 
 /**
  * The library's writer encrypts stream contents only; the handler also covers every string
