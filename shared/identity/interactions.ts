@@ -7,6 +7,7 @@ import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { saveGrantWorkspace } from "./grant-workspace.ts";
 import { readBody, sendHtml, sourceAddress } from "./http-io.ts";
 import { allowLoginAttempt } from "./login-limit.ts";
+import { siteSessionAnswers } from "./login-policy.ts";
 import { listMemberships } from "./memberships.ts";
 import { consentPage, loginPage, refusalPage } from "./screens.ts";
 import { createSessionCookie, readSession } from "./session.ts";
@@ -65,14 +66,16 @@ async function showStep(
 ): Promise<void> {
   const lang = pickLanguage(req.headers["accept-language"]);
   if (details.prompt.name === "login") {
-    // Signed in on the site already: the first-party session stands for the login
-    // (readSession has checked the user still exists and has not signed out since).
+    // Signed in on the site already: the first-party session stands for the login (readSession has checked
+    // the user still exists and has not signed out since), unless the client asked for a fresh password
+    // (`prompt=login`, a `max_age` the session is older than). The login time recorded is the session's own,
+    // so the ID token's `auth_time` is when the password was given, not now.
     const session = await readSession(req.headers.cookie);
-    if (session) {
+    if (session && siteSessionAnswers(details.prompt, details.params, session.signedAt, systemClock.now().getTime())) {
       await ctx.provider.interactionFinished(
         req,
         res,
-        { login: { accountId: session.userId } },
+        { login: { accountId: session.userId, ts: Math.floor(session.signedAt / 1000) } },
         { mergeWithLastSubmission: false },
       );
       return;
