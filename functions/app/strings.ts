@@ -96,6 +96,10 @@ const pageTexts = {
   },
   historySearchSubmit: { en: "Search", ja: "検索" },
   historyEmpty: { en: "No requests found.", ja: "リクエストがありません。" },
+  historyPartial: {
+    en: "The search stopped early to keep this page fast: older requests may match too.",
+    ja: "表示を速くするため検索を途中で止めました。さらに以前のリクエストも一致する可能性があります。",
+  },
   historyRequest: { en: "Request", ja: "リクエスト" },
   historyCreated: { en: "Accepted", ja: "受付日時" },
   historyFiles: { en: "Files", ja: "ファイル" },

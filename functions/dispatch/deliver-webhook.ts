@@ -5,6 +5,7 @@ import { listFileRecords } from "#shared/generation/index.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { dispatchDelivery } from "#shared/webhooks/dispatch-delivery.ts";
+import { dynamoDispatchLeases } from "#shared/webhooks/dispatch-leases.ts";
 import { parseDispatchMessage } from "#shared/webhooks/webhook-queue.ts";
 import { webhookSettings } from "#shared/webhooks/webhook-settings.ts";
 
@@ -16,7 +17,9 @@ const realClock: Clock = { now: () => new Date() };
  * failing endpoint (cut at its 15 s deadline) never holds up another. A message whose
  * attempt another invocation is still making, or that failed unexpectedly, is reported
  * in `batchItemFailures` and comes back after the visibility time-out. Each attempt's log
- * line names its request and workspace (a batch may mix them).
+ * line names its request and workspace (a batch may mix them). Each workspace may have only its cap of
+ * attempts in flight across dispatchers; its other messages go back to the queue for a second or two
+ * (shared/webhooks/README.md#fair-delivery-across-workspaces).
  */
 export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   startLogContext(context);
@@ -26,6 +29,8 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
     siteUrl: config().siteUrl,
     settings: webhookSettings(),
     listFiles: listFileRecords,
+    // Per-workspace in-flight cap; a workspace found full is not read again in this batch.
+    fairness: { leases: dynamoDispatchLeases, refused: new Set<string>() },
   };
   try {
     // Parsed inside each message's own promise: a malformed one fails alone, never its batch.

@@ -1,4 +1,5 @@
 import type { Clock } from "#shared/clock.ts";
+import { catalogue } from "#shared/errors/catalogue.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, type PageCounter, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys, logger } from "#shared/observability/logger.ts";
@@ -9,7 +10,9 @@ import { type PlannedFile, type PlannedRecord, planFiles } from "./plan-files.ts
 import { INLINE_PARAMS_BYTES, paramsObjectKey, putParams } from "./params-store.ts";
 import { resolveDesign } from "./prepare-generation.ts";
 import { sealProtection } from "./protection-seal.ts";
-import { sendRenderMessages } from "./render-queue.ts";
+import type { Outcome } from "./render-file.ts";
+import { type RenderMessage, sendRenderMessagesReporting } from "./render-queue.ts";
+import { failAndMaybeFinalize } from "./settle-file.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 
 /** A file of an accepted request as the 202 answer lists it (OpenAPI generateAsyncSingle). */
@@ -70,6 +73,8 @@ export async function acceptAsync(
     throw err;
   }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
+  let stored: FileRecord[] = [];
+  let unsent: RenderMessage[] = [];
   try {
     // Params (inline when small, else S3) and file records exist before any message names them.
     const paramsJson = request.contents.map((c) => JSON.stringify(c.params));
@@ -85,17 +90,19 @@ export async function acceptAsync(
             c.protection ? sealProtection(c.protection, { requestId, fileId: files[i]!.fileId }) : undefined,
           ),
         );
-        await putFileRecords(
-          records.map((r, index) => ({
-            ...fileRecord(job, r, index, expiresAt, admission.limit),
-            ...(inline[index] && { paramsJson: paramsJson[index] }),
-            ...(sealed[index] && { sealedProtection: sealed[index] }),
-            ...(request.contents[index]!.metadata && { metadata: request.contents[index]!.metadata }),
-          })),
-        );
+        stored = records.map((r, index) => ({
+          ...fileRecord(job, r, index, expiresAt, admission.limit),
+          ...(inline[index] && { paramsJson: paramsJson[index] }),
+          ...(sealed[index] && { sealedProtection: sealed[index] }),
+          ...(request.contents[index]!.metadata && { metadata: request.contents[index]!.metadata }),
+        }));
+        await putFileRecords(stored);
       }),
     ]);
-    await sendRenderMessages(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
+    const sent = await sendRenderMessagesReporting(files.map((f) => ({ workspaceId, requestId, fileId: f.fileId })));
+    // Not one message queued: nothing can render, the request fails as a whole below.
+    if (sent.unsent.length === files.length) throw sent.error ?? new Error("no render message could be queued");
+    unsent = sent.unsent;
   } catch (err) {
     // Nothing will ever render: end the job now rather than leave it processing forever.
     await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved).catch(() => undefined);
@@ -107,6 +114,15 @@ export async function acceptAsync(
     }).catch(() => undefined);
     throw err;
   }
+  if (unsent.length) {
+    // Some batches were queued and their files may be rendering already: the request lives on, and the files
+    // whose messages were not sent fail now (reserved page returned, listed in the status and `file.failed`),
+    // so every file that renders is billed and in the webhook, as in any partial failure. Failing them before
+    // the mark below: if this throws, the sweeper fails what is still queued after the acceptance deadline.
+    const byId = new Map(stored.map((f) => [f.fileId, f]));
+    for (const m of unsent) await failAndMaybeFinalize(byId.get(m.fileId)!, notQueued, deps.clock);
+    logger.error("render messages not queued; their files failed", { requestId, files: unsent.length });
+  }
   // Acceptance is complete. If this mark is lost, the sweeper fails what is still queued
   // after the acceptance deadline; the messages are sent, so that is rarely anything.
   await markEnqueued(requestId, deps.clock.now().toISOString()).catch((err: Error) => {
@@ -115,6 +131,12 @@ export async function acceptAsync(
   // The hash stays in the file records; the answer carries the passcode itself, once.
   return { requestId, files };
 }
+
+const notQueued: Outcome = {
+  status: "failed",
+  errorCode: "GENERATION_INTERRUPTED",
+  errorMessage: catalogue.GENERATION_INTERRUPTED.en,
+};
 
 function fileRecord(
   job: JobRecord,

@@ -19,7 +19,7 @@ export interface DelayedRenderMessage {
   delaySeconds: number;
 }
 
-/** One SQS message per file, sent 10 per call (SendMessageBatch), failures retried once. */
+/** One SQS message per file, sent 10 per call (SendMessageBatch), failed entries retried. */
 export function sendRenderMessages(messages: RenderMessage[]): Promise<void> {
   return sendDelayedRenderMessages(messages.map((message) => ({ message, delaySeconds: 0 })));
 }
@@ -30,10 +30,28 @@ export function sendRenderMessages(messages: RenderMessage[]): Promise<void> {
  * does not hold back the others' messages); fauxqs accepts and ignores it.
  */
 export async function sendDelayedRenderMessages(messages: DelayedRenderMessage[]): Promise<void> {
+  const { unsent, error } = await sendEach(messages);
+  if (unsent.length) throw error ?? new Error(`could not enqueue ${unsent.length} render messages`);
+}
+
+/**
+ * Sends every message it can and says which were not sent: one batch failing does not hide that the others
+ * were queued (async acceptance must know exactly which files will render, accept-async.ts).
+ */
+export async function sendRenderMessagesReporting(
+  messages: RenderMessage[],
+): Promise<{ unsent: RenderMessage[]; error?: unknown }> {
+  const out = await sendEach(messages.map((message) => ({ message, delaySeconds: 0 })));
+  return { unsent: out.unsent.map((m) => m.message), ...(out.error !== undefined && { error: out.error }) };
+}
+
+async function sendEach(
+  messages: DelayedRenderMessage[],
+): Promise<{ unsent: DelayedRenderMessage[]; error?: unknown }> {
   const QueueUrl = config().queues.render;
   const batches: DelayedRenderMessage[][] = [];
   for (let i = 0; i < messages.length; i += 10) batches.push(messages.slice(i, i + 10));
-  await Promise.all(
+  const results = await Promise.allSettled(
     batches.map(async (batch) => {
       let entries: SendMessageBatchRequestEntry[] = batch.map(({ message, delaySeconds }, i) => ({
         Id: String(i),
@@ -46,9 +64,21 @@ export async function sendDelayedRenderMessages(messages: DelayedRenderMessage[]
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
         entries = entries.filter((e) => failed.has(e.Id));
       }
-      if (entries.length) throw new Error(`could not enqueue ${entries.length} render messages`);
+      return entries.map((e) => batch[Number(e.Id)]!);
     }),
   );
+  const unsent: DelayedRenderMessage[] = [];
+  let error: unknown;
+  results.forEach((r, i) => {
+    if (r.status === "fulfilled") unsent.push(...r.value);
+    else {
+      // A thrown call may still have queued its batch; counted unsent, the files are failed before any
+      // render can claim them, and a render that claims first settles its file (settleOnce is conditional).
+      unsent.push(...batches[i]!);
+      error ??= r.reason;
+    }
+  });
+  return { unsent, ...(error !== undefined && { error }) };
 }
 
 export function parseRenderMessage(body: string): RenderMessage {

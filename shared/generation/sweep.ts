@@ -1,9 +1,11 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { settlePages } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { queues } from "#shared/definitions/queues.ts";
 import { relayOutbox, OUTBOX_RELAY_SECONDS } from "#shared/webhooks/event-outbox.ts";
+import { boundedTask } from "./bounded-task.ts";
 import { type FileRecord, listFileRecords } from "./file-store.ts";
 import { finalizeWith } from "./finalize-request.ts";
 import { getJob, type JobRecord, listActiveJobs } from "./job-store.ts";
@@ -39,7 +41,32 @@ export interface SweepReport {
   failedFiles: number;
   /** Outbox events whose deliveries were queued again. */
   relayed: number;
+  /** Steps (the relay, the listing, one request) that threw; the others ran. */
+  errors: number;
+  /** Steps still running when their time budget ran out; the next run does them again. */
+  timedOut: number;
+  /** Requests not looked at because the run's budget was spent (the next run takes them). */
+  skipped: number;
 }
+
+/**
+ * Time budgets of one run, inside the sweep function's 300 s (shared/definitions/functions.ts). The relay
+ * runs first with its own share: a slow or broken request sweep must never hold back webhooks.
+ */
+export const SWEEP_BUDGET = { totalMs: 240_000, relayMs: 90_000, perJobMs: 20_000 };
+
+/** What the sweeper does, as ports: the stores in production, in-memory fakes in unit tests. */
+export interface SweepPorts {
+  relayOutbox(before: string): Promise<number>;
+  listActiveJobs(createdBefore: string): Promise<JobRecord[]>;
+  sweepJob(job: JobRecord, renderDeadline: string, clock: Clock): Promise<number>;
+}
+
+const storedSweepPorts: SweepPorts = {
+  relayOutbox: (before) => relayOutbox(before, async (requestId) => (await getJob(requestId))?.status !== "processing"),
+  listActiveJobs,
+  sweepJob,
+};
 
 const interrupted: Outcome = {
   status: "failed",
@@ -53,20 +80,54 @@ const interrupted: Outcome = {
  * finalization lost to a crash); if its acceptance stalled (render messages never marked
  * queued) or its rendering showed no sign of life for the render deadline, every
  * still-queued file fails with GENERATION_INTERRUPTED (its reserved page returned,
- * `file.failed` sent where routing says so) and the request ends. Then the outbox relay queues the deliveries of events
- * that never got them. Safe to run at any time and concurrently with the workers.
+ * `file.failed` sent where routing says so) and the request ends. The outbox relay, which queues the deliveries of
+ * events that never got them, runs first. Each step (the relay, the listing, each request) has its own error
+ * boundary and time budget (SWEEP_BUDGET), so one that throws or hangs stops only itself. Safe to run at any
+ * time and concurrently with the workers.
  */
-export async function sweepStalled(clock: Clock): Promise<SweepReport> {
+export async function sweepStalled(
+  clock: Clock,
+  ports: SweepPorts = storedSweepPorts,
+  budget = SWEEP_BUDGET,
+): Promise<SweepReport> {
+  const startedAt = Date.now();
   const now = clock.now().getTime();
   const iso = (secondsAgo: number) => new Date(now - secondsAgo * 1000).toISOString();
-  const jobs = await listActiveJobs(iso(ACCEPT_DEADLINE_SECONDS));
-  let failedFiles = 0;
-  for (const job of jobs) failedFiles += await sweepJob(job, iso(RENDER_DEADLINE_SECONDS), clock);
-  const relayed = await relayOutbox(
-    iso(OUTBOX_RELAY_SECONDS),
-    async (requestId) => (await getJob(requestId))?.status !== "processing",
+  const report: SweepReport = { checked: 0, failedFiles: 0, relayed: 0, errors: 0, timedOut: 0, skipped: 0 };
+  const count = (step: string, end: { ok: false; timedOut: boolean; error?: unknown }) => {
+    if (end.timedOut) report.timedOut += 1;
+    else report.errors += 1;
+    logger.error(`sweep: ${step} ${end.timedOut ? "ran out of time" : "failed"}`, {
+      error: end.error instanceof Error ? end.error : String(end.error ?? ""),
+    });
+  };
+  const relay = await boundedTask(() => ports.relayOutbox(iso(OUTBOX_RELAY_SECONDS)), budget.relayMs);
+  if (relay.ok) report.relayed = relay.value;
+  else count("outbox relay", relay);
+  const left = () => budget.totalMs - (Date.now() - startedAt);
+  const listed = await boundedTask(
+    () => ports.listActiveJobs(iso(ACCEPT_DEADLINE_SECONDS)),
+    Math.min(left(), budget.perJobMs),
   );
-  return { checked: jobs.length, failedFiles, relayed };
+  if (!listed.ok) {
+    count("listing unfinished requests", listed);
+    return report;
+  }
+  const renderDeadline = iso(RENDER_DEADLINE_SECONDS);
+  for (const job of listed.value) {
+    if (left() <= 0) {
+      report.skipped += 1;
+      continue;
+    }
+    report.checked += 1;
+    const swept = await boundedTask(
+      () => ports.sweepJob(job, renderDeadline, clock),
+      Math.min(left(), budget.perJobMs),
+    );
+    if (swept.ok) report.failedFiles += swept.value;
+    else count(`request ${job.requestId}`, swept);
+  }
+  return report;
 }
 
 async function sweepJob(job: JobRecord, renderDeadline: string, clock: Clock): Promise<number> {

@@ -6,11 +6,12 @@ import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { saveGrantWorkspace } from "./grant-workspace.ts";
 import { readBody, sendHtml, sourceAddress } from "./http-io.ts";
-import { allowLoginAttempt } from "./login-limit.ts";
+import { attemptLogin } from "./login-guard.ts";
+import { siteSessionAnswers } from "./login-policy.ts";
 import { listMemberships } from "./memberships.ts";
 import { consentPage, loginPage, refusalPage } from "./screens.ts";
-import { createSessionCookie, readSession } from "./session.ts";
-import { checkPassword, getUser } from "./users.ts";
+import { readSession } from "./session.ts";
+import { getUser } from "./users.ts";
 
 type Details = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -65,14 +66,16 @@ async function showStep(
 ): Promise<void> {
   const lang = pickLanguage(req.headers["accept-language"]);
   if (details.prompt.name === "login") {
-    // Signed in on the site already: the first-party session stands for the login
-    // (readSession has checked the user still exists and has not signed out since).
+    // Signed in on the site already: the first-party session stands for the login (readSession has checked
+    // the user still exists and has not signed out since), unless the client asked for a fresh password
+    // (`prompt=login`, a `max_age` the session is older than). The login time recorded is the session's own,
+    // so the ID token's `auth_time` is when the password was given, not now.
     const session = await readSession(req.headers.cookie);
-    if (session) {
+    if (session && siteSessionAnswers(details.prompt, details.params, session.signedAt, systemClock.now().getTime())) {
       await ctx.provider.interactionFinished(
         req,
         res,
-        { login: { accountId: session.userId } },
+        { login: { accountId: session.userId, ts: Math.floor(session.signedAt / 1000) } },
         { mergeWithLastSubmission: false },
       );
       return;
@@ -92,16 +95,18 @@ async function login(
   const form = new URLSearchParams(await readBody(req));
   const email = form.get("email") ?? "";
   const password = form.get("password") ?? "";
-  if (!(await allowLoginAttempt(email, sourceAddress(req), systemClock))) {
+  const outcome = await attemptLogin(
+    { email, password, sourceAddress: sourceAddress(req), cookieHeader: req.headers.cookie, secure: ctx.secureCookies },
+    systemClock,
+  );
+  if (!outcome.ok && outcome.reason === "limited")
     return sendHtml(res, 429, loginPage(lang, { action: `${base}/login`, email, error: "limited" }));
-  }
-  const user = email && password ? await checkPassword(email, password) : undefined;
-  if (!user) return sendHtml(res, 401, loginPage(lang, { action: `${base}/login`, email, error: "wrong" }));
-  res.setHeader("Set-Cookie", await createSessionCookie(user.id, { secure: ctx.secureCookies }));
+  if (!outcome.ok) return sendHtml(res, 401, loginPage(lang, { action: `${base}/login`, email, error: "wrong" }));
+  res.setHeader("Set-Cookie", outcome.cookies);
   await ctx.provider.interactionFinished(
     req,
     res,
-    { login: { accountId: user.id } },
+    { login: { accountId: outcome.user.id } },
     { mergeWithLastSubmission: false },
   );
 }

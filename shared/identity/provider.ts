@@ -3,6 +3,7 @@ import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "o
 import { logger } from "#shared/observability/logger.ts";
 import { grantWorkspace } from "./grant-workspace.ts";
 import type { IdentityKeys } from "./keys.ts";
+import { loginPolicy } from "./login-policy.ts";
 import { DynamoAdapter } from "./oidc-adapter.ts";
 import { providerErrorPage } from "./screens.ts";
 import { ALL_SCOPES, API_SCOPES, OIDC_SCOPES } from "./scopes.ts";
@@ -106,6 +107,8 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
     clientAuthMethods: ["none", "client_secret_post", "client_secret_basic"],
     clientDefaults: {
       id_token_signed_response_alg: "ES256",
+      // Every ID token says when the password was given, so a client can judge the login's age itself.
+      require_auth_time: true,
       grant_types: ["authorization_code"],
       response_types: ["code"],
     },
@@ -132,7 +135,10 @@ function configuration(settings: ProviderSettings, mountPath: string): Configura
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     extraTokenClaims: async (ctx, token) => workspaceClaims(ctx, token as never),
-    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    interactions: {
+      policy: loginPolicy(),
+      url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}`,
+    },
     routes: authRoutes,
     renderError: async (ctx, out) => {
       ctx.type = "html";

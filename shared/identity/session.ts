@@ -39,19 +39,20 @@ export async function createSessionCookie(userId: string, opts: { secure: boolea
 /**
  * The signed-in user of a `Cookie` header, or undefined (no cookie, bad signature, expired,
  * the user deleted, or signed out since: `endSessions`). Every kept cookie key is tried, so
- * sessions survive a key rotation.
+ * sessions survive a key rotation. `signedAt` (ms) is when the password was given: the login time the
+ * provider records when this session stands for its login.
  */
 export async function readSession(
   cookieHeader: string | undefined,
   users: SessionUsers = { getUser },
-): Promise<{ userId: string } | undefined> {
+): Promise<{ userId: string; signedAt: number } | undefined> {
   const token = cookieValue(cookieHeader, SESSION_COOKIE);
   if (!token) return undefined;
   const payload = await verifiedPayload(token);
   if (typeof payload?.sub !== "string") return undefined;
   const user = await users.getUser(payload.sub);
   const signedAt = typeof payload.at === "number" ? payload.at : (payload.iat ?? 0) * 1000;
-  return user && signedAt > (user.sessionsValidAfter ?? 0) ? { userId: payload.sub } : undefined;
+  return user && signedAt > (user.sessionsValidAfter ?? 0) ? { userId: payload.sub, signedAt } : undefined;
 }
 
 /** Where `readSession` finds the user (the identity table; a fake in unit tests). */

@@ -25,11 +25,50 @@ export interface HistoryPage {
   requests: RequestSummary[];
   /** Opaque cursor of the next (older) page, when there may be one. */
   next?: string;
+  /**
+   * A search stopped reading before it filled the page (its read limit or time budget): older matches may
+   * follow at `next`.
+   */
+  partial?: boolean;
 }
 
 export const HISTORY_PAGE_SIZE = 20;
 /** A search reads at most this many file records per page, so a rare match cannot make a page slow. */
 const SEARCH_READ_LIMIT = 2_000;
+/** …and reads no more pages of records after this long (ms): the page then says it is partial. */
+export const SEARCH_TIME_BUDGET_MS = 3_000;
+
+type StoredItem = FileRecord & { pk: string; sk: string; passthroughJson?: string };
+
+/** Where the history reads (the files table's `byWorkspace` index; fakes in unit tests) and how it matches. */
+export interface HistoryPorts {
+  readPage(
+    workspaceId: string,
+    start: Record<string, unknown> | undefined,
+  ): Promise<{ items: StoredItem[]; lastKey?: Record<string, unknown> }>;
+  matches(passthrough: Record<string, unknown> | undefined, query: string): boolean;
+  /** Elapsed-time source for the search budget (ms). */
+  now(): number;
+}
+
+const storedHistoryPorts: HistoryPorts = {
+  readPage: async (workspaceId, start) => {
+    const out = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: config().tables.files,
+        IndexName: "byWorkspace",
+        KeyConditionExpression: "workspaceId = :w",
+        ExpressionAttributeValues: { ":w": workspaceId },
+        ScanIndexForward: false,
+        Limit: 200,
+        ExclusiveStartKey: start,
+      }),
+    );
+    return { items: (out.Items ?? []) as StoredItem[], lastKey: out.LastEvaluatedKey };
+  },
+  matches: (passthrough, query) => matchesSearch(passthrough, query),
+  now: () => Date.now(),
+};
 
 /**
  * Search metadata (shared/render/README.md#pdf-post-processing-and-rfparams): `key=value` matches a file whose
@@ -88,55 +127,52 @@ function decodeCursor(cursor: string | undefined, workspaceId: string): Record<s
 /**
  * A workspace's requests, newest first, `pageSize` (default 20) per page (the files table's
  * `byWorkspace` index, grouped by request). Expired files are left out, as every reader does.
+ * Linear in the records read: each file is matched at most once (none once its request matched) and
+ * the matching requests are counted as they are found. A search stops after SEARCH_READ_LIMIT records
+ * or SEARCH_TIME_BUDGET_MS and answers what it found as `partial`, with the cursor to go on.
  */
 export async function listOutputHistory(
   workspaceId: string,
-  opts: { cursor?: string; search?: string; pageSize?: number },
+  opts: { cursor?: string; search?: string; pageSize?: number; budgetMs?: number },
   clock: Clock,
+  ports: HistoryPorts = storedHistoryPorts,
 ): Promise<HistoryPage> {
   const pageSize = opts.pageSize ?? HISTORY_PAGE_SIZE;
+  const search = opts.search?.trim() ? opts.search : undefined;
   const now = Math.floor(clock.now().getTime() / 1000);
+  const startedAt = ports.now();
+  const budgetMs = opts.budgetMs ?? SEARCH_TIME_BUDGET_MS;
   const groups = new Map<string, FileRecord[]>();
+  const matched = new Set<string>();
+  const page = () => [...groups].filter(([id]) => !search || matched.has(id)).map(([, files]) => summarise(files));
   let start = decodeCursor(opts.cursor, workspaceId);
   let read = 0;
   let last: Record<string, unknown> | undefined;
   // Without a search a page ends on a request boundary (at most 21 requests of 100 files are read).
-  while (!opts.search || read < SEARCH_READ_LIMIT) {
-    const out = await awsClients().ddb.send(
-      new QueryCommand({
-        TableName: config().tables.files,
-        IndexName: "byWorkspace",
-        KeyConditionExpression: "workspaceId = :w",
-        ExpressionAttributeValues: { ":w": workspaceId },
-        ScanIndexForward: false,
-        Limit: 200,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of (out.Items ?? []) as (FileRecord & { pk: string; sk: string; passthroughJson?: string })[]) {
+  while (!search || (read < SEARCH_READ_LIMIT && ports.now() - startedAt < budgetMs)) {
+    const out = await ports.readPage(workspaceId, start);
+    for (const item of out.items) {
       read += 1;
-      if (!groups.has(item.requestId) && countMatching(groups, opts.search) >= pageSize) {
-        return { requests: pageOf(groups, opts.search), next: last && encodeCursor(last) };
+      const filled = search ? matched.size : groups.size;
+      if (!groups.has(item.requestId) && filled >= pageSize) {
+        return { requests: page(), next: last && encodeCursor(last) };
       }
       last = { pk: item.pk, sk: item.sk, workspaceId: item.workspaceId, createdAt: item.createdAt };
       if (item.expiresAt <= now || !item.sk.startsWith("FILE#")) continue;
       const record = toRecord(item);
-      groups.set(record.requestId, [...(groups.get(record.requestId) ?? []), record]);
+      const files = groups.get(record.requestId);
+      if (files) files.push(record);
+      else groups.set(record.requestId, [record]);
+      if (search && !matched.has(record.requestId) && ports.matches(record.passthrough, search))
+        matched.add(record.requestId);
     }
-    start = out.LastEvaluatedKey;
-    if (!start) return { requests: pageOf(groups, opts.search) };
+    start = out.lastKey;
+    if (!start) return { requests: page() };
   }
-  return { requests: pageOf(groups, opts.search), next: last && encodeCursor(last) };
+  return { requests: page(), next: last && encodeCursor(last), partial: true };
 }
 
 function toRecord(item: FileRecord & { pk: string; sk: string; passthroughJson?: string }): FileRecord {
   const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
   return { ...(rest as FileRecord), ...(passthroughJson && { passthrough: JSON.parse(passthroughJson) }) };
 }
-
-const requestMatches = (files: FileRecord[], search: string | undefined) =>
-  !search || files.some((f) => matchesSearch(f.passthrough, search));
-const countMatching = (groups: Map<string, FileRecord[]>, search: string | undefined) =>
-  [...groups.values()].filter((g) => requestMatches(g, search)).length;
-const pageOf = (groups: Map<string, FileRecord[]>, search: string | undefined) =>
-  [...groups.values()].filter((g) => requestMatches(g, search)).map(summarise);

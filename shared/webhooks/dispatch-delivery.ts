@@ -1,6 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { recordWebhookAttempt } from "#shared/observability/metrics.ts";
+import type { DispatchLeaseStore } from "./dispatch-leases.ts";
 import {
   type AttemptLogEntry,
   claimAttempt,
@@ -32,6 +33,11 @@ export interface DispatchDeps {
   listFiles: (requestId: string) => Promise<PayloadFile[]>;
   random?: () => number;
   post?: (post: WebhookPost) => Promise<AttemptResult>;
+  /**
+   * The per-workspace in-flight cap (dispatch-leases.ts); without it every attempt runs at once (unit tests).
+   * `refused`: workspaces found at their cap in this batch, whose other messages are deferred without a read.
+   */
+  fairness?: { leases: DispatchLeaseStore; refused: Set<string> };
 }
 
 /** `done`: the message can go; `deferred`: re-queued for later; `busy`: another copy is mid-attempt, retry the message later. */
@@ -57,13 +63,59 @@ const refOf = (m: DispatchMessage): DeliveryRef => ({
  */
 export async function dispatchDelivery(msg: DispatchMessage, deps: DispatchDeps): Promise<DispatchOutcome> {
   if (await deferIfEarly(msg, deps)) return "deferred";
+  const slot = await takeSlot(msg, deps);
+  if (slot === "full") {
+    // The workspace has its cap of attempts in flight: this one waits its turn in the queue, behind nobody
+    // else's deliveries (a new message, so its receive count does not grow).
+    const delayMs = 1000 + Math.floor((deps.random ?? Math.random)() * 1000);
+    await sendDispatchMessages(
+      [{ ...msg, notBefore: deps.clock.now().getTime() + delayMs }],
+      deps.clock.now().getTime(),
+    );
+    return "deferred";
+  }
+  let timedOut = false;
+  try {
+    const outcome = await claimAndPost(msg, deps);
+    timedOut = outcome.timedOut;
+    return outcome.outcome;
+  } finally {
+    // A receiver that timed out keeps its workspace's slot for one more deadline: slow receivers cost their
+    // own workspace, never the dispatcher's other workspaces.
+    if (slot) await slot.release(timedOut ? deps.clock.now().getTime() + deps.settings.timeoutMs : undefined);
+  }
+}
+
+/** A slot of the message's workspace, "full" at its cap, or undefined when fairness does not apply. */
+async function takeSlot(
+  msg: DispatchMessage,
+  deps: DispatchDeps,
+): Promise<"full" | { release(keepUntilMs?: number): Promise<void> } | undefined> {
+  const { fairness } = deps;
+  const workspaceId = msg.workspaceId;
+  if (!fairness || !workspaceId) return undefined;
+  if (fairness.refused.has(workspaceId)) return "full";
+  const token = `${msg.deliveryId}#${msg.attempt}`;
+  const nowMs = deps.clock.now().getTime();
+  const until = nowMs + deps.settings.timeoutMs + LEASE_MARGIN_MS;
+  if (!(await fairness.leases.take(workspaceId, token, until, nowMs, deps.settings.workspaceInFlight))) {
+    fairness.refused.add(workspaceId);
+    return "full";
+  }
+  return { release: (keepUntilMs) => fairness.leases.end(workspaceId, token, keepUntilMs) };
+}
+
+async function claimAndPost(
+  msg: DispatchMessage,
+  deps: DispatchDeps,
+): Promise<{ outcome: DispatchOutcome; timedOut: boolean }> {
   const ref = refOf(msg);
   const claimed = await claimAttempt(ref, msg.attempt, deps.settings.timeoutMs + LEASE_MARGIN_MS, deps.clock.now());
-  if (!claimed) return settleUnclaimed(msg, deps);
+  if (!claimed) return { outcome: await settleUnclaimed(msg, deps), timedOut: false };
   const endpoint = await getEndpointRecord(claimed.workspaceId, claimed.endpointId);
   if (!endpoint?.enabled) {
     await recordSkipped(claimed, msg, endpoint, deps.clock);
-    return "done";
+    return { outcome: "done", timedOut: false };
   }
   const startedAt = deps.clock.now();
   const result = await attemptPost(claimed, endpoint, msg, deps);
@@ -76,7 +128,7 @@ export async function dispatchDelivery(msg: DispatchMessage, deps: DispatchDeps)
   const entry = logEntry(msg.attempt, manual, endpoint.url, startedAt, result, decision);
   logAttempt(claimed, entry);
   await finishAttempt(claimed, msg, entry, decision, deps);
-  return "done";
+  return { outcome: "done", timedOut: result.statusCode === undefined && !!result.error?.startsWith("timed out") };
 }
 
 /**
@@ -113,6 +165,7 @@ async function settleUnclaimed(msg: DispatchMessage, deps: DispatchDeps): Promis
 async function scheduleNext(msg: DispatchMessage, notBefore: number, clock: Clock): Promise<void> {
   const next: DispatchMessage = {
     ...refOf(msg),
+    ...(msg.workspaceId && { workspaceId: msg.workspaceId }),
     attempt: msg.attempt + 1,
     notBefore,
     ...(msg.passcodes && { passcodes: msg.passcodes }),

@@ -78,6 +78,7 @@ export async function enqueueWebhookDeliveries(
     .map((r) => ({
       deliveryId: r.deliveryId,
       endpointId: r.endpointId,
+      workspaceId: e.workspaceId,
       createdAt: r.createdAt,
       attempt: 1,
       ...(carried && { passcodes: carried }),

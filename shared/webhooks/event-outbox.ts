@@ -100,12 +100,21 @@ export async function relayOutbox(before: string, isFinal: (requestId: string) =
       ...e
     } = item as Record<string, unknown>;
     const event = e as unknown as GenerationEvent;
-    if (!(await isFinal(event.requestId))) continue;
-    const endpoints =
-      typeof endpointsAsOf === "string"
-        ? listEndpointRecords(event.workspaceId).then((all) => all.filter((x) => x.createdAt <= endpointsAsOf))
-        : undefined;
-    if (await deliverEvent(event, undefined, endpoints)) relayed += 1;
+    // One event that cannot be relayed now (a missing request, a failing read) must not hold back the others:
+    // it stays in the outbox for the next run.
+    try {
+      if (!(await isFinal(event.requestId))) continue;
+      const endpoints =
+        typeof endpointsAsOf === "string"
+          ? listEndpointRecords(event.workspaceId).then((all) => all.filter((x) => x.createdAt <= endpointsAsOf))
+          : undefined;
+      if (await deliverEvent(event, undefined, endpoints)) relayed += 1;
+    } catch (err) {
+      logger.error("outbox relay: event left for the next run", {
+        requestId: event.requestId,
+        error: err instanceof Error ? err : String(err),
+      });
+    }
   }
   return relayed;
 }

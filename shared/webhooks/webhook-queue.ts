@@ -12,6 +12,8 @@ import { logger } from "#shared/observability/logger.ts";
 export interface DispatchMessage {
   deliveryId: string;
   endpointId: string;
+  /** The delivery's workspace: its in-flight cap is checked before the attempt is claimed. */
+  workspaceId?: string;
   /** Sort-key part of the delivery item. */
   createdAt: string;
   attempt: number;
@@ -24,6 +26,7 @@ export interface DispatchMessage {
 const messageSchema = z.object({
   deliveryId: z.string().min(1),
   endpointId: z.string().min(1),
+  workspaceId: z.string().min(1).optional(),
   createdAt: z.string().min(1),
   attempt: z.number().int().positive(),
   notBefore: z.number().optional(),

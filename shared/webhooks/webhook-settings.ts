@@ -11,6 +11,11 @@ export interface WebhookSettings {
    * shared/webhooks/README.md#delivery-retries-and-the-delivery-log).
    */
   timeoutMs: number;
+  /**
+   * Delivery attempts one workspace may have in flight at once, across dispatchers
+   * (shared/webhooks/README.md#fair-delivery-across-workspaces).
+   */
+  workspaceInFlight: number;
 }
 
 /** shared/limits/README.md#service-limits: at most 10 endpoints per workspace. */
@@ -37,13 +42,14 @@ function positiveNumber(name: string, fallback: number): number {
 let cached: WebhookSettings | undefined;
 
 /**
- * Reads `PLATEN_WEBHOOK_DELAY_SCALE` (default 1) and `PLATEN_WEBHOOK_TIMEOUT_MS` (default
- * 15000) once; a bad value fails fast naming the variable.
+ * Reads `PLATEN_WEBHOOK_DELAY_SCALE` (default 1), `PLATEN_WEBHOOK_TIMEOUT_MS` (default
+ * 15000) and `PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT` (default 5) once; a bad value fails fast naming the variable.
  */
 export function webhookSettings(): WebhookSettings {
   cached ??= {
     delayScale: positiveNumber("PLATEN_WEBHOOK_DELAY_SCALE", 1),
     timeoutMs: positiveNumber("PLATEN_WEBHOOK_TIMEOUT_MS", DEFAULT_TIMEOUT_MS),
+    workspaceInFlight: Math.floor(positiveNumber("PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT", 5)),
   };
   return cached;
 }

@@ -1,8 +1,8 @@
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { allowLoginAttempt } from "#shared/identity/login-limit.ts";
-import { createSessionCookie, readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
-import { checkPassword, endSessions } from "#shared/identity/users.ts";
+import { attemptLogin } from "#shared/identity/login-guard.ts";
+import { readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
+import { endSessions } from "#shared/identity/users.ts";
 import { html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { cookieValue } from "#shared/web/cookies.ts";
@@ -35,7 +35,7 @@ function loginForm(
 
 /**
  * GET/POST `/login`: the first-party login on the site (e-mail and password,
- * the identity module's attempt limit, password check and signed session cookie), then
+ * the identity module's attempt limits, password check, signed session and device cookies), then
  * back to the page that asked for it.
  */
 export const loginPage =
@@ -47,12 +47,20 @@ export const loginPage =
     const form = req.form();
     const email = (form.get("email") ?? "").slice(0, 254);
     const password = form.get("password") ?? "";
-    if (!(await allowLoginAttempt(email, req.sourceIp, systemClock)))
+    const outcome = await attemptLogin(
+      {
+        email,
+        password,
+        sourceAddress: req.sourceIp,
+        cookieHeader: req.header("cookie"),
+        secure: config().siteUrl.startsWith("https://"),
+      },
+      systemClock,
+    );
+    if (!outcome.ok && outcome.reason === "limited")
       return loginForm(req, identity, 429, returnTo, s.loginLimited, email);
-    const user = email && password ? await checkPassword(email, password) : undefined;
-    if (!user) return loginForm(req, identity, 401, returnTo, s.loginWrong, email);
-    const cookie = await createSessionCookie(user.id, { secure: config().siteUrl.startsWith("https://") });
-    return { status: 303, redirect: returnTo, cookies: [cookie] };
+    if (!outcome.ok) return loginForm(req, identity, 401, returnTo, s.loginWrong, email);
+    return { status: 303, redirect: returnTo, cookies: outcome.cookies };
   };
 
 /**

@@ -88,8 +88,9 @@ export const outputHistoryList =
     const older = history.next
       ? html`<a rel="next" href="/output-history?${query({ after: history.next })}">${s.historyOlder}</a>`
       : "";
+    const partial = history.partial ? html`<p class="notice" id="history-partial">${s.historyPartial}</p>` : "";
     const body = html`${searchForm(req.lang, workspaces, chosen.workspaceId, search)}
-${historyTable(req.lang, caption, history.requests)}
+${partial}${historyTable(req.lang, caption, history.requests)}
 <nav class="pager" aria-label="${s.historyTitle}">${newest}${older}</nav>`;
     return { status: 200, page: page(req, identity, true, s.historyTitle, body) };
   };
