@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { DesignJsonForm } from "#shared/authoring/bundle-codec.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { publishVersion } from "#shared/authoring/design-api.ts";
@@ -5,6 +6,7 @@ import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { type Html, html } from "#shared/html/html.ts";
+import { studioPolicy } from "#shared/web/security-headers.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { csrfField, csrfToken, formatTime } from "../page-parts.ts";
@@ -113,7 +115,7 @@ function scriptTexts(s: Texts): Html {
   return html`${entries.map(([key, value]) => html` data-text-${key}="${value}"`)}`;
 }
 
-async function editorBody(call: DesignCall, notice: EditorNotice): Promise<Html> {
+async function editorBody(call: DesignCall, notice: EditorNotice, styleNonce: string): Promise<Html> {
   const s = studioText(call.req.lang);
   const { head } = call;
   const base = await editorBase(head);
@@ -141,7 +143,7 @@ ${csrf}
 <p id="publish-status" role="status" aria-live="polite"></p>
 </form>`
     : "";
-  return html`<div id="studio" class="studio" data-design="${head.id}" data-latest="${head.latestVersion}" data-csrf="${await csrfToken(call.userId)}"${scriptTexts(s)}>
+  return html`<div id="studio" class="studio" data-design="${head.id}" data-latest="${head.latestVersion}" data-csrf="${await csrfToken(call.userId)}" data-style-nonce="${styleNonce}"${scriptTexts(s)}>
 ${message}
 <p class="muted">${origin} <a href="/designs/${head.id}/versions">${s.openHistory}</a></p>
 <div class="studio-grid">
@@ -178,10 +180,13 @@ export async function renderEditor(
   notice: EditorNotice = {},
 ): Promise<SiteResult> {
   const s = studioText(call.req.lang);
-  const body = await editorBody(call, notice);
+  // A fresh nonce per answer: the only inline styles the page allows are the code editor's.
+  const nonce = randomBytes(18).toString("base64url");
+  const body = await editorBody(call, notice, nonce);
   const title = fill(s.editorTitle, { label: call.head.label });
   return {
     status: notice.status ?? 200,
+    headers: { "Content-Security-Policy": studioPolicy(nonce) },
     page: page(call.req, identity, true, title, body, { script: scriptPath("editor"), wide: true }),
   };
 }

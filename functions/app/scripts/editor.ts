@@ -62,6 +62,8 @@ function start(root: HTMLElement): void {
       extensions: [
         basicSetup,
         languages[key],
+        // The page's CSP allows the editor's own <style> element by this nonce only.
+        EditorView.cspNonce.of(root.dataset.styleNonce ?? ""),
         EditorView.contentAttributes.of({ "aria-label": label, "data-file": key }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
@@ -195,9 +197,15 @@ function start(root: HTMLElement): void {
               : undefined;
     if (!file) return undefined;
     if (problem.line !== undefined) return { file, line: problem.line, column: problem.column ?? 1 };
-    const path = (problem.field ?? "").split(".").slice(1);
+    const path = (problem.field ?? "").split(".").slice(1).map(step);
     const source = views[file].state.doc.toString();
-    const node = findNodeAtLocation(parseTree(source) ?? { type: "null", offset: 0, length: 0 }, path.map(step));
+    const tree = parseTree(source);
+    // A missing field (a required label) is placed at the nearest object that exists.
+    let node = tree ? findNodeAtLocation(tree, path) : undefined;
+    while (tree && !node && path.length) {
+      path.pop();
+      node = findNodeAtLocation(tree, path);
+    }
     const line = views[file].state.doc.lineAt(node?.offset ?? 0);
     return { file, line: line.number, column: (node?.offset ?? 0) - line.from + 1 };
   }
