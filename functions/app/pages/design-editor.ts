@@ -145,7 +145,7 @@ ${csrf}
     : "";
   return html`<div id="studio" class="studio" data-design="${head.id}" data-latest="${head.latestVersion}" data-csrf="${await csrfToken(call.userId)}" data-style-nonce="${styleNonce}"${scriptTexts(s)}>
 ${message}
-<p class="muted">${origin} <a href="/designs/${head.id}/versions">${s.openHistory}</a></p>
+<p class="muted">${origin}</p>
 <div class="studio-grid">
 <div class="studio-edit">
 <form method="post" action="/designs/${head.id}/draft" id="draft-form">

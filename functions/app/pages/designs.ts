@@ -56,7 +56,7 @@ ${hidden}
 <h3>${s.createFromTemplate}</h3>
 <label for="create-template-id">${s.createTemplate}</label>
 <select id="create-template-id" name="templateId">${templates.map((tpl) => html`<option value="${tpl.id}">${tpl.label}</option>`)}</select>
-<p><button type="submit">${s.createTemplateButton}</button> <a href="/templates">${s.navTemplates}</a></p>
+<p><button type="submit">${s.createTemplateButton}</button></p>
 </form>`
     : "";
   return html`<section aria-labelledby="create-title">
@@ -100,7 +100,7 @@ async function designsTable(req: SiteRequest, v: DesignsView): Promise<Html> {
   <td>${timeElement(d.updatedAt)}</td>
   <td>${d.updatedBy ?? "–"}</td>
   <td>
-    <a href="/designs/${d.id}/versions">${s.openHistory}</a>
+    <a href="/designs/${d.id}">${s.openEditor}</a>
     ${v.role === "admin" ? html` · <a href="/designs/${d.id}/archive" data-action="archive">${s.archive}</a>` : ""}
   </td>
 </tr>`,

@@ -90,8 +90,8 @@ const studioTexts = {
   },
   published: { en: "Version {version} is published.", ja: "バージョン {version} を公開しました。" },
   conflict: {
-    en: "Someone else published version {version} first. Nothing was overwritten: open the history to compare, then publish again.",
-    ja: "ほかの人が先にバージョン {version} を公開しました。上書きはしていません。履歴で比較してから、もう一度公開してください。",
+    en: "Someone else published version {version} first. Nothing was overwritten: reload the editor to see it, then publish again.",
+    ja: "ほかの人が先にバージョン {version} を公開しました。上書きはしていません。エディターを再読み込みして確認してから、もう一度公開してください。",
   },
   historyTitle: { en: "History of “{label}”", ja: "「{label}」の履歴" },
   colVersion: { en: "Version", ja: "バージョン" },
