@@ -61,6 +61,7 @@ async function typeInto(p: Page, file: string, text: string, { replace = false }
 describe("the design studio in a browser", () => {
   it("creates a blank design from the designs page and opens the editor with a first preview", async () => {
     await page.goto(`${origin}/designs`);
+    await shoot(page, "designs");
     await page.$eval("#create-label", (e) => {
       (e as HTMLInputElement).value = "";
     });
