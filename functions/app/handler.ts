@@ -1,6 +1,10 @@
 import { html } from "#shared/html/html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { apiDocsPage } from "./pages/api-docs.ts";
+import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
+import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
+import { designsPage } from "./pages/designs.ts";
+import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
@@ -10,6 +14,7 @@ import { settingsPage } from "./pages/settings.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
 import { page, siteHandler } from "./site-edge.ts";
+import { scriptAsset } from "./studio/scripts.ts";
 import type { PageHandler, SitePage } from "./site-types.ts";
 import { t } from "./strings.ts";
 
@@ -47,6 +52,19 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
     page: settingsAction(identity, "endpoint"),
   },
   { methods: ["POST"], path: "/settings/:workspaceId/key-rotate", page: settingsAction(identity, "key-rotate") },
+  // The design studio (README.md: "The design studio"): only the editor loads a script.
+  { methods: ["GET"], path: "/assets/js/:file", page: scriptAsset },
+  { methods: ["GET"], path: "/designs", page: designsPage(identity) },
+  { methods: ["POST"], path: "/designs", page: createDesignAction(identity) },
+  { methods: ["GET"], path: "/designs/:designId", page: editorPage(identity), headers: "studio" },
+  { methods: ["GET"], path: "/designs/:designId/thumbnail", page: designThumbnail(identity) },
+  { methods: ["GET"], path: "/designs/:designId/archive", page: archiveConfirmPage(identity) },
+  { methods: ["POST"], path: "/designs/:designId/archive", page: archiveAction(identity) },
+  { methods: ["GET"], path: "/designs/:designId/draft", page: draftRead(identity) },
+  { methods: ["PUT"], path: "/designs/:designId/draft", page: draftWrite(identity) },
+  { methods: ["POST"], path: "/designs/:designId/draft", page: draftFormAction(identity), headers: "studio" },
+  { methods: ["POST"], path: "/designs/:designId/preview", page: previewCall(identity) },
+  { methods: ["POST"], path: "/designs/:designId/publish", page: publishAction(identity), headers: "studio" },
 ];
 
 /** The home page: what the site is, with the login link for anonymous visitors. */

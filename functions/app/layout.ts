@@ -1,6 +1,7 @@
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { SIGN_OUT_FIELD } from "./page-parts.ts";
+import { studioText } from "./studio/studio-text.ts";
 import { t } from "./strings.ts";
 
 export interface LayoutContext {
@@ -12,6 +13,13 @@ export interface LayoutContext {
   loginHref: string;
   /** The sign-out form's CSRF token (absent on pages rendered before the request was read). */
   signOutToken?: string;
+  /**
+   * A bundled script of the studio (studio/scripts.ts): only the pages served with the `studio`
+   * header profile name one, as their CSP is the only one that allows `script-src 'self'`.
+   */
+  script?: string;
+  /** The wide layout of the editor (editor and preview side by side). */
+  wide?: boolean;
 }
 
 /**
@@ -33,6 +41,7 @@ const loginItem = (href: string, label: string) => html`<li>
 /** The page shell: language, skip link, navigation, language switch, one `<main>`. */
 export function layout(ctx: LayoutContext, title: string, body: Html): Html {
   const s = t(ctx.lang);
+  const st = studioText(ctx.lang);
   const other: Language = ctx.lang === "ja" ? "en" : "ja";
   const docs = ctx.lang === "ja" ? "/ja/docs" : "/docs";
   return html`<!doctype html>
@@ -43,6 +52,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <meta name="referrer" content="no-referrer">
 <title>${title} – ${s.siteName}</title>
 <link rel="stylesheet" href="/assets/site.css">
+${ctx.script ? html`<script src="${ctx.script}" defer></script>` : ""}
 </head>
 <body>
 <a class="skip" href="#main">${s.skipToContent}</a>
@@ -50,6 +60,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 <a class="brand" href="/">${s.siteName}</a>
 <nav aria-label="${s.siteName}">
 <ul>
+  <li><a href="/designs">${st.navDesigns}</a></li>
   <li><a href="/output-history">${s.navHistory}</a></li>
   <li><a href="/settings">${s.navSettings}</a></li>
   <li><a href="${docs}/errors">${s.navDocs}</a></li>
@@ -63,7 +74,7 @@ export function layout(ctx: LayoutContext, title: string, body: Html): Html {
 </ul>
 </nav>
 </header>
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"${ctx.wide ? html` class="wide"` : ""}>
 <h1>${title}</h1>
 ${body}
 </main>

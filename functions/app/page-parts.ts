@@ -4,9 +4,13 @@ import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import { nowSeconds } from "./file-visit.ts";
 
-/** The hidden CSRF field of every logged-in form (`shared/site/csrf.ts`: bound to the user, expiring). */
+/** A CSRF token for this user (`shared/site/csrf.ts`: bound to the user, expiring). */
+export const csrfToken = async (userId: string): Promise<string> =>
+  issueCsrfToken(await siteSecret(), userId, nowSeconds());
+
+/** The hidden CSRF field of every logged-in form. */
 export const csrfField = async (userId: string): Promise<Html> =>
-  html`<input type="hidden" name="csrf" value="${issueCsrfToken(await siteSecret(), userId, nowSeconds())}">`;
+  html`<input type="hidden" name="csrf" value="${await csrfToken(userId)}">`;
 
 /** Whether a posted form carries a CSRF token {@link csrfField} issued to this user and still valid. */
 export const csrfAccepted = async (userId: string, form: URLSearchParams): Promise<boolean> =>

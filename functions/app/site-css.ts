@@ -48,4 +48,35 @@ section.api-op:target { background: #fffbe6; }
 section.api-op h3 { font-size: 1.1rem; }
 section.api-op th, section.api-op td { overflow-wrap: normal; }
 section.api-op th, section.api-op td:first-child, section.api-op .nowrap { white-space: nowrap; }
+main.wide { max-width: 96rem; }
+textarea { font-family: ui-monospace, Menlo, monospace; font-size: .9rem; width: 100%; border: 1px solid #767676; border-radius: 4px; padding: .5rem; }
+textarea:focus-visible, .cm-editor.cm-focused { outline: 3px solid #1f6feb; outline-offset: 2px; }
+img.thumb { border: 1px solid var(--line); background: #fff; }
+.badge { font-size: .8rem; background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 3px; padding: 0 .3rem; }
+.create-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
+form.create { border: 1px solid var(--line); border-radius: 4px; padding: 0 1rem .5rem; }
+form.create h3 { font-size: 1.05rem; }
+form.create input[type=text], form.create select { min-width: 0; width: 100%; }
+.studio-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1.5rem; align-items: start; }
+@media (max-width: 60rem) { .studio-grid { grid-template-columns: minmax(0, 1fr); } }
+.page-setup { display: flex; flex-wrap: wrap; gap: 0 1rem; border: 1px solid var(--line); border-radius: 4px; }
+.page-setup input[type=text], .page-setup select { min-width: 6rem; }
+.tabs { display: flex; gap: .25rem; margin-top: 1rem; border-bottom: 1px solid var(--line); }
+.tabs [role=tab] { background: #fff; color: #0b5cad; border-bottom: none; border-radius: 4px 4px 0 0; }
+.tabs [role=tab][aria-selected=true] { background: #0b5cad; color: #fff; }
+.studio.enhanced .file-panel > label { position: absolute; left: -9999px; }
+.cm-editor { border: 1px solid #767676; border-radius: 4px; height: 28rem; font-size: .9rem; }
+.cm-scroller { overflow: auto; }
+.preview-pages { display: flex; flex-direction: column; gap: .75rem; }
+img.page-image { width: 100%; height: auto; border: 1px solid var(--line); box-shadow: 0 1px 3px rgba(0,0,0,.15); background: #fff; }
+ul.problems { padding-left: 1.2rem; }
+button.link { background: none; border: none; color: var(--link); padding: 0; text-align: left; text-decoration: underline; }
+button.link:disabled { color: var(--fg); text-decoration: none; cursor: default; }
+.diff { font-family: ui-monospace, Menlo, monospace; font-size: .85rem; white-space: pre-wrap; background: var(--bg-soft); padding: .5rem; border-radius: 4px; }
+.diff .add { background: #e6f4ea; display: block; }
+.diff .del { background: #fdecec; display: block; }
+.diff .hunk { color: var(--muted); display: block; }
+.gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; list-style: none; padding: 0; }
+.gallery li { border: 1px solid var(--line); border-radius: 4px; padding: .75rem; }
+.gallery img { width: 100%; height: auto; border: 1px solid var(--line); }
 `;

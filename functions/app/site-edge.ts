@@ -24,7 +24,14 @@ import { safeReturnTo } from "./return-to.ts";
 const https = () => config().siteUrl.startsWith("https://");
 
 /** The HTML page of a result: the shell around a body, with the language switch and login link. */
-export function page(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean, title: string, body: Html): Html {
+export function page(
+  req: SiteRequest,
+  identity: SiteIdentity,
+  loggedIn: boolean,
+  title: string,
+  body: Html,
+  options: { script?: string; wide?: boolean } = {},
+): Html {
   const other = req.lang === "ja" ? "en" : "ja";
   const switchHref = req.path.startsWith("/ja/docs/")
     ? req.path.slice(3)
@@ -32,7 +39,11 @@ export function page(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean
       ? `/ja${req.path}`
       : `${req.path}?lang=${other}`;
   const loginHref = identity.loginUrl(req.returnTo);
-  return layout({ lang: req.lang, switchHref, loggedIn, loginHref, signOutToken: req.signOutToken }, title, body);
+  return layout(
+    { lang: req.lang, switchHref, loggedIn, loginHref, signOutToken: req.signOutToken, ...options },
+    title,
+    body,
+  );
 }
 
 /** The 404 page: unknown addresses and things the visitor may not see look the same. */

@@ -46,6 +46,9 @@ export type PageHandler = (req: SiteRequest) => Promise<SiteResult>;
 /** One row of the site's route table (handler.ts): methods, path pattern, page handler. */
 export interface SitePage extends RouteRow {
   page: PageHandler;
-  /** The security-header profile of its answers when not the page one (the framed PDF preview). */
-  headers?: Extract<HeaderProfile, "preview">;
+  /**
+   * The security-header profile of its answers when not the page one: the framed PDF preview, or
+   * a studio page that loads its bundled script.
+   */
+  headers?: Extract<HeaderProfile, "preview" | "studio">;
 }

@@ -62,7 +62,7 @@ export function grantAccess(role: Role, def: FunctionDefinition, data: PlatenDat
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ["s3:PutObject"],
-        resources: [bucket.arnForObjects(`${def.access.bucketsWritePrefix ?? ""}*`)],
+        resources: [bucket.arnForObjects(`${def.access.bucketsWritePrefix?.[id] ?? ""}*`)],
       }),
     );
   }

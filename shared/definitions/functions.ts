@@ -8,8 +8,8 @@ export interface FunctionAccess {
   tablesWrite?: TableId[];
   bucketsRead?: BucketId[];
   bucketsWrite?: BucketId[];
-  /** Object keys the function may write, when not the whole of its `bucketsWrite` (e.g. `zips/`). */
-  bucketsWritePrefix?: string;
+  /** Per bucket of `bucketsWrite`, the object keys the function may write when not the whole bucket (e.g. `zips/`). */
+  bucketsWritePrefix?: Partial<Record<BucketId, string>>;
   queuesSend?: QueueId[];
   /** Sends to the dead-letter queue of these queues itself (the dispatcher dead-letters deliveries). */
   deadLettersSend?: QueueId[];
@@ -125,7 +125,7 @@ export const functions = {
     // Large request ZIPs are written once to zips/ and served by presigned URL (archive-link.ts);
     // nothing else of the bucket is writable to it.
     bucketsWrite: ["files"],
-    bucketsWritePrefix: "zips/",
+    bucketsWritePrefix: { files: "zips/" },
   }),
   ...managementFunctions(),
   "design-api": api("design-api", manageDesigns),
@@ -204,21 +204,25 @@ export const functions = {
   // attempts in `usage`, keeps invitations next to the file records and its cookie key
   // in `workspaces`; the login form reads users and memberships (identity), counts
   // attempts in `oauth` and signs the session with the identity keys; settings write
-  // webhook endpoints.
+  // webhook endpoints. The design studio (functions/app/README.md#the-design-studio) does
+  // what the design API's two functions do for a login session: it writes designs, drafts,
+  // bundles and thumbnails (designs table and bucket), counts previews in `usage`, and renders
+  // previews and thumbnails itself, hence Chromium.
   app: {
     id: "app",
     entry: "functions/app/handler.ts",
     timeoutSeconds: 29,
-    // scrypt on every login (as the auth function): more memory buys the CPU share.
-    memoryMb: 1024,
+    // Chromium needs ≥ 2048 MB; scrypt on every login is CPU-bound and gains from it too.
+    memoryMb: 2048,
+    chromium: true,
     streaming: true,
     access: {
       tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
-      tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth"],
-      bucketsRead: ["files"],
-      // Output history serves large request ZIPs as the download route does (zips/ only).
-      bucketsWrite: ["files"],
-      bucketsWritePrefix: "zips/",
+      tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth", "designs"],
+      bucketsRead: ["files", "designs"],
+      // Output history serves large request ZIPs as the download route does (zips/ only of files).
+      bucketsWrite: ["files", "designs"],
+      bucketsWritePrefix: { files: "zips/" },
       identityKeys: true,
     },
   },

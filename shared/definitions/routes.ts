@@ -153,5 +153,14 @@ export function findRoute(method: string, resource: string): RouteDefinition | u
   );
 }
 
-/** Media types API Gateway must pass through as binary. */
-export const binaryMediaTypes = ["application/pdf", "application/zip", "image/png", "application/octet-stream"];
+/**
+ * Media types API Gateway must pass through as binary; `multipart/form-data` for the site's
+ * bundle-zip upload form, whose zip bytes would not survive a text body.
+ */
+export const binaryMediaTypes = [
+  "application/pdf",
+  "application/zip",
+  "image/png",
+  "application/octet-stream",
+  "multipart/form-data",
+];

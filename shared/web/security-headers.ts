@@ -17,6 +17,23 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/**
+ * The design studio's editor page runs the site's own bundled script (content-hashed, from
+ * `/assets/js/`), never an inline one, and calls the site's own JSON routes. Its code editor
+ * (CodeMirror) writes its styles into a `<style>` element, allowed by the page's one-time nonce
+ * only. Everything else is the page policy: previews are PNG images from the renderer, so no
+ * template HTML runs here.
+ */
+export const studioPolicy = (styleNonce: string) =>
+  PAGE_POLICY.replace("default-src 'none'", "default-src 'none'; script-src 'self'; connect-src 'self'").replace(
+    "style-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+  );
+const STUDIO_POLICY = PAGE_POLICY.replace(
+  "default-src 'none'",
+  "default-src 'none'; script-src 'self'; connect-src 'self'",
+);
+
 /** The PDF preview is framed by the file page: same origin only, and nothing loads from it. */
 const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"].join(
   "; ",
@@ -28,14 +45,15 @@ const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-ur
  */
 const AUTH_SCREEN_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
-/** `page` and `preview`: the site; `auth-screen`: the auth server's own HTML. */
-export type HeaderProfile = "page" | "preview" | "auth-screen";
+/** `page`, `preview` and `studio`: the site; `auth-screen`: the auth server's own HTML. */
+export type HeaderProfile = "page" | "preview" | "studio" | "auth-screen";
 
 /** The headers for one response; HSTS only where the site is served over HTTPS. */
 export function securityHeaders(profile: HeaderProfile, https: boolean): Record<string, string> {
   if (profile === "auth-screen") return authScreenHeaders;
   return {
-    "Content-Security-Policy": profile === "preview" ? PREVIEW_POLICY : PAGE_POLICY,
+    "Content-Security-Policy":
+      profile === "preview" ? PREVIEW_POLICY : profile === "studio" ? STUDIO_POLICY : PAGE_POLICY,
     "X-Frame-Options": profile === "preview" ? "SAMEORIGIN" : "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",

@@ -66,17 +66,23 @@ export function directSite(identity: SiteIdentity) {
   return async (
     method: string,
     pathAndQuery: string,
-    opts: { cookie?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+    opts: {
+      cookie?: string;
+      form?: Record<string, string | string[]>;
+      /** A raw body (JSON of the studio's script calls); set its content-type in `headers`. */
+      body?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<DirectAnswer> => {
     const url = new URL(pathAndQuery, "http://site.test");
-    const body = opts.form ? formBody(opts.form) : null;
+    const body = opts.form ? formBody(opts.form) : (opts.body ?? null);
     const event = {
       httpMethod: method,
       path: url.pathname,
       resource: "/{proxy+}",
       headers: {
         ...(opts.cookie && { Cookie: opts.cookie }),
-        ...(body !== null && { "Content-Type": "application/x-www-form-urlencoded" }),
+        ...(opts.form && { "Content-Type": "application/x-www-form-urlencoded" }),
         ...opts.headers,
       },
       multiValueHeaders: {},

@@ -4,6 +4,7 @@ import { type Bilingual, byLanguage, fill } from "#shared/i18n/texts.ts";
 import { screenText } from "#shared/identity/screen-text.ts";
 import { apiDocsText } from "../../functions/app/pages/api-docs-text.ts";
 import { t } from "../../functions/app/strings.ts";
+import { studioText } from "../../functions/app/studio/studio-text.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -20,6 +21,7 @@ describe("en/ja texts", () => {
   const tables: Record<string, [string, Bilingual][]> = {
     site: pairs(t("en"), t("ja")),
     "API reference": pairs(apiDocsText("en"), apiDocsText("ja")),
+    "design studio": pairs(studioText("en"), studioText("ja")),
     "auth screens": pairs(screenText.en, screenText.ja),
     "error catalogue": Object.entries(catalogue),
   };

@@ -1,0 +1,102 @@
+import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
+import { draftBody, saveDraft } from "#shared/authoring/design-api.ts";
+import { systemClock } from "#shared/clock.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { Language } from "#shared/errors/language.ts";
+import { type Html, html } from "#shared/html/html.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import type { SiteIdentity } from "../identity.ts";
+import type { PageHandler, SiteRequest } from "../site-types.ts";
+import { type DesignCall, designRoute } from "../studio/design-route.ts";
+import { type EditableFields, editableFields, editorBase, fieldsFromForm, withEdits } from "../studio/editable.ts";
+import { previewPages } from "../studio/rendering.ts";
+import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
+import { studioText } from "../studio/studio-text.ts";
+
+/** A problem list as the page shows it before the script takes over (the form's answer). */
+export function problemItems(lang: Language, problems: readonly BundleProblem[]): Html[] {
+  const s = studioText(lang);
+  return problems.map((p) => {
+    const where =
+      p.line !== undefined ? fill(s.problemAt, { file: p.file, line: p.line, column: p.column ?? 1 }) : p.file;
+    return html`<li>${where}${p.field ? ` (${p.field})` : ""}: ${p.message}</li>`;
+  });
+}
+
+/** The editor's fields of a script call's JSON body, or 400 VALIDATION_FAILED. */
+function editsOf(req: SiteRequest): EditableFields {
+  let value: unknown;
+  try {
+    value = JSON.parse(req.bodyText() ?? "");
+  } catch {
+    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+  }
+  const parsed = editableFields.safeParse(value);
+  if (!parsed.success)
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })),
+    });
+  return parsed.data;
+}
+
+/** Saves the editor's fields over the draft (or the latest version) as the draft: `saveDraft` of the design API. */
+async function saveEdits(call: DesignCall, edits: EditableFields) {
+  const base = await editorBase(call.head);
+  const saved = await saveDraft(call.grant.workspaceId, call.head.id, withEdits(base.form, edits), systemClock);
+  await auditDesign(call.grant, "design.draft-save", call.head.id);
+  return saved;
+}
+
+/** The form's save (no script): JSON that does not parse comes back as problems, the text kept. */
+export async function saveDraftFromForm(call: DesignCall) {
+  const read = fieldsFromForm(call.req.form());
+  if ("problems" in read) {
+    const base = await editorBase(call.head);
+    const form = call.req.form();
+    return {
+      problems: read.problems,
+      form: {
+        ...base.form,
+        template: form.get("template") ?? "",
+        style: form.get("style") ?? "",
+        parameters: form.get("parameters") ?? "",
+        sampleParams: form.get("sampleParams") ?? "",
+      },
+    };
+  }
+  return { saved: await saveEdits(call, read.edits) };
+}
+
+/** GET `/designs/{designId}/draft`: the draft as `GET …/draft` of the design API answers it (404 without one). */
+export const draftRead = (identity: SiteIdentity): PageHandler =>
+  designRoute(identity, "designs:read", "json", async (call) =>
+    jsonAnswer(200, await draftBody(call.grant.workspaceId, call.head.id)),
+  );
+
+/** PUT `/designs/{designId}/draft` (the script's autosave): `{updatedAt, warnings}`, never refused for what it says. */
+export const draftWrite = (identity: SiteIdentity): PageHandler =>
+  designRoute(identity, "designs:write", "json", async (call) =>
+    jsonAnswer(200, await saveEdits(call, editsOf(call.req))),
+  );
+
+/**
+ * POST `/designs/{designId}/preview`: the editor's fields over the design, rendered by the design
+ * API's preview (the mark, the limits, the `preview` rate class: 60 a minute per workspace), its
+ * first pages as PNG data URLs. A bundle with problems is 422 DESIGN_BUNDLE_INVALID with each
+ * problem's file, line and column, as the API answers it.
+ */
+export const previewCall = (identity: SiteIdentity): PageHandler =>
+  designRoute(identity, "designs:read", "json", async (call) => {
+    const edits = editsOf(call.req);
+    await checkRateLimit(call.grant.workspaceId, "preview", { clock: systemClock, windows: dynamoRateWindows });
+    const base = await editorBase(call.head);
+    const { previewSource } = await import("#shared/authoring/preview.ts");
+    const source = await previewSource(call.grant.workspaceId, { bundle: withEdits(base.form, edits) });
+    const { pageCount, pages } = await previewPages(source);
+    return jsonAnswer(200, {
+      pageCount,
+      pages: pages.map((png) => `data:image/png;base64,${png.toString("base64")}`),
+    });
+  });

@@ -1,0 +1,36 @@
+import type { previewSource } from "#shared/authoring/preview.ts";
+import { systemClock } from "#shared/clock.ts";
+import type { PublishDeps } from "#shared/designs/publish-design.ts";
+
+/** Page images a preview answers at once; a longer document says how many more it has. */
+export const PREVIEW_PAGES = 3;
+
+/*
+ * The renderer (puppeteer, Chromium) is loaded on the first studio call that renders, never by
+ * the site's other pages: a file page's cold start does not pay for it.
+ */
+
+/** Publishing renders the sample document's thumbnail, as the design API's publish does. */
+export async function publishDeps(): Promise<PublishDeps> {
+  const { thumbnailRenderer } = await import("#shared/authoring/thumbnails.ts");
+  return { clock: systemClock, renderThumbnail: thumbnailRenderer() };
+}
+
+/**
+ * A preview as page images: the marked PDF of `renderPreview` (the design API's preview, same
+ * renderer and limits), then its first pages drawn as PNG by pdf.js in the renderer's Chromium.
+ */
+export async function previewPages(
+  source: Awaited<ReturnType<typeof previewSource>>,
+): Promise<{ pageCount: number; pages: Buffer[] }> {
+  const [{ renderPreview }, { getRenderer }] = await Promise.all([
+    import("#shared/authoring/preview.ts"),
+    import("#shared/render/renderer.ts"),
+  ]);
+  const renderer = getRenderer();
+  const { pdf, pageCount } = await renderPreview(renderer, source);
+  const pages: Buffer[] = [];
+  for (let page = 1; page <= Math.min(pageCount, PREVIEW_PAGES); page++)
+    pages.push(await renderer.pageImage(pdf, page));
+  return { pageCount, pages };
+}

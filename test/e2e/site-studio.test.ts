@@ -1,0 +1,183 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { compactPdfText } from "../helpers/pdf-inspect.ts";
+import { launchSiteBrowser, logIn } from "../helpers/site-browser.ts";
+
+/**
+ * The design studio in a real browser against `npm start`: the editor's script (CodeMirror,
+ * the live preview as page images, problems with their line, autosave, publish), the history's
+ * diff and the gallery's copy. Screenshots go to test/artifacts/studio (ignored by git).
+ */
+let stack: RunningStack;
+let browser: Browser;
+let origin: string;
+let page: Page;
+let designId: string;
+const shots = resolve(import.meta.dirname, "../artifacts/studio");
+
+const shoot = (p: Page, name: string) => p.screenshot({ path: join(shots, `${name}.png`) });
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  origin = new URL(stack.localJson.siteUrl).origin;
+  page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
+  await logIn(page, origin, admin, "/designs");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+/** The number of previews the editor has shown so far. */
+const rendered = (p: Page) => p.$eval("#preview-pages", (e) => Number((e as HTMLElement).dataset.rendered ?? "0"));
+
+async function waitForPreview(p: Page, after: number): Promise<string> {
+  await p.waitForFunction(
+    (n) => Number((document.getElementById("preview-pages") as HTMLElement).dataset.rendered ?? "0") > n,
+    { timeout: 30_000 },
+    after,
+  );
+  return p.$eval("#preview-pages img", (img) => (img as HTMLImageElement).src);
+}
+
+/** Replaces the whole text of one editor tab by typing, as a user would. */
+async function typeInto(p: Page, file: string, text: string, { replace = false } = {}) {
+  await p.click(`#tab-${file}`);
+  await p.click(`.cm-content[data-file="${file}"]`);
+  await p.keyboard.down("Control");
+  await p.keyboard.press(replace ? "KeyA" : "End");
+  await p.keyboard.up("Control");
+  await p.keyboard.type(text);
+}
+
+describe("the design studio in a browser", () => {
+  it("creates a blank design from the designs page and opens the editor with a first preview", async () => {
+    await page.goto(`${origin}/designs`);
+    await shoot(page, "designs");
+    await page.$eval("#create-label", (e) => {
+      (e as HTMLInputElement).value = "";
+    });
+    await page.type("#create-label", "Studio test");
+    await Promise.all([page.waitForNavigation(), page.click("#create-blank button[type=submit]")]);
+    designId = new URL(page.url()).pathname.split("/")[2]!;
+    expect(designId).toMatch(/^\w{16}$/);
+    const first = await waitForPreview(page, 0);
+    expect(first).toMatch(/^data:image\/png;base64,/);
+    // CodeMirror replaced the template's textarea, under a CSP without inline script.
+    expect(await page.$('.cm-content[data-file="template"]')).not.toBeNull();
+  });
+
+  it("re-renders the preview after typing in the template, the previous pages staying until then", async () => {
+    const before = await page.$eval("#preview-pages img", (img) => (img as HTMLImageElement).src);
+    const count = await rendered(page);
+    await typeInto(page, "template", "<p>CHANGED IN THE STUDIO</p>");
+    // Straight after typing the old pages are still shown.
+    expect(await page.$eval("#preview-pages img", (img) => (img as HTMLImageElement).src)).toBe(before);
+    const after = await waitForPreview(page, count);
+    expect(after).not.toBe(before);
+    await shoot(page, "editor");
+  });
+
+  it("reports a Liquid syntax error with its line, and clicking it puts the cursor there", async () => {
+    await typeInto(page, "template", "\n{% if open %}");
+    const lines = await page.$eval('.cm-content[data-file="template"]', (e) => e.querySelectorAll(".cm-line").length);
+    const problem = await page.waitForSelector('#problem-list button[data-file="template"]', { timeout: 20_000 });
+    const text = await problem!.evaluate((e) => e.textContent ?? "");
+    expect(text).toContain(`template.liquid, line ${lines}`);
+    await problem!.click();
+    const cursorLine = await page.$eval(".cm-activeLine", (e) => e.textContent);
+    expect(cursorLine).toBe("{% if open %}");
+    // Take the broken tag out again (from the end): the problem list empties with the next preview.
+    await page.keyboard.down("Control");
+    await page.keyboard.press("End");
+    await page.keyboard.up("Control");
+    for (let i = 0; i < "\n{% if open %}".length; i++) await page.keyboard.press("Backspace");
+    await page.waitForFunction(() => !document.querySelector('#problem-list button[data-file="template"]'), {
+      timeout: 20_000,
+    });
+  });
+
+  it("autosaves the draft, and reopening the editor restores it", async () => {
+    await page.waitForFunction(() => /Draft saved/.test(document.getElementById("save-status")?.textContent ?? ""), {
+      timeout: 20_000,
+    });
+    await page.goto(`${origin}/designs/${designId}`);
+    const template = await page.$eval('.cm-content[data-file="template"]', (e) => e.textContent);
+    expect(template).toContain("CHANGED IN THE STUDIO");
+  });
+
+  it("publishes with a note, and a sync generation of the new version uses the new template", async () => {
+    await page.type("#publish-note", "first change");
+    await page.click("#publish");
+    await page.waitForFunction(
+      () => /Version 2 is published/.test(document.getElementById("publish-status")?.textContent ?? ""),
+      {
+        timeout: 30_000,
+      },
+    );
+    const ws = stack.localJson.workspaces[0]!;
+    const res = await api(stack, ws.appKey)("/file/sync/single", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        designId,
+        version: 2,
+        content: { fileName: "studio", params: { title: "T", body: "B" } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await compactPdfText(new Uint8Array(await res.arrayBuffer()))).toContain("CHANGEDINTHESTUDIO");
+  });
+
+  it("detects that a second tab published first instead of overwriting its version", async () => {
+    const second = await browser.newPage();
+    await second.goto(`${origin}/designs/${designId}`);
+    await waitForPreview(second, 0);
+    await typeInto(second, "template", "<p>from the second tab</p>");
+    await second.type("#publish-note", "second tab");
+    await second.click("#publish");
+    await second.waitForFunction(
+      () => /Version 3 is published/.test(document.getElementById("publish-status")?.textContent ?? ""),
+      { timeout: 30_000 },
+    );
+    await second.close();
+    // The first tab still expects version 2 to be the latest.
+    await page.type("#publish-note", "stale");
+    await page.click("#publish");
+    await page.waitForFunction(
+      () => /Someone else published version 3/.test(document.getElementById("publish-status")?.textContent ?? ""),
+      {
+        timeout: 30_000,
+      },
+    );
+  });
+
+  it("publishes with the keyboard alone", async () => {
+    await page.goto(`${origin}/designs/${designId}`);
+    await waitForPreview(page, 0);
+    let focused = "";
+    for (let i = 0; i < 80 && focused !== "publish-note"; i++) {
+      await page.keyboard.press("Tab");
+      focused = await page.evaluate(() => document.activeElement?.id ?? "");
+    }
+    expect(focused).toBe("publish-note");
+    await page.keyboard.type("by keyboard");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("publish");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(
+      () => /Version 4 is published/.test(document.getElementById("publish-status")?.textContent ?? ""),
+      {
+        timeout: 30_000,
+      },
+    );
+  });
+});

@@ -1,0 +1,219 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import JSZip from "jszip";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAudit } from "#shared/audit/audit-log.ts";
+import { systemClock } from "#shared/clock.ts";
+import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
+
+/**
+ * The design studio's forms without script and its access rules, over HTTP against `npm start`
+ * (the seeded ADMIN logs in with the real form) and in-process with the identity faked (a READ
+ * member, another workspace's member).
+ */
+let stack: RunningStack;
+let origin: string;
+let cookie = "";
+let wsA: string;
+let seeded: string;
+const identity = new FakeIdentity().addUser("reader", "reader@a.example").addUser("outsider", "o@b.example");
+const site = directSite(identity);
+
+/** A request to the site as the logged-in ADMIN, without following redirects. */
+const asAdmin = (path: string, init: RequestInit = {}) =>
+  fetch(`${origin}${path}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers ?? {}) } });
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+});
+const pageOf = async (path: string) => (await asAdmin(path)).text();
+
+beforeAll(async () => {
+  stack = await startStack();
+  useStackEmulators(stack.dataDir);
+  origin = new URL(stack.localJson.siteUrl).origin;
+  const [a, b] = stack.localJson.workspaces;
+  wsA = a!.id;
+  seeded = a!.designs[0]!.id;
+  identity.grant(wsA, "reader", "read").grant(b!.id, "outsider", "admin");
+  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
+  const login = await fetch(`${origin}/login`, {
+    ...form({ email: admin.email, password: admin.password, return_to: "/designs" }),
+    redirect: "manual",
+  });
+  cookie = (login.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+/** A bundle zip of a sample folder, as a user would zip it. */
+async function sampleZip(folder: string): Promise<Buffer> {
+  const zip = new JSZip();
+  const dir = join(import.meta.dirname, "../../shared/designs/samples", folder);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      zip.file(path.slice(dir.length + 1), readFileSync(path));
+    }
+  return zip.generateAsync({ type: "nodebuffer" });
+}
+
+async function upload(zip: Buffer, csrf: string): Promise<Response> {
+  const body = new FormData();
+  body.set("csrf", csrf);
+  body.set("workspace", wsA);
+  body.set("kind", "upload");
+  body.set("bundle", new Blob([new Uint8Array(zip)], { type: "application/zip" }), "bundle.zip");
+  return asAdmin("/designs", { method: "POST", body });
+}
+
+describe("the studio without script (an ADMIN)", () => {
+  let designId: string;
+
+  it("lists the designs with thumbnails, latest version and who changed them, and creates one from an uploaded zip", async () => {
+    const list = await pageOf("/designs");
+    expect(list).toContain(`data-design="${seeded}"`);
+    expect(list).toContain(`src="/designs/${seeded}/thumbnail?version=1"`);
+    expect(list).toContain('id="create-upload"');
+    const thumbnail = await asAdmin(`/designs/${seeded}/thumbnail?version=1`);
+    expect(thumbnail.headers.get("content-type")).toBe("image/png");
+    const created = await upload(await sampleZip("certificate-en"), csrfOf(list));
+    expect(created.status).toBe(303);
+    designId = created.headers.get("location")!.split("/").pop()!;
+    expect(await pageOf("/designs")).toContain(`data-design="${designId}"`);
+  });
+
+  it("shows a refused zip's problems with their file on the designs page (422)", async () => {
+    const zip = new JSZip();
+    zip.file("design.json", '{"label": "x", "parameters": []}');
+    zip.file("template.liquid", "<p>{% if a %}</p>");
+    const refused = await upload(await zip.generateAsync({ type: "nodebuffer" }), csrfOf(await pageOf("/designs")));
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toMatch(/template\.liquid:1:\d+: tag \{% if a %\} not closed/);
+  });
+
+  it("saves the draft and publishes it with the forms; a stale expected version is 409, not an overwrite", async () => {
+    const editor = await pageOf(`/designs/${designId}`);
+    const csrf = csrfOf(editor);
+    const textarea = (name: string) =>
+      new RegExp(`<textarea id="src-${name}"[^>]*>([\\s\\S]*?)</textarea>`).exec(editor)![1]!.replace(/&quot;/g, '"');
+    const fields = {
+      csrf,
+      template: "<h1>{{ recipientName }}</h1><p>NO SCRIPT</p>",
+      style: "",
+      parameters: textarea("parameters").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+      sampleParams: textarea("sampleParams").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+      pageSize: "A4",
+      orientation: "landscape",
+      marginTop: "0mm",
+      marginRight: "0mm",
+      marginBottom: "0mm",
+      marginLeft: "0mm",
+    };
+    const saved = await asAdmin(`/designs/${designId}/draft`, form(fields));
+    expect(saved.status).toBe(303);
+    expect(await pageOf(`/designs/${designId}`)).toContain("NO SCRIPT");
+    const published = await asAdmin(
+      `/designs/${designId}/publish`,
+      form({ csrf, note: "from the form", expectedLatestVersion: "1" }),
+    );
+    expect(published.status).toBe(303);
+    expect(published.headers.get("location")).toBe(`/designs/${designId}?published=2`);
+    await asAdmin(`/designs/${designId}/draft`, form({ ...fields, template: "<p>again</p>" }));
+    const stale = await asAdmin(
+      `/designs/${designId}/publish`,
+      form({ csrf, note: "stale", expectedLatestVersion: "1" }),
+    );
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain("Someone else published version 2 first");
+    const audit = await listAudit(wsA, systemClock);
+    const publish = audit.find((e) => e.action === "design.publish" && e.target === `${designId}@2`);
+    expect(publish?.actor.via).toBe("session");
+  });
+
+  it("archives after a confirmation page; the design leaves the list and its editor is not found", async () => {
+    const confirm = await pageOf(`/designs/${designId}/archive`);
+    expect(confirm).toContain('id="archive-confirm"');
+    expect((await asAdmin(`/designs/${designId}/archive`, form({}))).status).toBe(403);
+    const archived = await asAdmin(`/designs/${designId}/archive`, form({ csrf: csrfOf(confirm) }));
+    expect(archived.status).toBe(303);
+    expect(await pageOf("/designs")).not.toContain(`data-design="${designId}"`);
+    expect((await asAdmin(`/designs/${designId}`)).status).toBe(404);
+  });
+});
+
+describe("the studio's access rules", () => {
+  it("sends anonymous visitors to the login page and refuses their script calls", async () => {
+    const page = await site("GET", `/designs/${seeded}`);
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe(`/login?return_to=${encodeURIComponent(`/designs/${seeded}`)}`);
+    expect((await site("GET", `/designs/${seeded}/draft`)).status).toBe(401);
+  });
+
+  it("lets a READ member see the designs and the editor, never change them", async () => {
+    const reader = identity.cookie("reader");
+    const list = await site("GET", "/designs", { cookie: reader });
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(`data-design="${seeded}"`);
+    expect(list.text).not.toContain('id="create-blank"');
+    const editor = await site("GET", `/designs/${seeded}`, { cookie: reader });
+    expect(editor.status).toBe(200);
+    expect(editor.text).not.toContain('id="publish-form"');
+    const csrf = /data-csrf="([^"]+)"/.exec(editor.text)![1]!;
+    const create = await site("POST", "/designs", { cookie: reader, form: { csrf, workspace: wsA, kind: "blank" } });
+    expect(create.status).toBe(403);
+    const put = await site("PUT", `/designs/${seeded}/draft`, {
+      cookie: reader,
+      body: JSON.stringify({ template: "x", style: "", parameters: [] }),
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+    });
+    expect(put.status).toBe(403);
+    expect(JSON.parse(put.text).code).toBe("WORKSPACE_ROLE_DENIED");
+    const publish = await site("POST", `/designs/${seeded}/publish`, {
+      cookie: reader,
+      form: { csrf, expectedLatestVersion: "1" },
+    });
+    expect(publish.status).toBe(403);
+    expect((await site("POST", `/designs/${seeded}/archive`, { cookie: reader, form: { csrf } })).status).toBe(403);
+  });
+
+  it("answers another workspace's design as not found, pages and script calls alike", async () => {
+    const outsider = identity.cookie("outsider");
+    expect((await site("GET", `/designs/${seeded}`, { cookie: outsider })).status).toBe(404);
+    expect((await site("GET", `/designs/${seeded}/thumbnail`, { cookie: outsider })).status).toBe(404);
+    const draft = await site("GET", `/designs/${seeded}/draft`, { cookie: outsider });
+    expect(draft.status).toBe(404);
+    expect(JSON.parse(draft.text).code).toBe("DESIGN_NOT_FOUND");
+  });
+
+  it("refuses a script call without the CSRF header", async () => {
+    const res = await asAdmin(`/designs/${seeded}/draft`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ template: "x", style: "", parameters: [] }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe("ACCESS_DENIED");
+  });
+
+  it("serves the editor with script-src 'self' and a style nonce, every other page without script", async () => {
+    const editor = await asAdmin(`/designs/${seeded}`);
+    const csp = editor.headers.get("content-security-policy")!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/style-src 'self' 'nonce-[\w-]+'/);
+    const script = /<script src="(\/assets\/js\/editor\.[0-9a-f]{16}\.js)" defer><\/script>/.exec(
+      await editor.text(),
+    )![1]!;
+    const asset = await asAdmin(script);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const list = await asAdmin("/designs");
+    expect(list.headers.get("content-security-policy")).not.toContain("script-src");
+    expect(await list.text()).not.toContain("<script");
+  });
+});
