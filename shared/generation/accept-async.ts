@@ -41,8 +41,9 @@ export async function acceptAsync(
   const design = await resolveDesign(workspaceId, request);
   // shared/limits/README.md#service-limits: checked before acceptance, so a quota refusal never shows up in
   // status.
-  const admission = await admitPages(workspace, request.contents.length, deps);
   const requestId = newId();
+  // A plan that never stops spreads this request's page writes over a shard (page-shards.ts).
+  const admission = await admitPages(workspace, request.contents.length, deps, requestId);
   addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
   const createdAt = now.toISOString();
@@ -64,12 +65,13 @@ export async function acceptAsync(
     ...(request.webhookUrl && { webhookUrl: request.webhookUrl }),
     createdAt,
     usageMonth: admission.month,
+    ...(admission.spread !== undefined && { pagesSpread: true }),
     activeShard: ACTIVE_SHARD,
   };
   try {
     await putJob(job);
   } catch (err) {
-    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved);
+    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved, admission.spread);
     throw err;
   }
   const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * 86400;
@@ -105,7 +107,9 @@ export async function acceptAsync(
     unsent = sent.unsent;
   } catch (err) {
     // Nothing will ever render: end the job now rather than leave it processing forever.
-    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved).catch(() => undefined);
+    await settlePages(deps.pages, workspaceId, admission.month, -admission.reserved, admission.spread).catch(
+      () => undefined,
+    );
     await finalizeJob(requestId, {
       status: "failed",
       completedAt: deps.clock.now().toISOString(),
@@ -162,6 +166,7 @@ function fileRecord(
     createdAt: job.createdAt,
     ...(job.usageMonth && { usageMonth: job.usageMonth }),
     ...(pageLimit !== undefined && { pageLimit }),
+    ...(job.pagesSpread && { pagesSpread: true }),
     expiresAt,
   };
 }

@@ -49,6 +49,8 @@ export interface FileRecord {
   usageMonth?: string;
   /** Async on a stopping plan: the month's page limit when the request was accepted. */
   pageLimit?: number;
+  /** The request's page writes went to its shard of the month (shared/limits/page-shards.ts). */
+  pagesSpread?: boolean;
   /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
   expiresAt: number;
 }

@@ -30,6 +30,8 @@ export interface JobRecord {
   createdAt: string;
   /** UTC month the request's pages were reserved in (shared/limits/README.md#service-limits). */
   usageMonth?: string;
+  /** The request's page writes went to its shard of the month (shared/limits/page-shards.ts). */
+  pagesSpread?: boolean;
   completedAt?: string;
   failedFiles?: FailedFile[];
   error?: { code: string; message: string };

@@ -26,17 +26,20 @@ export interface SettledFile {
 }
 
 /** Where a file's pages are counted (none for records written without a month). */
-export function accountOf(file: Pick<FileRecord, "workspaceId" | "usageMonth" | "pageLimit">): PageAccount | undefined {
+export function accountOf(
+  file: Pick<FileRecord, "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread">,
+): PageAccount | undefined {
   if (!file.usageMonth) return undefined;
   return {
     workspaceId: file.workspaceId,
     month: file.usageMonth,
     ...(file.pageLimit !== undefined && { limit: file.pageLimit }),
+    ...(file.pagesSpread && { spread: file.requestId }),
   };
 }
 
 export const settledFileOf = (
-  file: Pick<FileRecord, "fileId" | "workspaceId" | "usageMonth" | "pageLimit">,
+  file: Pick<FileRecord, "fileId" | "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread">,
 ): SettledFile => {
   const account = accountOf(file);
   return { fileId: file.fileId, ...(account && { account }) };

@@ -165,5 +165,11 @@ async function endWithMissingFiles(job: JobRecord, clock: Clock): Promise<void> 
     storedRequestDeps(clock),
   );
   if (won && job.usageMonth)
-    await settlePages(dynamoPageCounter, job.workspaceId, job.usageMonth, -(job.total - files.length));
+    await settlePages(
+      dynamoPageCounter,
+      job.workspaceId,
+      job.usageMonth,
+      -(job.total - files.length),
+      job.pagesSpread ? job.requestId : undefined,
+    );
 }

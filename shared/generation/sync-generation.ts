@@ -127,6 +127,8 @@ export async function generateSync(
   const month = admission?.month ?? monthOf(deps.clock.now());
   const requestId = newId();
   addLogKeys({ requestId }); // every later line of this invocation names the request
+  // A plan that never stops counts at store, its writes spread over the request's shard (page-shards.ts).
+  const spread = admission ? undefined : requestId;
   const now = deps.clock.now();
   const plan = planFiles(request, requestId, deps.siteUrl);
   const planned = plan.files;
@@ -158,7 +160,7 @@ export async function generateSync(
   } catch (err) {
     // Nothing was answered: no page counts and no record stays behind.
     await Promise.all([
-      counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined,
+      counted ? settlePages(deps.pages, workspaceId, month, -counted, spread) : undefined,
       writtenAhead.then((written) => deleteFileRecords(written)).catch(() => undefined),
     ]);
     throw err;
@@ -169,12 +171,12 @@ export async function generateSync(
     files,
     store: () =>
       storeFiles(workspaceId, requestId, request.webhookUrl, records, files, now, deps.clock, async (pages) => {
-        await settlePages(deps.pages, workspaceId, month, pages - counted);
+        await settlePages(deps.pages, workspaceId, month, pages - counted, spread);
         counted = pages;
       }),
     discard: async () => {
       await Promise.all([
-        counted ? settlePages(deps.pages, workspaceId, month, -counted) : undefined,
+        counted ? settlePages(deps.pages, workspaceId, month, -counted, spread) : undefined,
         deleteFileRecords(records),
       ]);
       counted = 0;

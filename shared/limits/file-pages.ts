@@ -2,12 +2,17 @@ import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { pageItemKey } from "./page-shards.ts";
 
-/** Where an async file's pages are counted: its request's month and, on a stopping plan, the limit. */
+/**
+ * Where an async file's pages are counted: its request's month and, on a stopping plan, the limit;
+ * on a plan that never stops, the request id its writes are spread by (page-shards.ts).
+ */
 export interface PageAccount {
   workspaceId: string;
   month: string;
   limit?: number;
+  spread?: string;
 }
 
 /**
@@ -18,7 +23,8 @@ export interface PageAccount {
  */
 export type FileCorrection = { kind: "claimed"; pages: number } | { kind: "refused" } | { kind: "released" };
 
-const usageKey = (workspaceId: string, month: string) => ({ pk: `PAGES#${workspaceId}`, sk: month });
+const usageKey = (account: Pick<PageAccount, "workspaceId" | "month" | "limit" | "spread">) =>
+  pageItemKey(account.workspaceId, account.month, account.limit === undefined ? account.spread : undefined);
 const markerName = (fileId: string) => `file:${fileId}`;
 
 const encode = (c: FileCorrection) => (c.kind === "claimed" ? `claimed:${c.pages}` : c.kind);
@@ -65,7 +71,7 @@ async function apply(
     await awsClients().ddb.send(
       new UpdateCommand({
         TableName: config().tables.usage,
-        Key: usageKey(account.workspaceId, account.month),
+        Key: usageKey(account),
         UpdateExpression: "ADD pages :delta SET #marker = :marker",
         ConditionExpression: `attribute_not_exists(#marker)${limited ? " AND (attribute_not_exists(pages) OR pages <= :max)" : ""}`,
         ExpressionAttributeNames: { "#marker": markerName(fileId) },
@@ -88,7 +94,7 @@ export async function markerOf(account: PageAccount, fileId: string): Promise<Fi
   const out = await awsClients().ddb.send(
     new GetCommand({
       TableName: config().tables.usage,
-      Key: usageKey(account.workspaceId, account.month),
+      Key: usageKey(account),
       ConsistentRead: true,
       ProjectionExpression: "#marker",
       ExpressionAttributeNames: { "#marker": markerName(fileId) },
@@ -102,7 +108,7 @@ export async function markerOf(account: PageAccount, fileId: string): Promise<Fi
  * correction any more), so the usage item stays small however many files a month has.
  */
 export async function dropMarkers(
-  account: Pick<PageAccount, "workspaceId" | "month">,
+  account: Pick<PageAccount, "workspaceId" | "month" | "limit" | "spread">,
   fileIds: string[],
 ): Promise<void> {
   if (!fileIds.length) return;
@@ -111,7 +117,7 @@ export async function dropMarkers(
     .ddb.send(
       new UpdateCommand({
         TableName: config().tables.usage,
-        Key: usageKey(account.workspaceId, account.month),
+        Key: usageKey(account),
         UpdateExpression: `REMOVE ${Object.keys(names).join(", ")}`,
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: names,

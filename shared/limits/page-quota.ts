@@ -9,7 +9,11 @@ import { type PlanLimits, planLimits } from "./limits-config.ts";
  * while the month's count stays at or below `max` and returns false, adding nothing, otherwise.
  */
 export interface PageCounter {
-  add(workspaceId: string, month: string, pages: number, max?: number): Promise<boolean>;
+  /**
+   * `spread` (a request id, for plans that never stop): the write may go to that request's shard of
+   * the month (page-shards.ts); `used` sums them all. A bounded add is never spread.
+   */
+  add(workspaceId: string, month: string, pages: number, max?: number, spread?: string): Promise<boolean>;
   used(workspaceId: string, month: string): Promise<number>;
 }
 
@@ -23,6 +27,8 @@ export interface PageAdmission {
   reserved: number;
   /** Set for plans that stop: no increase may take the month past it. */
   limit?: number;
+  /** Set for plans that never stop: the request id the month's writes of this request are spread by. */
+  spread?: string;
 }
 
 /**
@@ -47,12 +53,20 @@ export async function admitPages(
   workspace: Workspace,
   files: number,
   { clock, pages }: { clock: Clock; pages: PageCounter },
+  requestId?: string,
 ): Promise<PageAdmission> {
   const plan = planOf(workspace);
   const month = monthOf(clock.now());
   const limit = plan.stops ? plan.monthlyPages : undefined;
-  await claimPages(pages, workspace.id, month, files, limit);
-  return { workspaceId: workspace.id, month, reserved: files, ...(limit !== undefined && { limit }) };
+  const spread = limit === undefined ? requestId : undefined;
+  await claimPages(pages, workspace.id, month, files, limit, 0, spread);
+  return {
+    workspaceId: workspace.id,
+    month,
+    reserved: files,
+    ...(limit !== undefined && { limit }),
+    ...(spread !== undefined && { spread }),
+  };
 }
 
 /**
@@ -67,11 +81,12 @@ export async function claimPages(
   pages: number,
   limit: number | undefined,
   own = 0,
+  spread?: string,
 ): Promise<void> {
   if (pages === 0) return;
   // Returning pages (a negative claim) never needs the limit's condition.
   if (limit === undefined || pages < 0) {
-    await counter.add(workspaceId, month, pages);
+    await counter.add(workspaceId, month, pages, undefined, limit === undefined ? spread : undefined);
     return;
   }
   if (pages > limit || !(await counter.add(workspaceId, month, pages, limit - pages))) {
@@ -90,14 +105,18 @@ async function limitExceeded(
   return new PlatenError("PLAN_PAGE_LIMIT_EXCEEDED", { vars: { used, limit } });
 }
 
-/** Corrects a reservation by `delta` pages (real pages − reserved; −reserved when nothing was stored). */
+/**
+ * Corrects a reservation by `delta` pages (real pages − reserved; −reserved when nothing was stored),
+ * on the item the reservation went to (`spread`: the admission's).
+ */
 export async function settlePages(
   counter: PageCounter,
   workspaceId: string,
   month: string,
   delta: number,
+  spread?: string,
 ): Promise<void> {
-  if (delta !== 0) await counter.add(workspaceId, month, delta);
+  if (delta !== 0) await counter.add(workspaceId, month, delta, undefined, spread);
 }
 
 /** `admin usage`: pages used, the plan's limit and the billable overage of a month. */

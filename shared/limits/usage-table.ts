@@ -1,26 +1,27 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { PageCounter } from "./page-quota.ts";
+import { pageItemKey, pageItemKeys } from "./page-shards.ts";
 import type { RateWindows } from "./rate-limiter.ts";
 
 /**
  * The DynamoDB adapters of the limits' ports, both in the usage table: page counts under
- * `PAGES#<workspace>` / month, rate windows under `RATE#<workspace>#<class>` / window start.
+ * `PAGES#<workspace>` / month and its shards `PAGES#<workspace>#<k>` / month (page-shards.ts), rate
+ * windows under `RATE#<workspace>#<class>` / window start.
  */
-
-const pagesKey = (workspaceId: string, month: string) => ({ pk: `PAGES#${workspaceId}`, sk: month });
 
 /** Page counts; a bounded `add` is one conditional ADD (DynamoDB has no arithmetic in conditions, hence `max`). */
 export const dynamoPageCounter: PageCounter = {
-  async add(workspaceId, month, pages, max) {
+  async add(workspaceId, month, pages, max, spread) {
     const bounded = max !== undefined;
     try {
       await awsClients().ddb.send(
         new UpdateCommand({
           TableName: config().tables.usage,
-          Key: pagesKey(workspaceId, month),
+          // A bounded add needs the whole count: the main item (stopping plans never spread).
+          Key: pageItemKey(workspaceId, month, bounded ? undefined : spread),
           UpdateExpression: "ADD pages :n",
           ...(bounded && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
           ExpressionAttributeValues: { ":n": pages, ...(bounded && { ":max": max }) },
@@ -33,10 +34,21 @@ export const dynamoPageCounter: PageCounter = {
     }
   },
   async used(workspaceId, month) {
-    const out = await awsClients().ddb.send(
-      new GetCommand({ TableName: config().tables.usage, Key: pagesKey(workspaceId, month), ConsistentRead: true }),
-    );
-    return Number(out.Item?.pages ?? 0);
+    const table = config().tables.usage;
+    let keys: Record<string, unknown>[] = pageItemKeys(workspaceId, month);
+    let used = 0;
+    // One BatchGetItem reads the main item and every shard; whatever it leaves unprocessed is read again.
+    for (let attempt = 0; keys.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 5)));
+      const out = await awsClients().ddb.send(
+        new BatchGetCommand({
+          RequestItems: { [table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: "pages" } },
+        }),
+      );
+      for (const item of out.Responses?.[table] ?? []) used += Number(item.pages ?? 0);
+      keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+    }
+    return used;
   },
 };
 
