@@ -162,6 +162,9 @@ export const designManifestSchema = z
         code: "custom",
         path: ["parameters", reserved, "name"],
         message: `"${FILE_GLOBAL}" is reserved: templates read the generated file's id, name and share URL as {{ ${FILE_GLOBAL}.id }}, {{ ${FILE_GLOBAL}.name }}, {{ ${FILE_GLOBAL}.share.url }}; rename the parameter`,
+        params: {
+          ja: `「${FILE_GLOBAL}」は予約済みの名前です（テンプレートは生成ファイルの ID・名前・共有 URL を {{ ${FILE_GLOBAL}.id }}、{{ ${FILE_GLOBAL}.name }}、{{ ${FILE_GLOBAL}.share.url }} で読みます）。パラメーター名を変えてください`,
+        },
       });
     }
   });
