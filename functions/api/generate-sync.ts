@@ -53,7 +53,7 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
     const request = validateGenerationBody(req.bodyText(), mode);
     // Like validation: before any page is reserved, rendered or written.
     if (!format.json) checkFileMappingSize(request, siteUrl, mappingMaxBytes);
-    return prepareSync(workspaceId, request);
+    return prepareSync(workspaceId, request, siteUrl);
   };
   const renderer = measuredRenderer(getRenderer());
   const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
@@ -77,7 +77,6 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
       const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
         renderer,
-        siteUrl,
         retentionDays: fileRetentionDays(),
         budgetMs: budgetMs(),
         pages: dynamoPageCounter,

@@ -1,6 +1,7 @@
 // First: starts Chromium before the other modules load (a cold start's init phase).
 import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { parseRenderMessage } from "#shared/generation/index.ts";
 import { fairRenderingFromEnv, renderQueuedBatch } from "#shared/generation/rendering.ts";
@@ -24,6 +25,7 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
     const deps = {
       clock: systemClock,
       renderer: measuredRenderer(getRenderer()),
+      siteUrl: config().siteUrl,
       fair: fairRenderingFromEnv(remainingMs),
     };
     const failures = await renderQueuedBatch(event.Records, deps);

@@ -117,6 +117,12 @@ export const pdfMetadataSchema = z
 
 export type PdfMetadata = z.infer<typeof pdfMetadataSchema>;
 
+/**
+ * The template global holding the generated file's own identity (shared/render/README.md#what-a-template-sees).
+ * Top-level parameters may not take this name.
+ */
+export const FILE_GLOBAL = "file";
+
 /** `design.json` of a design bundle folder. */
 export const designManifestSchema = z
   .object({
@@ -147,6 +153,19 @@ export const designManifestSchema = z
   .superRefine((m, ctx) => {
     if (new Set(m.parameters.map((p) => p.name)).size !== m.parameters.length) {
       ctx.addIssue({ code: "custom", path: ["parameters"], message: "parameter names must be unique" });
+    }
+    const reserved = m.parameters.findIndex((p) => p.name === FILE_GLOBAL);
+    if (reserved >= 0) {
+      // A parameter of that name would hide the file's own identity from the template (Liquid reads
+      // params before globals), so `{{ file.share.url }}` would print whatever the client sent.
+      ctx.addIssue({
+        code: "custom",
+        path: ["parameters", reserved, "name"],
+        message: `"${FILE_GLOBAL}" is reserved: templates read the generated file's id, name and share URL as {{ ${FILE_GLOBAL}.id }}, {{ ${FILE_GLOBAL}.name }}, {{ ${FILE_GLOBAL}.share.url }}; rename the parameter`,
+        params: {
+          ja: `「${FILE_GLOBAL}」は予約済みの名前です（テンプレートは生成ファイルの ID・名前・共有 URL を {{ ${FILE_GLOBAL}.id }}、{{ ${FILE_GLOBAL}.name }}、{{ ${FILE_GLOBAL}.share.url }} で読みます）。パラメーター名を変えてください`,
+        },
+      });
     }
   });
 

@@ -1,4 +1,5 @@
 import { newId } from "#shared/ids.ts";
+import type { TemplateFile } from "#shared/render/template-file.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { type Share, shareTypes, shareUrl } from "#shared/share-link.ts";
 import { generatePasscode, hashPasscode } from "./passcodes.ts";
@@ -49,3 +50,14 @@ export function planFiles(
     );
   return { files, records };
 }
+
+/**
+ * What the template sees of a planned file as `file` (shared/render/README.md#what-a-template-sees): never the
+ * passcode, which is answered once and would otherwise be printed into the PDF for anyone holding it.
+ */
+export const templateFileOf = (f: { fileId: string; fileName: string; share: Pick<Share, "url"> }): TemplateFile => ({
+  id: f.fileId,
+  name: f.fileName,
+  share: { url: f.share.url },
+  preview: false,
+});

@@ -6,11 +6,15 @@ import { permanentFileFailure } from "./document-failure.ts";
 import { type FileRecord, pdfObjectKey, putPdf } from "./file-store.ts";
 import { checkParams } from "./params-check.ts";
 import { getParams, paramsObjectKey } from "./params-store.ts";
+import { templateFileOf } from "./plan-files.ts";
 import { openProtection } from "./protection-seal.ts";
+import { shareUrl } from "#shared/share-link.ts";
 
 export interface WorkerDeps {
   clock: Clock;
   renderer: Renderer;
+  /** `{site}`: the file's share URL, which its template may print (`file.share.url`), is built from it. */
+  siteUrl: string;
 }
 
 /** What rendering a queued file came to (the fields its settle writes). */
@@ -64,6 +68,12 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
     params: values,
+    // The record has all the 202 answer said of the file: no read beyond the ones above.
+    file: templateFileOf({
+      fileId: file.fileId,
+      fileName: file.fileName,
+      share: { url: shareUrl(deps.siteUrl, file.requestId, file.fileId) },
+    }),
     title: file.fileName,
     passthrough: file.passthrough,
     ...(file.metadata && { metadata: file.metadata }),

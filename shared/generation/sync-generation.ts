@@ -14,7 +14,7 @@ import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
 import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
-import { type PlannedRecord, planFiles } from "./plan-files.ts";
+import { type PlannedFile, type PlannedRecord, planFiles, templateFileOf } from "./plan-files.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import type { Share } from "#shared/share-link.ts";
@@ -59,7 +59,6 @@ export interface UnstoredSyncGeneration extends SyncGeneration {
 export interface SyncDeps {
   clock: Clock;
   renderer: Renderer;
-  siteUrl: string;
   retentionDays: number;
   /**
    * Milliseconds the renders may take before the sync deadline (shared/limits/README.md#service-limits: 60 s).
@@ -74,6 +73,10 @@ export interface PreparedSync {
   request: GenerationRequest;
   design: DesignVersion;
   bundle: DesignBundle;
+  /** Chosen here, not at storing: the templates print their file's id and share URL (`file.share.url`). */
+  requestId: string;
+  /** The files' ids, share URLs and passcodes; their records' passcode hashes are made later, off the loop. */
+  plan: { files: PlannedFile[]; records(): Promise<PlannedRecord[]> };
   /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
   html(i: number): Promise<string>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
@@ -87,22 +90,31 @@ export interface RenderedItem {
 }
 
 /**
- * Design, version and params (OpenAPI generateSyncSingle, getDesignParameters) and, for a single, the HTML: no
- * writes, so it may run while the caller's admission is still being checked.
+ * Design, version and params (OpenAPI generateSyncSingle, getDesignParameters), the files' ids and share URLs and,
+ * for a single, the HTML: no writes, so it may run while the caller's admission is still being checked. The ids
+ * are made here because the template prints them (`file.share.url`); a prepare that admission then refuses
+ * only drops ids nobody saw.
  */
-export async function prepareSync(workspaceId: string, request: GenerationRequest): Promise<PreparedSync> {
+export async function prepareSync(
+  workspaceId: string,
+  request: GenerationRequest,
+  siteUrl: string,
+): Promise<PreparedSync> {
   const { design, bundle, values } = await prepareGeneration(workspaceId, request);
+  const requestId = newId();
+  const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
     renderHtml(bundle, values[i]!, {
       title: request.contents[i]!.fileName,
       bundleKey: compiledBundleKey(workspaceId, design),
+      file: templateFileOf(plan.files[i]!),
     }).catch((cause) => {
       if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
       throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
-  return { request, design, bundle, html: (i) => (i === 0 && ahead ? ahead : template(i)) };
+  return { request, design, bundle, requestId, plan, html: (i) => (i === 0 && ahead ? ahead : template(i)) };
 }
 
 /**
@@ -118,19 +130,17 @@ export async function generateSync(
   prepared: PreparedSync,
   deps: SyncDeps,
 ): Promise<UnstoredSyncGeneration> {
-  const { request, design } = prepared;
+  const { request, design, requestId, plan } = prepared;
   const workspaceId = workspace.id;
   // shared/limits/README.md#service-limits: stopping plans reserve pages before rendering (the edge rule,
   // page-quota.ts); plans that never stop simply count what was stored.
   const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps) : undefined;
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
-  const requestId = newId();
   addLogKeys({ requestId }); // every later line of this invocation names the request
   // A plan that never stops counts at store, its writes spread over the request's shard (page-shards.ts).
   const spread = admission ? undefined : requestId;
   const now = deps.clock.now();
-  const plan = planFiles(request, requestId, deps.siteUrl);
   const planned = plan.files;
   // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,
   // signing) then run while it renders.

@@ -23,6 +23,7 @@ import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./re
 import { toRenderError } from "./render-error.ts";
 import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
+import type { TemplateFile } from "./template-file.ts";
 
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
@@ -33,6 +34,8 @@ export interface RenderRequest {
   /** Cache key of the immutable bundle version, e.g. `designId@version`. */
   bundleKey: string;
   params: Record<string, unknown>;
+  /** The generated file, the template's `file` (shared/render/README.md#what-a-template-sees); else a placeholder. */
+  file?: TemplateFile;
   /** `<title>`, and the PDF's Title unless `metadata` or the design's metadata names one. */
   title: string;
   /** shared/render/README.md#pdf-post-processing-and-rfparams: indexable values go to the PDF's `rf:params`. */
@@ -59,7 +62,7 @@ export interface RenderRequest {
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
-export interface PrintRequest extends Omit<RenderRequest, "params" | "bundleKey" | "extraCss"> {
+export interface PrintRequest extends Omit<RenderRequest, "params" | "file" | "bundleKey" | "extraCss"> {
   html: string;
 }
 
@@ -87,7 +90,10 @@ export interface Renderer {
 }
 
 /** A thumbnail is a picture of page 1: nothing of the PDF's own (title, metadata, encryption) applies. */
-export type ThumbnailRequest = Omit<RenderRequest, "title" | "passthrough" | "metadata" | "protection" | "extraCss">;
+export type ThumbnailRequest = Omit<
+  RenderRequest,
+  "title" | "file" | "passthrough" | "metadata" | "protection" | "extraCss"
+>;
 
 const THUMBNAIL_WIDTH_PX = 400;
 /** Page images: sharp on a phone's screen (2× of a 500 px column), ~100–200 KB a page. */
@@ -172,6 +178,7 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
     renderLimitMs: timeoutMs,
     maxHtmlChars: limits.maxHtmlChars,
     ...(req.extraCss && { extraCss: req.extraCss }),
+    ...(req.file && { file: req.file }),
   });
   return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
 }

@@ -1,12 +1,13 @@
 import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
-import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { type DesignBundle, FILE_GLOBAL } from "#shared/designs/bundle-schema.ts";
 import { escapeHtml } from "#shared/html/html.ts";
 import { registerPlatenFilters } from "./filters.ts";
 import { BoundedEmitter, HtmlLimitReached } from "./html-emitter.ts";
 import { pageCss, resolvePageBox } from "./page-box.ts";
 import { readDocumentLimits } from "./render-config.ts";
 import { RenderError } from "./render-error.ts";
+import { previewFile, type TemplateFile } from "./template-file.ts";
 
 /**
  * The fake origin design assets are served from (request interception answers it from
@@ -103,6 +104,8 @@ export interface RenderHtmlOptions {
   extraCss?: string;
   /** Characters the template may write (default PLATEN_MAX_HTML_CHARS, read once). */
   maxHtmlChars?: number;
+  /** The generated file the template sees as `file`; without one (previews, thumbnails), a placeholder. */
+  file?: TemplateFile;
 }
 
 let defaultMaxHtmlChars: number | undefined;
@@ -136,7 +139,14 @@ export async function renderHtml(
     toValueSync(
       engine.renderer.renderTemplates(
         compiled.templates,
-        new Context(params, engine.options, { renderLimit, sync: true }, { liquid: engine }),
+        new Context(
+          params,
+          engine.options,
+          { renderLimit, sync: true, globals: templateGlobals(options) },
+          {
+            liquid: engine,
+          },
+        ),
         emitter,
       ),
     );
@@ -152,6 +162,14 @@ export async function renderHtml(
     `<title>${escapeHtml(options.title, "numeric")}</title>${compiled.styles}${extra}</head><body>${body}</body></html>`
   );
 }
+
+/**
+ * Globals, not params: Liquid looks a name up in the params first, so a design published before `file` was
+ * reserved (bundle-schema.ts) keeps reading its own `file` parameter instead of changing its output.
+ */
+const templateGlobals = (options: RenderHtmlOptions) => ({
+  [FILE_GLOBAL]: options.file ?? previewFile(options.title),
+});
 
 /** Liquid's failure as the renderer reports it: out of time, too large, or a template error. */
 function templateError(cause: unknown, at: { maxChars: number; renderLimit: number; elapsed: number }): RenderError {

@@ -3,7 +3,24 @@ import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { launchChromium } from "#shared/render/chromium-launch.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 import { pdfOptions, resolvePageBox } from "#shared/render/page-box.ts";
+import { newId } from "#shared/ids.ts";
 import { renderHtml } from "#shared/render/template.ts";
+import type { TemplateFile } from "#shared/render/template-file.ts";
+
+/**
+ * Every floor document is a new file, as every generated one is: a design printing its own share URL
+ * (the invoice's QR code) encodes a new symbol each time, and the barcode cache must not spare the
+ * floor work the service does.
+ */
+function newFile(): TemplateFile {
+  const [requestId, fileId] = [newId(), newId()];
+  return {
+    id: fileId,
+    name: "floor",
+    share: { url: `http://localhost:3000/file/${requestId}/${fileId}` },
+    preview: false,
+  };
+}
 
 /**
  * The Chromium floor (test/bench/README.md#warm-phases): the same binary and fonts, warm browsers with one
@@ -30,7 +47,7 @@ export async function startFloor(browsers: number) {
   };
   return {
     async render(bundle: DesignBundle, params: Record<string, unknown>): Promise<Uint8Array> {
-      const html = await renderHtml(bundle, params, { bundleKey: "floor", title: "floor" });
+      const html = await renderHtml(bundle, params, { bundleKey: "floor", title: "floor", file: newFile() });
       const slot = await acquire();
       try {
         await slot.page.setContent(html, { waitUntil: "load" });

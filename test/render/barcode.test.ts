@@ -1,13 +1,19 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import zxing from "@zxing/library";
-import jsQR from "jsqr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { barcodeSvg, loadBarcodeEncoder } from "#shared/render/barcode.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { renderHtml } from "#shared/render/template.ts";
+import {
+  cropToSymbol,
+  decodeLinearOnPage,
+  decodeQr,
+  decodeWithZxing,
+  japanPostBars,
+  type Raster,
+  rasterize,
+  type ZxingFormat,
+} from "../helpers/barcode-decode.ts";
 import { makeBundle } from "./render-fixtures.ts";
 
 /**
@@ -16,93 +22,23 @@ import { makeBundle } from "./render-fixtures.ts";
  * decoded must be what the template encoded.
  */
 let renderer: Renderer;
-const scratch = mkdtempSync(join(tmpdir(), "platen-barcode-"));
 
 beforeAll(() => {
   renderer = createRenderer({ browsers: 1, timeoutMs: 20_000 });
 });
-afterAll(async () => {
-  await renderer.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => renderer.close());
 
-/** A grey-scale raster of page 1 at 300 dpi. */
-function rasterize(pdf: Buffer, name: string): { width: number; height: number; grey: Uint8ClampedArray } {
-  const file = join(scratch, `${name}.pdf`);
-  writeFileSync(file, pdf);
-  execFileSync("pdftoppm", ["-r", "300", "-gray", "-singlefile", file, join(scratch, name)]);
-  const pgm = readFileSync(join(scratch, `${name}.pgm`));
-  // P5\n<width> <height>\n255\n<bytes>
-  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.toString("latin1", 0, 40))!;
-  const [width, height] = [Number(header[1]), Number(header[2])];
-  return { width, height, grey: new Uint8ClampedArray(pgm.subarray(header[0].length)) };
-}
-
-// CommonJS: Node's ESM loader sees only its default export.
-const {
-  BinaryBitmap,
-  CodaBarReader,
-  Code128Reader,
-  DataMatrixReader,
-  DecodeHintType,
-  EAN13Reader,
-  HybridBinarizer,
-  RGBLuminanceSource,
-} = zxing;
-
-const readers = {
-  code128: () => new Code128Reader(),
-  ean13: () => new EAN13Reader(),
-  codabar: () => new CodaBarReader(),
-  datamatrix: () => new DataMatrixReader(),
-};
-
-function decodeWithZxing(raster: ReturnType<typeof rasterize>, format: keyof typeof readers): string {
-  const source = new RGBLuminanceSource(raster.grey, raster.width, raster.height);
-  const hints = new Map([[DecodeHintType.TRY_HARDER, true]]);
-  return readers[format]()
-    .decode(new BinaryBitmap(new HybridBinarizer(source)), hints)
-    .getText();
-}
-
-/** The symbol's bounding box plus a white margin (ZXing's Data Matrix detector wants the symbol to fill the image). */
-function cropToSymbol(raster: ReturnType<typeof rasterize>, margin = 24): ReturnType<typeof rasterize> {
-  let [left, top, right, bottom] = [raster.width, raster.height, 0, 0];
-  for (let y = 0; y < raster.height; y++)
-    for (let x = 0; x < raster.width; x++)
-      if (raster.grey[y * raster.width + x]! < 128) {
-        [left, top] = [Math.min(left, x), Math.min(top, y)];
-        [right, bottom] = [Math.max(right, x), Math.max(bottom, y)];
-      }
-  const width = right - left + 1 + 2 * margin;
-  const height = bottom - top + 1 + 2 * margin;
-  const grey = new Uint8ClampedArray(width * height).fill(255);
-  for (let y = top; y <= bottom; y++)
-    grey.set(
-      raster.grey.subarray(y * raster.width + left, y * raster.width + right + 1),
-      (y - top + margin) * width + margin,
-    );
-  return { width, height, grey };
-}
-
-function decodeQr(raster: ReturnType<typeof rasterize>): string | undefined {
-  const rgba = new Uint8ClampedArray(raster.width * raster.height * 4);
-  for (let i = 0; i < raster.grey.length; i++)
-    rgba.fill(raster.grey[i]!, i * 4, i * 4 + 3).fill(255, i * 4 + 3, i * 4 + 4);
-  return jsQR(rgba, raster.width, raster.height)?.data;
-}
-
-async function renderBarcode(value: string, filterArgs: string): Promise<ReturnType<typeof rasterize>> {
+async function renderBarcode(value: string, filterArgs: string): Promise<Raster> {
   const bundle = makeBundle(`<div style="padding: 10mm">{{ v | barcode: ${filterArgs} }}</div>`, {
     page: { size: "A6" },
   });
   const name = `b${Math.random().toString(36).slice(2)}`;
   const { pdf } = await renderer.renderPdf({ bundle, bundleKey: name, params: { v: value }, title: name });
-  return rasterize(pdf, name);
+  return rasterize(pdf);
 }
 
 describe("barcode filter: rendered, rasterized and decoded", () => {
-  const linear: [string, string, string, keyof typeof readers, string?][] = [
+  const linear: [string, string, string, ZxingFormat, string?][] = [
     ["code128", "TRK-2026-000123", '"code128"', "code128"],
     // ZXing reads GS1-128 as Code 128 with its FNC1 as the GS1 prefix ]C1 dropped: the AIs and data remain.
     ["gs1-128", "(00)149012345000000010", '"gs1-128"', "code128", "00149012345000000010"],
@@ -145,6 +81,54 @@ describe("barcode filter: rendered, rasterized and decoded", () => {
     for (let x = 1; x < line.length; x++) if (line[x]! < 128 && line[x - 1]! >= 128) bars++;
     // Start (2) + 7 postcode digits, address digits and CC4 fill to 20 characters (3 bars each) + check + stop (2).
     expect(bars).toBe(67);
+    expect(japanPostBars(raster)).toBe(67); // the page-wide search the sample tests use finds the same
+  });
+});
+
+describe("the sample designs' barcodes, read off page 1", () => {
+  const sample = (name: string) => loadBundleFromDir(join(import.meta.dirname, "../../shared/designs/samples", name));
+  const url = "http://localhost:3000/file/AbCdEfGhIjKlMnOp/QrStUvWxYz012345";
+  const file = { id: "QrStUvWxYz012345", name: "sample", share: { url }, preview: false };
+  const print = async (name: string, withFile = true) => {
+    const bundle = await sample(name);
+    const { pdf } = await renderer.renderPdf({
+      bundle,
+      bundleKey: `${name}@barcodes`,
+      params: bundle.manifest.sampleParams ?? {},
+      title: name,
+      ...(withFile && { file }),
+    });
+    return rasterize(pdf);
+  };
+
+  it.each(["invoice-ja", "certificate-en"])("%s: the QR code is the file's share URL", async (name) => {
+    expect(decodeQr(await print(name))).toBe(url);
+  });
+
+  it("a preview's QR code is the placeholder that says it is one", async () => {
+    expect(decodeQr(await print("certificate-en", false))).toBe("https://example.invalid/preview");
+  });
+
+  it("shipping-label: the SSCC as GS1-128 and the Japan Post customer barcode", async () => {
+    const raster = await print("shipping-label");
+    expect(decodeLinearOnPage(raster, "code128")).toBe("00049123450000011824");
+    expect(japanPostBars(raster)).toBe(67);
+  });
+
+  it("shipping-label: an SSCC with a wrong check digit fails the document with TEMPLATE_FAILED", async () => {
+    const bundle = await sample("shipping-label");
+    await expect(
+      renderer.renderPdf({
+        bundle,
+        bundleKey: "shipping-label@barcodes",
+        params: { ...bundle.manifest.sampleParams, sscc: "049123450000011825" },
+        title: "label",
+        file,
+      }),
+    ).rejects.toMatchObject({
+      code: "TEMPLATE_FAILED",
+      message: expect.stringContaining('barcode "gs1-128" cannot encode "(00)049123450000011825"'),
+    });
   });
 });
 

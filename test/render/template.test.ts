@@ -6,6 +6,7 @@ import { lengthToPx, pageCss, resolvePageBox } from "#shared/render/page-box.ts"
 import { zoneOffsetMinutes } from "#shared/render/filters.ts";
 import { findAsset } from "#shared/render/page-guard.ts";
 import { DESIGN_ORIGIN, renderHtml } from "#shared/render/template.ts";
+import { PREVIEW_SHARE_URL } from "#shared/render/template-file.ts";
 import { makeBundle } from "./render-fixtures.ts";
 
 const render = (template: string, params: Record<string, unknown> = {}, css = "") =>
@@ -26,6 +27,21 @@ describe("renderHtml", () => {
     expect(html).toContain("@page { size: 297mm 210mm; margin: 5mm 10mm 10mm 10mm; }");
     expect(html.indexOf("p { color: red }")).toBeLessThan(html.indexOf("@page"));
     expect(html.endsWith("<body><p>1</p></body></html>")).toBe(true);
+  });
+
+  it("gives the template its file as `file`, and previews a placeholder that says so", async () => {
+    const template = "{{ file.id }}|{{ file.name }}|{{ file.share.url }}|{{ file.preview }}";
+    const file = { id: "F1", name: "請求書-1", share: { url: "https://site.test/file/R1/F1" }, preview: false };
+    const generated = await renderHtml(makeBundle(template), {}, { title: "請求書-1", file });
+    expect(generated).toContain("<body>F1|請求書-1|https://site.test/file/R1/F1|false</body>");
+    const preview = await renderHtml(makeBundle(template), {}, { title: "draft" });
+    expect(preview).toContain(`<body>preview|draft|${PREVIEW_SHARE_URL}|true</body>`);
+    expect(PREVIEW_SHARE_URL).toMatch(/^https:\/\/[^/]+\.invalid\/preview$/);
+  });
+
+  it("lets a params value named file win over the global (designs published before it was reserved)", async () => {
+    const html = await renderHtml(makeBundle("{{ file }}"), { file: "mine" }, { title: "t" });
+    expect(html).toContain("<body>mine</body>");
   });
 
   it("escapes output by default; | raw is the explicit opt-out", async () => {

@@ -230,6 +230,20 @@ describe("loadBundleFromDir: broken bundles", () => {
     expect(message).toContain(where);
   });
 
+  it("refuses a top-level parameter named file: the template's own file global", async () => {
+    const message = await bundleError(
+      await writeBundle({ manifest: withParams([{ name: "file", type: "text", label: "File" }]) }),
+    );
+    expect(message).toContain("parameters.0.name");
+    expect(message).toContain('"file" is reserved');
+    expect(message).toContain("{{ file.share.url }}");
+    // Only the top level shares the template's scope with the global: a nested `file` is a field of its row.
+    const nested = withParams([
+      { name: "rows", type: "array", label: "Rows", spec: [{ name: "file", type: "text", label: "File" }] },
+    ]);
+    await expect(loadBundleFromDir(await writeBundle({ manifest: nested }))).resolves.toBeDefined();
+  });
+
   it("names a missing template.liquid", async () => {
     const message = await bundleError(await writeBundle({ template: null }));
     expect(message).toContain("template.liquid: the bundle has no template.liquid");

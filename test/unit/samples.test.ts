@@ -2,9 +2,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Liquid } from "liquidjs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DesignManifest, designManifestSchema, type ParameterSpec } from "#shared/designs/bundle-schema.ts";
+import { loadBarcodeEncoder } from "#shared/render/barcode.ts";
 import { createTemplateEngine } from "#shared/render/template.ts";
+import type { TemplateFile } from "#shared/render/template-file.ts";
 
 const samplesDir = fileURLToPath(new URL("../../shared/designs/samples/", import.meta.url));
 const sampleNames = readdirSync(samplesDir, { withFileTypes: true })
@@ -29,10 +31,25 @@ function loadSample(name: string): { manifest: DesignManifest; template: string;
   };
 }
 
-async function render(name: string, params: Record<string, unknown>): Promise<string> {
+/** The generated file as the renderer hands it to every template (shared/render/README.md#what-a-template-sees). */
+const FILE: TemplateFile = {
+  id: "QrStUvWxYz012345",
+  name: "sample",
+  share: { url: "https://platen.example/file/AbCdEfGhIjKlMnOp/QrStUvWxYz012345" },
+  preview: false,
+};
+
+// The shipping label's barcodes come from its params: the encoder must be there, as renderHtml ensures.
+beforeAll(() => loadBarcodeEncoder());
+
+async function render(name: string, params: Record<string, unknown>, file: TemplateFile = FILE): Promise<string> {
   const { template } = loadSample(name);
-  return newEngine().parseAndRender(template, params);
+  return newEngine().parseAndRender(template, params, { globals: { file } });
 }
+
+/** The accessible label of each barcode the HTML holds: the value it encodes. */
+const barcodeValues = (html: string) =>
+  [...html.matchAll(/<svg [^>]*role="img" aria-label="([^"]*)"/g)].map((m) => m[1]!.replaceAll("&#38;", "&"));
 
 /** Checks a params object against the parameter schema (types, declared names, row/collection shape). */
 function paramProblems(specs: ParameterSpec[], params: Record<string, unknown>, path = ""): string[] {
@@ -149,6 +166,12 @@ describe("invoice-ja", () => {
     expect(html).toContain("登録番号 T9234567890123"); // its check digit holds (registration_number)
   });
 
+  it("carries the file's own share URL in a QR code", async () => {
+    const html = await render("invoice-ja", sample());
+    expect(barcodeValues(html)).toEqual([FILE.share.url]);
+    expect(html).toContain("この請求書をオンラインで確認できます");
+  });
+
   it("renders 400 line items with repeated-header table markup", async () => {
     const rows = Array.from({ length: 400 }, (_, i) => ({ 品名: `部品 ${i + 1}`, 数量: 1, 単価: 100, 税率: 10 }));
     const html = await render("invoice-ja", { ...sample(), 明細: rows });
@@ -219,6 +242,13 @@ describe("certificate-en", () => {
     expect(html).toContain('src="assets/seal.svg"');
   });
 
+  it("carries its own share URL in a QR code and says that scanning it verifies the certificate", async () => {
+    const html = await render("certificate-en", loadSample("certificate-en").manifest.sampleParams ?? {});
+    expect(barcodeValues(html)).toEqual([FILE.share.url]);
+    expect(html).toContain("Scan the code to verify this certificate");
+    expect(html).toContain("PLT-2025-03-00871");
+  });
+
   it("hides the seal when showSeal is false and keeps it when missing", async () => {
     expect(await render("certificate-en", { showSeal: false })).not.toContain("seal.svg");
     expect(await render("certificate-en", {})).toContain("seal.svg");
@@ -236,6 +266,23 @@ describe("shipping-label", () => {
     expect(html).toContain("+ 1 more item");
     expect(html).toContain("<strong>9</strong>"); // 4 + 1 + 2 + 1 + 1 pieces
     expect(html).toContain("2025-06-02");
+  });
+
+  it("prints the SSCC as GS1-128 and the Japan Post customer barcode from postal code and address number", async () => {
+    // 0 4912345 000001182 4: the check digit 4 is 10 − (Σ digits × 3,1,3,… from the right) mod 10.
+    expect(barcodeValues(await render("shipping-label", sample()))).toEqual(["53000013-1-1", "(00)049123450000011824"]);
+  });
+
+  it("leaves each barcode out without its data", async () => {
+    const { sscc: _sscc, ...rest } = sample();
+    const recipient = { ...(sample().recipient as object), addressNumber: undefined };
+    expect(barcodeValues(await render("shipping-label", { ...rest, recipient }))).toEqual([]);
+  });
+
+  it("refuses an SSCC with a wrong check digit, naming the value and the symbology", async () => {
+    await expect(render("shipping-label", { ...sample(), sscc: "049123450000011825" })).rejects.toThrow(
+      /barcode "gs1-128" cannot encode "\(00\)049123450000011825"/,
+    );
   });
 
   it("omits the fragile banner unless fragile is true", async () => {
