@@ -68,6 +68,11 @@ export const catalogue = {
     en: "Another publish created a newer version first: the design's latest version is in details.",
     ja: "別の公開が先に新しいバージョンを作成しました。最新バージョンは details にあります。",
   },
+  TEMPLATE_FAILED: {
+    status: 422,
+    en: "The design's template could not be rendered with these params: {reason}",
+    ja: "このパラメーターではデザインのテンプレートを描画できません: {reason}",
+  },
   TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
   VERSION_NOT_FOUND: { status: 404, en: "The version was not found.", ja: "バージョンが見つかりません。" },
   VALIDATION_FAILED: {

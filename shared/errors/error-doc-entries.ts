@@ -124,6 +124,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "先に作成されたバージョン（`details[0].latestVersion`）を確認し、変更を反映してから新しい期待バージョンで再度公開してください。",
     },
   },
+  TEMPLATE_FAILED: {
+    when: {
+      en: "Rendering the design's template failed for this document: a filter refused a value (a barcode whose check digit is wrong or whose characters the symbology cannot encode, an invalid registration number), or a Liquid error at render time. The reason names the value and the filter. Sync answers it; an async file fails with it. Nothing is billed.",
+      ja: "この文書でデザインのテンプレートの描画に失敗しました（フィルターが値を拒否した：チェックディジットが正しくない、またはシンボルで表せない文字を含むバーコード、不正な登録番号など。または描画時の Liquid エラー）。理由に値とフィルターが示されます。同期生成はこのエラーで応答し、非同期生成ではそのファイルがこのコードで失敗します。課金されません。",
+    },
+    todo: {
+      en: "Correct the params value the reason names (or the template), then send the request again.",
+      ja: "理由に示された params の値（またはテンプレート）を修正してから、再度送信してください。",
+    },
+  },
   TEMPLATE_NOT_FOUND: {
     todo: {
       en: "Use a template id from GET {auth_url}/public/templates; a withdrawn template is gone.",

@@ -14,11 +14,29 @@ const DOCUMENT_CODES: Partial<Record<RenderErrorCode, ErrorCode>> = {
 export const isRenderDeadline = (err: unknown): boolean =>
   err instanceof RenderError && (err.code === "RENDER_TIMEOUT" || err.code === "BROWSER_BUSY");
 
-/** A document limit as the client's error (sync answers it), or undefined for anything else. */
+/**
+ * A document's own failure as the client's error (sync answers it): a document limit, or its template
+ * failing on these params (422 TEMPLATE_FAILED naming the reason); undefined for anything else.
+ */
 export function documentLimitError(err: unknown): PlatenError | undefined {
   if (!(err instanceof RenderError) || err.code === "RENDER_TIMEOUT") return undefined;
+  if (err.code === "TEMPLATE_FAILED")
+    return new PlatenError("TEMPLATE_FAILED", { vars: { reason: templateReason(err) }, cause: err });
   const code = DOCUMENT_CODES[err.code];
   return code ? new PlatenError(code, { vars: limitVars(err), cause: err }) : undefined;
+}
+
+/**
+ * What a template failure says, on one line and bounded: the filter's or Liquid's own message (the
+ * value and the symbology of a refused barcode, the line of a Liquid error). The template is the
+ * workspace's own, so nothing of ours is in it.
+ */
+export function templateReason(err: RenderError): string {
+  const text = err.message
+    .replace(/^template error: /, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
 /** Refusals that say the request's design is gone: asking again finds it gone again. */
@@ -29,7 +47,7 @@ const GONE_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_F
  * document itself causes (template errors, document limits, running out of its time, data that cannot be
  * written into the PDF) and a design that no longer exists. Transient, so retried: a browser crash or a busy
  * renderer (RENDER_FAILED, BROWSER_BUSY) and every storage or queue error (S3, DynamoDB, SQS), which are not
- * RenderErrors. A template error keeps its historic code.
+ * RenderErrors. A template failure is TEMPLATE_FAILED, its message naming the reason.
  */
 export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
   if (err instanceof PlatenError && GONE_CODES.has(err.code)) {
@@ -41,11 +59,16 @@ export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; erro
       errorCode: "VALIDATION_FAILED",
       errorMessage: "The file name or passthrough could not be written into the PDF.",
     };
+  if (err.code === "TEMPLATE_FAILED")
+    return {
+      errorCode: "TEMPLATE_FAILED",
+      errorMessage: formatMessage(catalogue.TEMPLATE_FAILED.en, { reason: templateReason(err) }),
+    };
   const code = DOCUMENT_CODES[err.code];
   if (!code)
     return {
       errorCode: "INTERNAL_ERROR",
-      errorMessage: `${catalogue.INTERNAL_ERROR.en} The template could not be rendered.`,
+      errorMessage: `${catalogue.INTERNAL_ERROR.en} The document could not be rendered.`,
     };
   return { errorCode: code, errorMessage: formatMessage(catalogue[code].en, limitVars(err)) };
 }

@@ -55,6 +55,7 @@ export const SAMPLE_VARS: Partial<Record<ErrorCode, Record<string, string | numb
   DOCUMENT_HTML_LIMIT_EXCEEDED: { limit: "20,000,000" },
   DOCUMENT_PDF_LIMIT_EXCEEDED: { limit: "52,428,800" },
   FILE_MAPPING_TOO_LARGE: { size: 9120, limit: 8192 },
+  TEMPLATE_FAILED: { reason: 'barcode "ean13" cannot encode "4912345678905": bad checksum' },
 };
 
 /** Codes whose answers carry `Retry-After` (and `retryAfter` in the body). */

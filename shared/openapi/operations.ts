@@ -143,6 +143,7 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
     "DOCUMENT_PAGE_LIMIT_EXCEEDED",
     "DOCUMENT_HTML_LIMIT_EXCEEDED",
     "DOCUMENT_PDF_LIMIT_EXCEEDED",
+    "TEMPLATE_FAILED",
   ],
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({

@@ -164,7 +164,10 @@ describe("shipping-label: GS1-128 and the Japan Post customer barcode", () => {
 
     const refused = await sync("single", { ...designOf("shipping-label"), content: label("bad", { sscc: bad }) });
     const body = await readErrorBody(refused);
-    expect({ status: refused.status, code: body.code }).toEqual({ status: 500, code: "INTERNAL_ERROR" });
+    expect({ status: refused.status, code: body.code }).toEqual({ status: 422, code: "TEMPLATE_FAILED" });
+    // The message names the value and the symbology, in both languages' bodies.
+    expect(body.message).toContain(bad);
+    expect(body.message).toMatch(/gs1-128/);
 
     const accepted = await acceptOrFail(stack, demo.appKey, "multiple", {
       ...designOf("shipping-label"),
@@ -175,8 +178,8 @@ describe("shipping-label: GS1-128 and the Japan Post customer barcode", () => {
     expect(done.body.failedFiles).toEqual([
       expect.objectContaining({
         fileId: accepted.files[0]!.fileId,
-        code: "INTERNAL_ERROR",
-        message: expect.stringContaining("The template could not be rendered."),
+        code: "TEMPLATE_FAILED",
+        message: expect.stringContaining(bad),
       }),
     ]);
     expect(await pagesUsedNow(stack, demo.id)).toBe(before + 1); // the good label only

@@ -51,7 +51,7 @@ describe("permanent render failures", () => {
   });
 
   it("a template error and a filter refusing its params: permanent", async () => {
-    expect(permanentFileFailure(await failureOf("{% if %}"))).toMatchObject({ errorCode: "INTERNAL_ERROR" });
+    expect(permanentFileFailure(await failureOf("{% if %}"))).toMatchObject({ errorCode: "TEMPLATE_FAILED" });
     const filter = await failureOf("<p>{{ n | registration_number }}</p>", { params: { n: "T1234567890120" } });
     expect(permanentFileFailure(filter)).toBeDefined();
   });

@@ -39,6 +39,7 @@ const SPEC_CODES: Record<string, number | null> = {
   PARTIAL_FAILURE: null, // webhook only
   GENERATION_INTERRUPTED: null, // status only
   INTERNAL_ERROR: 500,
+  TEMPLATE_FAILED: 422,
 };
 
 const entries = Object.entries(catalogue) as [ErrorCode, CatalogueEntry][];

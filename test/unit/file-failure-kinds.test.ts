@@ -16,7 +16,7 @@ describe("permanentFileFailure", () => {
     ["PAGE_LIMIT_EXCEEDED", "DOCUMENT_PAGE_LIMIT_EXCEEDED"],
     ["HTML_TOO_LARGE", "DOCUMENT_HTML_LIMIT_EXCEEDED"],
     ["PDF_TOO_LARGE", "DOCUMENT_PDF_LIMIT_EXCEEDED"],
-    ["TEMPLATE_FAILED", "INTERNAL_ERROR"],
+    ["TEMPLATE_FAILED", "TEMPLATE_FAILED"],
     ["DOCUMENT_DATA_INVALID", "VALIDATION_FAILED"],
   ] as const)("%s is permanent (%s)", (code, errorCode) => {
     expect(permanentFileFailure(new RenderError(code, "x", { limit: 1 }))).toMatchObject({ errorCode });
