@@ -1,5 +1,5 @@
 const GENERATE = ["pdf:generate"] as const;
-const READ_DESIGNS = ["pdf:generate", "designs:read", "templates:read"] as const;
+const READ_DESIGNS = ["pdf:generate", "designs:read", "designs:write", "templates:read"] as const;
 
 /**
  * Scopes a Bearer token needs per API path (one of them suffices). shared/identity/README.md#scopes requires

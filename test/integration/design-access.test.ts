@@ -231,6 +231,10 @@ describe("the template gallery", () => {
         updatedAt: expect.any(String),
       },
     ]);
+    // A design's own thumbnail URL takes a design-writing token too (a CI pipeline's).
+    const own = await call("GET", `/designs/${design}`, c.ccWrite!);
+    const ownThumb = await fetch(own.body.thumbnail, { headers: { authorization: `Bearer ${c.ccWrite!.token}` } });
+    expect(ownThumb.status).toBe(200);
     const thumb = await fetch(listed.templates[0]!.thumbnail as string);
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toBe("image/png");
