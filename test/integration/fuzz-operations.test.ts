@@ -57,9 +57,12 @@ interface Workspace {
   fileId: string;
 }
 
-/** Deletions last, so the ids the other operations aim at still exist while they run. */
-const inOrder = (ops: FuzzOperation[]) =>
-  ops.sort((x, y) => Number(x.method === "DELETE") - Number(y.method === "DELETE"));
+/**
+ * Deletions last, so the ids the other operations aim at still exist while they run; publishing just
+ * before them, since publishing the draft discards it.
+ */
+const rank = (op: FuzzOperation) => (op.method === "DELETE" ? 2 : op.operationId === "publishDesignVersion" ? 1 : 0);
+const inOrder = (ops: FuzzOperation[]) => ops.sort((x, y) => rank(x) - rank(y));
 
 /**
  * The operation ids, known when the tests are collected (the same builder, other URLs); the
