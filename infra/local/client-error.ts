@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { corsHeaders } from "#shared/http/cors.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
+import { type Language, pickLanguage } from "#shared/errors/language.ts";
 
 /** Node's default request-head limit (`--max-http-header-size`), which the local gateway keeps. */
 export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
@@ -10,10 +11,11 @@ export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
  * A request Node refuses before the gateway sees it. A head over the limit gets the error body
  * (README.md#errors) with `REQUEST_HEADERS_TOO_LARGE` and the CORS headers, like every other refusal,
  * instead of Node's bare 431 that a browser on another origin cannot even read. The headers were not
- * parsed, so the answer is in English. Anything else keeps Node's own answer (400, or nothing on a
- * broken connection).
+ * parsed: the language is read from the bytes Node had received (`rawPacket`), English when they
+ * hold no Accept-Language. Anything else keeps Node's own answer (400, or nothing on a broken
+ * connection).
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
   if (!socket.writable || err.code === "ECONNRESET") {
     socket.destroy();
     return;
@@ -23,11 +25,12 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   const error = new PlatenError("REQUEST_HEADERS_TOO_LARGE", { vars: { limit: MAX_REQUEST_HEAD_BYTES / 1024 } });
-  const body = Buffer.from(JSON.stringify(buildErrorBody(error, "en", `http://localhost:${socket.localPort ?? 0}`)));
+  const lang = languageOf(err.rawPacket);
+  const body = Buffer.from(JSON.stringify(buildErrorBody(error, lang, `http://localhost:${socket.localPort ?? 0}`)));
   const headers = {
     ...corsHeaders,
     "Content-Type": "application/json; charset=utf-8",
-    "Content-Language": "en",
+    "Content-Language": lang,
     "Content-Length": String(body.length),
     Connection: "close",
   };
@@ -35,4 +38,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
   socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 431 Request Header Fields Too Large\r\n${head}\r\n`), body]));
+}
+
+/** The Accept-Language of a request head Node could not parse, as far as it arrived. */
+function languageOf(rawPacket: Buffer | undefined): Language {
+  const line = rawPacket?.toString("latin1").match(/\r\naccept-language:[ \t]*([^\r\n]*)/i);
+  return pickLanguage(line?.[1]);
 }

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
+import { issueMessages } from "#shared/validation/zod-messages.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import type { RawBundle } from "./bundle-codec.ts";
 
@@ -48,6 +49,8 @@ export interface BundleProblem {
   column?: number;
   code?: string;
   message: string;
+  /** The Japanese message where there is one (design.json's schema issues, worded by zod's locales). */
+  messageJa?: string;
 }
 
 /** 422 DESIGN_BUNDLE_INVALID with one detail per problem; its message is one line for the admin CLI. */
@@ -71,6 +74,7 @@ const toDetail = (p: BundleProblem) => ({
   ...(p.line !== undefined && { line: p.line, column: p.column ?? 1 }),
   ...(p.code !== undefined && { code: p.code }),
   message: p.message,
+  ...(p.messageJa !== undefined && { messageJa: p.messageJa }),
 });
 
 /** A parser with the renderer's filters, so an unknown filter is a syntax error here as it is at render. */
@@ -83,7 +87,8 @@ const parser = registerPlatenFilters(new Liquid({ strictFilters: true, parseLimi
  */
 export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: BundleProblem[] } {
   const problems: BundleProblem[] = [];
-  const parsed = designManifestSchema.safeParse(raw.manifest);
+  // reportInput: the locales name the received type, and a missing key reads "is required".
+  const parsed = designManifestSchema.safeParse(raw.manifest, { reportInput: true });
   if (!parsed.success) problems.push(...parsed.error.issues.map((i) => manifestProblem(i, raw.manifestText)));
   problems.push(...templateProblems(raw.template, "template.liquid"));
   if (raw.css.length > BUNDLE_LIMITS.maxTextChars)
@@ -117,7 +122,7 @@ function manifestProblem(issue: z.core.$ZodIssue, text: string | undefined): Bun
     file: "design.json",
     field: path.length ? path.join(".") : "(root)",
     ...positionOf(text, path),
-    message: issue.message,
+    ...issueMessages(issue),
   };
 }
 

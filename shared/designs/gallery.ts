@@ -83,6 +83,8 @@ export async function shareTemplate(
 
 /** Withdraws a template of the workspace (DELETE /templates/{id}); another workspace's is not found. */
 export async function withdrawTemplate(workspaceId: string, id: string): Promise<void> {
+  // As in getTemplate: a key DynamoDB would refuse (a 500) is simply not a template.
+  if (id.length > 64) throw new PlatenError("TEMPLATE_NOT_FOUND");
   try {
     await awsClients().ddb.send(
       new DeleteCommand({

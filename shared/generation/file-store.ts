@@ -4,6 +4,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { isId } from "#shared/ids.ts";
 import type { PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import type { ShareType } from "#shared/share-link.ts";
 
@@ -144,6 +145,9 @@ async function writeBatch(batch: WriteRequest[]): Promise<void> {
 
 /** One file record, or undefined (consistent: workers read right after acceptance). */
 export async function getFileRecord(requestId: string, fileId: string): Promise<FileRecord | undefined> {
+  // Ids come from URL paths: one that cannot be an id is not found, not a key DynamoDB refuses (a
+  // sort key over 1,024 bytes was a 500 on the download route).
+  if (!isId(requestId) || !isId(fileId)) return undefined;
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.files, Key: fileKey(requestId, fileId), ConsistentRead: true }),
   );

@@ -3,6 +3,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { isId } from "#shared/ids.ts";
 
 export interface FailedFile {
   fileId?: string;
@@ -63,6 +64,8 @@ export async function putJob(job: JobRecord): Promise<void> {
 }
 
 export async function getJob(requestId: string): Promise<JobRecord | undefined> {
+  // From a URL path: one that cannot be an id is not found, not a key DynamoDB refuses.
+  if (!isId(requestId)) return undefined;
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }),
   );

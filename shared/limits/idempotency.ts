@@ -35,7 +35,12 @@ export async function claimIdempotencyKey<T>(
   if (!key.trim() || key.length > MAX_KEY_LENGTH) {
     throw new PlatenError("VALIDATION_FAILED", {
       details: [
-        { field: "Idempotency-Key", code: "VALIDATION_FAILED", message: `must be 1–${MAX_KEY_LENGTH} characters` },
+        {
+          field: "Idempotency-Key",
+          code: "VALIDATION_FAILED",
+          message: `must be 1–${MAX_KEY_LENGTH} characters`,
+          messageJa: `1〜${MAX_KEY_LENGTH} 文字である必要があります`,
+        },
       ],
     });
   }

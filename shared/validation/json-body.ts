@@ -42,10 +42,12 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 
 /**
  * V8's reason without the part that quotes the body ("…" is not valid JSON) or repeats the
- * position: bodies carry params, which errors never echo.
+ * position: bodies carry params, which errors never echo. A body that is one bare word
+ * (`undefined`, `NaN`) gets only the quote from V8, so nothing of its own is left.
  */
 const reason = (cause: Error) =>
-  cause.message.replace(/, ".*" is not valid JSON$/s, "").replace(/ in JSON at position \d+.*$/s, "");
+  cause.message.replace(/(?:^|, )".*" is not valid JSON$/s, "").replace(/ in JSON at position \d+.*$/s, "") ||
+  "unexpected text";
 
 function bodyError(message: string, messageJa: string, cause?: unknown): PlatenError {
   return new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", message, messageJa }], cause });

@@ -291,6 +291,11 @@ describe("the template gallery", () => {
     expect((await call("DELETE", `/templates/${templateId}`, c.admin!)).status).toBe(204);
     expect((await call("GET", `/templates/${templateId}`, c.admin!)).status).toBe(404);
   });
+
+  it("withdrawing an id too long for a DynamoDB key is 404, like reading it (it answered 500)", async () => {
+    const res = await call("DELETE", `/templates/${"a".repeat(2_000)}`, c.admin!);
+    expect([res.status, res.body.code]).toEqual([404, "TEMPLATE_NOT_FOUND"]);
+  });
 });
 
 /** PDF dates (Info and XMP) and the document ID derive from the time; everything else must match. */

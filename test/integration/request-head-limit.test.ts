@@ -37,6 +37,20 @@ describe("request head over 16 KB", () => {
     });
   });
 
+  it("answers in Japanese when the request asked for it (Accept-Language before the long header)", async () => {
+    const res = await fetch(`${stack.baseUrl}/file/designs`, {
+      headers: { "accept-language": "ja", appkey: "plt_x", "x-filler": "a".repeat(20 * 1024) },
+    });
+    expect(res.status).toBe(431);
+    expect(res.headers.get("content-language")).toBe("ja");
+    const body = await res.json();
+    expect(body.code).toBe("REQUEST_HEADERS_TOO_LARGE");
+    expect(body.message).toBe(
+      "リクエスト行とヘッダーが大きすぎます（16 KB 超）。ヘッダーを短くするか、Cookie を減らしてください。",
+    );
+    expect(body.docsUrl).toMatch(/\/ja\/docs\/errors#request_headers_too_large$/);
+  });
+
   it("still serves the next request (the server is not harmed)", async () => {
     expect((await fetch(`${stack.baseUrl}/health/check`)).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { compactPdfText } from "../helpers/pdf-inspect.ts";
 import { createTenant, sampleParams, type Tenant } from "../helpers/sync-fixtures.ts";
 import { type ErrorBodyJson, readErrorBody, type SyncMode, syncCaller } from "../helpers/sync-http.ts";
@@ -679,5 +679,27 @@ describe("messages that say what happened", () => {
     expect(inJa.details[0]!.message).toMatch(
       /^YYYY-MM-DD 形式（ISO 8601。.*）の日付が必要ですが、number 型が指定されました$/,
     );
+  });
+});
+
+describe("status and download of ids that cannot be ids", () => {
+  it("answers as for an unknown id when a path id is too long for a DynamoDB key (a 2,000-character fileId answered 500)", async () => {
+    const call = api(stack, tLookup.appKey);
+    const unknown = "AAAAAAAAAAAAAAAA";
+    const long = "a".repeat(2_100);
+    const routes = [
+      (r: string, f: string) => `/file/download/${r}/${f}`,
+      (r: string) => `/file/download/${r}`,
+      (r: string) => `/file/status/${r}`,
+    ];
+    for (const route of routes) {
+      const expected = await call(route(unknown, unknown));
+      expect(expected.status).toBe(404);
+      const want = (await expected.json()).code;
+      for (const path of [route(long, unknown), route(unknown, long)]) {
+        const res = await call(path);
+        expect([path.slice(0, 40), res.status, (await res.json()).code]).toEqual([path.slice(0, 40), 404, want]);
+      }
+    }
   });
 });

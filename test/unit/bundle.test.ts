@@ -244,6 +244,20 @@ describe("loadBundleFromDir: broken bundles", () => {
     await expect(loadBundleFromDir(await writeBundle({ manifest: nested }))).resolves.toBeDefined();
   });
 
+  it("words design.json's schema issues in English and Japanese; a missing key is required, not 'received undefined'", async () => {
+    const err = await loadBundleFromDir(
+      await writeBundle({ manifest: withParams([{ type: "text", label: "A" }]) }),
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(BundleInvalid);
+    expect((err as BundleInvalid).details).toContainEqual(
+      expect.objectContaining({ field: "parameters.0.name", message: "is required", messageJa: "必須です" }),
+    );
+    expect(JSON.stringify((err as BundleInvalid).details)).not.toContain("undefined");
+  });
+
   it("names a missing template.liquid", async () => {
     const message = await bundleError(await writeBundle({ template: null }));
     expect(message).toContain("template.liquid: the bundle has no template.liquid");

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { claimIdempotencyKey } from "#shared/limits/idempotency.ts";
 import { admitPages, claimPages, planOf, settlePages, usageReport } from "#shared/limits/page-quota.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import type { Plan, Workspace } from "#shared/workspaces/workspace-store.ts";
@@ -141,5 +142,20 @@ describe("rate limits (see shared/limits/README.md#rate-limits)", () => {
       Array.from({ length: 10 }, () => checkRateLimit("ws_a", "sync", { clock, windows })),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+  });
+});
+
+describe("Idempotency-Key (see shared/limits/README.md#what-holds)", () => {
+  it.each([[""], ["   "], ["k".repeat(256)]])("refuses %j before any lookup, in English and Japanese", async (key) => {
+    const err = await refusal(claimIdempotencyKey("W", key, "{}", fixedClock("2026-01-01T00:00:00Z")));
+    expect(err.code).toBe("VALIDATION_FAILED");
+    expect(err.details).toEqual([
+      {
+        field: "Idempotency-Key",
+        code: "VALIDATION_FAILED",
+        message: "must be 1–255 characters",
+        messageJa: "1〜255 文字である必要があります",
+      },
+    ]);
   });
 });

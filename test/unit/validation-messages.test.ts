@@ -44,6 +44,12 @@ describe("parseJsonBody", () => {
     expect(JSON.stringify(err.details)).not.toContain("Yamada");
   });
 
+  it.each([["undefined"], ["NaN"], ["Yamada"], ['"Yamada" x']])("never repeats a body V8 quotes whole (%j)", (raw) => {
+    const [detail] = thrown(() => parseJsonBody(raw)).details;
+    expect(detail!.message).toMatch(/^the body is not valid JSON \(line 1, column \d+\): \S/);
+    expect(detail!.message).not.toContain(raw);
+  });
+
   it.each([[null], [""], ["  \n"]])("calls %j an empty body", (raw) => {
     expect(thrown(() => parseJsonBody(raw)).details[0]!.message).toBe("the body is empty: send a JSON object");
   });
