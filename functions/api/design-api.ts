@@ -48,7 +48,12 @@ export const routes: DesignRoute[] = [
       const archived = req.query("archived") === "true";
       if (archived && !grant.admin)
         throw new PlatenError("WORKSPACE_ROLE_DENIED", {
-          details: [{ message: "listing archived designs needs the ADMIN role" }],
+          details: [
+            {
+              message: "listing archived designs needs the ADMIN role",
+              messageJa: "アーカイブ済みデザインの一覧には ADMIN ロールが必要です",
+            },
+          ],
         });
       const body = await listDesignsPage(
         grant.workspaceId,

@@ -38,12 +38,22 @@ export const routes: DesignRoute[] = [
       if (expectedLatestVersion !== undefined)
         throw new PlatenError("VALIDATION_FAILED", {
           details: [
-            { field: "expectedLatestVersion", message: "a new design has no versions yet: publish with it later" },
+            {
+              field: "expectedLatestVersion",
+              message: "a new design has no versions yet: publish with it later",
+              messageJa: "新しいデザインにはまだバージョンがありません。次回以降の公開で指定してください",
+            },
           ],
         });
       if (source.kind === "draft")
         throw new PlatenError("VALIDATION_FAILED", {
-          details: [{ field: "from", message: "a new design has no draft: send a bundle or fromTemplate" }],
+          details: [
+            {
+              field: "from",
+              message: "a new design has no draft: send a bundle or fromTemplate",
+              messageJa: "新しいデザインには下書きがありません。バンドルまたは fromTemplate を送信してください",
+            },
+          ],
         });
       const createdBy = await who();
       const published =
@@ -75,7 +85,13 @@ export const routes: DesignRoute[] = [
       });
       if (source.kind === "template")
         throw new PlatenError("VALIDATION_FAILED", {
-          details: [{ field: "fromTemplate", message: "a gallery copy is a new design: POST /designs" }],
+          details: [
+            {
+              field: "fromTemplate",
+              message: "a gallery copy is a new design: POST /designs",
+              messageJa: "ギャラリーからのコピーは新しいデザインになります。POST /designs を使用してください",
+            },
+          ],
         });
       const published = await publishVersion(
         {
@@ -104,11 +120,15 @@ export const routes: DesignRoute[] = [
     run: async (req, { grant, body, admitted }) => {
       const format = req.query("format") ?? "pdf";
       if (format !== "pdf" && format !== "png")
-        throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "format", message: "pdf or png" }] });
+        throw new PlatenError("VALIDATION_FAILED", {
+          details: [{ field: "format", message: "pdf or png", messageJa: "pdf または png である必要があります" }],
+        });
       const pageRaw = req.query("page") ?? "1";
       // A PDF has every page: `page` is the PNG's.
       if (format === "png" && !/^[1-9]\d{0,3}$/.test(pageRaw))
-        throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "page", message: "an integer ≥ 1" }] });
+        throw new PlatenError("VALIDATION_FAILED", {
+          details: [{ field: "page", message: "an integer ≥ 1", messageJa: "1 以上の整数である必要があります" }],
+        });
       // The lookups run beside the rate-limit write; nothing renders before it admits the request,
       // and over the limit the answer is 429 whatever the body (as in every class).
       const lookups = (async () => previewSource(grant.workspaceId, body(previewBody)))();
@@ -121,7 +141,13 @@ export const routes: DesignRoute[] = [
       const page = Number(pageRaw);
       if (page > rendered.pageCount)
         throw new PlatenError("VALIDATION_FAILED", {
-          details: [{ field: "page", message: `the preview has ${rendered.pageCount} page(s)` }],
+          details: [
+            {
+              field: "page",
+              message: `the preview has ${rendered.pageCount} page(s)`,
+              messageJa: `プレビューは ${rendered.pageCount} ページです`,
+            },
+          ],
         });
       const png = await getRenderer().pageImage(rendered.pdf, page);
       return { status: 200, headers, contentType: "image/png", body: png };

@@ -31,7 +31,8 @@ export interface DesignGrant {
   admin: boolean;
 }
 
-const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message }] });
+const denied = (message: string, messageJa: string) =>
+  new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message, messageJa }] });
 
 /**
  * The design API's rules, 401s before 403s:
@@ -46,7 +47,13 @@ const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { d
 export function authorizeDesigns(caller: Principal, operation: DesignOperation): DesignGrant {
   if (caller.method === "appkey") {
     throw new PlatenError("INVALID_CREDENTIALS", {
-      details: [{ message: "the design API takes a Bearer access token or a login session, not an appkey" }],
+      details: [
+        {
+          message: "the design API takes a Bearer access token or a login session, not an appkey",
+          messageJa:
+            "デザイン API は appkey ではなく、Bearer アクセストークンまたはログインセッションで呼び出してください",
+        },
+      ],
     });
   }
   const workspaceId = caller.workspace.id;
@@ -54,7 +61,12 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
     const allowed = SCOPES[operation];
     if (!caller.scopes?.some((s) => allowed.includes(s))) {
       throw new PlatenError("INVALID_CREDENTIALS", {
-        details: [{ message: `the access token lacks the ${allowed.join(" or ")} scope` }],
+        details: [
+          {
+            message: `the access token lacks the ${allowed.join(" or ")} scope`,
+            messageJa: `アクセストークンに ${allowed.join(" または ")} スコープがありません`,
+          },
+        ],
       });
     }
     if (caller.grant === "client_credentials" || caller.userId === undefined) {
@@ -62,8 +74,13 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
       return { workspaceId, actor: { via: "bearer", clientId: caller.clientId }, admin };
     }
   }
-  if (caller.role === undefined) throw denied("the user is not a member of this workspace");
-  if (ROLE[operation] === "admin" && caller.role !== "admin") throw denied("this operation needs the ADMIN role");
+  if (caller.role === undefined)
+    throw denied(
+      "the user is not a member of this workspace",
+      "このユーザーはこのワークスペースのメンバーではありません",
+    );
+  if (ROLE[operation] === "admin" && caller.role !== "admin")
+    throw denied("this operation needs the ADMIN role", "この操作には ADMIN ロールが必要です");
   const actor: AuditActor =
     caller.method === "session"
       ? { via: "session", userId: caller.userId }

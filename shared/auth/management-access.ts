@@ -52,7 +52,8 @@ export interface ManagementGrant {
   actor: AuditActor;
 }
 
-const denied = (message: string) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message }] });
+const denied = (message: string, messageJa: string) =>
+  new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message, messageJa }] });
 
 /**
  * The management rules (shared/webhooks/README.md#managing-endpoints-over-http), in this order (401s before
@@ -72,13 +73,24 @@ export function authorizeManagement(
 ): ManagementGrant {
   if (caller.method === "appkey") {
     throw new PlatenError("INVALID_CREDENTIALS", {
-      details: [{ message: "management routes take a Bearer access token or a login session, not an appkey" }],
+      details: [
+        {
+          message: "management routes take a Bearer access token or a login session, not an appkey",
+          messageJa: "管理 API は appkey ではなく、Bearer アクセストークンまたはログインセッションで呼び出してください",
+        },
+      ],
     });
   }
   if (caller.method === "bearer") checkToken(caller);
   if (caller.method === "session" && pathWorkspaceId === undefined) {
     throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "workspaceId", message: "a login session must name the workspace in the path" }],
+      details: [
+        {
+          field: "workspaceId",
+          message: "a login session must name the workspace in the path",
+          messageJa: "ログインセッションではパスにワークスペースを指定する必要があります",
+        },
+      ],
     });
   }
   if (pathWorkspaceId !== undefined && pathWorkspaceId !== caller.workspace.id)
@@ -86,7 +98,12 @@ export function authorizeManagement(
   checkRole(caller.role, requiredRole[operation]);
   if (operation === "read-secret" && caller.method !== "session") {
     throw new PlatenError("ACCESS_DENIED", {
-      details: [{ message: "the signing secret can be read only in a first-party login session" }],
+      details: [
+        {
+          message: "the signing secret can be read only in a first-party login session",
+          messageJa: "署名シークレットは Platen 自身のページのログインセッションでのみ参照できます",
+        },
+      ],
     });
   }
   const workspaceId = caller.workspace.id;
@@ -101,15 +118,28 @@ export function authorizeManagement(
 function checkToken(caller: ManagementCaller): void {
   if (!caller.scopes?.includes(MANAGEMENT_SCOPE)) {
     throw new PlatenError("INVALID_CREDENTIALS", {
-      details: [{ message: `the access token lacks the ${MANAGEMENT_SCOPE} scope` }],
+      details: [
+        {
+          message: `the access token lacks the ${MANAGEMENT_SCOPE} scope`,
+          messageJa: `アクセストークンに ${MANAGEMENT_SCOPE} スコープがありません`,
+        },
+      ],
     });
   }
   if (caller.grant === "client_credentials" || caller.userId === undefined) {
-    throw denied("a client-credentials token has no end user, so no workspace role");
+    throw denied(
+      "a client-credentials token has no end user, so no workspace role",
+      "クライアントクレデンシャルのトークンにはエンドユーザーがいないため、ワークスペースのロールがありません",
+    );
   }
 }
 
 function checkRole(role: ManagementCaller["role"], needed: "read" | "admin"): void {
-  if (role === undefined) throw denied("the user is not a member of this workspace");
-  if (needed === "admin" && role !== "admin") throw denied("this operation needs the ADMIN role");
+  if (role === undefined)
+    throw denied(
+      "the user is not a member of this workspace",
+      "このユーザーはこのワークスペースのメンバーではありません",
+    );
+  if (needed === "admin" && role !== "admin")
+    throw denied("this operation needs the ADMIN role", "この操作には ADMIN ロールが必要です");
 }

@@ -29,7 +29,14 @@ export async function resolveManagementCaller(
   const session = header("cookie") === undefined ? undefined : await deps.readSession(header("cookie"));
   if (session) return sessionCaller(session.userId, pathWorkspaceId, deps);
   if (deps.hasSessionCookie(header("cookie")))
-    throw new PlatenError("INVALID_CREDENTIALS", { details: [{ message: "the login session is invalid or expired" }] });
+    throw new PlatenError("INVALID_CREDENTIALS", {
+      details: [
+        {
+          message: "the login session is invalid or expired",
+          messageJa: "ログインセッションが無効か、期限切れです",
+        },
+      ],
+    });
   throw new PlatenError("AUTH_HEADER_MISSING");
 }
 
@@ -49,6 +56,8 @@ async function sessionCaller(
           field: "workspaceId",
           message:
             "a login session must name the workspace (the path's workspaceId, or X-Workspace-Id on the design API)",
+          messageJa:
+            "ログインセッションではワークスペースを指定する必要があります（パスの workspaceId、デザイン API では X-Workspace-Id）",
         },
       ],
     });
@@ -59,7 +68,12 @@ async function sessionCaller(
   ]);
   if (!workspace || !membership)
     throw new PlatenError("WORKSPACE_ROLE_DENIED", {
-      details: [{ message: "the user is not a member of this workspace" }],
+      details: [
+        {
+          message: "the user is not a member of this workspace",
+          messageJa: "このユーザーはこのワークスペースのメンバーではありません",
+        },
+      ],
     });
   return { workspace, method: "session", userId, role: membership.role };
 }
@@ -78,7 +92,12 @@ export function checkSessionOrigin(
   if (caller.method !== "session" || method === "GET" || origin === undefined) return;
   if (!ownOrigins.includes(origin)) {
     throw new PlatenError("ACCESS_DENIED", {
-      details: [{ message: "a login session may change settings only from the service's own pages" }],
+      details: [
+        {
+          message: "a login session may change settings only from the service's own pages",
+          messageJa: "ログインセッションで設定を変更できるのは Platen 自身のページからのみです",
+        },
+      ],
     });
   }
 }

@@ -41,21 +41,47 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
   for (const name of MANIFEST_FIELDS) if (form[name] !== undefined) manifest[name] = form[name];
   const known = new Set<string>([...MANIFEST_FIELDS, "template", "style", "assets"]);
   for (const key of Object.keys(form)) {
-    if (!known.has(key)) problems.push({ file: "design.json", field: key, message: `unknown field "${key}"` });
+    if (!known.has(key))
+      problems.push({
+        file: "design.json",
+        field: key,
+        message: `unknown field "${key}"`,
+        messageJa: `不明なフィールド「${key}」です`,
+      });
   }
   if (typeof form.template !== "string")
-    problems.push({ file: "template.liquid", field: "template", message: "template must be a string" });
+    problems.push({
+      file: "template.liquid",
+      field: "template",
+      message: "template must be a string",
+      messageJa: "template は文字列である必要があります",
+    });
   if (form.style !== undefined && typeof form.style !== "string")
-    problems.push({ file: "style.css", field: "style", message: "style must be a string" });
+    problems.push({
+      file: "style.css",
+      field: "style",
+      message: "style must be a string",
+      messageJa: "style は文字列である必要があります",
+    });
   const assets: DesignBundle["assets"] = {};
   if (form.assets !== undefined) {
     if (typeof form.assets !== "object" || form.assets === null || Array.isArray(form.assets)) {
-      problems.push({ file: "assets/", field: "assets", message: "assets must be an object of name → base64" });
+      problems.push({
+        file: "assets/",
+        field: "assets",
+        message: "assets must be an object of name → base64",
+        messageJa: "assets は名前 → base64 のオブジェクトである必要があります",
+      });
     } else {
       for (const [rawName, value] of Object.entries(form.assets)) {
         const name = assetPath(rawName);
         if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value.replace(/\s/g, ""))) {
-          problems.push({ file: name, field: `assets.${rawName}`, message: "the asset must be base64 text" });
+          problems.push({
+            file: name,
+            field: `assets.${rawName}`,
+            message: "the asset must be base64 text",
+            messageJa: "アセットは base64 テキストである必要があります",
+          });
           continue;
         }
         addAsset(assets, name, Buffer.from(value, "base64"), problems);
@@ -101,8 +127,18 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
   const text = (name: string) => files.get(prefix + name)?.toString("utf8");
   const manifestText = text("design.json");
   const template = text("template.liquid");
-  if (manifestText === undefined) problems.push({ file: "design.json", message: "the bundle has no design.json" });
-  if (template === undefined) problems.push({ file: "template.liquid", message: "the bundle has no template.liquid" });
+  if (manifestText === undefined)
+    problems.push({
+      file: "design.json",
+      message: "the bundle has no design.json",
+      messageJa: "バンドルに design.json がありません",
+    });
+  if (template === undefined)
+    problems.push({
+      file: "template.liquid",
+      message: "the bundle has no template.liquid",
+      messageJa: "バンドルに template.liquid がありません",
+    });
   const assets: DesignBundle["assets"] = {};
   for (const [fullName, body] of files) {
     const name = fullName.slice(prefix.length);
@@ -111,6 +147,7 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
       problems.push({
         file: name,
         message: "only design.json, template.liquid, style.css and assets/… belong in a bundle",
+        messageJa: "バンドルに含められるのは design.json、template.liquid、style.css と assets/… のみです",
       });
       continue;
     }
@@ -134,7 +171,14 @@ export function parseJsonText(text: string, file: string): { value: unknown } | 
     const message = (err as Error).message.replace(/\s+/g, " ");
     const at = /position (\d+)/.exec(message);
     const position = at ? lineColumn(text, Number(at[1])) : {};
-    return { problem: { file, ...position, message: `not valid JSON: ${message}` } };
+    return {
+      problem: {
+        file,
+        ...position,
+        message: `not valid JSON: ${message}`,
+        messageJa: `JSON として正しくありません: ${message}`,
+      },
+    };
   }
 }
 
@@ -153,7 +197,11 @@ function assetPath(rawName: string): string {
 function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, problems: BundleProblem[]): void {
   const normalized = posix.normalize(name);
   if (normalized !== name || name.includes("..") || name.endsWith("/") || name.length > 200) {
-    problems.push({ file: name, message: "asset names are plain paths below assets/" });
+    problems.push({
+      file: name,
+      message: "asset names are plain paths below assets/",
+      messageJa: "アセット名は assets/ 以下の単純なパスである必要があります",
+    });
     return;
   }
   const contentType = contentTypeOfAsset(name);
@@ -161,6 +209,8 @@ function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, pr
     problems.push({
       file: name,
       message: "assets are images (png, jpeg, gif, svg, webp), fonts (woff2, woff, ttf, otf) or stylesheets (css)",
+      messageJa:
+        "アセットは画像（png、jpeg、gif、svg、webp）、フォント（woff2、woff、ttf、otf）またはスタイルシート（css）である必要があります",
     });
     return;
   }
@@ -178,13 +228,20 @@ function commonFolder(names: string[]): string {
 
 function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
-    const invalid = (message: string) => reject(new BundleInvalid([{ file: "(zip)", message }]));
+    const invalid = (message: string, messageJa: string) =>
+      reject(new BundleInvalid([{ file: "(zip)", message, messageJa }]));
     yauzl.fromBuffer(zip, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, archive) => {
-      if (err || !archive) return invalid(`not a readable zip: ${err?.message ?? "empty"}`);
+      if (err || !archive)
+        return invalid(
+          `not a readable zip: ${err?.message ?? "empty"}`,
+          `zip として読み込めません: ${err?.message ?? "empty"}`,
+        );
       const files = new Map<string, Buffer>();
       let total = 0;
       let entries = 0;
-      archive.on("error", (e: Error) => invalid(`not a readable zip: ${e.message}`));
+      archive.on("error", (e: Error) =>
+        invalid(`not a readable zip: ${e.message}`, `zip として読み込めません: ${e.message}`),
+      );
       archive.on("end", () => resolve(files));
       archive.on("entry", (entry: yauzl.Entry) => {
         const name = entry.fileName;
@@ -192,23 +249,36 @@ function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
           archive.readEntry();
           return;
         }
-        if (++entries > BUNDLE_LIMITS.maxFiles) return invalid(`more than ${BUNDLE_LIMITS.maxFiles} files`);
+        if (++entries > BUNDLE_LIMITS.maxFiles)
+          return invalid(
+            `more than ${BUNDLE_LIMITS.maxFiles} files`,
+            `ファイルが ${BUNDLE_LIMITS.maxFiles} 個を超えています`,
+          );
         if (
           entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes ||
           total + entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes
         )
-          return invalid(`the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`);
+          return invalid(
+            `the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`,
+            `展開後のバンドルが ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
+          );
         archive.openReadStream(entry, (openErr, stream) => {
-          if (openErr || !stream) return invalid(`cannot read ${name}: ${openErr?.message}`);
+          if (openErr || !stream)
+            return invalid(`cannot read ${name}: ${openErr?.message}`, `${name} を読み込めません: ${openErr?.message}`);
           const chunks: Buffer[] = [];
           stream.on("data", (c: Buffer) => {
             total += c.length;
             if (total > BUNDLE_LIMITS.maxBundleBytes) {
               stream.destroy();
-              invalid(`the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`);
+              invalid(
+                `the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`,
+                `展開後のバンドルが ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
+              );
             } else chunks.push(c);
           });
-          stream.on("error", (e: Error) => invalid(`cannot read ${name}: ${e.message}`));
+          stream.on("error", (e: Error) =>
+            invalid(`cannot read ${name}: ${e.message}`, `${name} を読み込めません: ${e.message}`),
+          );
           stream.on("end", () => {
             files.set(name, Buffer.concat(chunks));
             archive.readEntry();

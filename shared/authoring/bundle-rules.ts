@@ -49,7 +49,7 @@ export interface BundleProblem {
   column?: number;
   code?: string;
   message: string;
-  /** The Japanese message where there is one (design.json's schema issues, worded by zod's locales). */
+  /** The Japanese message shown under Accept-Language: ja (library texts inside it stay as the library words them). */
   messageJa?: string;
 }
 
@@ -92,7 +92,11 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
   if (!parsed.success) problems.push(...parsed.error.issues.map((i) => manifestProblem(i, raw.manifestText)));
   problems.push(...templateProblems(raw.template, "template.liquid"));
   if (raw.css.length > BUNDLE_LIMITS.maxTextChars)
-    problems.push({ file: "style.css", message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters` });
+    problems.push({
+      file: "style.css",
+      message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
+      messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
+    });
   problems.push(...assetProblems(raw));
   if (parsed.success && parsed.data.sampleParams) {
     const { mismatches } = checkParams(parsed.data.parameters, parsed.data.sampleParams, "sampleParams");
@@ -102,6 +106,7 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
         field: m.field,
         ...positionOf(raw.manifestText, m.field?.split(".") ?? []),
         message: `does not fit the parameter schema: ${m.message}`,
+        messageJa: `パラメーターのスキーマに合いません: ${m.messageJa ?? m.message}`,
       });
     }
   }
@@ -146,14 +151,27 @@ function positionOf(text: string | undefined, path: string[]): { line?: number; 
 
 function templateProblems(template: string, file: string): BundleProblem[] {
   if (template.length > BUNDLE_LIMITS.maxTextChars)
-    return [{ file, message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters` }];
+    return [
+      {
+        file,
+        message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
+        messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
+      },
+    ];
   try {
     parser.parse(template);
     return [];
   } catch (err) {
     const position = (err as { token?: { getPosition?: () => [number, number] } }).token?.getPosition?.();
     const message = (err as Error).message.replace(/, line:\d+, col:\d+$/, "");
-    return [{ file, ...(position && { line: position[0], column: position[1] }), message }];
+    return [
+      {
+        file,
+        ...(position && { line: position[0], column: position[1] }),
+        message,
+        messageJa: `Liquid の構文エラーです: ${message}`,
+      },
+    ];
   }
 }
 
@@ -172,16 +190,28 @@ function assetProblems(raw: RawBundle): BundleProblem[] {
   const problems: BundleProblem[] = [];
   const names = Object.keys(raw.assets);
   if (names.length > BUNDLE_LIMITS.maxAssets)
-    problems.push({ file: "assets/", message: `more than ${BUNDLE_LIMITS.maxAssets} assets (${names.length})` });
+    problems.push({
+      file: "assets/",
+      message: `more than ${BUNDLE_LIMITS.maxAssets} assets (${names.length})`,
+      messageJa: `アセットが ${BUNDLE_LIMITS.maxAssets} 個を超えています（${names.length} 個）`,
+    });
   let total = 0;
   for (const name of names) {
     const size = raw.assets[name]!.body.length;
     total += size;
     if (size > BUNDLE_LIMITS.maxAssetBytes)
-      problems.push({ file: name, message: `larger than ${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB` });
+      problems.push({
+        file: name,
+        message: `larger than ${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB`,
+        messageJa: `${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB を超えています`,
+      });
   }
   if (total > BUNDLE_LIMITS.maxBundleBytes)
-    problems.push({ file: "assets/", message: `assets over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB in all` });
+    problems.push({
+      file: "assets/",
+      message: `assets over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB in all`,
+      messageJa: `アセットの合計が ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
+    });
   for (const [file, text] of [
     ["template.liquid", raw.template],
     ["style.css", raw.css],
@@ -195,6 +225,7 @@ function assetProblems(raw: RawBundle): BundleProblem[] {
         line: before.split("\n").length,
         column: match.index - before.lastIndexOf("\n"),
         message: `names ${name}, which the bundle does not have`,
+        messageJa: `バンドルにない ${name} を参照しています`,
       });
     }
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { issueMessages } from "#shared/validation/zod-messages.ts";
 import { newId } from "#shared/ids.ts";
 import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
 import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
@@ -160,32 +161,46 @@ export async function readBundleBody(body: {
   query(name: string): string | undefined;
 }): Promise<{ source: BundleSource; note?: string; expectedLatestVersion?: number }> {
   if (/^application\/zip\b/i.test(body.contentType ?? "")) {
-    if (!body.bytes?.length) throw invalidBody("the body is an empty zip");
+    if (!body.bytes?.length) throw invalidBody("the body is an empty zip", "本文の zip が空です");
     const expected = body.query("expectedLatestVersion");
     const fields = publishFields.safeParse({
       note: body.query("note"),
       expectedLatestVersion: expected === undefined ? undefined : /^\d{1,10}$/.test(expected) ? Number(expected) : NaN,
     });
-    if (!fields.success) throw invalidBody("note ≤ 1000 characters; expectedLatestVersion an integer ≥ 0");
+    if (!fields.success)
+      throw invalidBody(
+        "note ≤ 1000 characters; expectedLatestVersion an integer ≥ 0",
+        "note は 1000 文字以内、expectedLatestVersion は 0 以上の整数である必要があります",
+      );
     return { source: { kind: "bundle", raw: await rawFromZip(body.bytes) }, ...fields.data };
   }
   let json: unknown;
   try {
     json = JSON.parse(body.bytes?.toString("utf8") ?? "");
   } catch {
-    throw invalidBody("the body must be a bundle zip (Content-Type: application/zip) or a JSON object");
+    throw invalidBody(
+      "the body must be a bundle zip (Content-Type: application/zip) or a JSON object",
+      "本文はバンドルの zip（Content-Type: application/zip）または JSON オブジェクトである必要があります",
+    );
   }
   if (typeof json !== "object" || json === null || Array.isArray(json))
-    throw invalidBody("the body must be a JSON object");
+    throw invalidBody("the body must be a JSON object", "本文は JSON オブジェクトである必要があります");
   const { note, expectedLatestVersion, from, fromTemplate, label, ...rest } = json as Record<string, unknown>;
   const fields = publishFields.safeParse({ note, expectedLatestVersion });
   if (!fields.success)
     throw new PlatenError("VALIDATION_FAILED", {
-      details: fields.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })),
+      details: fields.error.issues.map((i) => ({
+        field: i.path.join("."),
+        message: i.message,
+        messageJa: issueMessages(i).messageJa,
+      })),
     });
   if (from !== undefined) {
     if (from !== "draft" || label !== undefined || fromTemplate !== undefined || Object.keys(rest).length)
-      throw invalidBody('`from` takes only "draft", alone');
+      throw invalidBody(
+        '`from` takes only "draft", alone',
+        '`from` には "draft" のみを、ほかのフィールドなしで指定してください',
+      );
     return { source: { kind: "draft" }, ...fields.data };
   }
   if (fromTemplate !== undefined) {
@@ -194,7 +209,10 @@ export async function readBundleBody(body: {
       Object.keys(rest).length ||
       (label !== undefined && typeof label !== "string")
     )
-      throw invalidBody("`fromTemplate` takes a template id and an optional label");
+      throw invalidBody(
+        "`fromTemplate` takes a template id and an optional label",
+        "`fromTemplate` にはテンプレート ID を指定してください（label は任意です）",
+      );
     return {
       source: { kind: "template", templateId: fromTemplate, ...(label !== undefined && { label: label as string }) },
       ...fields.data,
@@ -206,7 +224,8 @@ export async function readBundleBody(body: {
   };
 }
 
-const invalidBody = (message: string) => new PlatenError("VALIDATION_FAILED", { details: [{ message }] });
+const invalidBody = (message: string, messageJa: string) =>
+  new PlatenError("VALIDATION_FAILED", { details: [{ message, messageJa }] });
 
 /** The current draft of a design, as stored (the JSON form's files), or undefined. */
 export async function readDraft(head: DesignHead): Promise<{ raw: RawBundle; updatedAt: string } | undefined> {
@@ -222,7 +241,10 @@ export async function readDraft(head: DesignHead): Promise<{ raw: RawBundle; upd
 export async function draftBody(workspaceId: string, designId: string) {
   const head = await activeDesign(workspaceId, designId);
   const draft = await readDraft(head);
-  if (!draft) throw new PlatenError("DESIGN_NOT_FOUND", { details: [{ message: "the design has no draft" }] });
+  if (!draft)
+    throw new PlatenError("DESIGN_NOT_FOUND", {
+      details: [{ message: "the design has no draft", messageJa: "このデザインには下書きがありません" }],
+    });
   return {
     draft: toJsonForm({ ...draft.raw, manifest: draft.raw.manifest as Record<string, unknown> }),
     updatedAt: draft.updatedAt,
@@ -281,7 +303,9 @@ export async function publishVersion(
   const head = await activeDesign(input.workspaceId, input.designId);
   const draft = input.source.kind === "draft" ? await readDraft(head) : undefined;
   if (input.source.kind === "draft" && !draft)
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "from", message: "the design has no draft" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [{ field: "from", message: "the design has no draft", messageJa: "このデザインには下書きがありません" }],
+    });
   const raw = input.source.kind === "draft" ? draft!.raw : input.source.raw;
   const published = await publishDesign(
     {

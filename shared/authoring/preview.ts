@@ -35,7 +35,11 @@ export async function previewSource(
     const head = await activeDesign(workspaceId, body.designId!);
     const draft = await readDraft(head);
     if (!draft)
-      throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "draft", message: "the design has no draft" }] });
+      throw new PlatenError("VALIDATION_FAILED", {
+        details: [
+          { field: "draft", message: "the design has no draft", messageJa: "このデザインには下書きがありません" },
+        ],
+      });
     bundle = strictBundle(draft.raw);
     bundleKey = `${workspaceId}/${head.id}/${head.draftKey}`;
   } else {
@@ -67,7 +71,14 @@ export async function renderPreview(
   } catch (err) {
     if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
       throw new PlatenError("DESIGN_BUNDLE_INVALID", {
-        details: [{ file: "template.liquid", code: "TEMPLATE_FAILED", message: err.message }],
+        details: [
+          {
+            file: "template.liquid",
+            code: "TEMPLATE_FAILED",
+            message: err.message,
+            messageJa: `テンプレートを描画できません: ${err.message}`,
+          },
+        ],
         cause: err,
       });
     }

@@ -11,7 +11,10 @@ import { z } from "zod";
 export const patchBody = z
   .object({ label: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() })
   .strict()
-  .refine((b) => b.label !== undefined || b.description !== undefined, { message: "send label or description" });
+  .refine((b) => b.label !== undefined || b.description !== undefined, {
+    message: "send label or description",
+    params: { ja: "label または description を送信してください" },
+  });
 
 /** POST /designs/preview: one of a version, the draft or a bundle in the JSON form, and optional params. */
 export const previewBody = z
@@ -31,7 +34,10 @@ export const previewBody = z
     (b) =>
       (b.bundle !== undefined && b.designId === undefined && b.version === undefined && b.draft === undefined) ||
       (b.bundle === undefined && b.designId !== undefined && (b.version !== undefined) !== (b.draft === true)),
-    { message: "send {designId, version}, {designId, draft: true} or {bundle}" },
+    {
+      message: "send {designId, version}, {designId, draft: true} or {bundle}",
+      params: { ja: "{designId, version}、{designId, draft: true}、{bundle} のいずれかを送信してください" },
+    },
   )
   .meta({ description: "{designId, version}, {designId, draft: true} or {bundle}; params? (default: sampleParams)" });
 

@@ -33,7 +33,12 @@ thumbnailRenderer.close = async (): Promise<void> => {
 export function sampleProblem(err: unknown): BundleInvalid | undefined {
   if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
     return new BundleInvalid([
-      { file: "template.liquid", code: "TEMPLATE_FAILED", message: `rendering the sample document: ${err.message}` },
+      {
+        file: "template.liquid",
+        code: "TEMPLATE_FAILED",
+        message: `rendering the sample document: ${err.message}`,
+        messageJa: `サンプル文書の描画中にエラーが発生しました: ${err.message}`,
+      },
     ]);
   }
   const refused = permanentFileFailure(err);
@@ -44,6 +49,7 @@ export function sampleProblem(err: unknown): BundleInvalid | undefined {
       field: "sampleParams",
       code: refused.errorCode,
       message: `the sample document cannot be rendered: ${refused.errorMessage}`,
+      messageJa: `サンプル文書を描画できません: ${refused.errorMessage}`,
     },
   ]);
 }

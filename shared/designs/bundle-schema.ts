@@ -30,13 +30,28 @@ export const parameterSpecSchema: z.ZodType<ParameterSpec> = z.lazy(() =>
     .superRefine((p, ctx) => {
       const nested = p.type === "array" || p.type === "collection";
       if (nested && (!p.spec || p.spec.length === 0)) {
-        ctx.addIssue({ code: "custom", path: ["spec"], message: `${p.type} parameters need a non-empty spec` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["spec"],
+          message: `${p.type} parameters need a non-empty spec`,
+          params: { ja: `${p.type} パラメーターには空でない spec が必要です` },
+        });
       }
       if (!nested && p.spec) {
-        ctx.addIssue({ code: "custom", path: ["spec"], message: `only array and collection parameters take a spec` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["spec"],
+          message: `only array and collection parameters take a spec`,
+          params: { ja: "spec を指定できるのは array と collection のパラメーターのみです" },
+        });
       }
       if (p.spec && new Set(p.spec.map((c) => c.name)).size !== p.spec.length) {
-        ctx.addIssue({ code: "custom", path: ["spec"], message: "parameter names must be unique" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["spec"],
+          message: "parameter names must be unique",
+          params: { ja: "パラメーター名は重複できません" },
+        });
       }
     }),
 );
@@ -80,6 +95,7 @@ export const pageSchema = z
   .strict()
   .refine((p) => (p.width === undefined) === (p.height === undefined), {
     message: "width and height must be given together",
+    params: { ja: "width と height は両方指定する必要があります" },
   });
 
 /** Text the PDF's Info dictionary carries: well-formed Unicode, so it encodes as UTF-16 without loss. */
@@ -152,7 +168,12 @@ export const designManifestSchema = z
   .strict()
   .superRefine((m, ctx) => {
     if (new Set(m.parameters.map((p) => p.name)).size !== m.parameters.length) {
-      ctx.addIssue({ code: "custom", path: ["parameters"], message: "parameter names must be unique" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["parameters"],
+        message: "parameter names must be unique",
+        params: { ja: "パラメーター名は重複できません" },
+      });
     }
     const reserved = m.parameters.findIndex((p) => p.name === FILE_GLOBAL);
     if (reserved >= 0) {

@@ -91,6 +91,7 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
           expected: "object",
           code: "PARAMS_TYPE_MISMATCH",
           message: `expected object, got ${describeValue(row)}`,
+          messageJa: `object 型が必要ですが ${describeValue(row)} 型が指定されました`,
         });
         return {};
       }

@@ -44,7 +44,14 @@ export function checkParamsShape(params: Record<string, unknown>, field: string)
   const bytes = Buffer.byteLength(JSON.stringify(params), "utf8");
   if (bytes > MAX_PARAMS_BYTES) {
     throw new PlatenError("PARAMS_TOO_LARGE", {
-      details: [{ field, code: "PARAMS_TOO_LARGE", message: `is ${bytes} bytes; the limit is ${MAX_PARAMS_BYTES}` }],
+      details: [
+        {
+          field,
+          code: "PARAMS_TOO_LARGE",
+          message: `is ${bytes} bytes; the limit is ${MAX_PARAMS_BYTES}`,
+          messageJa: `${bytes} バイトあります。上限は ${MAX_PARAMS_BYTES} バイトです`,
+        },
+      ],
     });
   }
   const cycle = findCircularRef(params, []);

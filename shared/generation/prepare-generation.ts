@@ -28,6 +28,7 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
           field: "webhookUrl",
           code: "WEBHOOK_URL_NOT_ALLOWED",
           message: "is not a registered, enabled webhook endpoint",
+          messageJa: "登録済みで有効な Webhook エンドポイントではありません",
         },
       ],
     });

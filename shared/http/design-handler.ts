@@ -133,9 +133,17 @@ export function jsonObjectBody(req: ApiRequest): Record<string, unknown> {
   try {
     value = JSON.parse(req.bodyText() ?? "");
   } catch {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
+      ],
+    });
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
+      ],
+    });
   return value as Record<string, unknown>;
 }

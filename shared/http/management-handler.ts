@@ -65,7 +65,11 @@ export function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
   try {
     json = JSON.parse(raw ?? "");
   } catch {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
+      ],
+    });
   }
   // reportInput: the messages name the received type ("expected boolean, received string"), not "is required".
   const parsed = schema.safeParse(json, { reportInput: true });

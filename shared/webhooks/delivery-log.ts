@@ -36,9 +36,10 @@ const view = (d: DeliveryRecord): DeliveryView => ({
   updatedAt: d.updatedAt,
 });
 
-const refused = (message: string) =>
-  new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", message }] });
-const notFound = (field: string, message: string) => new PlatenError("NOT_FOUND", { details: [{ field, message }] });
+const refused = (message: string, messageJa: string) =>
+  new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", message, messageJa }] });
+const notFound = (field: string, message: string, messageJa: string) =>
+  new PlatenError("NOT_FOUND", { details: [{ field, message, messageJa }] });
 
 /**
  * The delivery log of one endpoint, newest first (30 days). With `workspaceId`, only that
@@ -64,18 +65,25 @@ export async function redeliverWebhook(
   clock: Clock,
 ): Promise<{ deliveryId: string; attempt: number }> {
   const record = await findDelivery(deliveryId);
-  if (!record) throw notFound("deliveryId", "delivery not found");
+  if (!record) throw notFound("deliveryId", "delivery not found", "配信が見つかりません");
   if (record.status === "pending") {
     throw refused(
       `delivery is still pending (next attempt ${record.nextAttemptAt ?? "queued"}); redeliver it once it has finished`,
+      `配信はまだ処理中です（次回の試行: ${record.nextAttemptAt ?? "キュー投入済み"}）。完了してから再配信してください`,
     );
   }
   const endpoint = await getEndpointRecord(record.workspaceId, record.endpointId);
-  if (!endpoint) throw notFound("endpointId", "the delivery's endpoint was deleted");
-  if (!endpoint.enabled) throw refused("the delivery's endpoint is disabled; enable it first");
+  if (!endpoint)
+    throw notFound("endpointId", "the delivery's endpoint was deleted", "この配信のエンドポイントは削除されています");
+  if (!endpoint.enabled)
+    throw refused(
+      "the delivery's endpoint is disabled; enable it first",
+      "この配信のエンドポイントは無効になっています。先に有効にしてください",
+    );
   const now = clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + DELIVERY_LOG_DAYS * 86400;
-  if (!(await reopenDelivery(record, now, expiresAt))) throw refused("the delivery changed meanwhile; try again");
+  if (!(await reopenDelivery(record, now, expiresAt)))
+    throw refused("the delivery changed meanwhile; try again", "処理中に配信が変更されました。再試行してください");
   const attempt = record.attemptsDone + 1;
   await sendDispatchMessages([
     { deliveryId, endpointId: record.endpointId, createdAt: record.createdAt, attempt, manual: true },

@@ -32,22 +32,47 @@ export const generateSigningSecret = (): string => `whsec_${randomBytes(32).toSt
  * given, because a request's `webhookUrl` must equal it exactly (OpenAPI generateSyncSingle).
  */
 export function checkEndpointUrl(url: unknown, env: string): string {
-  if (typeof url !== "string" || url === "") throw invalid([{ field: "url", message: "url is required" }]);
+  if (typeof url !== "string" || url === "")
+    throw invalid([{ field: "url", message: "url is required", messageJa: "url は必須です" }]);
   const checked = checkWebhookUrl(url, { env });
-  if (!checked.ok) throw invalid([{ field: "url", message: `url is not allowed: ${checked.reason}` }]);
+  if (!checked.ok)
+    throw invalid([
+      {
+        field: "url",
+        message: `url is not allowed: ${checked.reason}`,
+        messageJa: `この url は使用できません: ${checked.reason}`,
+      },
+    ]);
   return url;
 }
 
 function checkDesignIds(ids: unknown): string[] {
-  if (!Array.isArray(ids)) throw invalid([{ field: "targetDesignIds", message: "targetDesignIds must be an array" }]);
+  if (!Array.isArray(ids))
+    throw invalid([
+      {
+        field: "targetDesignIds",
+        message: "targetDesignIds must be an array",
+        messageJa: "targetDesignIds は配列である必要があります",
+      },
+    ]);
   if (ids.length > MAX_TARGET_DESIGNS) {
     throw invalid([
-      { field: "targetDesignIds", message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids` },
+      {
+        field: "targetDesignIds",
+        message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids`,
+        messageJa: `targetDesignIds に指定できる ID は最大 ${MAX_TARGET_DESIGNS} 件です`,
+      },
     ]);
   }
   for (const [i, id] of ids.entries()) {
     if (typeof id !== "string" || id === "" || id.length > MAX_DESIGN_ID_LENGTH) {
-      throw invalid([{ field: `targetDesignIds.${i}`, message: "must be a design id" }]);
+      throw invalid([
+        {
+          field: `targetDesignIds.${i}`,
+          message: "must be a design id",
+          messageJa: "デザイン ID である必要があります",
+        },
+      ]);
     }
   }
   return [...new Set(ids as string[])];
@@ -66,7 +91,13 @@ export function resolveDesignFilter(
 ): Pick<WebhookEndpoint, "designFilterType" | "targetDesignIds"> {
   const type = input.designFilterType ?? (input.targetDesignIds !== undefined ? "selected" : current.designFilterType);
   if (type !== "all" && type !== "selected") {
-    throw invalid([{ field: "designFilterType", message: "designFilterType must be all or selected" }]);
+    throw invalid([
+      {
+        field: "designFilterType",
+        message: "designFilterType must be all or selected",
+        messageJa: "designFilterType は all または selected である必要があります",
+      },
+    ]);
   }
   const ids = input.targetDesignIds !== undefined ? checkDesignIds(input.targetDesignIds) : current.targetDesignIds;
   if (type === "selected" && ids.length === 0) return { designFilterType: "all", targetDesignIds: [] };
@@ -76,7 +107,14 @@ export function resolveDesignFilter(
 /** `enabled` must be a boolean when given. */
 export function checkEnabled(enabled: unknown, fallback: boolean): boolean {
   if (enabled === undefined) return fallback;
-  if (typeof enabled !== "boolean") throw invalid([{ field: "enabled", message: "enabled must be true or false" }]);
+  if (typeof enabled !== "boolean")
+    throw invalid([
+      {
+        field: "enabled",
+        message: "enabled must be true or false",
+        messageJa: "enabled は true または false である必要があります",
+      },
+    ]);
   return enabled;
 }
 

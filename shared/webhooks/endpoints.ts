@@ -61,7 +61,13 @@ export const endpointView = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const notFound = () =>
   new PlatenError("WEBHOOK_ENDPOINT_NOT_FOUND", {
-    details: [{ field: "endpointId", message: "webhook endpoint not found" }],
+    details: [
+      {
+        field: "endpointId",
+        message: "webhook endpoint not found",
+        messageJa: "Webhook エンドポイントが見つかりません",
+      },
+    ],
   });
 
 /**
@@ -120,7 +126,13 @@ function assertUniqueUrl(endpoints: StoredEndpoint[], url: string, exceptId?: st
 
 const duplicateUrl = () =>
   new PlatenError("VALIDATION_FAILED", {
-    details: [{ field: "url", message: "an endpoint with this url already exists" }],
+    details: [
+      {
+        field: "url",
+        message: "an endpoint with this url already exists",
+        messageJa: "この url のエンドポイントは既に存在します",
+      },
+    ],
   });
 
 /** Every endpoint of the workspace, oldest first (OpenAPI listWebhookEndpoints). */

@@ -106,6 +106,6 @@ async function conflict(workspaceId: string): Promise<PlatenError> {
   const lastRotatedAt = (await readRow(workspaceId))?.appKeyRotatedAt ?? "";
   return new PlatenError("APP_KEY_ROTATION_CONFLICT", {
     vars: { lastRotatedAt },
-    details: [{ field: "lastRotatedAt", message: lastRotatedAt }],
+    details: [{ field: "lastRotatedAt", message: lastRotatedAt, messageJa: `最後の更新は ${lastRotatedAt} です` }],
   });
 }

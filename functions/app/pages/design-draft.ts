@@ -7,6 +7,7 @@ import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import { issueMessages } from "#shared/validation/zod-messages.ts";
 import type { SiteIdentity } from "../identity.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { type DesignCall, designRoute } from "../studio/design-route.ts";
@@ -31,12 +32,20 @@ function editsOf(req: SiteRequest): EditableFields {
   try {
     value = JSON.parse(req.bodyText() ?? "");
   } catch {
-    throw new PlatenError("VALIDATION_FAILED", { details: [{ message: "the body must be a JSON object" }] });
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
+      ],
+    });
   }
   const parsed = editableFields.safeParse(value);
   if (!parsed.success)
     throw new PlatenError("VALIDATION_FAILED", {
-      details: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })),
+      details: parsed.error.issues.map((i) => ({
+        field: i.path.join("."),
+        message: i.message,
+        messageJa: issueMessages(i).messageJa,
+      })),
     });
   return parsed.data;
 }

@@ -48,7 +48,14 @@ export function designRoute(
     if (!access) return fail(new PlatenError("DESIGN_NOT_FOUND"), () => notFound(req, identity, true));
     if (req.method !== "GET" && !(await changeCarriesToken(req, userId, kind)))
       return fail(
-        new PlatenError("ACCESS_DENIED", { details: [{ message: "the CSRF token is missing or expired" }] }),
+        new PlatenError("ACCESS_DENIED", {
+          details: [
+            {
+              message: "the CSRF token is missing or expired",
+              messageJa: "CSRF トークンがないか、期限切れです",
+            },
+          ],
+        }),
         () => formRefused(req, identity, found.head.label),
       );
     try {

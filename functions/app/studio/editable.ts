@@ -70,7 +70,11 @@ export function fieldsFromForm(form: URLSearchParams): { edits: EditableFields }
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      problems.push({ file: name, message: (err as Error).message });
+      problems.push({
+        file: name,
+        message: (err as Error).message,
+        messageJa: `JSON として正しくありません: ${(err as Error).message}`,
+      });
       return undefined;
     }
   };
