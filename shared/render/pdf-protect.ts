@@ -69,7 +69,7 @@ function useNativeCipher(doc: PDFDocument): void {
     | { encryption?: { V?: number }; encryptionKey?: Uint8Array; getEncryptFn: unknown }
     | undefined;
   const key = security?.encryptionKey;
-  if (!security || security.encryption?.V !== 5 || !(key instanceof Uint8Array) || key.length !== 32) return;
+  if (security?.encryption?.V !== 5 || !(key instanceof Uint8Array) || key.length !== 32) return;
   const encrypt = (bytes: Uint8Array): Uint8Array => {
     const iv = randomBytes(16);
     const cipher = createCipheriv("aes-256-cbc", key, iv);

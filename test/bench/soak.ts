@@ -58,7 +58,9 @@ while (pending.size > 0) {
   }
   if (performance.now() - lastReport > 30_000) {
     lastReport = performance.now();
-    log(`  ${requestIds.length - pending.size}/${requestIds.length} requests finished after ${fmt((performance.now() - started) / 1000)} s`);
+    log(
+      `  ${requestIds.length - pending.size}/${requestIds.length} requests finished after ${fmt((performance.now() - started) / 1000)} s`,
+    );
   }
   if (pending.size > 0) await new Promise((r) => setTimeout(r, 2000));
 }
@@ -75,10 +77,21 @@ log(
     `${records.length - done.length} not; pages billed ${billed}, delivered ${delivered}`,
 );
 log(
-  `health check: ${healthy.length}/${samples.length} answered 200, p50 ${fmt(percentile(samples.map((s) => s.ms), 50))} ms, ` +
-    `p99 ${fmt(percentile(samples.map((s) => s.ms), 99))} ms, slowest ${fmt(Math.max(...samples.map((s) => s.ms)))} ms`,
+  `health check: ${healthy.length}/${samples.length} answered 200, p50 ${fmt(
+    percentile(
+      samples.map((s) => s.ms),
+      50,
+    ),
+  )} ms, ` +
+    `p99 ${fmt(
+      percentile(
+        samples.map((s) => s.ms),
+        99,
+      ),
+    )} ms, slowest ${fmt(Math.max(...samples.map((s) => s.ms)))} ms`,
 );
-const ok = done.length === total && records.length === total && billed === delivered && healthy.length === samples.length;
+const ok =
+  done.length === total && records.length === total && billed === delivered && healthy.length === samples.length;
 log(ok ? "soak: nothing lost, billed = delivered, health answered throughout" : "soak: FAILED (see above)");
 await stack.stop();
 removeDataDir(stack.dataDir);
