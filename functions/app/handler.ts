@@ -3,7 +3,9 @@ import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { apiDocsPage } from "./pages/api-docs.ts";
 import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
 import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
+import { exportVersion, historyPage, restoreAction } from "./pages/design-history.ts";
 import { designsPage } from "./pages/designs.ts";
+import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
@@ -65,6 +67,10 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["POST"], path: "/designs/:designId/draft", page: draftFormAction(identity), headers: "studio" },
   { methods: ["POST"], path: "/designs/:designId/preview", page: previewCall(identity) },
   { methods: ["POST"], path: "/designs/:designId/publish", page: publishAction(identity), headers: "studio" },
+  { methods: ["GET"], path: "/designs/:designId/versions", page: historyPage(identity) },
+  { methods: ["GET"], path: "/designs/:designId/versions/:version/bundle", page: exportVersion(identity) },
+  { methods: ["POST"], path: "/designs/:designId/versions/:version/restore", page: restoreAction(identity) },
+  { methods: ["POST"], path: "/designs/:designId/share", page: shareAction(identity) },
 ];
 
 /** The home page: what the site is, with the login link for anonymous visitors. */

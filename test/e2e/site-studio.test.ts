@@ -180,4 +180,30 @@ describe("the design studio in a browser", () => {
       },
     );
   });
+
+  it("the diff between versions 1 and 2 shows the changed line", async () => {
+    await page.goto(`${origin}/designs/${designId}`);
+    await Promise.all([page.waitForNavigation(), page.click("#history-link")]);
+    expect(await page.$$eval("#versions tbody tr", (rows) => rows.length)).toBe(4);
+    // The compare form is plain HTML: fill it and submit it as a user would.
+    await page.$eval("#compare-from", (e) => {
+      (e as HTMLInputElement).value = "";
+    });
+    await page.type("#compare-from", "1");
+    await page.$eval("#compare-to", (e) => {
+      (e as HTMLInputElement).value = "";
+    });
+    await page.type("#compare-to", "2");
+    await Promise.all([page.waitForNavigation(), page.click("#compare-form button[type=submit]")]);
+    const added = await page.$$eval('pre[data-file="template.liquid"] .add', (lines) =>
+      lines.map((l) => l.textContent ?? ""),
+    );
+    expect(added.some((l) => l.startsWith("+") && l.includes("CHANGED IN THE STUDIO"))).toBe(true);
+    // Readable without colour: every marked line starts with its sign.
+    const removed = await page.$$eval('pre[data-file="template.liquid"] .del', (lines) =>
+      lines.map((l) => l.textContent ?? ""),
+    );
+    expect(removed.every((l) => l.startsWith("-"))).toBe(true);
+    await shoot(page, "history");
+  });
 });

@@ -131,7 +131,10 @@ describe("the studio without script (an ADMIN)", () => {
       form({ csrf, note: "stale", expectedLatestVersion: "1" }),
     );
     expect(stale.status).toBe(409);
-    expect(await stale.text()).toContain("Someone else published version 2 first");
+    const staleText = await stale.text();
+    expect(staleText).toContain("Someone else published version 2 first");
+    // The conflict links to what the winning version changed since the draft's base.
+    expect(staleText).toContain(`href="/designs/${designId}/versions?from=1&amp;to=2#diff"`);
     const audit = await listAudit(wsA, systemClock);
     const publish = audit.find((e) => e.action === "design.publish" && e.target === `${designId}@2`);
     expect(publish?.actor.via).toBe("session");
@@ -145,6 +148,115 @@ describe("the studio without script (an ADMIN)", () => {
     expect(archived.status).toBe(303);
     expect(await pageOf("/designs")).not.toContain(`data-design="${designId}"`);
     expect((await asAdmin(`/designs/${designId}`)).status).toBe(404);
+  });
+});
+
+describe("the history page without script", () => {
+  let designId: string;
+  const certificate = JSON.parse(
+    readFileSync(join(import.meta.dirname, "../../shared/designs/samples/certificate-en/design.json"), "utf8"),
+  ) as { parameters: unknown; sampleParams: unknown };
+
+  beforeAll(async () => {
+    const created = await upload(await sampleZip("certificate-en"), csrfOf(await pageOf("/designs")));
+    designId = created.headers.get("location")!.split("/").pop()!;
+    const csrf = csrfOf(await pageOf(`/designs/${designId}`));
+    // Version 2 changes one line of the template (with markup the page must escape) and the style.
+    const put = await asAdmin(`/designs/${designId}/draft`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify({
+        template: '<p class="x">{{ recipientName }}</p>\n<p>second line</p>\n',
+        style: "p { color: red; }\n",
+        parameters: certificate.parameters,
+        sampleParams: certificate.sampleParams,
+      }),
+    });
+    expect(put.status).toBe(200);
+    const published = await asAdmin(
+      `/designs/${designId}/publish`,
+      form({ csrf, note: "shorter <template>", expectedLatestVersion: "1" }),
+    );
+    expect(published.status).toBe(303);
+  });
+
+  it("lists every version newest first with who, when, the note, its sample and export", async () => {
+    const history = await asAdmin(`/designs/${designId}/versions`);
+    expect(history.status).toBe(200);
+    const text = await history.text();
+    const rows = [...text.matchAll(/<tr data-version="(\d+)">/g)].map((m) => m[1]);
+    expect(rows).toEqual(["2", "1"]);
+    expect(text).toContain("demo@platen.local");
+    expect(text).toContain("shorter &lt;template&gt;");
+    expect(text).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
+    expect(text).toContain(`href="/designs/${designId}/thumbnail?version=1"`);
+    expect(text).toContain(`href="/designs/${designId}/versions/2/bundle"`);
+    expect(text).toContain('id="share-form"');
+    // The designs page and the editor link here.
+    expect(await pageOf("/designs")).toContain(`href="/designs/${designId}/versions"`);
+    expect(await pageOf(`/designs/${designId}`)).toContain(`href="/designs/${designId}/versions"`);
+  });
+
+  it("shows the unified diff of two versions, escaped, with +/- marks and classes", async () => {
+    const text = await pageOf(`/designs/${designId}/versions?from=1&to=2`);
+    const template = /<pre class="diff" data-file="template.liquid">([\s\S]*?)<\/pre>/.exec(text)![1]!;
+    expect(template).toContain('<span class="add">+&lt;p class=&quot;x&quot;&gt;{{ recipientName }}&lt;/p&gt;</span>');
+    expect(template).toContain('<span class="add">+&lt;p&gt;second line&lt;/p&gt;</span>');
+    expect(template).toMatch(/<span class="del">-\{%- comment -%\}<\/span>/);
+    expect(template).toMatch(/<span class="hunk">@@ -1,\d+ \+1,2 @@<\/span>/);
+    const style = /<pre class="diff" data-file="style.css">([\s\S]*?)<\/pre>/.exec(text)![1]!;
+    expect(style).toContain('<span class="add">+p { color: red; }</span>');
+    // The parameters did not change: no section for them.
+    expect(text).not.toContain('data-file="parameters"');
+    expect(await pageOf(`/designs/${designId}/versions?from=2&to=2`)).toContain("No differences.");
+    const bad = await pageOf(`/designs/${designId}/versions?from=0&to=9`);
+    expect(bad).toContain("Choose two versions between 1 and 2.");
+  });
+
+  it("exports a version's bundle as a zip", async () => {
+    const res = await asAdmin(`/designs/${designId}/versions/2/bundle`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="design-${designId}-v2.zip"`);
+    const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
+    expect(await zip.file("template.liquid")!.async("string")).toContain("second line");
+    expect((await asAdmin(`/designs/${designId}/versions/3/bundle`)).status).toBe(404);
+  });
+
+  it("opens an older version in the editor: a POST with CSRF makes it the draft, audited", async () => {
+    const history = await pageOf(`/designs/${designId}/versions`);
+    const path = `/designs/${designId}/versions/1/restore`;
+    expect((await asAdmin(path, form({}))).status).toBe(403);
+    const restored = await asAdmin(path, form({ csrf: csrfOf(history) }));
+    expect(restored.status).toBe(303);
+    expect(restored.headers.get("location")).toBe(`/designs/${designId}?restored=1`);
+    const editor = await pageOf(restored.headers.get("location")!);
+    expect(editor).toContain("Version 1 is now the draft.");
+    expect(editor).toContain("Certificate of Completion");
+    expect(editor).not.toContain("second line");
+    const audit = await listAudit(wsA, systemClock);
+    const entry = audit.find((e) => e.action === "design.draft-save" && e.detail?.restoredFrom === "1");
+    expect(entry?.target).toBe(designId);
+  });
+
+  it("lets a READ member read the history, diff and export, never restore or share; another workspace gets 404", async () => {
+    const reader = identity.cookie("reader");
+    const history = await site("GET", `/designs/${designId}/versions?from=1&to=2`, { cookie: reader });
+    expect(history.status).toBe(200);
+    expect(history.text).toContain('class="add"');
+    expect(history.text).not.toContain("/restore");
+    expect(history.text).not.toContain('id="share-form"');
+    expect((await site("GET", `/designs/${designId}/versions/1/bundle`, { cookie: reader })).status).toBe(200);
+    const editor = await site("GET", `/designs/${designId}`, { cookie: reader });
+    const csrf = /data-csrf="([^"]+)"/.exec(editor.text)![1]!;
+    const restore = await site("POST", `/designs/${designId}/versions/1/restore`, { cookie: reader, form: { csrf } });
+    expect(restore.status).toBe(403);
+    const share = await site("POST", `/designs/${designId}/share`, { cookie: reader, form: { csrf, version: "1" } });
+    expect(share.status).toBe(403);
+    const outsider = identity.cookie("outsider");
+    for (const path of [`/designs/${designId}/versions`, `/designs/${designId}/versions/1/bundle`])
+      expect((await site("GET", path, { cookie: outsider })).status).toBe(404);
+    expect((await site("GET", `/designs/${designId}/versions`)).status).toBe(303);
   });
 });
 
