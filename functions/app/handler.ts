@@ -5,6 +5,7 @@ import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
 import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
 import { exportVersion, historyPage, restoreAction } from "./pages/design-history.ts";
 import { designsPage } from "./pages/designs.ts";
+import { galleryPage, galleryThumbnail, useTemplateAction, withdrawTemplateAction } from "./pages/gallery.ts";
 import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
@@ -71,6 +72,11 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["GET"], path: "/designs/:designId/versions/:version/bundle", page: exportVersion(identity) },
   { methods: ["POST"], path: "/designs/:designId/versions/:version/restore", page: restoreAction(identity) },
   { methods: ["POST"], path: "/designs/:designId/share", page: shareAction(identity) },
+  // The template gallery: anyone browses, copying and withdrawing need a login.
+  { methods: ["GET"], path: "/templates", page: galleryPage(identity) },
+  { methods: ["GET"], path: "/templates/:templateId/thumbnail", page: galleryThumbnail(identity) },
+  { methods: ["POST"], path: "/templates/:templateId/use", page: useTemplateAction(identity) },
+  { methods: ["POST"], path: "/templates/:templateId/withdraw", page: withdrawTemplateAction(identity) },
 ];
 
 /** The home page: what the site is, with the login link for anonymous visitors. */

@@ -206,4 +206,32 @@ describe("the design studio in a browser", () => {
     expect(removed.every((l) => l.startsWith("-"))).toBe(true);
     await shoot(page, "history");
   });
+
+  it("copies a gallery template into a workspace and generates from it", async () => {
+    await page.goto(`${origin}/templates?q=certificate`);
+    const card = await page.waitForSelector("li[data-template]");
+    // The thumbnail loaded under the site's CSP (same origin).
+    await page.waitForFunction(() => {
+      const img = document.querySelector("li[data-template] img") as HTMLImageElement | null;
+      return Boolean(img?.complete && img.naturalWidth > 0);
+    });
+    await shoot(page, "gallery");
+    const button = await card!.$("form.use-template button[type=submit]");
+    await Promise.all([page.waitForNavigation(), button!.click()]);
+    const copied = new URL(page.url()).pathname.split("/")[2]!;
+    expect(copied).toMatch(/^\w{16}$/);
+    expect(copied).not.toBe(designId);
+    const ws = stack.localJson.workspaces[0]!;
+    const res = await api(stack, ws.appKey)("/file/sync/single", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        designId: copied,
+        version: 1,
+        content: { fileName: "from-gallery", params: { recipientName: "Gallery Copy", courseName: "Templates" } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await compactPdfText(new Uint8Array(await res.arrayBuffer()))).toContain("GalleryCopy");
+  });
 });

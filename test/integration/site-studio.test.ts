@@ -260,6 +260,97 @@ describe("the history page without script", () => {
   });
 });
 
+describe("the template gallery without script", () => {
+  const cards = (text: string) => [...text.matchAll(/<li data-template="(\w+)">\s*<h3>([^<]*)<\/h3>/g)];
+
+  it("lets anyone browse, search and filter by tag, with thumbnails and a login link instead of the copy form", async () => {
+    const all = await site("GET", "/templates");
+    expect(all.status).toBe(200);
+    expect(cards(all.text).length).toBeGreaterThanOrEqual(3);
+    expect(all.text).not.toContain("/use");
+    expect(all.text).toContain(`href="/login?return_to=${encodeURIComponent("/templates")}"`);
+    const certificate = cards(all.text).find((c) => c[2]!.startsWith("Certificate"))![1]!;
+    expect(all.text).toContain(`src="/templates/${certificate}/thumbnail"`);
+    const png = await site("GET", `/templates/${certificate}/thumbnail`);
+    expect(png.status).toBe(200);
+    expect(png.headers["content-type"]).toBe("image/png");
+    const searched = cards((await site("GET", "/templates?q=certif")).text);
+    expect(searched.map((c) => c[1])).toEqual([certificate]);
+    const tagged = cards((await site("GET", "/templates?tag=barcode")).text);
+    expect(tagged.map((c) => c[2])).toEqual([expect.stringMatching(/^Shipping label/)]);
+    expect((await site("GET", "/templates?q=nothing-like-this")).text).toContain("No template matches.");
+    expect((await site("GET", "/templates/nope/thumbnail")).status).toBe(404);
+  });
+
+  it("copies a template into the ADMIN's workspace and opens the editor (CSRF, audited); READ members and other workspaces may not", async () => {
+    const gallery = await pageOf("/templates");
+    const [, templateId] = cards(gallery).find((c) => c[2]!.startsWith("Certificate"))!;
+    expect(gallery).toContain(`action="/templates/${templateId}/use"`);
+    const path = `/templates/${templateId}/use`;
+    expect((await asAdmin(path, form({ workspace: wsA }))).status).toBe(403);
+    const used = await asAdmin(path, form({ workspace: wsA, csrf: csrfOf(gallery) }));
+    expect(used.status).toBe(303);
+    const designId = used.headers.get("location")!.split("/").pop()!;
+    expect(await pageOf(`/designs/${designId}`)).toContain("Certificate of Completion");
+    const audit = await listAudit(wsA, systemClock);
+    expect(audit.find((e) => e.action === "design.create" && e.target === designId)?.detail?.fromTemplate).toBe(
+      templateId,
+    );
+    const reader = identity.cookie("reader");
+    const readerPage = await site("GET", "/templates", { cookie: reader });
+    expect(readerPage.text).toContain("Copying a template needs the ADMIN role");
+    const readerCsrf = /data-csrf="([^"]+)"/.exec(
+      (await site("GET", `/designs/${seeded}`, { cookie: reader })).text,
+    )![1]!;
+    expect((await site("POST", path, { cookie: reader, form: { csrf: readerCsrf, workspace: wsA } })).status).toBe(403);
+    const outsider = identity.cookie("outsider");
+    const outsiderPage = await site("GET", "/templates", { cookie: outsider });
+    const outsiderCsrf = csrfOf(outsiderPage.text);
+    expect((await site("POST", path, { cookie: outsider, form: { csrf: outsiderCsrf, workspace: wsA } })).status).toBe(
+      404,
+    );
+    const anonymous = await site("POST", path, { form: { workspace: wsA } });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toMatch(/^\/login\?return_to=/);
+  });
+
+  it("shares a version from the history page and withdraws it from the gallery, both audited; another workspace's is not found", async () => {
+    const created = await upload(await sampleZip("certificate-en"), csrfOf(await pageOf("/designs")));
+    const designId = created.headers.get("location")!.split("/").pop()!;
+    const history = await pageOf(`/designs/${designId}/versions`);
+    const csrf = csrfOf(history);
+    const refused = await asAdmin(`/designs/${designId}/share`, form({ csrf, version: "1", tags: "x".repeat(41) }));
+    expect(refused.status).toBe(422);
+    const shared = await asAdmin(
+      `/designs/${designId}/share`,
+      form({ csrf, version: "1", description: "Shared <from> the site", tags: "site-shared, award" }),
+    );
+    expect(shared.status).toBe(303);
+    expect(shared.headers.get("location")).toBe(`/designs/${designId}/versions?shared=1`);
+    const gallery = await pageOf("/templates?tag=site-shared");
+    const [[, templateId]] = cards(gallery) as [RegExpExecArray];
+    expect(gallery).toContain("Shared &lt;from&gt; the site");
+    expect(gallery).toContain(`action="/templates/${templateId}/withdraw"`);
+    const audit = await listAudit(wsA, systemClock);
+    expect(audit.find((e) => e.action === "template.share" && e.target === templateId)?.detail?.designId).toBe(
+      designId,
+    );
+    const outsider = identity.cookie("outsider");
+    const outsiderCsrf = csrfOf((await site("GET", "/templates", { cookie: outsider })).text);
+    const foreign = await site("POST", `/templates/${templateId}/withdraw`, {
+      cookie: outsider,
+      form: { csrf: outsiderCsrf },
+    });
+    expect(foreign.status).toBe(404);
+    expect((await asAdmin(`/templates/${templateId}/withdraw`, form({}))).status).toBe(403);
+    const withdrawn = await asAdmin(`/templates/${templateId}/withdraw`, form({ csrf: csrfOf(gallery) }));
+    expect(withdrawn.status).toBe(303);
+    expect(await pageOf("/templates?tag=site-shared")).toContain("No template matches.");
+    const after = await listAudit(wsA, systemClock);
+    expect(after.some((e) => e.action === "template.withdraw" && e.target === templateId)).toBe(true);
+  });
+});
+
 describe("the studio's access rules", () => {
   it("sends anonymous visitors to the login page and refuses their script calls", async () => {
     const page = await site("GET", `/designs/${seeded}`);

@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { bundleZip, toJsonForm } from "#shared/authoring/bundle-codec.ts";
 import { listVersionsPage, saveDraft, versionBundle, versionOf } from "#shared/authoring/design-api.ts";
 import { systemClock } from "#shared/clock.ts";
@@ -8,7 +7,8 @@ import { fill } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { csrfField, dataTable, timeElement } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
-import type { PageHandler, SiteResult } from "../site-types.ts";
+import type { PageHandler } from "../site-types.ts";
+import { zipAnswer } from "../studio/binary-answers.ts";
 import { type DesignCall, designRoute } from "../studio/design-route.ts";
 import { auditDesign } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
@@ -140,14 +140,6 @@ export const exportVersion = (identity: SiteIdentity): PageHandler =>
     const zip = await bundleZip(await versionBundle(version));
     return zipAnswer(zip, `design-${head.id}-v${version.version}.zip`);
   });
-
-const zipAnswer = (zip: Buffer, fileName: string): SiteResult => ({
-  status: 200,
-  stream: Readable.from([zip]),
-  contentLength: zip.length,
-  contentType: "application/zip",
-  headers: { "Content-Disposition": `attachment; filename="${fileName}"` },
-});
 
 /**
  * POST `/designs/{designId}/versions/{version}/restore`: that version becomes the draft (the

@@ -158,6 +158,7 @@ const studioTexts = {
     en: "Copying a template needs the ADMIN role in a workspace.",
     ja: "テンプレートのコピーにはワークスペースの ADMIN ロールが必要です。",
   },
+  galleryPrevious: { en: "Previous templates", ja: "前のテンプレート" },
   galleryNext: { en: "More templates", ja: "さらに表示" },
   scriptProblem: {
     en: "The editor could not reach the server. Your text is still here; try again.",
