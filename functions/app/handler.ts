@@ -1,4 +1,3 @@
-import { html } from "#shared/html/html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { apiDocsPage } from "./pages/api-docs.ts";
 import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
@@ -9,6 +8,7 @@ import { galleryPage, galleryThumbnail, useTemplateAction, withdrawTemplateActio
 import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
+import { homePage } from "./pages/home.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
 import { loginPage, logoutAction } from "./pages/login.ts";
@@ -16,10 +16,9 @@ import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pag
 import { settingsPage } from "./pages/settings.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
-import { page, siteHandler } from "./site-edge.ts";
+import { siteHandler } from "./site-edge.ts";
 import { scriptAsset } from "./studio/scripts.ts";
 import type { PageHandler, SitePage } from "./site-types.ts";
-import { t } from "./strings.ts";
 
 /**
  * The site's pages (`{site}`) as data: methods, path pattern (`:name` is one
@@ -78,15 +77,6 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["POST"], path: "/templates/:templateId/use", page: useTemplateAction(identity) },
   { methods: ["POST"], path: "/templates/:templateId/withdraw", page: withdrawTemplateAction(identity) },
 ];
-
-/** The home page: what the site is, with the login link for anonymous visitors. */
-function homePage(identity: SiteIdentity): PageHandler {
-  return async (req) => {
-    const s = t(req.lang);
-    const loggedIn = Boolean(await identity.userOf(req.header("cookie")));
-    return { status: 200, page: page(req, identity, loggedIn, s.homeTitle, html`<p>${s.homeBody}</p>`) };
-  };
-}
 
 /** The one stylesheet, the same for everyone: cached for an hour. */
 const stylesheet: PageHandler = async () => ({
