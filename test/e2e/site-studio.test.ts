@@ -158,6 +158,9 @@ describe("the design studio in a browser", () => {
         timeout: 30_000,
       },
     );
+    // The message links to what the second tab changed since this tab's version.
+    const diff = await page.$eval("#conflict-diff", (a) => (a as HTMLAnchorElement).getAttribute("href"));
+    expect(diff).toBe(`/designs/${designId}/versions?from=2&to=3#diff`);
   });
 
   it("publishes with the keyboard alone", async () => {

@@ -125,6 +125,7 @@ describe("the studio without script (an ADMIN)", () => {
     );
     expect(published.status).toBe(303);
     expect(published.headers.get("location")).toBe(`/designs/${designId}?published=2`);
+    expect(await pageOf(`/designs/${designId}?published=2`)).toContain("Version 2 is published.");
     await asAdmin(`/designs/${designId}/draft`, form({ ...fields, template: "<p>again</p>" }));
     const stale = await asAdmin(
       `/designs/${designId}/publish`,

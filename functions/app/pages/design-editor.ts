@@ -113,6 +113,7 @@ function scriptTexts(s: Texts): Html {
     ["publishbutton", s.publishButton],
     ["published", s.published],
     ["conflict", s.conflict],
+    ["conflictdiff", s.conflictDiff],
     ["scriptproblem", s.scriptProblem],
   ];
   return html`${entries.map(([key, value]) => html` data-text-${key}="${value}"`)}`;
@@ -198,14 +199,21 @@ export async function renderEditor(
 /** GET `/designs/{designId}`: the editor; members see it, ADMINs change. */
 export const editorPage = (identity: SiteIdentity): PageHandler =>
   designRoute(identity, "designs:read", "page", (call) => {
-    // After "open in editor" on the history page: say which version the draft now holds.
-    const restored = call.req.query("restored");
     const s = studioText(call.req.lang);
-    return renderEditor(
-      identity,
-      call,
-      restored && /^\d{1,10}$/.test(restored) ? { message: fill(s.restored, { version: restored }) } : {},
-    );
+    const version = (name: string) => {
+      const value = call.req.query(name);
+      return value && /^\d{1,10}$/.test(value) ? value : undefined;
+    };
+    // After "open in editor" on the history page, which version the draft now holds; after the
+    // publish form (no script), which version it made.
+    const restored = version("restored");
+    const published = version("published");
+    const message = restored
+      ? fill(s.restored, { version: restored })
+      : published
+        ? fill(s.published, { version: published })
+        : undefined;
+    return renderEditor(identity, call, message ? { message } : {});
   });
 
 /** POST `/designs/{designId}/draft` (the form, no script): saves the draft and shows the editor again. */
