@@ -4,7 +4,13 @@ import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
 import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
 import { exportVersion, historyPage, restoreAction } from "./pages/design-history.ts";
 import { designsPage } from "./pages/designs.ts";
-import { galleryPage, galleryThumbnail, useTemplateAction, withdrawTemplateAction } from "./pages/gallery.ts";
+import {
+  galleryPage,
+  galleryThumbnail,
+  useTemplateAction,
+  withdrawConfirmPage,
+  withdrawTemplateAction,
+} from "./pages/gallery.ts";
 import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
@@ -75,6 +81,7 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["GET"], path: "/templates", page: galleryPage(identity) },
   { methods: ["GET"], path: "/templates/:templateId/thumbnail", page: galleryThumbnail(identity) },
   { methods: ["POST"], path: "/templates/:templateId/use", page: useTemplateAction(identity) },
+  { methods: ["GET"], path: "/templates/:templateId/withdraw", page: withdrawConfirmPage(identity) },
   { methods: ["POST"], path: "/templates/:templateId/withdraw", page: withdrawTemplateAction(identity) },
 ];
 

@@ -281,6 +281,9 @@ describe("the template gallery without script", () => {
     expect(tagged.map((c) => c[2])).toEqual([expect.stringMatching(/^Shipping label/)]);
     expect((await site("GET", "/templates?q=nothing-like-this")).text).toContain("No template matches.");
     expect((await site("GET", "/templates/nope/thumbnail")).status).toBe(404);
+    const japanese = await site("GET", "/templates?q=nothing-like-this", { headers: { "accept-language": "ja" } });
+    expect(japanese.text).toContain("テンプレートギャラリー");
+    expect(japanese.text).toContain("一致するテンプレートはありません。");
   });
 
   it("copies a template into the ADMIN's workspace and opens the editor (CSRF, audited); READ members and other workspaces may not", async () => {
@@ -331,7 +334,7 @@ describe("the template gallery without script", () => {
     const gallery = await pageOf("/templates?tag=site-shared");
     const [[, templateId]] = cards(gallery) as [RegExpExecArray];
     expect(gallery).toContain("Shared &lt;from&gt; the site");
-    expect(gallery).toContain(`action="/templates/${templateId}/withdraw"`);
+    expect(gallery).toContain(`href="/templates/${templateId}/withdraw"`);
     const audit = await listAudit(wsA, systemClock);
     expect(audit.find((e) => e.action === "template.share" && e.target === templateId)?.detail?.designId).toBe(
       designId,
@@ -343,8 +346,15 @@ describe("the template gallery without script", () => {
       form: { csrf: outsiderCsrf },
     });
     expect(foreign.status).toBe(404);
+    expect((await site("GET", `/templates/${templateId}/withdraw`, { cookie: outsider })).status).toBe(404);
+    expect((await site("GET", `/templates/${templateId}/withdraw`, { cookie: identity.cookie("reader") })).status).toBe(
+      403,
+    );
+    // Withdrawing asks first, as archiving does.
+    const confirm = await pageOf(`/templates/${templateId}/withdraw`);
+    expect(confirm).toContain('id="withdraw-confirm"');
     expect((await asAdmin(`/templates/${templateId}/withdraw`, form({}))).status).toBe(403);
-    const withdrawn = await asAdmin(`/templates/${templateId}/withdraw`, form({ csrf: csrfOf(gallery) }));
+    const withdrawn = await asAdmin(`/templates/${templateId}/withdraw`, form({ csrf: csrfOf(confirm) }));
     expect(withdrawn.status).toBe(303);
     expect(await pageOf("/templates?tag=site-shared")).toContain("No template matches.");
     const after = await listAudit(wsA, systemClock);

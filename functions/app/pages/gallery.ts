@@ -80,13 +80,10 @@ ${choice}
 </form>`;
 }
 
-/** Withdraw, for an ADMIN of the workspace that shared the template. */
-function withdrawForm(s: Texts, v: GalleryVisitor, t: GalleryTemplate): Html | string {
+/** Withdraw, for an ADMIN of the workspace that shared the template: a link to the confirmation, as archive has. */
+function withdrawLink(s: Texts, v: GalleryVisitor, t: GalleryTemplate): Html | string {
   if (!v.adminOf.some((w) => w.workspaceId === t.workspaceId)) return "";
-  return html`<form method="post" action="/templates/${t.id}/withdraw" class="withdraw-template">
-${v.csrf}
-<p><button type="submit" class="danger" aria-label="${s.withdraw}: ${t.label}">${s.withdraw}</button></p>
-</form>`;
+  return html`<p><a href="/templates/${t.id}/withdraw" class="withdraw-template" aria-label="${s.withdraw}: ${t.label}">${s.withdraw}</a></p>`;
 }
 
 function card(s: Texts, v: GalleryVisitor, t: GalleryTemplate, loginHref: string): Html {
@@ -100,7 +97,7 @@ ${thumbnail}
 ${t.description ? html`<p>${t.description}</p>` : ""}
 ${t.tags.length ? html`<p>${t.tags.map((tag) => html`<a class="badge" href="/templates?tag=${encodeURIComponent(tag)}">${tag}</a> `)}</p>` : ""}
 ${useForm(s, v, t, loginHref)}
-${withdrawForm(s, v, t)}
+${withdrawLink(s, v, t)}
 </li>`;
 }
 
@@ -197,6 +194,44 @@ export const useTemplateAction =
   };
 
 /**
+ * The template behind `/templates/{templateId}/withdraw` with the visitor's `templates:write` grant
+ * in the workspace that shared it, or the answer instead: the login, 404 (unknown, or another
+ * workspace's template, as on the API), 403 (a READ member).
+ */
+async function ownTemplate(identity: SiteIdentity, req: SiteRequest) {
+  const user = await requireUser(req, identity);
+  if ("result" in user) return user;
+  const template = await getTemplate(req.params.templateId ?? "").catch(notFoundError);
+  if (!template) return { result: notFound(req, identity, true) };
+  try {
+    const access = await sessionGrant(identity, user.userId, template.workspaceId, "templates:write");
+    if (!access) return { result: notFound(req, identity, true) };
+    return { userId: user.userId, template, grant: access.grant };
+  } catch (err) {
+    if (!isPlatenError(err)) throw err;
+    return { result: formRefused(req, identity, studioText(req.lang).galleryTitle) };
+  }
+}
+
+/** GET `/templates/{templateId}/withdraw`: the confirmation (a plain form), as archiving a design has one. */
+export const withdrawConfirmPage =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const own = await ownTemplate(identity, req);
+    if ("result" in own) return own.result;
+    const s = studioText(req.lang);
+    const body = html`<p>${s.withdrawBody}</p>
+<form method="post" action="/templates/${own.template.id}/withdraw" id="withdraw-form">
+${await csrfField(own.userId)}
+<p>
+  <button type="submit" class="danger" id="withdraw-confirm">${s.withdraw}</button>
+  <a class="button secondary" href="/templates">${s.cancel}</a>
+</p>
+</form>`;
+    return { status: 200, page: page(req, identity, true, fill(s.withdrawTitle, { label: own.template.label }), body) };
+  };
+
+/**
  * POST `/templates/{templateId}/withdraw`: `DELETE /templates/{id}` of the API for an ADMIN of the
  * workspace that shared it (CSRF, audited `template.withdraw`). Another workspace's template is
  * not found, as on the API.
@@ -204,21 +239,11 @@ export const useTemplateAction =
 export const withdrawTemplateAction =
   (identity: SiteIdentity): PageHandler =>
   async (req) => {
-    const user = await requireUser(req, identity);
-    if ("result" in user) return user.result;
-    const s = studioText(req.lang);
-    const template = await getTemplate(req.params.templateId ?? "").catch(notFoundError);
-    if (!template) return notFound(req, identity, true);
-    let access: Awaited<ReturnType<typeof sessionGrant>>;
-    try {
-      access = await sessionGrant(identity, user.userId, template.workspaceId, "templates:write");
-    } catch (err) {
-      if (!isPlatenError(err)) throw err;
-      return formRefused(req, identity, s.galleryTitle);
-    }
-    if (!access) return notFound(req, identity, true);
-    if (!(await csrfAccepted(user.userId, req.form()))) return formRefused(req, identity, s.galleryTitle);
-    await withdrawTemplate(access.grant.workspaceId, template.id);
-    await auditDesign(access.grant, "template.withdraw", template.id);
+    const own = await ownTemplate(identity, req);
+    if ("result" in own) return own.result;
+    if (!(await csrfAccepted(own.userId, req.form())))
+      return formRefused(req, identity, studioText(req.lang).galleryTitle);
+    await withdrawTemplate(own.grant.workspaceId, own.template.id);
+    await auditDesign(own.grant, "template.withdraw", own.template.id);
     return { status: 303, redirect: "/templates?withdrawn=1" };
   };

@@ -140,6 +140,11 @@ const studioTexts = {
     ja: "バージョン {version} をテンプレートギャラリーに追加しました。",
   },
   withdraw: { en: "Withdraw from the gallery", ja: "ギャラリーから取り下げ" },
+  withdrawTitle: { en: "Withdraw “{label}” from the gallery?", ja: "「{label}」をギャラリーから取り下げますか？" },
+  withdrawBody: {
+    en: "The template leaves the gallery. Designs already copied from it stay; sharing the design again makes a new gallery entry.",
+    ja: "テンプレートはギャラリーから外れます。コピー済みのデザインは残ります。デザインをもう一度共有すると新しいギャラリー項目になります。",
+  },
   withdrawn: { en: "The template was withdrawn.", ja: "テンプレートを取り下げました。" },
   galleryLogin: { en: "Log in to use a template", ja: "テンプレートを使うにはログインしてください" },
   galleryThumbnail: { en: "Page 1 of the template {label}", ja: "テンプレート {label} の 1 ページ目" },
