@@ -60,6 +60,10 @@ const pageTexts = {
   homeDesignsNone: { en: "No designs yet.", ja: "デザインはまだありません。" },
   homeDocumentsTitle: { en: "Latest documents", ja: "最近のドキュメント" },
   homeDocumentsAll: { en: "All output history", ja: "すべての出力履歴" },
+  homeSectionFailed: {
+    en: "This part of the page could not be shown. Try again in a moment.",
+    ja: "ページのこの部分を表示できませんでした。しばらくしてから再度お試しください。",
+  },
   homeKeySettings: { en: "Rotate it on the settings page.", ja: "設定ページでローテーションしてください。" },
   fileTitle: { en: "File", ja: "ファイル" },
   fileName: { en: "File name", ja: "ファイル名" },

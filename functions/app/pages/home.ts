@@ -6,6 +6,7 @@ import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
+import { logger } from "#shared/observability/logger.ts";
 import { listOutputHistory } from "#shared/site/history-query.ts";
 import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
 import type { SiteIdentity } from "../identity.ts";
@@ -102,6 +103,20 @@ ${table}
 }
 
 /**
+ * One section of the dashboard. A section that cannot be read (the output history of a data dir
+ * made before its index existed, a throttled table) says so in its place, logged, instead of
+ * taking the whole home page down with it: every other page stays one link away.
+ */
+async function section(lang: Language, name: string, read: () => Promise<Html>): Promise<Html> {
+  try {
+    return await read();
+  } catch (err) {
+    logger.warn("home dashboard section failed", { section: name, error: (err as Error).name });
+    return html`<p class="notice" data-section="${name}">${t(lang).homeSectionFailed}</p>`;
+  }
+}
+
+/**
  * GET `/`: what the site is, for anonymous visitors; for a member, the dashboard of the chosen
  * workspace (`?workspace=`, else the first): the month's pages, the key warning, the latest designs
  * and documents. Every member sees it; nothing on it changes anything.
@@ -125,9 +140,9 @@ export const homePage =
         ),
     );
     const [usage, designs, documents] = await Promise.all([
-      usageSection(req.lang, workspace),
-      designsSection(req.lang, workspace),
-      documentsSection(req.lang, workspace),
+      section(req.lang, "usage", () => usageSection(req.lang, workspace)),
+      section(req.lang, "designs", () => designsSection(req.lang, workspace)),
+      section(req.lang, "documents", () => documentsSection(req.lang, workspace)),
     ]);
     const body = html`${intro}
 <h2 id="dashboard-title">${fill(s.homeDashboard, { workspace: workspace.name })}</h2>
