@@ -240,6 +240,36 @@ describe("the history page without script", () => {
     expect(entry?.target).toBe(designId);
   });
 
+  it("pages the versions like the API: 30 a page, newest first, with links both ways", async () => {
+    const csrf = csrfOf(await pageOf(`/designs/${designId}`));
+    // Versions 3…31, each from a draft with a different line.
+    for (let n = 3; n <= 31; n++) {
+      const put = await asAdmin(`/designs/${designId}/draft`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({
+          template: `<p>{{ recipientName }} ${n}</p>\n`,
+          style: "",
+          parameters: certificate.parameters,
+          sampleParams: certificate.sampleParams,
+        }),
+      });
+      expect(put.status).toBe(200);
+      const published = await asAdmin(
+        `/designs/${designId}/publish`,
+        form({ csrf, note: `v${n}`, expectedLatestVersion: String(n - 1) }),
+      );
+      expect(published.status).toBe(303);
+    }
+    const rowsOf = (text: string) => [...text.matchAll(/<tr data-version="(\d+)">/g)].map((m) => Number(m[1]));
+    const first = await pageOf(`/designs/${designId}/versions`);
+    expect(rowsOf(first)).toEqual(Array.from({ length: 30 }, (_, i) => 31 - i));
+    expect(first).toContain(`href="/designs/${designId}/versions?page=2"`);
+    const second = await pageOf(`/designs/${designId}/versions?page=2`);
+    expect(rowsOf(second)).toEqual([1]);
+    expect(second).toContain(`href="/designs/${designId}/versions?page=1"`);
+  });
+
   it("lets a READ member read the history, diff and export, never restore or share; another workspace gets 404", async () => {
     const reader = identity.cookie("reader");
     const history = await site("GET", `/designs/${designId}/versions?from=1&to=2`, { cookie: reader });
