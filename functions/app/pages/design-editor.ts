@@ -18,8 +18,8 @@ import { publishDeps } from "../studio/rendering.ts";
 import { scriptPath } from "../studio/scripts.ts";
 import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
+import { diffHref } from "../studio/version-diff.ts";
 import { problemItems, saveDraftFromForm } from "./design-draft.ts";
-import { diffHref } from "./design-history.ts";
 
 type Texts = ReturnType<typeof studioText>;
 

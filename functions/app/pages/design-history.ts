@@ -17,10 +17,6 @@ import { shareSection } from "./gallery-share.ts";
 
 type Texts = ReturnType<typeof studioText>;
 
-/** The address of the diff between two versions (the editor's publish conflict links to it too). */
-export const diffHref = (designId: string, from: number, to: number) =>
-  `/designs/${designId}/versions?from=${from}&to=${to}#diff`;
-
 /** One row per version: who, when, the note, its sample page, export, and (ADMIN) open in editor. */
 async function versionRows(call: DesignCall, versions: Awaited<ReturnType<typeof listVersionsPage>>["versions"]) {
   const s = studioText(call.req.lang);

@@ -1,6 +1,10 @@
 import { structuredPatch } from "diff";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 
+/** The address of the diff between two versions (the editor's publish conflict links to it too). */
+export const diffHref = (designId: string, from: number, to: number) =>
+  `/designs/${designId}/versions?from=${from}&to=${to}#diff`;
+
 /** One changed line of a file's diff, or the header of a hunk (`@@ -a,b +c,d @@`). */
 export interface DiffLine {
   kind: "add" | "del" | "same" | "hunk";
