@@ -1,11 +1,20 @@
-import { html } from "#shared/html/html.ts";
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { apiDocsPage } from "./pages/api-docs.ts";
 import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
 import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
+import { exportVersion, historyPage, restoreAction } from "./pages/design-history.ts";
 import { designsPage } from "./pages/designs.ts";
+import {
+  galleryPage,
+  galleryThumbnail,
+  useTemplateAction,
+  withdrawConfirmPage,
+  withdrawTemplateAction,
+} from "./pages/gallery.ts";
+import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
+import { homePage } from "./pages/home.ts";
 import { fileBytes, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
 import { loginPage, logoutAction } from "./pages/login.ts";
@@ -13,10 +22,9 @@ import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pag
 import { settingsPage } from "./pages/settings.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
-import { page, siteHandler } from "./site-edge.ts";
+import { siteHandler } from "./site-edge.ts";
 import { scriptAsset } from "./studio/scripts.ts";
 import type { PageHandler, SitePage } from "./site-types.ts";
-import { t } from "./strings.ts";
 
 /**
  * The site's pages (`{site}`) as data: methods, path pattern (`:name` is one
@@ -65,16 +73,17 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["POST"], path: "/designs/:designId/draft", page: draftFormAction(identity), headers: "studio" },
   { methods: ["POST"], path: "/designs/:designId/preview", page: previewCall(identity) },
   { methods: ["POST"], path: "/designs/:designId/publish", page: publishAction(identity), headers: "studio" },
+  { methods: ["GET"], path: "/designs/:designId/versions", page: historyPage(identity) },
+  { methods: ["GET"], path: "/designs/:designId/versions/:version/bundle", page: exportVersion(identity) },
+  { methods: ["POST"], path: "/designs/:designId/versions/:version/restore", page: restoreAction(identity) },
+  { methods: ["POST"], path: "/designs/:designId/share", page: shareAction(identity) },
+  // The template gallery: anyone browses, copying and withdrawing need a login.
+  { methods: ["GET"], path: "/templates", page: galleryPage(identity) },
+  { methods: ["GET"], path: "/templates/:templateId/thumbnail", page: galleryThumbnail(identity) },
+  { methods: ["POST"], path: "/templates/:templateId/use", page: useTemplateAction(identity) },
+  { methods: ["GET"], path: "/templates/:templateId/withdraw", page: withdrawConfirmPage(identity) },
+  { methods: ["POST"], path: "/templates/:templateId/withdraw", page: withdrawTemplateAction(identity) },
 ];
-
-/** The home page: what the site is, with the login link for anonymous visitors. */
-function homePage(identity: SiteIdentity): PageHandler {
-  return async (req) => {
-    const s = t(req.lang);
-    const loggedIn = Boolean(await identity.userOf(req.header("cookie")));
-    return { status: 200, page: page(req, identity, loggedIn, s.homeTitle, html`<p>${s.homeBody}</p>`) };
-  };
-}
 
 /** The one stylesheet, the same for everyone: cached for an hour. */
 const stylesheet: PageHandler = async () => ({

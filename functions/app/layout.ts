@@ -61,6 +61,7 @@ ${ctx.script ? html`<script src="${ctx.script}" defer></script>` : ""}
 <nav aria-label="${s.siteName}">
 <ul>
   <li><a href="/designs">${st.navDesigns}</a></li>
+  <li><a href="/templates">${st.navTemplates}</a></li>
   <li><a href="/output-history">${s.navHistory}</a></li>
   <li><a href="/settings">${s.navSettings}</a></li>
   <li><a href="${docs}/errors">${s.navDocs}</a></li>

@@ -76,6 +76,9 @@ button.link:disabled { color: var(--fg); text-decoration: none; cursor: default;
 .diff .add { background: #e6f4ea; display: block; }
 .diff .del { background: #fdecec; display: block; }
 .diff .hunk { color: var(--muted); display: block; }
+.diff .same { display: block; }
+form.inline { display: inline; }
+.inline-fields { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: end; }
 .gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; list-style: none; padding: 0; }
 .gallery li { border: 1px solid var(--line); border-radius: 4px; padding: .75rem; }
 .gallery img { width: 100%; height: auto; border: 1px solid var(--line); }

@@ -158,6 +158,9 @@ describe("the design studio in a browser", () => {
         timeout: 30_000,
       },
     );
+    // The message links to what the second tab changed since this tab's version.
+    const diff = await page.$eval("#conflict-diff", (a) => (a as HTMLAnchorElement).getAttribute("href"));
+    expect(diff).toBe(`/designs/${designId}/versions?from=2&to=3#diff`);
   });
 
   it("publishes with the keyboard alone", async () => {
@@ -179,5 +182,59 @@ describe("the design studio in a browser", () => {
         timeout: 30_000,
       },
     );
+  });
+
+  it("the diff between versions 1 and 2 shows the changed line", async () => {
+    await page.goto(`${origin}/designs/${designId}`);
+    await Promise.all([page.waitForNavigation(), page.click("#history-link")]);
+    expect(await page.$$eval("#versions tbody tr", (rows) => rows.length)).toBe(4);
+    // The compare form is plain HTML: fill it and submit it as a user would.
+    await page.$eval("#compare-from", (e) => {
+      (e as HTMLInputElement).value = "";
+    });
+    await page.type("#compare-from", "1");
+    await page.$eval("#compare-to", (e) => {
+      (e as HTMLInputElement).value = "";
+    });
+    await page.type("#compare-to", "2");
+    await Promise.all([page.waitForNavigation(), page.click("#compare-form button[type=submit]")]);
+    const added = await page.$$eval('pre[data-file="template.liquid"] .add', (lines) =>
+      lines.map((l) => l.textContent ?? ""),
+    );
+    expect(added.some((l) => l.startsWith("+") && l.includes("CHANGED IN THE STUDIO"))).toBe(true);
+    // Readable without colour: every marked line starts with its sign.
+    const removed = await page.$$eval('pre[data-file="template.liquid"] .del', (lines) =>
+      lines.map((l) => l.textContent ?? ""),
+    );
+    expect(removed.every((l) => l.startsWith("-"))).toBe(true);
+    await shoot(page, "history");
+  });
+
+  it("copies a gallery template into a workspace and generates from it", async () => {
+    await page.goto(`${origin}/templates?q=certificate`);
+    const card = await page.waitForSelector("li[data-template]");
+    // The thumbnail loaded under the site's CSP (same origin).
+    await page.waitForFunction(() => {
+      const img = document.querySelector("li[data-template] img") as HTMLImageElement | null;
+      return Boolean(img?.complete && img.naturalWidth > 0);
+    });
+    await shoot(page, "gallery");
+    const button = await card!.$("form.use-template button[type=submit]");
+    await Promise.all([page.waitForNavigation(), button!.click()]);
+    const copied = new URL(page.url()).pathname.split("/")[2]!;
+    expect(copied).toMatch(/^\w{16}$/);
+    expect(copied).not.toBe(designId);
+    const ws = stack.localJson.workspaces[0]!;
+    const res = await api(stack, ws.appKey)("/file/sync/single", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        designId: copied,
+        version: 1,
+        content: { fileName: "from-gallery", params: { recipientName: "Gallery Copy", courseName: "Templates" } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await compactPdfText(new Uint8Array(await res.arrayBuffer()))).toContain("GalleryCopy");
   });
 });

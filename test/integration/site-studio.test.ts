@@ -125,13 +125,17 @@ describe("the studio without script (an ADMIN)", () => {
     );
     expect(published.status).toBe(303);
     expect(published.headers.get("location")).toBe(`/designs/${designId}?published=2`);
+    expect(await pageOf(`/designs/${designId}?published=2`)).toContain("Version 2 is published.");
     await asAdmin(`/designs/${designId}/draft`, form({ ...fields, template: "<p>again</p>" }));
     const stale = await asAdmin(
       `/designs/${designId}/publish`,
       form({ csrf, note: "stale", expectedLatestVersion: "1" }),
     );
     expect(stale.status).toBe(409);
-    expect(await stale.text()).toContain("Someone else published version 2 first");
+    const staleText = await stale.text();
+    expect(staleText).toContain("Someone else published version 2 first");
+    // The conflict links to what the winning version changed since the draft's base.
+    expect(staleText).toContain(`href="/designs/${designId}/versions?from=1&amp;to=2#diff"`);
     const audit = await listAudit(wsA, systemClock);
     const publish = audit.find((e) => e.action === "design.publish" && e.target === `${designId}@2`);
     expect(publish?.actor.via).toBe("session");
@@ -145,6 +149,246 @@ describe("the studio without script (an ADMIN)", () => {
     expect(archived.status).toBe(303);
     expect(await pageOf("/designs")).not.toContain(`data-design="${designId}"`);
     expect((await asAdmin(`/designs/${designId}`)).status).toBe(404);
+  });
+});
+
+describe("the history page without script", () => {
+  let designId: string;
+  const certificate = JSON.parse(
+    readFileSync(join(import.meta.dirname, "../../shared/designs/samples/certificate-en/design.json"), "utf8"),
+  ) as { parameters: unknown; sampleParams: unknown };
+
+  beforeAll(async () => {
+    const created = await upload(await sampleZip("certificate-en"), csrfOf(await pageOf("/designs")));
+    designId = created.headers.get("location")!.split("/").pop()!;
+    const csrf = csrfOf(await pageOf(`/designs/${designId}`));
+    // Version 2 changes one line of the template (with markup the page must escape) and the style.
+    const put = await asAdmin(`/designs/${designId}/draft`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify({
+        template: '<p class="x">{{ recipientName }}</p>\n<p>second line</p>\n',
+        style: "p { color: red; }\n",
+        parameters: certificate.parameters,
+        sampleParams: certificate.sampleParams,
+      }),
+    });
+    expect(put.status).toBe(200);
+    const published = await asAdmin(
+      `/designs/${designId}/publish`,
+      form({ csrf, note: "shorter <template>", expectedLatestVersion: "1" }),
+    );
+    expect(published.status).toBe(303);
+  });
+
+  it("lists every version newest first with who, when, the note, its sample and export", async () => {
+    const history = await asAdmin(`/designs/${designId}/versions`);
+    expect(history.status).toBe(200);
+    const text = await history.text();
+    const rows = [...text.matchAll(/<tr data-version="(\d+)">/g)].map((m) => m[1]);
+    expect(rows).toEqual(["2", "1"]);
+    expect(text).toContain("demo@platen.local");
+    expect(text).toContain("shorter &lt;template&gt;");
+    expect(text).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
+    expect(text).toContain(`href="/designs/${designId}/thumbnail?version=1"`);
+    expect(text).toContain(`href="/designs/${designId}/versions/2/bundle"`);
+    expect(text).toContain('id="share-form"');
+    // The designs page and the editor link here.
+    expect(await pageOf("/designs")).toContain(`href="/designs/${designId}/versions"`);
+    expect(await pageOf(`/designs/${designId}`)).toContain(`href="/designs/${designId}/versions"`);
+  });
+
+  it("shows the unified diff of two versions, escaped, with +/- marks and classes", async () => {
+    const text = await pageOf(`/designs/${designId}/versions?from=1&to=2`);
+    const template = /<pre class="diff" data-file="template.liquid">([\s\S]*?)<\/pre>/.exec(text)![1]!;
+    expect(template).toContain('<span class="add">+&lt;p class=&quot;x&quot;&gt;{{ recipientName }}&lt;/p&gt;</span>');
+    expect(template).toContain('<span class="add">+&lt;p&gt;second line&lt;/p&gt;</span>');
+    expect(template).toMatch(/<span class="del">-\{%- comment -%\}<\/span>/);
+    expect(template).toMatch(/<span class="hunk">@@ -1,\d+ \+1,2 @@<\/span>/);
+    const style = /<pre class="diff" data-file="style.css">([\s\S]*?)<\/pre>/.exec(text)![1]!;
+    expect(style).toContain('<span class="add">+p { color: red; }</span>');
+    // The parameters did not change: no section for them.
+    expect(text).not.toContain('data-file="parameters"');
+    expect(await pageOf(`/designs/${designId}/versions?from=2&to=2`)).toContain("No differences.");
+    const bad = await pageOf(`/designs/${designId}/versions?from=0&to=9`);
+    expect(bad).toContain("Choose two versions between 1 and 2.");
+  });
+
+  it("exports a version's bundle as a zip", async () => {
+    const res = await asAdmin(`/designs/${designId}/versions/2/bundle`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="design-${designId}-v2.zip"`);
+    const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
+    expect(await zip.file("template.liquid")!.async("string")).toContain("second line");
+    expect((await asAdmin(`/designs/${designId}/versions/3/bundle`)).status).toBe(404);
+  });
+
+  it("opens an older version in the editor: a POST with CSRF makes it the draft, audited", async () => {
+    const history = await pageOf(`/designs/${designId}/versions`);
+    const path = `/designs/${designId}/versions/1/restore`;
+    expect((await asAdmin(path, form({}))).status).toBe(403);
+    const restored = await asAdmin(path, form({ csrf: csrfOf(history) }));
+    expect(restored.status).toBe(303);
+    expect(restored.headers.get("location")).toBe(`/designs/${designId}?restored=1`);
+    const editor = await pageOf(restored.headers.get("location")!);
+    expect(editor).toContain("Version 1 is now the draft.");
+    expect(editor).toContain("Certificate of Completion");
+    expect(editor).not.toContain("second line");
+    const audit = await listAudit(wsA, systemClock);
+    const entry = audit.find((e) => e.action === "design.draft-save" && e.detail?.restoredFrom === "1");
+    expect(entry?.target).toBe(designId);
+  });
+
+  it("pages the versions like the API: 30 a page, newest first, with links both ways", async () => {
+    const csrf = csrfOf(await pageOf(`/designs/${designId}`));
+    // Versions 3…31, each from a draft with a different line.
+    for (let n = 3; n <= 31; n++) {
+      const put = await asAdmin(`/designs/${designId}/draft`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({
+          template: `<p>{{ recipientName }} ${n}</p>\n`,
+          style: "",
+          parameters: certificate.parameters,
+          sampleParams: certificate.sampleParams,
+        }),
+      });
+      expect(put.status).toBe(200);
+      const published = await asAdmin(
+        `/designs/${designId}/publish`,
+        form({ csrf, note: `v${n}`, expectedLatestVersion: String(n - 1) }),
+      );
+      expect(published.status).toBe(303);
+    }
+    const rowsOf = (text: string) => [...text.matchAll(/<tr data-version="(\d+)">/g)].map((m) => Number(m[1]));
+    const first = await pageOf(`/designs/${designId}/versions`);
+    expect(rowsOf(first)).toEqual(Array.from({ length: 30 }, (_, i) => 31 - i));
+    expect(first).toContain(`href="/designs/${designId}/versions?page=2"`);
+    const second = await pageOf(`/designs/${designId}/versions?page=2`);
+    expect(rowsOf(second)).toEqual([1]);
+    expect(second).toContain(`href="/designs/${designId}/versions?page=1"`);
+  });
+
+  it("lets a READ member read the history, diff and export, never restore or share; another workspace gets 404", async () => {
+    const reader = identity.cookie("reader");
+    const history = await site("GET", `/designs/${designId}/versions?from=1&to=2`, { cookie: reader });
+    expect(history.status).toBe(200);
+    expect(history.text).toContain('class="add"');
+    expect(history.text).not.toContain("/restore");
+    expect(history.text).not.toContain('id="share-form"');
+    expect((await site("GET", `/designs/${designId}/versions/1/bundle`, { cookie: reader })).status).toBe(200);
+    const editor = await site("GET", `/designs/${designId}`, { cookie: reader });
+    const csrf = /data-csrf="([^"]+)"/.exec(editor.text)![1]!;
+    const restore = await site("POST", `/designs/${designId}/versions/1/restore`, { cookie: reader, form: { csrf } });
+    expect(restore.status).toBe(403);
+    const share = await site("POST", `/designs/${designId}/share`, { cookie: reader, form: { csrf, version: "1" } });
+    expect(share.status).toBe(403);
+    const outsider = identity.cookie("outsider");
+    for (const path of [`/designs/${designId}/versions`, `/designs/${designId}/versions/1/bundle`])
+      expect((await site("GET", path, { cookie: outsider })).status).toBe(404);
+    expect((await site("GET", `/designs/${designId}/versions`)).status).toBe(303);
+  });
+});
+
+describe("the template gallery without script", () => {
+  const cards = (text: string) => [...text.matchAll(/<li data-template="(\w+)">\s*<h3>([^<]*)<\/h3>/g)];
+
+  it("lets anyone browse, search and filter by tag, with thumbnails and a login link instead of the copy form", async () => {
+    const all = await site("GET", "/templates");
+    expect(all.status).toBe(200);
+    expect(cards(all.text).length).toBeGreaterThanOrEqual(3);
+    expect(all.text).not.toContain("/use");
+    expect(all.text).toContain(`href="/login?return_to=${encodeURIComponent("/templates")}"`);
+    const certificate = cards(all.text).find((c) => c[2]!.startsWith("Certificate"))![1]!;
+    expect(all.text).toContain(`src="/templates/${certificate}/thumbnail"`);
+    const png = await site("GET", `/templates/${certificate}/thumbnail`);
+    expect(png.status).toBe(200);
+    expect(png.headers["content-type"]).toBe("image/png");
+    const searched = cards((await site("GET", "/templates?q=certif")).text);
+    expect(searched.map((c) => c[1])).toEqual([certificate]);
+    const tagged = cards((await site("GET", "/templates?tag=barcode")).text);
+    expect(tagged.map((c) => c[2])).toEqual([expect.stringMatching(/^Shipping label/)]);
+    expect((await site("GET", "/templates?q=nothing-like-this")).text).toContain("No template matches.");
+    expect((await site("GET", "/templates/nope/thumbnail")).status).toBe(404);
+    const japanese = await site("GET", "/templates?q=nothing-like-this", { headers: { "accept-language": "ja" } });
+    expect(japanese.text).toContain("テンプレートギャラリー");
+    expect(japanese.text).toContain("一致するテンプレートはありません。");
+  });
+
+  it("copies a template into the ADMIN's workspace and opens the editor (CSRF, audited); READ members and other workspaces may not", async () => {
+    const gallery = await pageOf("/templates");
+    const [, templateId] = cards(gallery).find((c) => c[2]!.startsWith("Certificate"))!;
+    expect(gallery).toContain(`action="/templates/${templateId}/use"`);
+    const path = `/templates/${templateId}/use`;
+    expect((await asAdmin(path, form({ workspace: wsA }))).status).toBe(403);
+    const used = await asAdmin(path, form({ workspace: wsA, csrf: csrfOf(gallery) }));
+    expect(used.status).toBe(303);
+    const designId = used.headers.get("location")!.split("/").pop()!;
+    expect(await pageOf(`/designs/${designId}`)).toContain("Certificate of Completion");
+    const audit = await listAudit(wsA, systemClock);
+    expect(audit.find((e) => e.action === "design.create" && e.target === designId)?.detail?.fromTemplate).toBe(
+      templateId,
+    );
+    const reader = identity.cookie("reader");
+    const readerPage = await site("GET", "/templates", { cookie: reader });
+    expect(readerPage.text).toContain("Copying a template needs the ADMIN role");
+    const readerCsrf = /data-csrf="([^"]+)"/.exec(
+      (await site("GET", `/designs/${seeded}`, { cookie: reader })).text,
+    )![1]!;
+    expect((await site("POST", path, { cookie: reader, form: { csrf: readerCsrf, workspace: wsA } })).status).toBe(403);
+    const outsider = identity.cookie("outsider");
+    const outsiderPage = await site("GET", "/templates", { cookie: outsider });
+    const outsiderCsrf = csrfOf(outsiderPage.text);
+    expect((await site("POST", path, { cookie: outsider, form: { csrf: outsiderCsrf, workspace: wsA } })).status).toBe(
+      404,
+    );
+    const anonymous = await site("POST", path, { form: { workspace: wsA } });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toMatch(/^\/login\?return_to=/);
+  });
+
+  it("shares a version from the history page and withdraws it from the gallery, both audited; another workspace's is not found", async () => {
+    const created = await upload(await sampleZip("certificate-en"), csrfOf(await pageOf("/designs")));
+    const designId = created.headers.get("location")!.split("/").pop()!;
+    const history = await pageOf(`/designs/${designId}/versions`);
+    const csrf = csrfOf(history);
+    const refused = await asAdmin(`/designs/${designId}/share`, form({ csrf, version: "1", tags: "x".repeat(41) }));
+    expect(refused.status).toBe(422);
+    const shared = await asAdmin(
+      `/designs/${designId}/share`,
+      form({ csrf, version: "1", description: "Shared <from> the site", tags: "site-shared, award" }),
+    );
+    expect(shared.status).toBe(303);
+    expect(shared.headers.get("location")).toBe(`/designs/${designId}/versions?shared=1`);
+    const gallery = await pageOf("/templates?tag=site-shared");
+    const [[, templateId]] = cards(gallery) as [RegExpExecArray];
+    expect(gallery).toContain("Shared &lt;from&gt; the site");
+    expect(gallery).toContain(`href="/templates/${templateId}/withdraw"`);
+    const audit = await listAudit(wsA, systemClock);
+    expect(audit.find((e) => e.action === "template.share" && e.target === templateId)?.detail?.designId).toBe(
+      designId,
+    );
+    const outsider = identity.cookie("outsider");
+    const outsiderCsrf = csrfOf((await site("GET", "/templates", { cookie: outsider })).text);
+    const foreign = await site("POST", `/templates/${templateId}/withdraw`, {
+      cookie: outsider,
+      form: { csrf: outsiderCsrf },
+    });
+    expect(foreign.status).toBe(404);
+    expect((await site("GET", `/templates/${templateId}/withdraw`, { cookie: outsider })).status).toBe(404);
+    expect((await site("GET", `/templates/${templateId}/withdraw`, { cookie: identity.cookie("reader") })).status).toBe(
+      403,
+    );
+    // Withdrawing asks first, as archiving does.
+    const confirm = await pageOf(`/templates/${templateId}/withdraw`);
+    expect(confirm).toContain('id="withdraw-confirm"');
+    expect((await asAdmin(`/templates/${templateId}/withdraw`, form({}))).status).toBe(403);
+    const withdrawn = await asAdmin(`/templates/${templateId}/withdraw`, form({ csrf: csrfOf(confirm) }));
+    expect(withdrawn.status).toBe(303);
+    expect(await pageOf("/templates?tag=site-shared")).toContain("No template matches.");
+    const after = await listAudit(wsA, systemClock);
+    expect(after.some((e) => e.action === "template.withdraw" && e.target === templateId)).toBe(true);
   });
 });
 

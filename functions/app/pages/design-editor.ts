@@ -18,6 +18,7 @@ import { publishDeps } from "../studio/rendering.ts";
 import { scriptPath } from "../studio/scripts.ts";
 import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
+import { diffHref } from "../studio/version-diff.ts";
 import { problemItems, saveDraftFromForm } from "./design-draft.ts";
 
 type Texts = ReturnType<typeof studioText>;
@@ -26,6 +27,8 @@ type Texts = ReturnType<typeof studioText>;
 export interface EditorNotice {
   status?: number;
   message?: string;
+  /** A link after the message (a publish conflict's diff). */
+  link?: { href: string; text: string };
   problems?: BundleProblem[];
   /** The posted form's texts, shown again when they could not be saved. */
   form?: DesignJsonForm;
@@ -110,6 +113,7 @@ function scriptTexts(s: Texts): Html {
     ["publishbutton", s.publishButton],
     ["published", s.published],
     ["conflict", s.conflict],
+    ["conflictdiff", s.conflictDiff],
     ["scriptproblem", s.scriptProblem],
   ];
   return html`${entries.map(([key, value]) => html` data-text-${key}="${value}"`)}`;
@@ -125,8 +129,9 @@ async function editorBody(call: DesignCall, notice: EditorNotice, styleNonce: st
   const origin = base.draftUpdatedAt
     ? fill(s.draftFrom, { at: formatTime(base.draftUpdatedAt) })
     : fill(s.draftNone, { version: head.latestVersion });
+  const link = notice.link ? html` <a href="${notice.link.href}" id="flash-link">${notice.link.text}</a>` : "";
   const message = notice.message
-    ? html`<p class="${notice.status && notice.status >= 400 ? "alert" : "notice"}" role="${notice.status && notice.status >= 400 ? "alert" : "status"}" id="flash">${notice.message}</p>`
+    ? html`<p class="${notice.status && notice.status >= 400 ? "alert" : "notice"}" role="${notice.status && notice.status >= 400 ? "alert" : "status"}" id="flash">${notice.message}${link}</p>`
     : "";
   const save = admin
     ? html`<p><button type="submit" id="save-draft" class="secondary">${s.saveDraft}</button> <span id="save-status" role="status" aria-live="polite"></span></p>`
@@ -145,7 +150,7 @@ ${csrf}
     : "";
   return html`<div id="studio" class="studio" data-design="${head.id}" data-latest="${head.latestVersion}" data-csrf="${await csrfToken(call.userId)}" data-style-nonce="${styleNonce}"${scriptTexts(s)}>
 ${message}
-<p class="muted">${origin}</p>
+<p class="muted">${origin} <a href="/designs/${head.id}/versions" id="history-link">${s.openHistory}</a></p>
 <div class="studio-grid">
 <div class="studio-edit">
 <form method="post" action="/designs/${head.id}/draft" id="draft-form">
@@ -193,7 +198,23 @@ export async function renderEditor(
 
 /** GET `/designs/{designId}`: the editor; members see it, ADMINs change. */
 export const editorPage = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:read", "page", (call) => renderEditor(identity, call));
+  designRoute(identity, "designs:read", "page", (call) => {
+    const s = studioText(call.req.lang);
+    const version = (name: string) => {
+      const value = call.req.query(name);
+      return value && /^\d{1,10}$/.test(value) ? value : undefined;
+    };
+    // After "open in editor" on the history page, which version the draft now holds; after the
+    // publish form (no script), which version it made.
+    const restored = version("restored");
+    const published = version("published");
+    const message = restored
+      ? fill(s.restored, { version: restored })
+      : published
+        ? fill(s.published, { version: published })
+        : undefined;
+    return renderEditor(identity, call, message ? { message } : {});
+  });
 
 /** POST `/designs/{designId}/draft` (the form, no script): saves the draft and shows the editor again. */
 export const draftFormAction = (identity: SiteIdentity): PageHandler =>
@@ -224,14 +245,21 @@ export const publishAction = (identity: SiteIdentity): PageHandler => {
     } catch (err) {
       if (!isPlatenError(err) || err.status >= 500) throw err;
       const head: DesignHead = call.head;
-      const message =
-        err.code === "DESIGN_VERSION_CONFLICT"
-          ? fill(s.conflict, { version: String(err.details[0]?.latestVersion ?? "?") })
-          : [s.problem, ...err.details.map((d) => d.message)].join(" ");
+      const winner = Number(err.details[0]?.latestVersion);
+      const conflict = err.code === "DESIGN_VERSION_CONFLICT";
+      const message = conflict
+        ? fill(s.conflict, { version: String(err.details[0]?.latestVersion ?? "?") })
+        : [s.problem, ...err.details.map((d) => d.message)].join(" ");
+      // The draft started from the version the form expected; the diff shows what the winner changed.
+      const base = Number(fields.get("expectedLatestVersion"));
+      const link =
+        conflict && Number.isInteger(winner) && Number.isInteger(base) && base >= 1 && winner > base
+          ? { href: diffHref(head.id, base, winner), text: fill(s.conflictDiff, { from: base, to: winner }) }
+          : undefined;
       return renderEditor(
         identity,
         { ...call, head },
-        { status: err.status, message, problems: bundleProblems(err.details) },
+        { status: err.status, message, ...(link && { link }), problems: bundleProblems(err.details) },
       );
     }
   });

@@ -1,11 +1,8 @@
-import { Readable } from "node:stream";
 import { rawFromJsonForm, rawFromZip } from "#shared/authoring/bundle-codec.ts";
 import { strictBundle } from "#shared/authoring/bundle-rules.ts";
 import { archiveDesign } from "#shared/authoring/design-api.ts";
-import type { DesignGrant } from "#shared/auth/design-access.ts";
 import { systemClock } from "#shared/clock.ts";
-import { getBundle, getDesignVersion, getThumbnail } from "#shared/designs/design-store.ts";
-import { getTemplate } from "#shared/designs/gallery.ts";
+import { getDesignVersion, getThumbnail } from "#shared/designs/design-store.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
@@ -14,7 +11,9 @@ import { fill } from "#shared/i18n/texts.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { csrfAccepted, csrfField } from "../page-parts.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
-import type { PageHandler, SiteResult } from "../site-types.ts";
+import type { PageHandler } from "../site-types.ts";
+import { pngAnswer } from "../studio/binary-answers.ts";
+import { copyTemplate } from "../studio/template-copy.ts";
 import { designRoute } from "../studio/design-route.ts";
 import { multipartParts, partFields } from "../studio/multipart.ts";
 import { publishDeps } from "../studio/rendering.ts";
@@ -32,30 +31,6 @@ export function problemText(lang: Language, err: PlatenError): string {
     return `${where}${(lang === "ja" && d.messageJa) || d.message}`;
   });
   return [s.problem, ...(details.length ? details : [err.message])].join(" ");
-}
-
-/**
- * A gallery template copied into a workspace as a new design: the same bundle and thumbnail, so
- * it generates the same documents (what `POST /designs {"fromTemplate"}` of the design API does).
- */
-export async function copyTemplate(grant: DesignGrant, templateId: string, createdBy: string) {
-  const template = await getTemplate(templateId);
-  const [bundle, thumbnail] = await Promise.all([
-    getBundle(template.bundleKey),
-    template.thumbnailKey ? getThumbnail(template.thumbnailKey) : undefined,
-  ]);
-  const published = await publishDesign(
-    {
-      workspaceId: grant.workspaceId,
-      bundle,
-      createdBy,
-      note: `copied from template ${template.id}`,
-      ...(thumbnail && { thumbnail }),
-    },
-    await publishDeps(),
-  );
-  await auditDesign(grant, "design.create", published.id, { version: "1", fromTemplate: template.id });
-  return published;
 }
 
 /**
@@ -142,12 +117,3 @@ export const designThumbnail = (identity: SiteIdentity): PageHandler =>
     if (!png) return notFound(req, identity, true);
     return pngAnswer(png);
   });
-
-/** A PNG answer, cached privately: the address names an immutable version. */
-export const pngAnswer = (png: Buffer): SiteResult => ({
-  status: 200,
-  stream: Readable.from([png]),
-  contentLength: png.length,
-  contentType: "image/png",
-  headers: { "Cache-Control": "private, max-age=86400" },
-});

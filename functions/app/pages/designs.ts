@@ -100,7 +100,7 @@ async function designsTable(req: SiteRequest, v: DesignsView): Promise<Html> {
   <td>${timeElement(d.updatedAt)}</td>
   <td>${d.updatedBy ?? "–"}</td>
   <td>
-    <a href="/designs/${d.id}">${s.openEditor}</a>
+    <a href="/designs/${d.id}">${s.openEditor}</a> · <a href="/designs/${d.id}/versions">${s.openHistory}</a>
     ${v.role === "admin" ? html` · <a href="/designs/${d.id}/archive" data-action="archive">${s.archive}</a>` : ""}
   </td>
 </tr>`,

@@ -6,17 +6,13 @@ import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store
 import { fill } from "#shared/i18n/texts.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
+import { KEY_WARNING_DAYS, keyAgeDays } from "../key-age.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { csrfField, dataTable, timeElement } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { chosenWorkspace, requireUser } from "../visitor.ts";
 import { endpointSection } from "./settings-hooks.ts";
-
-/** README.md#authentication: rotation is recommended every 3 months; a warning appears after 90 days. */
-const KEY_WARNING_DAYS = 90;
-const keyAgeDays = (ws: Workspace, now: Date) =>
-  Math.max(0, Math.floor((now.getTime() - Date.parse(ws.appKeyRotatedAt)) / 86_400_000));
 
 /** A one-time message above the sections: a secret shown once, or why a change failed. */
 export type Flash = { kind: "secret"; text: string; secret: string } | { kind: "problem"; text: string };

@@ -311,7 +311,16 @@ function start(root: HTMLElement): void {
         publishButton.textContent = fill(text("Publishbutton"), { version: latest + 1 });
         status("publish-status", fill(text("Published"), { version: body.version }));
       } else if (body.code === "DESIGN_VERSION_CONFLICT") {
+        const winner = Number(body.details?.[0]?.latestVersion);
         status("publish-status", fill(text("Conflict"), { version: body.details?.[0]?.latestVersion ?? "?" }));
+        // What the winner changed since this page's version: the history's diff (built with the DOM, never markup).
+        if (Number.isInteger(winner) && latest >= 1 && winner > latest) {
+          const link = document.createElement("a");
+          link.href = `/designs/${designId}/versions?from=${latest}&to=${winner}#diff`;
+          link.id = "conflict-diff";
+          link.textContent = fill(text("Conflictdiff"), { from: latest, to: winner });
+          document.getElementById("publish-status")?.append(" ", link);
+        }
       } else {
         showProblems(body.details?.length ? body.details : [{ message: [body.message].flat().join(" ") }]);
         status("publish-status", [body.message].flat().join(" "));

@@ -1,0 +1,84 @@
+import { versionOf } from "#shared/authoring/design-api.ts";
+import { shareBody } from "#shared/authoring/request-bodies.ts";
+import { systemClock } from "#shared/clock.ts";
+import { allTemplates, shareTemplate } from "#shared/designs/gallery.ts";
+import { type Html, html } from "#shared/html/html.ts";
+import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import type { SiteIdentity } from "../identity.ts";
+import { csrfField } from "../page-parts.ts";
+import { page } from "../site-edge.ts";
+import type { PageHandler } from "../site-types.ts";
+import { type DesignCall, designRoute } from "../studio/design-route.ts";
+import { auditDesign } from "../studio/studio-access.ts";
+import { studioText } from "../studio/studio-text.ts";
+
+/**
+ * The history page's share form (ADMIN): one version of the design into the public gallery,
+ * with a description and tags. Prefilled from the design's current gallery entry, if any, since
+ * sharing again replaces it.
+ */
+export async function shareSection(call: DesignCall): Promise<Html> {
+  const s = studioText(call.req.lang);
+  const { head } = call;
+  const current = (await allTemplates()).find((t) => t.workspaceId === head.workspaceId && t.designId === head.id);
+  return html`<section aria-labelledby="share-title">
+<h2 id="share-title">${s.shareTitle}</h2>
+<p class="muted">${s.shareHint}</p>
+<form method="post" action="/designs/${head.id}/share" id="share-form">
+${await csrfField(call.userId)}
+<div>
+  <label for="share-version">${s.shareVersion}</label>
+  <input type="number" id="share-version" name="version" min="1" max="${head.latestVersion}" value="${head.latestVersion}" required>
+</div>
+<div>
+  <label for="share-description">${s.shareDescription}</label>
+  <textarea id="share-description" name="description" rows="3" maxlength="2000">${current?.description ?? head.description ?? ""}</textarea>
+</div>
+<div>
+  <label for="share-tags">${s.shareTags}</label>
+  <input type="text" id="share-tags" name="tags" value="${current?.tags.join(" ") ?? ""}" maxlength="500">
+</div>
+<p><button type="submit">${s.shareButton}</button></p>
+</form>
+</section>`;
+}
+
+/**
+ * POST `/designs/{designId}/share`: `POST /templates` of the design API for a session (ADMIN,
+ * CSRF), checked by the same body schema; audited as `template.share`. Back to the history page.
+ */
+export const shareAction = (identity: SiteIdentity): PageHandler =>
+  designRoute(identity, "templates:write", "page", async ({ req, head, grant }) => {
+    const fields = req.form();
+    const description = (fields.get("description") ?? "").trim();
+    const tags = (fields.get("tags") ?? "").split(/[\s,、]+/).filter(Boolean);
+    const parsed = shareBody.safeParse({
+      designId: head.id,
+      version: Number(fields.get("version")),
+      ...(description && { description }),
+      ...(tags.length && { tags }),
+    });
+    if (!parsed.success) {
+      // A form's mistake is answered as a page saying what to change, never as an error boundary's 500.
+      const s = studioText(req.lang);
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join(" ");
+      const body = html`<p class="alert" role="alert" id="flash">${s.problem} ${problems}</p>
+<p><a href="/designs/${head.id}/versions">${s.backToHistory}</a></p>`;
+      return { status: 422, page: page(req, identity, true, s.shareTitle, body) };
+    }
+    const version = await versionOf(grant.workspaceId, head.id, parsed.data.version);
+    const workspace = await getWorkspace(grant.workspaceId);
+    const template = await shareTemplate(
+      {
+        workspaceId: grant.workspaceId,
+        publisher: workspace?.name ?? grant.workspaceId,
+        label: head.label,
+        version,
+        ...(parsed.data.description !== undefined && { description: parsed.data.description }),
+        ...(parsed.data.tags && { tags: parsed.data.tags }),
+      },
+      systemClock,
+    );
+    await auditDesign(grant, "template.share", template.id, { designId: head.id, version: String(version.version) });
+    return { status: 303, redirect: `/designs/${head.id}/versions?shared=${version.version}` };
+  });
