@@ -65,8 +65,9 @@ export class BundleInvalid extends PlatenError {
   }
 }
 
+/** One problem on one line for the admin CLI: where, the catalogue code when there is one, what. */
 const describe = (p: BundleProblem) =>
-  `${p.file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}${p.field ? ` (${p.field})` : ""}: ${p.message}`;
+  `${p.file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}${p.field ? ` (${p.field})` : ""}: ${p.code ? `${p.code}: ` : ""}${p.message}`;
 
 const toDetail = (p: BundleProblem) => ({
   file: p.file,
