@@ -1,4 +1,4 @@
-import type { ZodType } from "zod";
+import { type ZodType, z } from "zod";
 import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { authorizeDesigns, type DesignGrant, type DesignOperation } from "#shared/auth/design-access.ts";
 import { checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";
@@ -128,22 +128,8 @@ async function nameOf(grant: DesignGrant): Promise<string> {
 }
 
 /** The JSON body as an object, or 400 VALIDATION_FAILED. */
-export function jsonObjectBody(req: ApiRequest): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(req.bodyText() ?? "");
-  } catch {
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: [
-        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
-      ],
-    });
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: [
-        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
-      ],
-    });
-  return value as Record<string, unknown>;
+export function jsonObjectBody(req: Pick<ApiRequest, "bodyText">): Record<string, unknown> {
+  return parseBody(req.bodyText(), jsonObject);
 }
+
+const jsonObject = z.record(z.string(), z.unknown());

@@ -1,13 +1,12 @@
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { draftBody, saveDraft } from "#shared/authoring/design-api.ts";
 import { systemClock } from "#shared/clock.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { parseBody } from "#shared/http/management-handler.ts";
 import type { SiteIdentity } from "../identity.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { type DesignCall, designRoute } from "../studio/design-route.ts";
@@ -26,29 +25,8 @@ export function problemItems(lang: Language, problems: readonly BundleProblem[])
   });
 }
 
-/** The editor's fields of a script call's JSON body, or 400 VALIDATION_FAILED. */
-function editsOf(req: SiteRequest): EditableFields {
-  let value: unknown;
-  try {
-    value = JSON.parse(req.bodyText() ?? "");
-  } catch {
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: [
-        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
-      ],
-    });
-  }
-  const parsed = editableFields.safeParse(value);
-  if (!parsed.success)
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: parsed.error.issues.map((i) => ({
-        field: i.path.join("."),
-        message: i.message,
-        messageJa: issueMessages(i).messageJa,
-      })),
-    });
-  return parsed.data;
-}
+/** The editor's fields of a script call's JSON body, or 400 VALIDATION_FAILED (the API's body rules). */
+const editsOf = (req: SiteRequest): EditableFields => parseBody(req.bodyText(), editableFields);
 
 /** Saves the editor's fields over the draft (or the latest version) as the draft: `saveDraft` of the design API. */
 async function saveEdits(call: DesignCall, edits: EditableFields) {
