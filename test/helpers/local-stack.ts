@@ -72,7 +72,7 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
       await exited;
       // The browsers end when their pipe closes; then their profiles are ours to remove.
       for (let waited = 0; browsers.some((b) => isAlive(b.pid)) && waited < 10_000; waited += 100) await sleep(100);
-      removeDirs(profiles);
+      await removeDirs(profiles);
     },
   };
 }

@@ -51,9 +51,19 @@ export function chromiumProfiles(rootPid: number): string[] {
 }
 
 /**
- * Removes killed browsers' profiles. A Chromium child that outlives its browser by a moment
- * may still write into one (ENOTEMPTY mid-removal): Node's own retries cover that.
+ * Removes killed browsers' profiles. A Chromium helper that outlives its browser (one the kill
+ * reparented away from the stack, such as the crash handler) may still write into one for a
+ * while (ENOTEMPTY mid-removal): Node's own retries cover a moment, and the removal is tried
+ * again for up to 10 s before it fails the test.
  */
-export const removeDirs = (dirs: string[]) => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-};
+export async function removeDirs(dirs: string[]): Promise<void> {
+  for (let waited = 0; ; waited += 500) {
+    try {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "ENOTEMPTY" || waited >= 10_000) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
