@@ -10,6 +10,7 @@
 import { css } from "@codemirror/lang-css";
 import { html } from "@codemirror/lang-html";
 import { json } from "@codemirror/lang-json";
+import { pageSetupOf } from "../studio/page-fields.ts";
 import { EditorSelection, type Extension } from "@codemirror/state";
 import { basicSetup, EditorView } from "codemirror";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
@@ -131,16 +132,7 @@ function start(root: HTMLElement): void {
         style: views.style.state.doc.toString(),
         parameters,
         ...(sampleParams !== undefined && { sampleParams }),
-        page: {
-          size: value("pageSize"),
-          orientation: value("orientation"),
-          margin: {
-            top: value("marginTop"),
-            right: value("marginRight"),
-            bottom: value("marginBottom"),
-            left: value("marginLeft"),
-          },
-        },
+        page: pageSetupOf(value),
       },
     };
   }

@@ -3,6 +3,7 @@ import { type DesignJsonForm, toJsonForm } from "#shared/authoring/bundle-codec.
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { readDraft, versionBundle, versionOf } from "#shared/authoring/design-api.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
+import { pageSetupOf } from "./page-fields.ts";
 
 /**
  * What the editor changes of a design: the template, the style, the parameters, the sample data
@@ -88,16 +89,7 @@ export function fieldsFromForm(form: URLSearchParams): { edits: EditableFields }
       style: value("style"),
       parameters,
       ...(sampleParams !== undefined && { sampleParams }),
-      page: {
-        size: value("pageSize"),
-        orientation: value("orientation"),
-        margin: {
-          top: value("marginTop"),
-          right: value("marginRight"),
-          bottom: value("marginBottom"),
-          left: value("marginLeft"),
-        },
-      },
+      page: pageSetupOf(value),
     },
   };
 }
