@@ -14,9 +14,18 @@ const binary = () => join(tmpdir(), "chromium");
 const inflatedMark = () => join(tmpdir(), "platen-chromium.inflated");
 /** A symbolic link whose target is the holder's pid: created atomically, read without a race. */
 const lockPath = () => join(tmpdir(), "platen-chromium-inflate.lock");
+/**
+ * Held (created exclusively) by the one process that is breaking a stale lock, so two
+ * waiters that both saw the same dead holder cannot both break it: the second would
+ * otherwise remove the lock the first had just taken, and both would inflate at once.
+ */
+const takeoverPath = () => join(tmpdir(), "platen-chromium-inflate.takeover");
+const STAGING_PREFIX = "platen-chromium-staging-";
 /** Inflating takes ~1.5 s; a lock this old is stale even if its pid was reused by another process. */
 const STALE_LOCK_MS = 120_000;
 const POLL_MS = 100;
+/** Breaking a stale lock takes microseconds; a take-over mark this old was left by a killed breaker. */
+const TAKEOVER_STALE_MS = 10_000;
 
 /** One file of the inflated layout, as the mark records it. */
 export interface LayoutFile {
@@ -80,7 +89,7 @@ async function inflateOnce(): Promise<string> {
     if (inflatedLayout()) return binary();
     await removeStaleStaging(); // left by a holder killed mid-inflation; the lock is ours now
     await unlink(inflatedMark()).catch(() => {}); // the layout is about to be replaced
-    const staging = await mkdtemp(join(tmpdir(), "platen-chromium-staging-"));
+    const staging = await mkdtemp(join(tmpdir(), `${STAGING_PREFIX}${process.pid}-`));
     try {
       await inflateInto(staging);
       const files = await listFiles(staging);
@@ -95,9 +104,16 @@ async function inflateOnce(): Promise<string> {
   }
 }
 
-/** Staging folders of earlier holders that died: only the lock holder inflates, so none is in use. */
+/**
+ * Staging folders of earlier holders that died. Only the lock holder inflates, but a folder
+ * whose process (its name carries the pid) is still alive is left alone all the same.
+ */
 async function removeStaleStaging(): Promise<void> {
-  const stale = (await readdir(tmpdir())).filter((name) => name.startsWith("platen-chromium-staging-"));
+  const stale = (await readdir(tmpdir())).filter((name) => {
+    if (!name.startsWith(STAGING_PREFIX)) return false;
+    const pid = Number(/^(\d+)-/.exec(name.slice(STAGING_PREFIX.length))?.[1]);
+    return !Number.isInteger(pid) || pid === process.pid || !processAlive(pid);
+  });
   await Promise.all(stale.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })));
 }
 
@@ -189,8 +205,36 @@ async function acquireLock(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    if (await lockIsStale()) await unlink(lockPath()).catch(() => {});
-    else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const stale = await staleHolder();
+    if (stale === undefined || !(await breakStaleLock(stale)))
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * Removes the lock if it still names `holder`, the holder judged stale. Checking and
+ * removing run under the take-over mark, so of several waiters that judged the same holder
+ * stale only one removes its lock; the others find the lock changed and leave it.
+ */
+async function breakStaleLock(holder: string): Promise<boolean> {
+  try {
+    await symlink(String(process.pid), takeoverPath());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // A breaker killed between the two steps (microseconds apart) leaves its mark: old is stale.
+    const age = await lstat(takeoverPath()).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
+    if (age > TAKEOVER_STALE_MS) await unlink(takeoverPath()).catch(() => {});
+    return false;
+  }
+  try {
+    if ((await readlink(lockPath()).catch(() => undefined)) !== holder) return false;
+    await unlink(lockPath()).catch(() => {});
+    return true;
+  } finally {
+    await unlink(takeoverPath()).catch(() => {});
   }
 }
 
@@ -200,17 +244,21 @@ async function releaseLock(): Promise<void> {
     await unlink(lockPath()).catch(() => {});
 }
 
-async function lockIsStale(): Promise<boolean> {
-  const [holder, ageMs] = await Promise.all([
-    readlink(lockPath()).then(Number, () => Number.NaN),
+/** The lock's content if its holder is dead (or it is too old to trust), else undefined. */
+async function staleHolder(): Promise<string | undefined> {
+  const [content, ageMs] = await Promise.all([
+    readlink(lockPath()).catch(() => undefined),
     lstat(lockPath()).then(
       (s) => Date.now() - s.mtimeMs,
       () => 0,
     ),
   ]);
+  if (content === undefined) return undefined; // released meanwhile: try to take it again
+  const holder = Number(content);
   // This process's own pid on a lock it does not hold (one inflation per process): a previous
   // process of the same pid (a restarted container) died holding it.
-  return ageMs > STALE_LOCK_MS || holder === process.pid || (Number.isInteger(holder) && !processAlive(holder));
+  const stale = ageMs > STALE_LOCK_MS || holder === process.pid || (Number.isInteger(holder) && !processAlive(holder));
+  return stale ? content : undefined;
 }
 
 function processAlive(pid: number): boolean {

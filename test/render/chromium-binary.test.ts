@@ -1,6 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import {
   existsSync,
+  lutimesSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -149,6 +150,21 @@ describe("the whole layout, not only the binary", () => {
     writeFileSync(join(tmp, "platen-chromium-staging-dead01", "chromium"), "half a binary");
     await resolveIn(tmp);
     expect(readdirSync(tmp).filter((e) => e.startsWith("platen-chromium-staging-"))).toEqual([]);
+    expect(inflatedLayout(tmp)).toBeDefined();
+  }, 90_000);
+
+  it("a staging folder of a live process is left alone; a take-over mark left by a killed breaker does not block", async () => {
+    const tmp = freshTmp();
+    symlinkSync(String(deadPid()), join(tmp, "platen-chromium-inflate.lock"));
+    const live = join(tmp, `platen-chromium-staging-${process.pid}-live01`); // this test process is alive
+    mkdirSync(live);
+    symlinkSync(String(deadPid()), join(tmp, "platen-chromium-inflate.takeover"));
+    const old = new Date(Date.now() - 60_000);
+    lutimesSync(join(tmp, "platen-chromium-inflate.takeover"), old, old);
+    const { ms } = await resolveIn(tmp);
+    expect(ms).toBeLessThan(30_000);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(join(tmp, "platen-chromium-inflate.takeover"))).toBe(false);
     expect(inflatedLayout(tmp)).toBeDefined();
   }, 90_000);
 
