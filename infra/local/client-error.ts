@@ -16,6 +16,8 @@ export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
  * connection).
  */
 export function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
+  // Node's parser reports every later chunk of the refused request again: the answer is already sent.
+  if (lingering.has(socket)) return;
   if (!socket.writable || err.code === "ECONNRESET") {
     socket.destroy();
     return;
@@ -37,7 +39,42 @@ export function answerClientError(err: Error & { code?: string; rawPacket?: Buff
   const head = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
-  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 431 Request Header Fields Too Large\r\n${head}\r\n`), body]));
+  lingeringClose(
+    socket,
+    Buffer.concat([Buffer.from(`HTTP/1.1 431 Request Header Fields Too Large\r\n${head}\r\n`), body]),
+  );
+}
+
+/** Sockets answered early whose remaining input is being read and dropped. */
+const lingering = new WeakSet<Socket>();
+/** How long, and how much of a body, the gateway keeps reading after answering early. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Answers, then reads and drops what the client is still sending before closing. Closing a
+ * socket whose receive buffer holds unread bytes makes the kernel send a reset, and a client
+ * still writing its body (a POST with a long header) then loses the answer to ECONNRESET.
+ * The gateway's answer is sent with `Connection: close`, so the client stops at its end of the
+ * body; the socket is destroyed when the client closes, after LINGER_MS, or after LINGER_BYTES.
+ */
+function lingeringClose(socket: Socket, answer: Buffer): void {
+  lingering.add(socket);
+  let drained = 0;
+  const done = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(done, LINGER_MS);
+  timer.unref();
+  socket.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) done();
+  });
+  socket.once("end", done);
+  socket.once("error", done);
+  socket.resume();
+  socket.end(answer); // half-close: our side is finished, theirs may still be sending
 }
 
 /** The Accept-Language of a request head Node could not parse, as far as it arrived. */

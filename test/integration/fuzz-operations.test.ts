@@ -367,9 +367,6 @@ describe("every operation of the served OpenAPI document, fuzzed", () => {
           // A thousand copies of a long text is tens of megabytes: the gateway's 413 (over 50 MB) is not
           // what this suite is about, and the connection is closed before such a body is sent whole.
           fc.pre(bodyBytes(built.init.body) <= MAX_FUZZ_BODY_BYTES);
-          // The local gateway answers a head over 16 KB and closes at once: a body larger than what Node
-          // read with the head resets the connection before the client reads the 431 (reported, not fixed).
-          fc.pre(!c.hugeHeader || bodyBytes(built.init.body) <= 16 * 1024);
           const answer = await send(built.url, built.init);
           statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
           if (process.env.FUZZ_LOG) {

@@ -55,3 +55,19 @@ describe("request head over 16 KB", () => {
     expect((await fetch(`${stack.baseUrl}/health/check`)).status).toBe(200);
   });
 });
+
+describe("request head over 16 KB with a large body still being sent", () => {
+  it.each([100_000, 8_000_000])(
+    "answers 431 instead of resetting the connection while a body of %i bytes arrives",
+    async (size) => {
+      const res = await fetch(`${stack.baseUrl}/file/generate-sync`, {
+        method: "POST",
+        headers: { appkey: "plt_x", "x-filler": "a".repeat(20 * 1024), "content-type": "application/json" },
+        body: JSON.stringify({ data: "b".repeat(size) }),
+      });
+      expect(res.status).toBe(431);
+      expect((await res.json()).code).toBe("REQUEST_HEADERS_TOO_LARGE");
+      expect((await fetch(`${stack.baseUrl}/health/check`)).status).toBe(200);
+    },
+  );
+});
