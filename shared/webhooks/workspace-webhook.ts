@@ -1,4 +1,6 @@
-import { listEndpointRecords } from "./endpoint-store.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { checkEndpointUrl } from "./endpoint-input.ts";
+import { listEndpointRecords, type StoredEndpoint } from "./endpoint-store.ts";
 import {
   createWebhookEndpoint,
   type EndpointDeps,
@@ -11,6 +13,10 @@ import {
  * one unfiltered endpoint, i.e. the oldest endpoint with `designFilterType: all` that the
  * caller may operate (its own or an unowned one; any, for a login session). It is updated
  * when it exists and created otherwise — then, and only then, with its signing secret.
+ *
+ * A URL that already belongs to another endpoint (a filtered one, or one of another client) is
+ * refused with that endpoint's id rather than adopted: turning it into the unfiltered endpoint
+ * would silently change which designs it receives, and its owner may be another integration.
  */
 export async function setWorkspaceWebhook(
   workspaceId: string,
@@ -21,10 +27,26 @@ export async function setWorkspaceWebhook(
   const current = endpoints.find(
     (e) => e.designFilterType === "all" && (!deps.clientId || !e.ownerClientId || e.ownerClientId === deps.clientId),
   );
+  const url = checkEndpointUrl(input.url, deps.env);
+  const other = endpoints.find((e) => e.url === url && e.endpointId !== current?.endpointId);
+  if (other) throw urlOfAnotherEndpoint(workspaceId, other);
   if (current) {
     const endpoint = await updateWebhookEndpoint(workspaceId, current.endpointId, input, deps);
     return { endpoint, created: false };
   }
   const { endpoint, secret } = await createWebhookEndpoint(workspaceId, { ...input, designFilterType: "all" }, deps);
   return { endpoint, secret, created: true };
+}
+
+function urlOfAnotherEndpoint(workspaceId: string, other: StoredEndpoint): PlatenError {
+  const path = `/workspace/${workspaceId}/webhook-endpoints/${other.endpointId}`;
+  return new PlatenError("VALIDATION_FAILED", {
+    details: [
+      {
+        field: "url",
+        message: `this url is already endpoint ${other.endpointId} (designFilterType ${other.designFilterType}); change that endpoint with PATCH ${path}`,
+        messageJa: `この url は既にエンドポイント ${other.endpointId}（designFilterType ${other.designFilterType}）のものです。そのエンドポイントを PATCH ${path} で変更してください`,
+      },
+    ],
+  });
 }

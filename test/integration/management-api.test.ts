@@ -337,6 +337,32 @@ describe("the single-URL setting", () => {
     const list = await call("GET", `/workspace/${d.workspaceId}/webhook-endpoints`, { token });
     expect(list.body.items).toHaveLength(1);
   });
+
+  it("refuses a URL that is already a filtered endpoint with that endpoint's id, and changes nothing", async () => {
+    const d = await createTenant(stack, "single url taken");
+    const owner = await makeUser({ [d.workspaceId]: "admin" });
+    const token = await userToken(stack, clientOne, owner, d.workspaceId);
+    const path = `/workspace/${d.workspaceId}/webhook-endpoints`;
+    const filtered = await call(
+      "POST",
+      path,
+      { token },
+      {
+        url: hook("single/taken"),
+        designFilterType: "selected",
+        targetDesignIds: [d.invoiceId],
+      },
+    );
+    expect(filtered.status).toBe(201);
+    const refused = await call("PATCH", "/workspace/webhook", { token }, { url: hook("single/taken") });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("VALIDATION_FAILED");
+    expect(refused.body.details).toEqual([
+      expect.objectContaining({ field: "url", message: expect.stringContaining(`${path}/${filtered.body.id}`) }),
+    ]);
+    const list = await call("GET", path, { token });
+    expect(list.body.items).toEqual([expect.objectContaining({ id: filtered.body.id, designFilterType: "selected" })]);
+  });
 });
 
 describe("application-key rotation over HTTP (OpenAPI rotateApplicationKey)", () => {
