@@ -1,3 +1,4 @@
+import { isJsonContentType } from "#shared/validation/content-type.ts";
 import { z } from "zod";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -174,6 +175,17 @@ export async function readBundleBody(body: {
       );
     return { source: { kind: "bundle", raw: await rawFromZip(body.bytes) }, ...fields.data };
   }
+  if (body.bytes?.length && !isJsonContentType(body.contentType))
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        {
+          field: "Content-Type",
+          message: "send a bundle zip with Content-Type: application/zip, or JSON with Content-Type: application/json",
+          messageJa:
+            "バンドルの zip は Content-Type: application/zip、JSON は Content-Type: application/json で送信してください",
+        },
+      ],
+    });
   let json: unknown;
   try {
     json = JSON.parse(body.bytes?.toString("utf8") ?? "");

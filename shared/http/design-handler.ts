@@ -13,7 +13,7 @@ import { addLogKeys } from "#shared/observability/logger.ts";
 import { illFormedPaths } from "#shared/validation/well-formed.ts";
 import { apiHandler, type ProxyHandler } from "./api-handler.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
-import { callerDeps, ownOrigins, parseBody } from "./management-handler.ts";
+import { callerDeps, ownOrigins, parseJsonBody } from "./management-handler.ts";
 
 /** What a design API handler gets besides the request. */
 export interface DesignContext {
@@ -69,7 +69,7 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
     return route.run(req, {
       grant,
       admitted,
-      body: (schema) => parseBody(req.bodyText(), schema),
+      body: (schema) => parseJsonBody(req, schema),
       audit: async (action, target, detail) => {
         await recordAudit(
           {
@@ -128,8 +128,8 @@ async function nameOf(grant: DesignGrant): Promise<string> {
 }
 
 /** The JSON body as an object, or 400 VALIDATION_FAILED. */
-export function jsonObjectBody(req: Pick<ApiRequest, "bodyText">): Record<string, unknown> {
-  return parseBody(req.bodyText(), jsonObject);
+export function jsonObjectBody(req: Pick<ApiRequest, "bodyText" | "header">): Record<string, unknown> {
+  return parseJsonBody(req, jsonObject);
 }
 
 const jsonObject = z.record(z.string(), z.unknown());

@@ -6,6 +6,7 @@ import { type CallerDeps, checkSessionOrigin, resolveManagementCaller } from "#s
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { isJsonContentType } from "#shared/validation/content-type.ts";
 import { zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { findMembership } from "#shared/identity/memberships.ts";
 import { readSession, SESSION_COOKIE } from "#shared/identity/session.ts";
@@ -50,7 +51,7 @@ export function managementHandler(
     const grant = authorizeManagement(caller, operation, pathWorkspaceId);
     return fn(req, {
       grant,
-      body: (schema) => parseBody(req.bodyText(), schema),
+      body: (schema) => parseJsonBody(req, schema),
       audit: (action, target) =>
         recordAudit(
           { workspaceId: grant.workspaceId, actor: grant.actor, action, ...(target && { target }) },
@@ -75,6 +76,32 @@ export function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
   const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw zodToPlatenError(parsed.error);
   return parsed.data;
+}
+
+/**
+ * The body of a management or design-API call: sent as JSON (`Content-Type: application/json`),
+ * then parsed with the route's schema. A JSON text under another type (`text/plain`, a form
+ * type, none) is refused: those are the types a cross-site form or a script can send without a
+ * CORS preflight, so accepting them would leave only the origin check between a visitor's
+ * login session and a change (defence in depth). An empty body is left to the schema.
+ */
+export function parseJsonBody<T>(
+  req: { bodyText(): string | null; header(name: string): string | undefined },
+  schema: ZodType<T>,
+): T {
+  const raw = req.bodyText();
+  if (raw?.trim() && !isJsonContentType(req.header("content-type"))) {
+    throw new PlatenError("VALIDATION_FAILED", {
+      details: [
+        {
+          field: "Content-Type",
+          message: "the body must be sent with Content-Type: application/json",
+          messageJa: "本文は Content-Type: application/json で送信してください",
+        },
+      ],
+    });
+  }
+  return parseBody(raw, schema);
 }
 
 /** Origins of the service's own pages and APIs (the CSRF guard's allow-list). */

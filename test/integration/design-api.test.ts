@@ -434,3 +434,48 @@ describe("text that is not well-formed Unicode", () => {
     expect((await call("PUT", `/designs/${id}/draft`, writer, draft)).body.details[0].field).toBe("sampleParams.title");
   });
 });
+
+describe("a JSON body under another content type", () => {
+  it.each([
+    ["text/plain", "text/plain;charset=UTF-8"],
+    ["a form type", "application/x-www-form-urlencoded"],
+    ["none", undefined],
+  ])("is refused with 400 VALIDATION_FAILED naming Content-Type (%s), and nothing changes", async (_name, type) => {
+    const { id } = await create(`Typed ${_name}`);
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`${stack.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${writer.token}`, ...(type && { "content-type": type }) },
+        body: new TextEncoder().encode(JSON.stringify(body)), // a Uint8Array: fetch adds no type of its own
+      });
+    for (const [method, path, body] of [
+      ["PATCH", `/designs/${id}`, { label: "Changed" }],
+      ["PUT", `/designs/${id}/draft`, jsonDesign("Changed")],
+      ["POST", "/designs", jsonDesign(`Created ${_name}`)],
+      ["POST", `/designs/${id}/versions`, { ...jsonDesign("Changed"), note: "v2" }],
+    ] as const) {
+      const res = await send(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      const answer = await res.json();
+      expect(answer.code).toBe("VALIDATION_FAILED");
+      expect(answer.details[0]).toMatchObject({ field: "Content-Type" });
+    }
+    const detail = await call("GET", `/designs/${id}`, writer);
+    expect(detail.body).toMatchObject({ label: `Typed ${_name}`, latestVersion: 1, hasDraft: false });
+    expect((await call("GET", `/designs?q=${encodeURIComponent(`Created ${_name}`)}`, writer)).body.total).toBe(0);
+  });
+
+  it("a +json type with parameters is JSON", async () => {
+    const { id } = await create("Merge patch");
+    const res = await fetch(`${stack.baseUrl}/designs/${id}`, {
+      method: "PATCH",
+      headers: {
+        authorization: `Bearer ${writer.token}`,
+        "content-type": "application/merge-patch+json; charset=utf-8",
+      },
+      body: JSON.stringify({ label: "Merged" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).label).toBe("Merged");
+  });
+});

@@ -365,6 +365,26 @@ describe("the single-URL setting", () => {
   });
 });
 
+describe("a JSON body under another content type", () => {
+  it("is refused with 400 VALIDATION_FAILED naming Content-Type: no endpoint is created", async () => {
+    const d = await createTenant(stack, "typed bodies");
+    const owner = await makeUser({ [d.workspaceId]: "admin" });
+    const token = await userToken(stack, clientOne, owner, d.workspaceId);
+    const path = `/workspace/${d.workspaceId}/webhook-endpoints`;
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", undefined]) {
+      const res = await fetch(`${stack.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, ...(type && { "content-type": type }) },
+        body: new TextEncoder().encode(JSON.stringify({ url: hook("typed") })),
+      });
+      expect(res.status, String(type)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field: "Content-Type" }] });
+    }
+    expect((await call("GET", path, { token })).body.items).toEqual([]);
+    expect((await call("POST", path, { token }, { url: hook("typed") })).status).toBe(201);
+  });
+});
+
 describe("application-key rotation over HTTP (OpenAPI rotateApplicationKey)", () => {
   it("answers the new key; the old one is refused by the very next request", async () => {
     const rotated = await call("POST", `/workspace/${a.workspaceId}/application-token/regenerate`, {
