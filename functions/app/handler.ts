@@ -15,11 +15,12 @@ import { shareAction } from "./pages/gallery-share.ts";
 import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { homePage } from "./pages/home.ts";
-import { fileBytes, fileViewPage } from "./pages/file-view.ts";
+import { fileBytes, filePageImage, fileViewPage } from "./pages/file-view.ts";
 import { invitationsAction } from "./pages/invitations.ts";
 import { loginPage, logoutAction } from "./pages/login.ts";
 import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pages/output-history.ts";
 import { settingsPage } from "./pages/settings.ts";
+import { samplePage, samplePageImage } from "./pages/version-sample.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
 import { siteHandler } from "./site-edge.ts";
@@ -48,6 +49,7 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
     headers: "preview",
   },
   { methods: ["GET"], path: "/file/:requestId/:fileId/download", page: fileBytes(identity, "attachment") },
+  { methods: ["GET"], path: "/file/:requestId/:fileId/pages/:page.png", page: filePageImage(identity) },
   { methods: ["POST"], path: "/file/:requestId/:fileId/invitations", page: invitationsAction(identity) },
   { methods: ["GET"], path: "/output-history", page: outputHistoryList(identity) },
   { methods: ["GET"], path: "/output-history/:requestId", page: outputHistoryRequest(identity) },
@@ -75,6 +77,12 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
   { methods: ["POST"], path: "/designs/:designId/publish", page: publishAction(identity), headers: "studio" },
   { methods: ["GET"], path: "/designs/:designId/versions", page: historyPage(identity) },
   { methods: ["GET"], path: "/designs/:designId/versions/:version/bundle", page: exportVersion(identity) },
+  { methods: ["GET"], path: "/designs/:designId/versions/:version/sample", page: samplePage(identity) },
+  {
+    methods: ["GET"],
+    path: "/designs/:designId/versions/:version/sample/pages/:page.png",
+    page: samplePageImage(identity),
+  },
   { methods: ["POST"], path: "/designs/:designId/versions/:version/restore", page: restoreAction(identity) },
   { methods: ["POST"], path: "/designs/:designId/share", page: shareAction(identity) },
   // The template gallery: anyone browses, copying and withdrawing need a login.

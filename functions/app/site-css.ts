@@ -25,7 +25,8 @@ table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 th { background: var(--bg-soft); }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; background: var(--bg-soft); padding: 0 .25rem; border-radius: 3px; }
-.preview { width: 100%; height: 70vh; border: 1px solid var(--line); }
+ol.pages { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 1rem; }
+ol.pages img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); box-shadow: 0 1px 3px rgba(0,0,0,.15); background: #fff; }
 .button, button { display: inline-block; font: inherit; padding: .5rem 1rem; border-radius: 4px; border: 1px solid #0b5cad; background: #0b5cad; color: #fff; text-decoration: none; cursor: pointer; }
 button.secondary, .button.secondary { background: #fff; color: #0b5cad; }
 button.danger { background: var(--error); border-color: var(--error); }

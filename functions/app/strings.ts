@@ -74,10 +74,18 @@ const pageTexts = {
   fileShare: { en: "Shared with", ja: "共有範囲" },
   fileRequest: { en: "Request", ja: "リクエスト" },
   download: { en: "Download PDF", ja: "PDF をダウンロード" },
-  previewTitle: { en: "Preview of the PDF", ja: "PDF のプレビュー" },
-  previewFallback: {
-    en: "Your browser does not show PDFs inline: download the file instead.",
-    ja: "このブラウザーでは PDF を表示できません。ファイルをダウンロードしてください。",
+  openPdf: { en: "Open the PDF", ja: "PDF を開く" },
+  pagesTitle: { en: "Pages", ja: "ページ" },
+  pagesShown: { en: "Pages 1–{shown} of {count}.", ja: "全 {count} ページ中 1〜{shown} ページ目を表示しています。" },
+  pagesMore: { en: "Show {count} more pages", ja: "さらに {count} ページ表示" },
+  pageAlt: { en: "Page {page} of {count}", ja: "{count} ページ中 {page} ページ目" },
+  pagesProtected: {
+    en: "This PDF is protected (a password or restrictions set when it was made), so its pages are not shown here. Download it and open it, with its password if it has one.",
+    ja: "この PDF は作成時にパスワードまたは制限で保護されているため、ここではページを表示しません。ダウンロードして開いてください（パスワードがある場合はそのパスワードで）。",
+  },
+  pagesFailed: {
+    en: "The pages could not be shown right now. Download the PDF, or try again in a moment.",
+    ja: "現在ページを表示できません。PDF をダウンロードするか、しばらくしてから再度お試しください。",
   },
   notReadyBody: {
     en: "The file is still being generated. Reload this page in a few seconds.",

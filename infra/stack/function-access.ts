@@ -1,7 +1,7 @@
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { ILogGroup } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import type { FunctionDefinition } from "#shared/definitions/index.ts";
+import { type FunctionDefinition, writePrefixes } from "#shared/definitions/index.ts";
 import type { PlatenData } from "./data.ts";
 
 /** What CDK's `grantReadData` / `grantReadWriteData` allow, minus the stream actions (no table has a stream). */
@@ -62,7 +62,7 @@ export function grantAccess(role: Role, def: FunctionDefinition, data: PlatenDat
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ["s3:PutObject"],
-        resources: [bucket.arnForObjects(`${def.access.bucketsWritePrefix?.[id] ?? ""}*`)],
+        resources: writePrefixes(def.access, id).map((prefix) => bucket.arnForObjects(`${prefix}*`)),
       }),
     );
   }

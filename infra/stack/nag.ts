@@ -1,6 +1,7 @@
 import { type CfnElement, type Stack, Validations } from "aws-cdk-lib";
 import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import type { IConstruct } from "constructs";
+import { writePrefixes } from "#shared/definitions/index.ts";
 import type { PlatenDataResources } from "./data.ts";
 import type { PlatenFunction } from "./platen-function.ts";
 
@@ -69,7 +70,7 @@ export function acknowledgeNagFindings(
 
 /** Object ARNs end in `/*`: keys are built at run time from workspace, request and file ids. */
 function acknowledgeObjectKeys(stack: Stack, fn: PlatenFunction, data: PlatenDataResources): void {
-  const { bucketsRead = [], bucketsWrite = [], bucketsWritePrefix = {} } = fn.definition.access;
+  const { bucketsRead = [], bucketsWrite = [] } = fn.definition.access;
   const reason = (id: string) =>
     `Objects of the ${id} bucket are keyed by workspace, request and file ids created at run time, so no narrower ARN exists; the statement names this one bucket and the exact actions (s3:GetObject / s3:PutObject, never delete).`;
   const arn = (id: string, keys: string) =>
@@ -77,9 +78,13 @@ function acknowledgeObjectKeys(stack: Stack, fn: PlatenFunction, data: PlatenDat
   for (const id of bucketsRead)
     acknowledge(fn, [{ id: `AwsSolutions-IAM5[Resource::${arn(id, "")}]`, reason: reason(id) }]);
   for (const id of bucketsWrite) {
-    acknowledge(fn, [
-      { id: `AwsSolutions-IAM5[Resource::${arn(id, bucketsWritePrefix[id] ?? "")}]`, reason: reason(id) },
-    ]);
+    acknowledge(
+      fn,
+      writePrefixes(fn.definition.access, id).map((prefix) => ({
+        id: `AwsSolutions-IAM5[Resource::${arn(id, prefix)}]`,
+        reason: reason(id),
+      })),
+    );
   }
 }
 

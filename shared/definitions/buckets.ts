@@ -22,11 +22,16 @@ export const buckets = {
   files: {
     id: "files",
     envVar: "BUCKET_FILES",
-    purpose: "generated PDFs, async params and large request ZIPs",
+    purpose: "generated PDFs, async params, large request ZIPs and the site's page images",
     expireAfterDays: DEFAULT_FILE_RETENTION_DAYS,
     // Request ZIPs served by presigned URL (shared/generation/archive-link.ts) copy PDFs kept
     // anyway: a day's copy covers repeated downloads; a later download builds it again.
-    prefixExpiry: [{ prefix: "zips/", days: 1 }],
+    // The site's page images of a file (shared/page-images/README.md) are a cache too: a day
+    // after it was drawn an image is gone, so none outlives its file by more than a day.
+    prefixExpiry: [
+      { prefix: "zips/", days: 1 },
+      { prefix: "pages/", days: 1 },
+    ],
     browserGet: true,
   },
 } as const satisfies Record<string, BucketDefinition>;

@@ -8,13 +8,19 @@ export interface FunctionAccess {
   tablesWrite?: TableId[];
   bucketsRead?: BucketId[];
   bucketsWrite?: BucketId[];
-  /** Per bucket of `bucketsWrite`, the object keys the function may write when not the whole bucket (e.g. `zips/`). */
-  bucketsWritePrefix?: Partial<Record<BucketId, string>>;
+  /** Per bucket of `bucketsWrite`, the key prefixes the function may write when not the whole bucket (e.g. `zips/`). */
+  bucketsWritePrefix?: Partial<Record<BucketId, string | readonly string[]>>;
   queuesSend?: QueueId[];
   /** Sends to the dead-letter queue of these queues itself (the dispatcher dead-letters deliveries). */
   deadLettersSend?: QueueId[];
   /** Reads the identity key seeds (Secrets Manager in AWS, the data dir locally): signing and cookie keys. */
   identityKeys?: boolean;
+}
+
+/** The key prefixes a function may write in a bucket of its `bucketsWrite` (`""`: the whole bucket). */
+export function writePrefixes(access: FunctionAccess, bucket: BucketId): readonly string[] {
+  const prefixes = access.bucketsWritePrefix?.[bucket] ?? "";
+  return typeof prefixes === "string" ? [prefixes] : prefixes;
 }
 
 export interface FunctionDefinition {
@@ -220,9 +226,10 @@ export const functions = {
       tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
       tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth", "designs"],
       bucketsRead: ["files", "designs"],
-      // Output history serves large request ZIPs as the download route does (zips/ only of files).
+      // Output history serves large request ZIPs as the download route does, and the file view
+      // caches page images: zips/ and pages/ only of files, never the PDFs.
       bucketsWrite: ["files", "designs"],
-      bucketsWritePrefix: { files: "zips/" },
+      bucketsWritePrefix: { files: ["zips/", "pages/"] },
       identityKeys: true,
     },
   },

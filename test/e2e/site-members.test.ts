@@ -77,7 +77,7 @@ describe("logged-in visitors in a browser", () => {
     const member = await visitor();
     await logIn(member.page, origin, demoAdmin(), internal.path);
     expect(await member.page.$eval("h1", (e) => e.textContent)).toBe("internal report");
-    expect(await member.page.$("#preview")).not.toBeNull();
+    expect(await member.page.$("ol.pages img")).not.toBeNull();
     await shoot(member.page, shots, "12-workspace-file-member");
     await member.context.close();
   });

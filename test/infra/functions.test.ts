@@ -120,6 +120,17 @@ describe("least-privilege IAM", () => {
     for (const s of puts) for (const r of asArray(s.Resource)) expect(resolveResource(r).suffix).toMatch(/\/zips\/\*$/);
   });
 
+  it("lets the site write only request ZIPs and page images of the files bucket, never the PDFs", () => {
+    const statements = byFunction.get("platen-dev-app")!;
+    const files = bucketId("files");
+    const written = statements
+      .filter((s) => s.Effect === "Allow" && asArray(s.Action).includes("s3:PutObject"))
+      .flatMap((s) => asArray(s.Resource).map(resolveResource))
+      .filter((r) => r.logicalId === files)
+      .map((r) => r.suffix);
+    expect(written.sort()).toEqual(["/pages/*", "/zips/*"]);
+  });
+
   it("grants exactly the access lists of each definition", () => {
     for (const def of Object.values(functions)) {
       const statements = byFunction.get(`platen-dev-${def.id}`)!;

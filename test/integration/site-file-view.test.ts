@@ -64,7 +64,8 @@ describe("file view over HTTP", () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     const jar = cookie.split(";")[0]!;
     const page = await (await fetch(`${site}${locked.path}`, { headers: { cookie: jar } })).text();
-    expect(page).toContain('id="preview"');
+    expect(page).toContain('id="open-pdf"');
+    expect(page).toContain(`src="${locked.path}/pages/1.png"`); // page images, no PDF frame
     expect(page).toContain("&lt;script&gt;x&lt;/script&gt;"); // passthrough shown, escaped
     const viaSite = await fetch(`${site}${locked.path}/download`, { headers: { cookie: jar } });
     expect(viaSite.headers.get("content-disposition")).toMatch(/^attachment/);

@@ -62,7 +62,7 @@ describe("share types 01 and 02", () => {
     expect((await site("GET", internal.path, { cookie: identity.cookie("outsider") })).status).toBe(404);
     const member = await site("GET", internal.path, { cookie: identity.cookie("reader") });
     expect(member.status).toBe(200);
-    expect(member.text).toContain('id="preview"');
+    expect(member.text).toContain(`src="${internal.path}/pages/1.png"`);
   });
 
   it("lets an admin invite by e-mail; the invited user sees the file, nobody else; removal takes it back", async () => {

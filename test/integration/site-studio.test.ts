@@ -190,7 +190,8 @@ describe("the history page without script", () => {
     expect(text).toContain("demo@platen.local");
     expect(text).toContain("shorter &lt;template&gt;");
     expect(text).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
-    expect(text).toContain(`href="/designs/${designId}/thumbnail?version=1"`);
+    expect(text).toContain(`src="/designs/${designId}/thumbnail?version=1"`);
+    expect(text).toContain(`href="/designs/${designId}/versions/1/sample"`);
     expect(text).toContain(`href="/designs/${designId}/versions/2/bundle"`);
     expect(text).toContain('id="share-form"');
     // The designs page and the editor link here.

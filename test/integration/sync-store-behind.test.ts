@@ -157,7 +157,7 @@ describe("sync files are stored after the answer", () => {
 
 describe("the site's file view of a sync file (share.url opened at once)", () => {
   const site = () => `http://127.0.0.1:${stack.port}`;
-  const offersPdf = (page: string) => page.includes('id="download"') && page.includes('id="preview"');
+  const offersPdf = (page: string) => page.includes('id="download"') && page.includes('id="open-pdf"');
 
   it("right after each of 20 sync answers, a public file's page offers the PDF, and its download is the answer's bytes", async () => {
     const sync = syncCaller(stack, demo.appKey);

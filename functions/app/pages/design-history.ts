@@ -28,7 +28,7 @@ async function versionRows(call: DesignCall, versions: Awaited<ReturnType<typeof
   <td>${v.createdBy || "–"}</td>
   <td>${timeElement(v.createdAt)}</td>
   <td>${v.note || "–"}</td>
-  <td><a href="/designs/${head.id}/thumbnail?version=${v.version}"><img class="thumb" src="/designs/${head.id}/thumbnail?version=${v.version}" alt="${fill(s.sampleLink, { version: v.version })}" loading="lazy" width="80"></a></td>
+  <td><a href="/designs/${head.id}/versions/${v.version}/sample" class="sample-link"><img class="thumb" src="/designs/${head.id}/thumbnail?version=${v.version}" alt="${fill(s.sampleLink, { version: v.version })}" loading="lazy" width="80"></a></td>
   <td>
     <a href="/designs/${head.id}/versions/${v.version}/bundle" download>${s.exportZip}</a>
     ${

@@ -12,8 +12,11 @@ function passthroughList(passthrough: Record<string, string | number> | undefine
 </dl>`;
 }
 
-/** What the file page shows of a file: facts, then the preview and download link, or why there are none. */
-export function fileDetails(lang: Language, file: FileRecord, base: string): Html {
+/**
+ * What the file page shows of a file: facts, then the download and open links and its `pages`
+ * (the page images section of page-images.ts), or why there are none.
+ */
+export function fileDetails(lang: Language, file: FileRecord, base: string, pages: Html | string = ""): Html {
   const s = t(lang);
   const facts = html`<dl class="facts">
   <dt>${s.fileName}</dt><dd>${file.fileName}</dd>
@@ -33,7 +36,9 @@ export function fileDetails(lang: Language, file: FileRecord, base: string): Htm
 <p class="notice" role="status">${file.status === "storing" ? s.preparingBody : s.notReadyBody}</p>`;
   }
   return html`${facts}
-<p><a class="button" id="download" href="${base}/download" download>${s.download}</a></p>
-<iframe class="preview" id="preview" title="${s.previewTitle}" src="${base}/preview"></iframe>
-<p class="muted">${s.previewFallback}</p>`;
+<p>
+  <a class="button" id="download" href="${base}/download" download>${s.download}</a>
+  <a id="open-pdf" href="${base}/preview">${s.openPdf}</a>
+</p>
+${pages}`;
 }

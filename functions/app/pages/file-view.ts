@@ -9,6 +9,9 @@ import {
   verifyPasscode,
 } from "#shared/generation/index.ts";
 import { contentDisposition, pdfFileName } from "#shared/generation/http/index.ts";
+import { filePageSource } from "#shared/page-images/file-pages.ts";
+import { pageIndexOf, parsePageNumber } from "#shared/page-images/page-image-cache.ts";
+import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
 import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";
 import { GRANT_SECONDS, grantCookieName, issueGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
@@ -21,6 +24,7 @@ import { cookieAttributes } from "#shared/web/cookies.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { t } from "../strings.ts";
+import { pageImageAnswer, pageImagesSection, pagesOrNotice } from "../page-images.ts";
 import { fileDetails } from "./file-details.ts";
 import { invitationSection } from "./invitations.ts";
 
@@ -92,6 +96,32 @@ function gone(req: SiteRequest, identity: SiteIdentity, loggedIn: boolean): Site
   return { status: 410, page: page(req, identity, loggedIn, s.expiredTitle, html`<p>${s.expiredBody}</p>`) };
 }
 
+/** The page images of a stored file: its index read (or made) once, the images drawn when asked for. */
+function filePages(req: SiteRequest, file: FileRecord, base: string) {
+  return pagesOrNotice(req, async () => {
+    const index = await pageIndexOf(filePageSource(file), s3PageStore("files"));
+    return pageImagesSection(req, index, {
+      image: (n) => `${base}/pages/${n}.png`,
+      view: (count) => `${base}?pages=${count}`,
+    });
+  });
+}
+
+/**
+ * GET `/file/{requestId}/{fileId}/pages/{n}.png`: one page image, by the same rules as the
+ * file's bytes (hidden: 404, expired: 410); drawn on the first request, then read from the cache.
+ */
+export const filePageImage =
+  (identity: SiteIdentity): PageHandler =>
+  async (req) => {
+    const visit = await visitFile(req, identity);
+    const loggedIn = Boolean(visit.userId);
+    if (visit.access.kind === "expired") return gone(req, identity, loggedIn);
+    if (visit.access.kind !== "show" || visit.file!.status !== "done") return notFound(req, identity, loggedIn);
+    const missing = () => notFound(req, identity, loggedIn);
+    return pageImageAnswer(req, filePageSource(visit.file!), parsePageNumber(req.params.page), "files", missing);
+  };
+
 /** How often the page of a file still being stored reloads itself. */
 const REFRESH_SECONDS = 2;
 const settled = (file: FileRecord) => file.status === "done" || file.status === "failed";
@@ -113,7 +143,8 @@ export const fileViewPage =
     if (req.method === "POST") return { status: 303, redirect: fileBase(visit) };
     const invitations =
       visit.access.admin && visit.file!.shareType === "invited" ? await invitationSection(req, visit) : "";
-    const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit))}${invitations}`;
+    const pages = visit.file!.status === "done" ? await filePages(req, visit.file!, fileBase(visit)) : "";
+    const body = html`${fileDetails(req.lang, visit.file!, fileBase(visit), pages)}${invitations}`;
     const result: SiteResult = { status: 200, page: page(req, identity, loggedIn, visit.file!.fileName, body) };
     // Not stored or rendered yet: the "being prepared" page reloads itself until it offers the PDF.
     // Still being stored after the wait (a sync file, seconds at most): the page reloads itself.
@@ -122,7 +153,7 @@ export const fileViewPage =
   };
 
 /**
- * The file's bytes, inline (the preview frame) or as an attachment (the download link),
+ * The file's bytes, inline (the "open the PDF" link) or as an attachment (the download link),
  * streamed from the same store and by the same rules as GET /v1/file/download/{r}/{f}.
  */
 export const fileBytes =

@@ -1,6 +1,8 @@
 import type { previewSource } from "#shared/authoring/preview.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { PublishDeps } from "#shared/designs/publish-design.ts";
+import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 
 /** Page images a preview answers at once; a longer document says how many more it has. */
 export const PREVIEW_PAGES = 3;
@@ -33,4 +35,19 @@ export async function previewPages(
   for (let page = 1; page <= Math.min(pageCount, PREVIEW_PAGES); page++)
     pages.push(await renderer.pageImage(pdf, page));
   return { pageCount, pages };
+}
+
+/**
+ * A version's sample document (its sampleParams) as the design API's marked preview of that
+ * version renders it: same renderer, limits and "PREVIEW" mark, counted in the `preview` rate
+ * class, never stored as a file or billed. The version history's sample pages draw from it.
+ */
+export async function renderVersionSample(workspaceId: string, designId: string, version: number): Promise<Buffer> {
+  await checkRateLimit(workspaceId, "preview", { clock: systemClock, windows: dynamoRateWindows });
+  const [{ previewSource, renderPreview }, { getRenderer }] = await Promise.all([
+    import("#shared/authoring/preview.ts"),
+    import("#shared/render/renderer.ts"),
+  ]);
+  const source = await previewSource(workspaceId, { designId, version });
+  return (await renderPreview(getRenderer(), source)).pdf;
 }

@@ -111,7 +111,12 @@ const studioTexts = {
   compareSame: { en: "No differences.", ja: "差分はありません。" },
   diffOf: { en: "{file}: version {from} → {to}", ja: "{file}：バージョン {from} → {to}" },
   colSample: { en: "Sample", ja: "サンプル" },
-  sampleLink: { en: "Page 1 of version {version} (PNG)", ja: "バージョン {version} の 1 ページ目（PNG）" },
+  sampleLink: { en: "The sample of version {version}", ja: "バージョン {version} のサンプル" },
+  sampleTitle: { en: "“{label}”, version {version}: the sample", ja: "「{label}」バージョン {version} のサンプル" },
+  sampleAbout: {
+    en: "The version's sample data (sampleParams) rendered as a preview: marked PREVIEW, not stored as a file and not counted as pages.",
+    ja: "このバージョンのサンプルデータ（sampleParams）をプレビューとして描画したものです。PREVIEW の透かしが入り、ファイルとして保存されず、ページ数にも数えられません。",
+  },
   restored: {
     en: "Version {version} is now the draft. Publish it to make it the latest version again.",
     ja: "バージョン {version} を下書きにしました。公開すると再び最新バージョンになります。",
