@@ -1,16 +1,16 @@
 /**
- * The security headers of every HTML answer: the site's pages, its framed PDF preview and
+ * The security headers of every HTML answer: the site's pages, its inline PDF and
  * the auth server's own screens. The site's pages carry no script at all, so the policy
- * allows none; styles come from the site's own stylesheet only. `frame-ancestors 'none'`
- * everywhere except the inline preview, which the file page itself frames (same origin).
+ * allows none; styles come from the site's own stylesheet only. Nothing is framed, and no
+ * answer may be framed (`frame-ancestors 'none'`): the file page shows page images, and the
+ * PDF opens as a page of its own.
  * `no-referrer` keeps share URLs out of referrers.
  */
 const PAGE_POLICY = [
   "default-src 'none'",
   "style-src 'self'",
   "img-src 'self' data:",
-  // The file page frames its own preview route; nothing else is framed or embedded.
-  "frame-src 'self'",
+  "frame-src 'none'",
   "object-src 'none'",
   "form-action 'self'",
   "base-uri 'none'",
@@ -34,8 +34,8 @@ const STUDIO_POLICY = PAGE_POLICY.replace(
   "default-src 'none'; script-src 'self'; connect-src 'self'",
 );
 
-/** The PDF preview is framed by the file page: same origin only, and nothing loads from it. */
-const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"].join(
+/** The PDF opened inline in the browser's viewer: nothing loads from it, and nothing may frame it. */
+const PREVIEW_POLICY = ["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"].join(
   "; ",
 );
 
@@ -54,7 +54,7 @@ export function securityHeaders(profile: HeaderProfile, https: boolean): Record<
   return {
     "Content-Security-Policy":
       profile === "preview" ? PREVIEW_POLICY : profile === "studio" ? STUDIO_POLICY : PAGE_POLICY,
-    "X-Frame-Options": profile === "preview" ? "SAMEORIGIN" : "DENY",
+    "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",

@@ -76,7 +76,7 @@ describe("file view over HTTP", () => {
     expect(Buffer.from(await viaSite.arrayBuffer()).equals(Buffer.from(await viaApi.arrayBuffer()))).toBe(true);
     const preview = await fetch(`${site}${locked.path}/preview`, { headers: { cookie: jar } });
     expect(preview.headers.get("content-disposition")).toMatch(/^inline/);
-    expect(preview.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+    expect(preview.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     // The grant opens nothing without its cookie, and the bytes are never public.
     expect((await fetch(`${site}${locked.path}/download`)).status).toBe(404);
   });

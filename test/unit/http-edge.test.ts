@@ -102,7 +102,9 @@ describe("one cookie and one security-header module (shared/web)", () => {
   it("gives the site's pages, its preview and the auth screens their own policy; HSTS only over https", () => {
     expect(securityHeaders("page", true)["Strict-Transport-Security"]).toBeDefined();
     expect(securityHeaders("page", false)["Strict-Transport-Security"]).toBeUndefined();
-    expect(securityHeaders("preview", false)["X-Frame-Options"]).toBe("SAMEORIGIN");
+    expect(securityHeaders("preview", false)["X-Frame-Options"]).toBe("DENY");
+    expect(securityHeaders("preview", false)["Content-Security-Policy"]).toContain("frame-ancestors 'none'");
+    expect(securityHeaders("page", false)["Content-Security-Policy"]).toContain("frame-src 'none'");
     expect(securityHeaders("auth-screen", true)).toEqual({
       "Content-Security-Policy":
         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
