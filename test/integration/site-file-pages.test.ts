@@ -1,10 +1,11 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { buckets } from "#shared/definitions/buckets.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
 import { FILE_PAGES_PREFIX, filePagesPrefix } from "#shared/page-images/file-pages.ts";
+import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
 import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
 import { moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
@@ -76,15 +77,8 @@ async function invoice(ws: number, fileName: string, items: number, extra: Recor
 const get = (path: string, cookie = "") => fetch(`${site}${path}`, { headers: { cookie }, redirect: "manual" });
 const imagesOf = (page: string) => [...page.matchAll(/<img src="([^"]+\/pages\/\d+\.png)"[^>]*>/g)].map((m) => m[0]);
 
-async function s3Object(key: string, bucket: "files" | "designs" = "files"): Promise<Buffer | undefined> {
-  try {
-    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets[bucket], Key: key }));
-    return Buffer.from(await out.Body!.transformToByteArray());
-  } catch (err) {
-    if ((err as { name?: string }).name === "NoSuchKey") return undefined;
-    throw err;
-  }
-}
+/** An object of the bucket as the page cache reads it (undefined when missing). */
+const s3Object = (key: string, bucket: "files" | "designs" = "files") => s3PageStore(bucket).get(key);
 
 beforeAll(async () => {
   stack = await startStack();
