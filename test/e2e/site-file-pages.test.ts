@@ -1,8 +1,8 @@
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
 import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
-import { siteOrigin } from "../helpers/site-fixtures.ts";
+import { invoice, siteOrigin } from "../helpers/site-fixtures.ts";
 
 /**
  * The file view and a version's sample in a real browser (headless Chromium has no PDF viewer,
@@ -21,19 +21,9 @@ beforeAll(async () => {
   const ws = stack.localJson.workspaces[0]!;
   const design = ws.designs.find((d) => d.label.includes("請求書"))!;
   designId = design.id;
-  const 明細 = Array.from({ length: 120 }, (_, i) => ({ 品名: `品目 ${i + 1}`, 数量: 2, 単価: 500, 税率: 10 }));
-  const res = await api(stack, ws.appKey)("/file/sync/single?response=json", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      designId: design.id,
-      version: design.latestVersion,
-      content: { fileName: "複数ページの請求書", params: { 請求先: "株式会社ブラウザ", 明細 } },
-    }),
-  });
-  const body = (await res.json()) as { files: { pageCount: number; share: { url: string } }[] };
-  filePath = new URL(body.files[0]!.share.url).pathname;
-  pageCount = body.files[0]!.pageCount;
+  const file = await invoice(stack, 0, "複数ページの請求書", 120);
+  filePath = file.path;
+  pageCount = file.pageCount;
   await settled(stack);
 });
 

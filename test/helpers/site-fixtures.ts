@@ -53,3 +53,38 @@ export async function moveClock(stack: RunningStack, offsetMs: number): Promise<
 
 /** `id="..."` values of an HTML page. */
 export const idsOf = (page: string) => new Set([...page.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!));
+
+/** One invoice of `items` line items of workspace `ws`, generated through the API (sync single, JSON answer). */
+export async function invoice(
+  stack: RunningStack,
+  ws: number,
+  fileName: string,
+  items: number,
+  extra: Record<string, unknown> = {},
+) {
+  const workspace = stack.localJson.workspaces[ws]!;
+  const design = workspace.designs.find((d) => d.label.includes("請求書"))!;
+  const 明細 = Array.from({ length: items }, (_, i) => ({ 品名: `品目 ${i + 1}`, 数量: 1, 単価: 1000, 税率: 10 }));
+  const res = await api(stack, workspace.appKey)("/file/sync/single?response=json", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      designId: design.id,
+      version: design.latestVersion,
+      content: { fileName, params: { 請求先: "株式会社ページ", 明細 }, ...extra },
+    }),
+  });
+  if (res.status !== 200) throw new Error(`sync single answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as {
+    requestId: string;
+    files: { fileId: string; pageCount: number; share: { url: string } }[];
+  };
+  const file = body.files[0]!;
+  return {
+    requestId: body.requestId,
+    fileId: file.fileId,
+    workspaceId: workspace.id,
+    path: new URL(file.share.url).pathname,
+    pageCount: file.pageCount,
+  };
+}

@@ -6,8 +6,8 @@ import { buckets } from "#shared/definitions/buckets.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
 import { FILE_PAGES_PREFIX, filePagesPrefix } from "#shared/page-images/file-pages.ts";
 import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
-import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
-import { moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
+import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { invoice, moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
@@ -45,35 +45,6 @@ async function logIn(email: string): Promise<string> {
   return (res.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
 }
 
-/** One invoice of `items` line items, generated through the API (sync single, JSON answer). */
-async function invoice(ws: number, fileName: string, items: number, extra: Record<string, unknown> = {}) {
-  const workspace = stack.localJson.workspaces[ws]!;
-  const design = workspace.designs.find((d) => d.label.includes("請求書"))!;
-  const 明細 = Array.from({ length: items }, (_, i) => ({ 品名: `品目 ${i + 1}`, 数量: 1, 単価: 1000, 税率: 10 }));
-  const res = await api(stack, workspace.appKey)("/file/sync/single?response=json", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      designId: design.id,
-      version: design.latestVersion,
-      content: { fileName, params: { 請求先: "株式会社ページ", 明細 }, ...extra },
-    }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const body = (await res.json()) as {
-    requestId: string;
-    files: { fileId: string; pageCount: number; share: { url: string } }[];
-  };
-  const file = body.files[0]!;
-  return {
-    requestId: body.requestId,
-    fileId: file.fileId,
-    workspaceId: workspace.id,
-    path: new URL(file.share.url).pathname,
-    pageCount: file.pageCount,
-  };
-}
-
 const get = (path: string, cookie = "") => fetch(`${site}${path}`, { headers: { cookie }, redirect: "manual" });
 const imagesOf = (page: string) => [...page.matchAll(/<img src="([^"]+\/pages\/\d+\.png)"[^>]*>/g)].map((m) => m[0]);
 
@@ -85,7 +56,7 @@ beforeAll(async () => {
   useStackEmulators(stack.dataDir);
   site = siteOrigin(stack);
   [demo, second] = await Promise.all([logIn("demo@platen.local"), logIn("second@platen.local")]);
-  [long, other] = await Promise.all([invoice(0, "長い請求書", 200), invoice(1, "other", 1)]);
+  [long, other] = await Promise.all([invoice(stack, 0, "長い請求書", 200), invoice(stack, 1, "other", 1)]);
   await settled(stack);
 });
 
@@ -176,8 +147,8 @@ describe("the file view's page images", () => {
 
   it("shows a protected PDF's notice instead of images, and draws none of it", async () => {
     const [locked, restricted] = await Promise.all([
-      invoice(0, "locked", 1, { protection: { password: "open-sesame-1" } }),
-      invoice(0, "restricted", 1, { protection: { allowCopying: false } }),
+      invoice(stack, 0, "locked", 1, { protection: { password: "open-sesame-1" } }),
+      invoice(stack, 0, "restricted", 1, { protection: { allowCopying: false } }),
     ]);
     for (const file of [locked, restricted]) {
       const page = await (await get(file.path, demo)).text();
