@@ -1,6 +1,7 @@
 import type { Browser } from "puppeteer-core";
 import { browserProcess } from "./chromium-launch.ts";
 import { type GuardedPage, guardPage } from "./page-guard.ts";
+import { publishRenderEvent, renderEventsWatched } from "./render-events.ts";
 
 /** A launched browser with its one reusable, locked-down page. */
 export interface LiveBrowser {
@@ -12,6 +13,8 @@ export type LaunchBrowser = () => Promise<LiveBrowser>;
 
 /** How long a background close may take before the process is killed instead. */
 const CLOSE_GRACE_MS = 5_000;
+/** A collection takes ~15–20 ms; a browser that does not finish one in this time is killed. */
+const GC_GRACE_MS = 5_000;
 
 /**
  * One place in the pool: a browser that is relaunched when it dies, retired and relaunched
@@ -65,6 +68,35 @@ export class BrowserSlot {
       if (this.#retiring === retiring) this.#retiring = undefined;
       this.warm();
     });
+  }
+
+  /**
+   * A full garbage collection in the browser (its one process holds the page's renderer),
+   * which frees the DOM of the documents its page replaced. Never throws: a browser that
+   * fails or hangs is killed, and the next render relaunches it.
+   */
+  async collectGarbage(): Promise<void> {
+    const live = this.#live;
+    if (!live || !this.alive) return;
+    let timer: NodeJS.Timeout | undefined;
+    const { cdp } = live.guarded;
+    const nodes = async () => (renderEventsWatched() ? (await cdp.send("Memory.getDOMCounters")).nodes : 0);
+    try {
+      const nodesBefore = await nodes();
+      const started = performance.now();
+      await Promise.race([
+        cdp.send("HeapProfiler.collectGarbage"),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error("garbage collection timed out")), GC_GRACE_MS);
+        }),
+      ]);
+      const ms = performance.now() - started;
+      publishRenderEvent({ event: "garbage-collected", ms, nodesBefore, nodesAfter: await nodes() });
+    } catch {
+      if (this.#live === live) this.kill();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Kills the current browser process at once (time-out or crash), never waiting. */

@@ -7,6 +7,11 @@ export interface RendererConfig {
   browsers: number;
   /** Renders after which a browser is closed and relaunched in the background (RENDER_RECYCLE_AFTER). */
   recycleAfter: number;
+  /**
+   * Renders after which a browser's garbage is collected before it serves again
+   * (RENDER_GC_EVERY), see BrowserPool: a value above RECYCLE_AFTER never collects.
+   */
+  gcEvery: number;
   /** Default time budget of one render, template to finished PDF (RENDER_TIMEOUT_MS). */
   timeoutMs: number;
   /** Chromium binary (CHROMIUM_PATH); otherwise the one inflated by @sparticuz/chromium. */
@@ -51,6 +56,7 @@ export function readRenderConfig(env: Environment = environment()): RendererConf
   return {
     browsers: readPositiveInt(env, "RENDER_BROWSERS") ?? defaultBrowserCount(env),
     recycleAfter: readPositiveInt(env, "RENDER_RECYCLE_AFTER") ?? 500,
+    gcEvery: readPositiveInt(env, "RENDER_GC_EVERY") ?? 25,
     timeoutMs: readPositiveInt(env, "RENDER_TIMEOUT_MS") ?? 30_000,
     chromiumPath: env.CHROMIUM_PATH || undefined,
     fontDir: env.RENDER_FONT_DIR || undefined,

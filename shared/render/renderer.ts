@@ -107,6 +107,7 @@ export function createRenderer(overrides: Partial<RendererConfig> = {}): Rendere
   const pool = new BrowserPool({
     size: config.browsers,
     recycleAfter: config.recycleAfter,
+    gcEvery: config.gcEvery,
     launch: async () => {
       const fontEnv = await prepareFontEnv(config.fontDir);
       const protocolTimeoutMs = config.timeoutMs + 10_000;

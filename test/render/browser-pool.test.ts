@@ -1,4 +1,6 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterEach, describe, expect, it } from "vitest";
+import { RENDER_CHANNEL } from "#shared/render/render-events.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { chromiumChildPids, eventually, makeBundle } from "./render-fixtures.ts";
 
@@ -37,6 +39,36 @@ describe("browser pool (real Chromium)", () => {
       }
       expect(Math.max(...counts)).toBe(1);
       expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, queued: 0, renders: 4 });
+    },
+    SLOW,
+  );
+
+  it(
+    "collects a browser's garbage every N renders, after handing the result back: the replaced documents' DOM goes",
+    async () => {
+      const renderer = open({ browsers: 1, recycleAfter: 500, gcEvery: 4 });
+      const collections: { ms: number; nodesBefore: number; nodesAfter: number }[] = [];
+      const listen = (message: unknown) => {
+        const event = message as { event: string; ms: number; nodesBefore: number; nodesAfter: number };
+        if (event.event === "garbage-collected") collections.push(event);
+      };
+      subscribe(RENDER_CHANNEL, listen);
+      try {
+        const rows = makeBundle("{% for i in (1..300) %}<p>{{ i }} {{ n }}</p>{% endfor %}");
+        for (let n = 1; n <= 9; n++)
+          expect(
+            (await renderer.renderPdf({ bundle: rows, bundleKey: "rows@1", params: { n }, title: "r" })).pageCount,
+          ).toBeGreaterThan(0);
+        expect(await eventually(() => collections.length === 2)).toBe(true);
+      } finally {
+        unsubscribe(RENDER_CHANNEL, listen);
+      }
+      for (const c of collections) {
+        expect(c.nodesBefore).toBeGreaterThan(1_000); // four documents of 300 paragraphs each, kept
+        expect(c.nodesAfter).toBeLessThan(c.nodesBefore / 2); // only the current one is left
+        expect(c.ms).toBeLessThan(2_000);
+      }
+      expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, renders: 9 });
     },
     SLOW,
   );
