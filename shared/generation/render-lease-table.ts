@@ -46,6 +46,21 @@ export const dynamoLeaseStore: LeaseStore = {
     }
     return keys.map((key) => shareOf(byPk.get(key.pk)));
   },
+  async create(workspaceId, shard, token, untilMs) {
+    try {
+      await awsClients().ddb.send(
+        new PutCommand({
+          TableName: TableName(),
+          Item: { ...leaseItemKey(workspaceId, shard), leases: { [token]: untilMs }, expiresAt: ttl(untilMs) },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) return false;
+      throw err;
+    }
+  },
   async add(workspaceId, shard, token, untilMs, cap) {
     const update = () =>
       awsClients().ddb.send(

@@ -26,6 +26,8 @@ export interface LeaseStore {
   read(workspaceId: string, shard: number): Promise<RenderShare>;
   /** Every item of the workspace, by shard (an item not written yet is empty). */
   readAll(workspaceId: string): Promise<RenderShare[]>;
+  /** Creates the item with this one lease, unless it exists; false then (one write for an item's first lease). */
+  create(workspaceId: string, shard: number, token: string, untilMs: number): Promise<boolean>;
   /** Adds the lease unless the item already holds `cap` (expired ones included); false then. */
   add(workspaceId: string, shard: number, token: string, untilMs: number, cap: number): Promise<boolean>;
   /** Removes these expired leases of the item, each only if it is unchanged. */
@@ -76,6 +78,10 @@ export async function takeLease(
     if (!admitted) continue;
     const expired = Object.fromEntries(Object.entries(target.item.leases).filter(([t]) => !(t in admitted.leases)));
     if (Object.keys(expired).length) await store.prune(workspaceId, target.shard, expired);
+    // An item read empty and without an average is most likely not written yet: created with this
+    // lease in one write (a part is at least 1); if it exists after all, the lease is added to it.
+    const blank = target.item.avgMs === undefined && !Object.keys(target.item.leases).length;
+    if (blank && (await store.create(workspaceId, target.shard, token, untilMs))) return target.shard;
     if (await addOrFree(store, workspaceId, target.shard, token, untilMs, target.part)) return target.shard;
   }
   return undefined;

@@ -54,6 +54,13 @@ export class MemoryLeaseStore implements LeaseStore {
     return structuredClone(this.sharesOf(workspaceId));
   }
 
+  async create(workspaceId: string, shard: number, token: string, untilMs: number): Promise<boolean> {
+    this.beforeAdd?.(workspaceId, shard);
+    if (this.items.has(`${workspaceId}#${shard}`)) return false;
+    this.write(workspaceId, shard, { leases: { [token]: untilMs } });
+    return true;
+  }
+
   async add(workspaceId: string, shard: number, token: string, untilMs: number, cap: number): Promise<boolean> {
     this.beforeAdd?.(workspaceId, shard);
     const item = this.items.get(`${workspaceId}#${shard}`) ?? { leases: {} };
