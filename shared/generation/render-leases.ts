@@ -81,8 +81,12 @@ export async function takeLease(
     // An item read empty and without an average is most likely not written yet: created with this
     // lease in one write (a part is at least 1); if it exists after all, the lease is added to it.
     const blank = target.item.avgMs === undefined && !Object.keys(target.item.leases).length;
-    if (blank && (await store.create(workspaceId, target.shard, token, untilMs))) return target.shard;
-    if (await addOrFree(store, workspaceId, target.shard, token, untilMs, target.part)) return target.shard;
+    const write = (first: boolean) =>
+      first
+        ? store.create(workspaceId, target.shard, token, untilMs)
+        : store.add(workspaceId, target.shard, token, untilMs, target.part);
+    if (blank && (await orFree(store, workspaceId, target.shard, token, () => write(true)))) return target.shard;
+    if (await orFree(store, workspaceId, target.shard, token, () => write(false))) return target.shard;
   }
   return undefined;
 }
@@ -117,17 +121,16 @@ async function pickItem(
 
 const held = (item: RenderShare, nowMs: number) => Object.keys(liveLeases(item.leases, nowMs)).length;
 
-/** The conditional add; when it fails, a write that may have applied before the error came back is undone. */
-async function addOrFree(
+/** A lease write; when it throws, a write that may have applied before the error came back is undone. */
+async function orFree(
   store: LeaseStore,
   workspaceId: string,
   shard: number,
   token: string,
-  untilMs: number,
-  part: number,
+  write: () => Promise<boolean>,
 ): Promise<boolean> {
   try {
-    return await store.add(workspaceId, shard, token, untilMs, part);
+    return await write();
   } catch (error) {
     await store.end(workspaceId, shard, token, undefined, undefined).catch(() => {});
     throw error;

@@ -224,12 +224,16 @@ describe("renderInSlot when the lease store fails", () => {
   const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
   const awsError = (name: string, httpStatusCode: number) =>
     Object.assign(new Error(name), { name, $metadata: { httpStatusCode } });
-  /** A store whose lease write applies and then fails with `error` (a time-out after the commit). */
+  /** A store whose lease write (an item's first, or a later one) applies and then fails with `error` (a time-out after the commit). */
   const failingAfterAdd = (error: Error) => {
     const store = new MemoryLeaseStore();
-    const add = store.add.bind(store);
+    const [add, create] = [store.add.bind(store), store.create.bind(store)];
     store.add = async (...args) => {
       await add(...args);
+      throw error;
+    };
+    store.create = async (...args) => {
+      await create(...args);
       throw error;
     };
     return store;
@@ -247,15 +251,17 @@ describe("renderInSlot when the lease store fails", () => {
       awsError("ProvisionedThroughputExceededException", 400),
       awsError("InternalServerError", 500),
     ]) {
-      const store = failingAfterAdd(error);
-      let rendered = false;
-      const render = async () => {
-        rendered = true;
-        return done;
-      };
-      expect(await renderInSlot("A", fair(store), clock, render), error.name).toBe(DEFERRED);
-      expect(rendered).toBe(false);
-      expect(store.held("A", T0), error.name).toBe(0);
+      // The workspace's first lease (its item created) and a later one (added to an existing item).
+      for (const store of [failingAfterAdd(error), failingAfterAdd(error).seed("A", { leases: {}, avgMs: 100 })]) {
+        let rendered = false;
+        const render = async () => {
+          rendered = true;
+          return done;
+        };
+        expect(await renderInSlot("A", fair(store), clock, render), error.name).toBe(DEFERRED);
+        expect(rendered).toBe(false);
+        expect(store.held("A", T0), error.name).toBe(0);
+      }
     }
   });
 
