@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
 import { recoverUnfinishedRequests } from "#shared/generation/recover-requests.ts";
-import { dropAllRenderLeases } from "#shared/generation/render-leases.ts";
+import { dropAllRenderLeases } from "#shared/generation/render-lease-table.ts";
 import { ensureLocalKeyFile } from "#shared/identity/keys.ts";
 import { functions, type QueueDefinition, queues } from "#shared/definitions/index.ts";
 import { createLocalResources } from "./create-resources.ts";

@@ -5,7 +5,8 @@ import { logger } from "#shared/observability/logger.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 import { type FairShareConfig, fitsInvocation, readFairShareConfig } from "./fair-share.ts";
-import { dynamoLeaseStore, giveBackLease, type LeaseStore, takeLease } from "./render-leases.ts";
+import { dynamoLeaseStore } from "./render-lease-table.ts";
+import { giveBackLease, type LeaseStore, takeLease } from "./render-leases.ts";
 import type { Outcome } from "./render-file.ts";
 
 /** What the render worker needs to share rendering fairly between workspaces. */
@@ -68,19 +69,16 @@ export async function renderInSlot(
   const token = crypto.randomUUID();
   const now = clock.now().getTime();
   const until = now + 2 * fair.budgetMs + LEASE_SLACK_MS;
-  const taken = await takeLease(fair.store, workspaceId, token, until, now, fair.config).catch(
-    async (error: unknown) => {
-      // A write may have applied before the error came back: free the slot it would hold.
-      await fair.store.end(workspaceId, token, undefined, undefined).catch(() => {});
-      // Throttled or briefly failing: back to the queue in seconds, not after the visibility
-      // time-out. Anything else (access denied, no table) repeats on every try: it is thrown,
-      // so the message's retries run out into the DLQ and its alarm.
-      if (!isTransientAwsError(error)) throw error;
-      logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
-      return false;
-    },
-  );
-  if (!taken) return DEFERRED;
+  // A write that may have applied before its error came back is undone by takeLease.
+  const shard = await takeLease(fair.store, workspaceId, token, until, now, fair.config).catch((error: unknown) => {
+    // Throttled or briefly failing: back to the queue in seconds, not after the visibility
+    // time-out. Anything else (access denied, no table) repeats on every try: it is thrown,
+    // so the message's retries run out into the DLQ and its alarm.
+    if (!isTransientAwsError(error)) throw error;
+    logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
+    return undefined;
+  });
+  if (shard === undefined) return DEFERRED;
   // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
   let started: number | undefined;
   let timedOut = false;
@@ -95,10 +93,10 @@ export async function renderInSlot(
     // A time-out counts as the whole budget; a render that never reached a browser, not at all.
     const tookMs = started === undefined ? undefined : performance.now() - started;
     const end = { tookMs: timedOut ? fair.budgetMs : tookMs, timedOut };
-    await giveBackLease(fair.store, workspaceId, token, clock.now().getTime(), end, fair.config.timeoutPenaltyMs).catch(
-      (error: unknown) =>
-        // Not fatal: the lease then ends at its own expiry.
-        logger.warn("render lease not given back", { workspaceId, error: String(error) }),
+    const nowMs = clock.now().getTime();
+    await giveBackLease(fair.store, workspaceId, shard, token, nowMs, end, fair.config).catch((error: unknown) =>
+      // Not fatal: the lease then ends at its own expiry.
+      logger.warn("render lease not given back", { workspaceId, error: String(error) }),
     );
   }
 }

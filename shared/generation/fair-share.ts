@@ -10,11 +10,16 @@ import type { Environment } from "#shared/aws/config.ts";
 /** A workspace's render leases: token → expiry (epoch ms). */
 export type Leases = Record<string, number>;
 
-/** What the store keeps per workspace: its leases and how long its renders took lately. */
+/**
+ * What one lease item of a workspace keeps (lease-shards.ts): its leases and how long the
+ * workspace's renders took lately.
+ */
 export interface RenderShare {
   leases: Leases;
   /** Moving average of the workspace's render times (ms); absent before its first render. */
   avgMs?: number;
+  /** When the average was last written (epoch ms): of a workspace's items, the newest average is its best. */
+  avgAt?: number;
 }
 
 /** The knobs of fair rendering (environment, read once per invocation). */
@@ -63,6 +68,18 @@ export function liveLeases(leases: Leases, nowMs: number): Leases {
   return Object.fromEntries(Object.entries(leases).filter(([, until]) => until > nowMs));
 }
 
+/**
+ * The workspace's average as its lease items know it: the one written last. Each item learns from
+ * the renders that ended on it, a random sample of the workspace's (tokens are random); an item out
+ * of use keeps an old one, which the newest supersedes.
+ */
+export function latestAverage(items: RenderShare[]): Pick<RenderShare, "avgMs"> {
+  let latest: RenderShare | undefined;
+  for (const item of items)
+    if (item.avgMs !== undefined && (latest === undefined || (item.avgAt ?? 0) > (latest.avgAt ?? 0))) latest = item;
+  return latest?.avgMs === undefined ? {} : { avgMs: latest.avgMs };
+}
+
 /** Renders the workspace may hold at once: its work allowance over its average render time, at least the minimum. */
 export function inFlightCap(
   share: Pick<RenderShare, "avgMs">,
@@ -73,18 +90,19 @@ export function inFlightCap(
 }
 
 /**
- * The share with `token` added until `untilMs`, or undefined when the workspace already
- * holds its cap of live leases (its message goes back to the queue). Expired leases are dropped.
+ * The lease item with `token` added until `untilMs`, or undefined when it already holds `cap`
+ * live leases (the workspace's cap, or its part of it on this item: lease-shards.ts `shardCap`;
+ * the message goes back to the queue). Expired leases are dropped.
  */
 export function admitRender(
   share: RenderShare,
   token: string,
   untilMs: number,
   nowMs: number,
-  config: FairShareConfig,
+  cap: number,
 ): RenderShare | undefined {
   const live = liveLeases(share.leases, nowMs);
-  if (Object.keys(live).length >= inFlightCap(share, config)) return undefined;
+  if (Object.keys(live).length >= cap) return undefined;
   return { ...share, leases: { ...live, [token]: untilMs } };
 }
 

@@ -6,13 +6,15 @@ import { type FileRecord, getFileRecords } from "./file-store.ts";
 import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "./job-store.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
 import {
+  type ClaimedFile,
+  claimOnce,
   countSettled,
   dropParams,
+  finishClaimed,
   finishCounting,
   pendingOutcome,
   type SettledFile,
   settledFileOf,
-  settleOnce,
 } from "./settle-file.ts";
 import { parseRenderMessage, type RenderMessage, sendDelayedRenderMessages } from "./render-queue.ts";
 
@@ -45,6 +47,12 @@ interface Counted {
   file: SettledFile;
 }
 
+/** A file this batch rendered and claimed: its pages are counted with the request's others of the batch. */
+interface Claimed {
+  task: FileTask;
+  claimed: ClaimedFile;
+}
+
 const recordKey = (r: Pick<RenderMessage, "requestId" | "fileId">) => `${r.requestId}/${r.fileId}`;
 
 /**
@@ -64,11 +72,13 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
   const records = new Map((await getFileRecords(tasks.map((t) => t.msg))).map((r) => [recordKey(r), r]));
   const results = await Promise.allSettled(tasks.map((t) => renderTask(records.get(recordKey(t.msg)), t.msg, deps)));
   const counted: Counted[] = [];
+  const claimed: Claimed[] = [];
   const deferred: FileTask[] = [];
   results.forEach((result, i) => {
     const task = tasks[i]!;
     if (result.status === "rejected") failures.push({ messageIds: task.messageIds, error: result.reason });
     else if (result.value === DEFERRED) deferred.push(task);
+    else if (result.value && "claimed" in result.value) claimed.push({ task, claimed: result.value.claimed });
     else if (result.value) counted.push({ task, file: result.value });
   });
   if (deferred.length)
@@ -76,9 +86,42 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
       workspaceIds: [...new Set(deferred.map((t) => t.msg.workspaceId))],
       files: deferred.length,
     });
+  failures.push(...(await finishByRequest(claimed, counted, deps)));
   failures.push(...(await countByRequest(counted, deps)));
   return failures;
 }
+
+/**
+ * Counts the pages of the files claimed in this batch, once per request (settle-file.ts
+ * `finishClaimed`), and adds them to `counted`. A failure sends the request's messages back:
+ * their retry finds the files `counting` and finishes them one by one.
+ */
+async function finishByRequest(claimed: Claimed[], counted: Counted[], deps: WorkerDeps): Promise<BatchFailure[]> {
+  const groups = [...groupBy(claimed, (c) => c.task.msg.requestId).values()];
+  const results = await Promise.allSettled(
+    groups.map(async (g) => {
+      await finishClaimed(
+        g.map((c) => c.claimed),
+        deps.clock,
+      );
+      await Promise.all(g.map((c) => dropParams(c.claimed.file)));
+    }),
+  );
+  return results.flatMap((result, i) => {
+    const g = groups[i]!;
+    if (result.status === "fulfilled") {
+      counted.push(...g.map((c) => ({ task: c.task, file: settledFileOf(c.claimed.file) })));
+      return [];
+    }
+    return [{ messageIds: g.flatMap((c) => c.task.messageIds), error: result.reason }];
+  });
+}
+
+const groupBy = <T>(items: T[], key: (item: T) => string): Map<string, T[]> => {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+};
 
 /**
  * Sends a file whose render did not start back to the queue, later each time, as soon as
@@ -130,12 +173,16 @@ function fileTasks(messages: QueuedMessage[], failures: BatchFailure[]): FileTas
   return [...tasks.values()];
 }
 
-/** Renders, counts the pages of and settles one file; returns what its request should count, if anything. */
+/**
+ * Renders and claims one file; returns what its request should count (a file settled already, or
+ * settled at once without a page account), the claimed file whose pages are counted with the
+ * batch's others of its request, or nothing.
+ */
 async function renderTask(
   file: FileRecord | undefined,
   msg: RenderMessage,
   deps: BatchDeps,
-): Promise<SettledFile | undefined | typeof DEFERRED> {
+): Promise<SettledFile | { claimed: ClaimedFile } | undefined | typeof DEFERRED> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
   // A replay: the first attempt may have died while counting, or before counting or finalizing.
   if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
@@ -144,16 +191,16 @@ async function renderTask(
   const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
   const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
   if (outcome === DEFERRED) return sendBack(msg, deps.fair!, deps.clock);
-  if (!(await settleOnce(file, outcome, deps.clock))) return undefined;
+  const claim = await claimOnce(file, outcome, deps.clock);
+  if (claim === "claimed") return { claimed: { file, outcome } };
+  if (!claim) return undefined;
   await dropParams(file);
   return settledFileOf(file);
 }
 
 /** One count (and maybe the finalization) per request; a failure sends all its messages back. */
 async function countByRequest(counted: Counted[], deps: WorkerDeps): Promise<BatchFailure[]> {
-  const byRequest = new Map<string, Counted[]>();
-  for (const c of counted) byRequest.set(c.task.msg.requestId, [...(byRequest.get(c.task.msg.requestId) ?? []), c]);
-  const groups = [...byRequest];
+  const groups = [...groupBy(counted, (c) => c.task.msg.requestId)];
   const results = await Promise.allSettled(
     groups.map(([requestId, g]) =>
       countSettled(

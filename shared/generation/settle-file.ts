@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import { correctFilePages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
+import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
 import { finalizeIfSettled } from "./finalize-request.ts";
@@ -72,6 +72,62 @@ export async function settleOnce(file: FileRecord, outcome: Outcome, clock: Cloc
     return false;
   await finishCounting(file, outcome, clock);
   return true;
+}
+
+/** A file this delivery claimed (`queued → counting`, step 1), with the outcome it is counted with. */
+export interface ClaimedFile {
+  file: FileRecord;
+  outcome: Outcome;
+}
+
+/**
+ * Step 1 alone: `claimed` when this delivery owns the file (steps 2 and 3 follow in
+ * `finishClaimed`), `settled` when the file has no page account and was settled at once,
+ * undefined when another delivery owns it (the caller does nothing more).
+ */
+export async function claimOnce(
+  file: FileRecord,
+  outcome: Outcome,
+  clock: Clock,
+): Promise<"claimed" | "settled" | undefined> {
+  if (!accountOf(file))
+    return (await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() }))
+      ? "settled"
+      : undefined;
+  const claimed = await settleFileRecord(file.requestId, file.fileId, {
+    ...outcome,
+    status: "counting",
+    pendingStatus: outcome.status,
+  });
+  return claimed ? "claimed" : undefined;
+}
+
+/**
+ * Steps 2 and 3 for files of one request that this delivery claimed. On a plan that never stops
+ * their page corrections are one write (`correctFilesPages`: all or nothing, none corrected
+ * before); otherwise, or when one was corrected before, each file on its own as in `finishCounting`.
+ * A crash or a failed write leaves them `counting`: replays and the sweeper finish them one by one.
+ */
+export async function finishClaimed(claimed: ClaimedFile[], clock: Clock): Promise<void> {
+  const account = claimed.length > 1 ? accountOf(claimed[0]!.file) : undefined;
+  const together =
+    account !== undefined &&
+    account.limit === undefined &&
+    (await correctFilesPages(
+      account,
+      claimed.map((c) => ({
+        fileId: c.file.fileId,
+        pages: c.outcome.status === "done" ? c.outcome.pageCount : undefined,
+      })),
+    ));
+  const completedAt = clock.now().toISOString();
+  await Promise.all(
+    claimed.map((c) =>
+      together
+        ? settleFileRecord(c.file.requestId, c.file.fileId, { ...c.outcome, completedAt }, "counting")
+        : finishCounting(c.file, c.outcome, clock),
+    ),
+  );
 }
 
 /** Steps 2 and 3 for a file in `counting` (repeatable). */

@@ -59,6 +59,44 @@ export async function correctFilePages(
   );
 }
 
+/**
+ * Corrects the reservations of several files of one request in one write, on a plan that never
+ * stops (nothing can be refused): their pages added together and each file's marker set, only if
+ * none of them has a marker yet, so the write is all or nothing and exactly once like one file's.
+ * False when one has (a replay, a retried write): each file is then corrected on its own
+ * (`correctFilePages`, which returns its first outcome). `pages` undefined: the file failed.
+ */
+export async function correctFilesPages(
+  account: PageAccount,
+  files: { fileId: string; pages: number | undefined }[],
+): Promise<boolean> {
+  if (account.limit !== undefined) throw new Error("a stopping plan's files are corrected one by one");
+  const names = Object.fromEntries(files.map((f, i) => [`#marker${i}`, markerName(f.fileId)]));
+  const markers = Object.fromEntries(
+    files.map((f, i) => [
+      `:marker${i}`,
+      encode(f.pages === undefined ? { kind: "released" } : { kind: "claimed", pages: f.pages }),
+    ]),
+  );
+  const delta = files.reduce((n, f) => n + (f.pages === undefined ? -1 : f.pages - 1), 0);
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: usageKey(account),
+        UpdateExpression: `ADD pages :delta SET ${files.map((_, i) => `#marker${i} = :marker${i}`).join(", ")}`,
+        ConditionExpression: files.map((_, i) => `attribute_not_exists(#marker${i})`).join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ":delta": delta, ...markers },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return false;
+    throw err;
+  }
+}
+
 /** The correction's write; undefined when a condition failed (the marker exists, or the limit). */
 async function apply(
   account: PageAccount,

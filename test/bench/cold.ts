@@ -37,6 +37,8 @@ const FUNCTIONS = [
   "download-files",
 ] as const;
 const FLOOR = "floor: Chromium + page.pdf only";
+/** What the AWS-calls table alone needs (BENCH_COLD_CALLS=1). */
+const CALLS_FUNCTIONS: readonly string[] = ["generate-sync", "render", "generate-async"];
 
 const ASYNC_100 = "generate-async, 100 files";
 /** The render queue's batch size (shared/definitions/queues.ts). */
@@ -86,13 +88,16 @@ export async function runColdPhase(
   params: Record<string, unknown>,
   n: number,
   log: (line: string) => void,
+  { callsOnly = false }: { callsOnly?: boolean } = {},
 ) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
+  // Only the AWS-calls table (BENCH_COLD_CALLS=1): the invocations the cost model counts, once each.
+  const functions = callsOnly ? FUNCTIONS.filter((id) => CALLS_FUNCTIONS.includes(id)) : FUNCTIONS;
   try {
-    log(`  synthesizing the stack's bundles (${FUNCTIONS.join(", ")})…`);
-    const deployed = synthDeployedFunctions(FUNCTIONS, join(work, "cdk.out"));
+    log(`  synthesizing the stack's bundles (${functions.join(", ")})…`);
+    const deployed = synthDeployedFunctions(functions, join(work, "cdk.out"));
     const children = await buildColdChildren(work);
-    const sizes = FUNCTIONS.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
+    const sizes = functions.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
     log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
     const runtime = readyRuntime(target.dataDir);
     const local = stackEnvironment(target.dataDir);
@@ -150,10 +155,12 @@ export async function runColdPhase(
         body: { designId, version: 1, content },
       });
     for (let i = 0; i < n; i++) {
-      const floor = record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
+      const floor = callsOnly
+        ? undefined
+        : record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
       const sync = record("generate-sync", expectStatus(await cold(deployed["generate-sync"]!, syncEvent()), 200));
       // The same bundle with one step undone, in the same round: the steps' effects side by side.
-      for (const [label, env] of Object.entries(SYNC_VARIANTS))
+      for (const [label, env] of callsOnly ? [] : Object.entries(SYNC_VARIANTS))
         record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env, 0), 200));
       const accepted = record(
         "generate-async",
@@ -180,49 +187,51 @@ export async function runColdPhase(
         expectStatus(await cold(deployed.render!, sqsEvent(messages, Attributes!.QueueArn!)), "ok"),
       );
       await drain(sqs, benchQueue);
-      record(
-        "list-designs",
-        expectStatus(
-          await cold(
-            deployed["list-designs"]!,
-            apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey }),
-          ),
-          200,
-        ),
-      );
       const requestId = (JSON.parse(accepted.body ?? "{}") as { requestId: string }).requestId;
-      record(
-        "get-status",
-        expectStatus(
-          await cold(
-            deployed["get-status"]!,
-            apiEvent({
-              method: "GET",
-              resource: "/file/status/{requestId}",
-              path: `/file/status/${requestId}`,
-              appKey: ws.appKey,
-              pathParameters: { requestId },
-            }),
+      if (!callsOnly) {
+        record(
+          "list-designs",
+          expectStatus(
+            await cold(
+              deployed["list-designs"]!,
+              apiEvent({ method: "GET", resource: "/file/designs", path: "/file/designs", appKey: ws.appKey }),
+            ),
+            200,
           ),
-          200,
-        ),
-      );
-      record(
-        "download-files",
-        expectStatus(
-          await cold(
-            deployed["download-files"]!,
-            apiEvent({
-              method: "GET",
-              resource: "/file/download/{requestId}",
-              path: `/file/download/${requestId}`,
-              appKey: ws.appKey,
-              pathParameters: { requestId },
-            }),
+        );
+        record(
+          "get-status",
+          expectStatus(
+            await cold(
+              deployed["get-status"]!,
+              apiEvent({
+                method: "GET",
+                resource: "/file/status/{requestId}",
+                path: `/file/status/${requestId}`,
+                appKey: ws.appKey,
+                pathParameters: { requestId },
+              }),
+            ),
+            200,
           ),
-          200,
-        ),
-      );
+        );
+        record(
+          "download-files",
+          expectStatus(
+            await cold(
+              deployed["download-files"]!,
+              apiEvent({
+                method: "GET",
+                resource: "/file/download/{requestId}",
+                path: `/file/download/${requestId}`,
+                appKey: ws.appKey,
+                pathParameters: { requestId },
+              }),
+            ),
+            200,
+          ),
+        );
+      }
       if (i === n - 1) {
         // Once: the inputs of the cost model's async 100-file request (its first render batch).
         const contents = Array.from({ length: 100 }, (_, k) => ({ fileName: `cold-${k}`, params }));
@@ -252,9 +261,10 @@ export async function runColdPhase(
         await drain(sqs, benchQueue);
       }
       log(
-        `  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor.answered)} ms`,
+        `  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, render ${fmt(render.pdfPrinted ?? Number.NaN)} ms, floor ${fmt(floor?.answered ?? Number.NaN)} ms`,
       );
     }
+    if (callsOnly) return awsTable(runs);
     return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
     rmSync(work, { recursive: true, force: true });

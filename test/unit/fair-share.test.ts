@@ -10,62 +10,21 @@ import {
   fitsInvocation,
   inFlightCap,
   type Leases,
-  liveLeases,
+  latestAverage,
   type RenderEnd,
   type RenderShare,
   readFairShareConfig,
 } from "#shared/generation/fair-share.ts";
 import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/render-leases.ts";
+import { MemoryLeaseStore } from "../helpers/memory-leases.ts";
 import type { Outcome } from "#shared/generation/render-file.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
-/** Fair rendering across workspaces: the pure rules and the lease protocol, with an in-memory store. */
-
 /**
- * An in-memory LeaseStore with the DynamoDB item's semantics (an atomic conditional add,
- * conditional prunes, plain overwrites); `beforeAdd` lets a test race another container.
+ * Fair rendering across workspaces: the pure rules and the lease protocol, with an in-memory store
+ * of the workspace's lease items (test/helpers/memory-leases.ts; the spread over items:
+ * test/unit/lease-shards.test.ts).
  */
-class MemoryLeaseStore implements LeaseStore {
-  shares = new Map<string, RenderShare>();
-  writes = 0;
-  beforeAdd?: (workspaceId: string) => void;
-  async read(workspaceId: string): Promise<RenderShare> {
-    const share = this.shares.get(workspaceId) ?? { leases: {} };
-    return { ...share, leases: { ...share.leases } };
-  }
-  async add(workspaceId: string, token: string, untilMs: number, cap: number): Promise<boolean> {
-    this.beforeAdd?.(workspaceId);
-    const share = this.shares.get(workspaceId) ?? { leases: {} };
-    if (Object.keys(share.leases).length >= cap) return false;
-    this.writes += 1;
-    this.shares.set(workspaceId, { ...share, leases: { ...share.leases, [token]: untilMs } });
-    return true;
-  }
-  async prune(workspaceId: string, expired: Leases): Promise<void> {
-    const share = this.shares.get(workspaceId);
-    if (!share) return;
-    const leases = Object.fromEntries(Object.entries(share.leases).filter(([t, until]) => expired[t] !== until));
-    this.writes += 1;
-    this.shares.set(workspaceId, { ...share, leases });
-  }
-  async end(
-    workspaceId: string,
-    token: string,
-    keepUntilMs: number | undefined,
-    avgMs: number | undefined,
-  ): Promise<void> {
-    const share = this.shares.get(workspaceId);
-    if (!share) return;
-    const { [token]: _gone, ...rest } = share.leases;
-    this.writes += 1;
-    this.shares.set(workspaceId, {
-      leases: keepUntilMs === undefined ? rest : { ...rest, [token]: keepUntilMs },
-      ...(avgMs === undefined ? {} : { avgMs }),
-    });
-  }
-  held = (workspaceId: string, nowMs: number) =>
-    Object.keys(liveLeases(this.shares.get(workspaceId)?.leases ?? {}, nowMs)).length;
-}
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 /** 4 s of expected rendering in flight, at least 2 renders; 200 ms assumed before the first. */
@@ -80,6 +39,9 @@ const share = (leases: Leases, avgMs?: number): RenderShare => ({ leases, ...(av
 const tokens = (n: number, until: number): Leases =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, until]));
 const fast: RenderEnd = { tookMs: 100, timedOut: false };
+/** The rule on a workspace whose whole cap is on one item. */
+const admit = (s: RenderShare, token: string, untilMs: number, nowMs: number) =>
+  admitRender(s, token, untilMs, nowMs, inFlightCap(s, config));
 
 describe("the cap decision", () => {
   it("caps the renders in flight by expected rendering time: fast documents barely, slow ones to the minimum", () => {
@@ -90,49 +52,51 @@ describe("the cap decision", () => {
   });
 
   it("admits while the workspace holds fewer live leases than its cap; expired leases do not count and are dropped", () => {
-    expect(admitRender(share({}, 2000), "a", T0 + 1000, T0, config)).toEqual(share({ a: T0 + 1000 }, 2000));
-    expect(admitRender(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toBeUndefined();
+    expect(admit(share({}, 2000), "a", T0 + 1000, T0)).toEqual(share({ a: T0 + 1000 }, 2000));
+    expect(admit(share({ a: T0 + 1000, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0)).toBeUndefined();
     // a crashed worker's lease runs out: its slot is free again once it expired
-    expect(admitRender(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0, config)).toEqual(
+    expect(admit(share({ crashed: T0 - 1, b: T0 + 2000 }, 2000), "c", T0 + 3000, T0)).toEqual(
       share({ b: T0 + 2000, c: T0 + 3000 }, 2000),
     );
-    expect(admitRender(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeDefined();
-    expect(admitRender(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0, config)).toBeUndefined();
+    expect(admit(share(tokens(39, T0 + 1000), 100), "x", T0 + 1000, T0)).toBeDefined();
+    expect(admit(share(tokens(40, T0 + 1000), 100), "x", T0 + 1000, T0)).toBeUndefined();
   });
 
   it("takes at most the cap when many renders of one workspace race, and other workspaces are unaffected", async () => {
     const store = new MemoryLeaseStore();
-    store.shares.set("A", { leases: {}, avgMs: 1000 });
+    store.seed("A", { leases: {}, avgMs: 1000 });
     const taken = await Promise.all(
       Array.from({ length: 12 }, (_, i) => takeLease(store, "A", `t${i}`, T0 + 60_000, T0, config)),
     );
-    expect(taken.filter(Boolean)).toHaveLength(4);
+    expect(taken.filter((shard) => shard !== undefined)).toHaveLength(4);
     expect(store.held("A", T0)).toBe(4);
-    expect(await takeLease(store, "B", "b1", T0 + 60_000, T0, config)).toBe(true);
+    expect(await takeLease(store, "B", "b1", T0 + 60_000, T0, config)).toBeDefined();
   });
 
   it("the add is atomic: a lease another container took between the read and the write counts", async () => {
     const store = new MemoryLeaseStore();
-    store.shares.set("A", { leases: { t1: T0 + 60_000 }, avgMs: 30_000 }); // cap: the minimum, 2
-    store.beforeAdd = (ws) => {
+    store.seed("A", { leases: { t1: T0 + 60_000 }, avgMs: 30_000 }); // cap: the minimum, 2
+    store.beforeAdd = (ws, shard) => {
       store.beforeAdd = undefined;
-      store.shares.get(ws)!.leases.other = T0 + 60_000; // another container's lease lands first
+      store.items.get(`${ws}#${shard}`)!.leases.other = T0 + 60_000; // another container's lease lands first
     };
-    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBe(false);
-    expect(Object.keys(store.shares.get("A")!.leases).sort()).toEqual(["other", "t1"]);
+    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBeUndefined();
+    expect(Object.keys(store.leasesOf("A")).sort()).toEqual(["other", "t1"]);
   });
 
   it("drops expired leases (a crashed worker's) before adding, so they never block the workspace", async () => {
     const store = new MemoryLeaseStore();
-    store.shares.set("A", { leases: { crashed1: T0 - 1, crashed2: T0 - 5 }, avgMs: 30_000 });
-    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBe(true);
-    expect(Object.keys(store.shares.get("A")!.leases)).toEqual(["mine"]);
+    // cap 2, both slots held by leases that ran out: each item is cleared of them as it is written
+    store.seed("A", { leases: { crashed1: T0 - 1, crashed2: T0 - 5 }, avgMs: 30_000 });
+    expect(await takeLease(store, "A", "mine", T0 + 60_000, T0, config)).toBeDefined();
+    expect(await takeLease(store, "A", "mine2", T0 + 60_000, T0, config)).toBeDefined();
+    expect(Object.keys(store.leasesOf("A")).sort()).toEqual(["mine", "mine2"]);
   });
 
-  it("a refusal costs a read and no write", async () => {
+  it("a refusal costs reads and no write", async () => {
     const store = new MemoryLeaseStore();
-    store.shares.set("A", { leases: { a: T0 + 60_000, b: T0 + 60_000 }, avgMs: 30_000 });
-    expect(await takeLease(store, "A", "c", T0 + 60_000, T0, config)).toBe(false);
+    store.seed("A", { leases: { a: T0 + 60_000, b: T0 + 60_000 }, avgMs: 30_000 });
+    expect(await takeLease(store, "A", "c", T0 + 60_000, T0, config)).toBeUndefined();
     expect(store.writes).toBe(0);
   });
 });
@@ -145,21 +109,23 @@ describe("time-out charging", () => {
     const charged = endLease(share(leases, 1000), "a", T0 + 5000, { tookMs: 30_000, timedOut: true }, 60_000);
     expect(charged).toEqual(share({ a: T0 + 65_000, b: T0 + 60_000 }, 9700));
     // the time-out raised the average to 9.7 s: the cap falls to the minimum, 2, both still held
-    expect(admitRender(charged, "c", T0 + 90_000, T0 + 10_000, config)).toBeUndefined();
-    expect(admitRender(charged, "c", T0 + 90_000, T0 + 65_001, config)).toEqual(share({ c: T0 + 90_000 }, 9700));
+    expect(admit(charged, "c", T0 + 90_000, T0 + 10_000)).toBeUndefined();
+    expect(admit(charged, "c", T0 + 90_000, T0 + 65_001)).toEqual(share({ c: T0 + 90_000 }, 9700));
   });
 
   it("repeated time-outs shrink what the workspace holds at once until their penalties run out", async () => {
     const store = new MemoryLeaseStore();
-    store.shares.set("A", { leases: {}, avgMs: 400 }); // cap 10
+    store.seed("A", { leases: {}, avgMs: 400 }); // cap 10
     for (const t of ["x", "y"]) {
-      expect(await takeLease(store, "A", t, T0 + 60_000, T0, config)).toBe(true);
-      await giveBackLease(store, "A", t, T0 + 1000, { tookMs: 30_000, timedOut: true }, 60_000);
+      const shard = await takeLease(store, "A", t, T0 + 60_000, T0, config);
+      expect(shard).toBeDefined();
+      await giveBackLease(store, "A", shard!, t, T0 + 1000, { tookMs: 30_000, timedOut: true }, config);
     }
-    // two time-outs: both slots held for a minute, the average past 4 s → the cap is the minimum, 2
-    expect(inFlightCap(store.shares.get("A")!, config)).toBe(2);
-    expect(await takeLease(store, "A", "z", T0 + 60_000, T0 + 2000, config)).toBe(false);
-    expect(await takeLease(store, "A", "z", T0 + 120_000, T0 + 61_001, config)).toBe(true);
+    // two time-outs: both slots held for a minute, the average past 4 s on every item → the cap is the minimum, 2
+    for (const item of store.sharesOf("A")) expect(inFlightCap(item, config)).toBe(2);
+    for (const z of ["z", "z1", "z2", "z3", "z4", "z5", "z6", "z7"])
+      expect(await takeLease(store, "A", z, T0 + 60_000, T0 + 2000, config), z).toBeUndefined();
+    expect(await takeLease(store, "A", "z", T0 + 120_000, T0 + 61_001, config)).toBeDefined();
   });
 });
 
@@ -221,11 +187,11 @@ describe("renderInSlot (the worker's use of a slot)", () => {
     };
     expect(await renderInSlot("A", fair(store), clock, onBrowser)).toEqual(done);
     expect(store.held("A", T0)).toBe(0);
-    expect(store.shares.get("A")!.avgMs).toBeLessThan(1000);
+    expect(latestAverage(store.sharesOf("A")).avgMs).toBeLessThan(1000);
     // a render that never reached a browser leaves the average alone
     expect(await renderInSlot("A", fair(store), clock, async () => done)).toEqual(done);
     expect(endLease(share({}, 300), "x", T0, { timedOut: false }, 60_000)).toEqual(share({}, 300));
-    store.shares.set("A", { leases: { busy: T0 + 60_000, busy2: T0 + 60_000 }, avgMs: 30_000 });
+    store.seed("A", { leases: { busy: T0 + 60_000, busy2: T0 + 60_000 }, avgMs: 30_000 });
     let rendered = false;
     const render = async () => {
       rendered = true;
@@ -245,7 +211,7 @@ describe("renderInSlot (the worker's use of a slot)", () => {
     expect(await renderInSlot("A", fair(store, 30_000), clock, async () => done)).toBe(DEFERRED);
     const timedOut: Outcome = { status: "failed", errorCode: "RENDER_TIMEOUT", errorMessage: "slow" };
     expect(await renderInSlot("A", fair(store), clock, async () => timedOut)).toEqual(timedOut);
-    expect(Object.values(store.shares.get("A")!.leases)).toEqual([T0 + 60_000]);
+    expect(Object.values(store.leasesOf("A"))).toEqual([T0 + 60_000]);
     await expect(
       renderInSlot("A", fair(store), clock, async () => Promise.reject(new Error("S3 down"))),
     ).rejects.toThrow("S3 down");
@@ -258,12 +224,16 @@ describe("renderInSlot when the lease store fails", () => {
   const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
   const awsError = (name: string, httpStatusCode: number) =>
     Object.assign(new Error(name), { name, $metadata: { httpStatusCode } });
-  /** A store whose lease write applies and then fails with `error` (a time-out after the commit). */
+  /** A store whose lease write (an item's first, or a later one) applies and then fails with `error` (a time-out after the commit). */
   const failingAfterAdd = (error: Error) => {
     const store = new MemoryLeaseStore();
-    const add = store.add.bind(store);
+    const [add, create] = [store.add.bind(store), store.create.bind(store)];
     store.add = async (...args) => {
       await add(...args);
+      throw error;
+    };
+    store.create = async (...args) => {
+      await create(...args);
       throw error;
     };
     return store;
@@ -281,15 +251,17 @@ describe("renderInSlot when the lease store fails", () => {
       awsError("ProvisionedThroughputExceededException", 400),
       awsError("InternalServerError", 500),
     ]) {
-      const store = failingAfterAdd(error);
-      let rendered = false;
-      const render = async () => {
-        rendered = true;
-        return done;
-      };
-      expect(await renderInSlot("A", fair(store), clock, render), error.name).toBe(DEFERRED);
-      expect(rendered).toBe(false);
-      expect(store.held("A", T0), error.name).toBe(0);
+      // The workspace's first lease (its item created) and a later one (added to an existing item).
+      for (const store of [failingAfterAdd(error), failingAfterAdd(error).seed("A", { leases: {}, avgMs: 100 })]) {
+        let rendered = false;
+        const render = async () => {
+          rendered = true;
+          return done;
+        };
+        expect(await renderInSlot("A", fair(store), clock, render), error.name).toBe(DEFERRED);
+        expect(rendered).toBe(false);
+        expect(store.held("A", T0), error.name).toBe(0);
+      }
     }
   });
 
