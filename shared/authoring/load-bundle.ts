@@ -15,16 +15,21 @@ export class BundleError extends Error {
 /**
  * Reads a design bundle folder (design.json, template.liquid, style.css, assets/) and checks
  * it with the design API's rules (bundle-rules.ts): an invalid one throws BundleInvalid,
- * whose message names each file, line and column.
+ * whose message names each file, line and column. `ignore` leaves files out by their path in the
+ * folder (the dev loop's editor scratch files).
  */
-export async function loadBundleFromDir(dir: string): Promise<DesignBundle> {
+export async function loadBundleFromDir(
+  dir: string,
+  { ignore = () => false }: { ignore?: (path: string) => boolean } = {},
+): Promise<DesignBundle> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new BundleError(`design folder not found: ${dir}`);
   const files = new Map<string, Buffer>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name === ".DS_Store") continue;
     const full = join(entry.parentPath, entry.name);
-    files.set(relative(dir, full).split("\\").join("/"), await readFile(full));
+    const path = relative(dir, full).split("\\").join("/");
+    if (!ignore(path)) files.set(path, await readFile(full));
   }
   return strictBundle(rawFromFiles(files));
 }

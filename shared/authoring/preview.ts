@@ -22,10 +22,14 @@ html::after { content: "PREVIEW" !important; position: fixed !important; inset: 
   visibility: visible !important; opacity: 1 !important; }`;
 
 /** What a preview renders: the bundle, the key its compiled template is cached under, and the params. */
-export async function previewSource(
-  workspaceId: string,
-  body: z.infer<typeof previewBody>,
-): Promise<{ bundle: DesignBundle; bundleKey: string; params: Record<string, unknown> }> {
+export interface PreviewSource {
+  bundle: DesignBundle;
+  bundleKey: string;
+  params: Record<string, unknown>;
+}
+
+/** The source of a design API preview body: an inline bundle, a design's draft or one of its versions. */
+export async function previewSource(workspaceId: string, body: z.infer<typeof previewBody>): Promise<PreviewSource> {
   let bundle: DesignBundle;
   let bundleKey: string;
   if (body.bundle) {
@@ -47,7 +51,15 @@ export async function previewSource(
     bundle = await loadBundle(version);
     bundleKey = `${workspaceId}/${version.designId}@${version.version}`;
   }
-  const params = body.params ?? bundle.manifest.sampleParams ?? {};
+  return bundlePreviewSource(bundle, bundleKey, body.params);
+}
+
+/** What a preview of a checked bundle renders: `params` (default: its sampleParams) checked as generation checks them. */
+export function bundlePreviewSource(
+  bundle: DesignBundle,
+  bundleKey: string,
+  params: Record<string, unknown> = bundle.manifest.sampleParams ?? {},
+): PreviewSource {
   const { values, mismatches } = checkParams(bundle.manifest.parameters, params, "params");
   if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
   return { bundle, bundleKey, params: values };
@@ -60,7 +72,7 @@ export async function previewSource(
  */
 export async function renderPreview(
   renderer: Renderer,
-  source: { bundle: DesignBundle; bundleKey: string; params: Record<string, unknown> },
+  source: PreviewSource,
 ): Promise<{ pdf: Buffer; pageCount: number }> {
   try {
     return await renderer.renderPdf({
@@ -89,4 +101,21 @@ export async function renderPreview(
       throw new PlatenError("RENDER_QUEUE_FULL", { cause: err });
     throw documentLimitError(err) ?? err;
   }
+}
+
+/**
+ * A preview as page images, what the design studio and `npm run design:dev` show: the marked
+ * PDF of `renderPreview`, then its first `maxPages` pages drawn as PNG by pdf.js in the
+ * renderer's Chromium. Drawing stops early once `superseded()` says a newer preview is wanted.
+ */
+export async function renderPreviewPages(
+  renderer: Renderer,
+  source: PreviewSource,
+  { maxPages, superseded = () => false }: { maxPages: number; superseded?: () => boolean },
+): Promise<{ pdf: Buffer; pageCount: number; pages: Buffer[] }> {
+  const { pdf, pageCount } = await renderPreview(renderer, source);
+  const pages: Buffer[] = [];
+  for (let page = 1; page <= Math.min(pageCount, maxPages) && !superseded(); page++)
+    pages.push(await renderer.pageImage(pdf, page));
+  return { pdf, pageCount, pages };
 }

@@ -85,7 +85,19 @@ export async function rasterizePage(
       // A string specifier: the page imports pdf.js from its own (intercepted) origin.
       const pdfjs = await import(`${location.origin}/pdf.mjs`);
       pdfjs.GlobalWorkerOptions.workerSrc = `${location.origin}/pdf.worker.mjs`;
-      const doc = await pdfjs.getDocument({ url: `${location.origin}/document.pdf`, isEvalSupported: false }).promise;
+      // One worker for the page's life: a new one per document loads and compiles pdf.js's
+      // 1.4 MB worker script again, most of an image's time.
+      const kept = window as unknown as { platenPdfWorker?: { destroy(): void } };
+      kept.platenPdfWorker ??= new pdfjs.PDFWorker();
+      const worker = kept.platenPdfWorker!;
+      const doc = await pdfjs
+        .getDocument({ url: `${location.origin}/document.pdf`, isEvalSupported: false, worker })
+        .promise.catch((error: unknown) => {
+          // A worker that failed a document is not trusted with the next one.
+          worker.destroy();
+          if (kept.platenPdfWorker === worker) kept.platenPdfWorker = undefined;
+          throw error;
+        });
       try {
         const pdfPage = await doc.getPage(n);
         const natural = pdfPage.getViewport({ scale: 1 });

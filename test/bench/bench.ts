@@ -7,15 +7,19 @@ import { runColdPhase } from "./cold.ts";
 import { runDesignPhase } from "./design-api.ts";
 import { runFeaturePhase } from "./features.ts";
 import { startFloor } from "./floor.ts";
+import { runStudioPhase } from "./studio-preview.ts";
 import { processRssMb, treeRssMb } from "./tree-rss.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**
  * `npm run bench`: cold starts of the deployed bundles (cold.ts), then the sync endpoint of
  * the local stack against the Chromium floor, measured in the same run on the same
- * machine. BENCH_QUICK=1 shortens every phase.
+ * machine. BENCH_QUICK=1 shortens every phase; BENCH_ONLY=studio runs the studio preview's phase alone.
  */
 const quick = process.env.BENCH_QUICK === "1";
+const only = process.env.BENCH_ONLY || undefined;
+if (only !== undefined && only !== "studio")
+  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio"; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
 const log = (line = "") => console.log(line);
 
@@ -31,6 +35,13 @@ log(
 );
 log("starting the local stack and the floor browsers…");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
+if (only === "studio") {
+  log("design studio: last keystroke → updated preview image…");
+  for (const line of await runStudioPhase(stack, n(30, 8))) log(line);
+  await stack.stop();
+  removeDataDir(stack.dataDir);
+  process.exit(0);
+}
 const browsers = readRenderConfig().browsers;
 const floor = await startFloor(browsers);
 const demo = stack.localJson.workspaces[0]!;
@@ -182,6 +193,9 @@ log(`  ZIP ${fmt(asyncZipBytes / 1024)} KiB downloaded in ${fmt(zipSeconds, 2)} 
 log("design API: preview against sync, publishing a 1 MB bundle…");
 const designTable = await runDesignPhase(stack, bundle, n(30, 8), n(10, 4));
 
+log("design studio: last keystroke → updated preview image…");
+const studioTable = await runStudioPhase(stack, n(30, 8));
+
 // Memory of one workload on its own: a fresh stack, warmed, then 1,000 renders in a row (the
 // phases above leave Chromium's high-water marks of 400-row documents behind).
 await stack.stop();
@@ -243,6 +257,9 @@ for (const line of featureTable) log(line);
 log();
 log("Design API: a preview against a sync render of the same invoice, and publishing (the local stack, HTTP).");
 for (const line of designTable) log(line);
+log();
+log("Design studio: the sample invoice's editor, from the last keystroke to the preview's new page image.");
+for (const line of studioTable) log(line);
 log();
 log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");
 for (const line of coldTable) log(line);

@@ -18,22 +18,15 @@ export async function publishDeps(): Promise<PublishDeps> {
   return { clock: systemClock, renderThumbnail: thumbnailRenderer() };
 }
 
-/**
- * A preview as page images: the marked PDF of `renderPreview` (the design API's preview, same
- * renderer and limits), then its first pages drawn as PNG by pdf.js in the renderer's Chromium.
- */
+/** A preview as page images: `renderPreviewPages` of the design API's preview (same renderer and limits). */
 export async function previewPages(
   source: Awaited<ReturnType<typeof previewSource>>,
 ): Promise<{ pageCount: number; pages: Buffer[] }> {
-  const [{ renderPreview }, { getRenderer }] = await Promise.all([
+  const [{ renderPreviewPages }, { getRenderer }] = await Promise.all([
     import("#shared/authoring/preview.ts"),
     import("#shared/render/renderer.ts"),
   ]);
-  const renderer = getRenderer();
-  const { pdf, pageCount } = await renderPreview(renderer, source);
-  const pages: Buffer[] = [];
-  for (let page = 1; page <= Math.min(pageCount, PREVIEW_PAGES); page++)
-    pages.push(await renderer.pageImage(pdf, page));
+  const { pageCount, pages } = await renderPreviewPages(getRenderer(), source, { maxPages: PREVIEW_PAGES });
   return { pageCount, pages };
 }
 
