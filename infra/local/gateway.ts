@@ -48,6 +48,9 @@ export interface GatewayOptions {
  * 413 above 50 MB (without buffering the oversized body), 431 for a head over 16 KB (client-error.ts) and 504
  * past the integration time-out.
  */
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000;
+
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   installLambdaStreamingRuntime(); // before any handler module loads, as in the Lambda runtime
   let ready = false;
@@ -60,6 +63,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     });
   });
   server.requestTimeout = 0; // the integration time-out below decides
+  // Idle keep-alive connections stay open 65 s, as behind a load balancer, not Node's 5 s: a client
+  // whose event loop was busy past its own 4 s reuse limit (a test decoding a PDF synchronously)
+  // could otherwise send its next request on a connection the gateway was closing at that moment
+  // ("other side closed"). Clients still learn the limit from the Keep-Alive header.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on("clientError", answerClientError); // a head over 16 KB: 431 with the error body and CORS
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
