@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "#shared/clock.ts";
 import { isTransientAwsError } from "#shared/aws/transient-error.ts";
-import { DEFERRED, type FairRendering, fairRenderingFromEnv, renderInSlot } from "#shared/generation/fair-render.ts";
+import {
+  DEFERRED,
+  type FairRendering,
+  fairRenderingFromEnv,
+  renderInSlot,
+  renderSlots,
+} from "#shared/generation/fair-render.ts";
 import {
   admitRender,
   deferDelaySeconds,
@@ -311,5 +317,94 @@ describe("fairRenderingFromEnv (per invocation)", () => {
     const clock: Clock = { now: () => new Date(T0) };
     const rendered: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
     expect(await renderInSlot("A", { ...tooLong, store }, clock, async () => rendered)).toEqual(rendered);
+  });
+});
+
+describe("renderSlots (one batch's files of one workspace)", () => {
+  const clock: Clock = { now: () => new Date(T0) };
+  const fair = (store: LeaseStore, lanes = 2): FairRendering => ({
+    store,
+    config,
+    budgetMs: 30_000,
+    remainingMs: () => 600_000,
+    deferForTime: true,
+    lanes,
+  });
+  const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
+  /** Renders that record how many of them run at once. */
+  const concurrency = () => {
+    const seen = { now: 0, max: 0 };
+    const render = async (onBrowser: () => void) => {
+      onBrowser();
+      seen.max = Math.max(seen.max, ++seen.now);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.now -= 1;
+      return done;
+    };
+    return { seen, render };
+  };
+
+  it("takes the container's lanes in one write, renders the files through them, gives them back in one write", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: {}, avgMs: 100 }); // cap 40
+    let ms = T0;
+    // Time passes between the files.
+    const ticking: Clock = {
+      now: () => {
+        ms += 10;
+        return new Date(ms);
+      },
+    };
+    const slots = renderSlots("A", fair(store), ticking, 5);
+    const { seen, render } = concurrency();
+    let heldWhileRendering = 0;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        slots.run(async (onBrowser) => {
+          heldWhileRendering = Math.max(heldWhileRendering, store.held("A", T0));
+          return render(onBrowser);
+        }),
+      ),
+    );
+    await slots.close();
+    expect(results).toEqual(Array(5).fill(done));
+    expect(seen.max).toBe(2);
+    expect(heldWhileRendering).toBe(2);
+    expect(store.writes).toBe(2);
+    expect(store.held("A", T0)).toBe(0);
+    expect(latestAverage(store.sharesOf("A")).avgMs).toBeLessThan(100);
+  });
+
+  it("never holds more than the cap: with room for one it renders the batch in one lane; at the cap it defers them all", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: { busy: T0 + 60_000 }, avgMs: 30_000 }); // cap 2
+    const slots = renderSlots("A", fair(store, 4), clock, 3);
+    const { seen, render } = concurrency();
+    const results = await Promise.all(Array.from({ length: 3 }, () => slots.run(render)));
+    await slots.close();
+    expect(results).toEqual(Array(3).fill(done));
+    expect(seen.max).toBe(1);
+    expect(store.held("A", T0)).toBe(1); // the other render's lease alone
+    store.seed("A", { leases: { busy: T0 + 60_000, busy2: T0 + 60_000 }, avgMs: 30_000 });
+    const full = renderSlots("A", fair(store), clock, 2);
+    expect(await Promise.all([full.run(render), full.run(render)])).toEqual([DEFERRED, DEFERRED]);
+    await full.close();
+    expect(store.held("A", T0)).toBe(2);
+  });
+
+  it("a time-out keeps its lane's slot for the penalty; a file found no browser defers the ones not started", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: {}, avgMs: 100 });
+    const timedOut: Outcome = { status: "failed", errorCode: "RENDER_TIMEOUT", errorMessage: "slow" };
+    const slots = renderSlots("A", fair(store), clock, 2);
+    expect(await Promise.all([slots.run(async () => timedOut), slots.run(async () => done)])).toEqual([timedOut, done]);
+    await slots.close();
+    expect(Object.values(store.leasesOf("A"))).toEqual([T0 + 60_000]);
+    const busy = renderSlots("A", fair(store, 1), clock, 3);
+    const results = await Promise.all([
+      busy.run(async () => Promise.reject(new RenderError("BROWSER_BUSY", "no browser"))),
+      busy.run(async () => done),
+      busy.run(async () => done),
+    ]);
+    await busy.close();
+    expect(results).toEqual([DEFERRED, DEFERRED, DEFERRED]);
+    expect(store.held("A", T0)).toBe(1);
   });
 });
