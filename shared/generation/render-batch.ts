@@ -200,7 +200,7 @@ async function renderTask(
   if (claim === "claimed") return { claimed: { file, outcome } };
   if (!claim) return undefined;
   await dropParams(file);
-  return settledFileOf(file);
+  return settledFileOf({ ...file, ...outcome });
 }
 
 /** Render slots per workspace for the batch's files still to render (fair-render.ts `renderSlots`: one lease write each way). */
