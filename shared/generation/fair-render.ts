@@ -23,8 +23,6 @@ export interface FairRendering {
    * time-out), files are rendered anyway: deferring them would repeat for ever.
    */
   deferForTime: boolean;
-  /** Files this container renders at once (its browsers): a batch takes at most this many leases per workspace. */
-  lanes?: number;
 }
 
 /** A render that did not start: its message goes back to the queue at once. */
@@ -51,7 +49,6 @@ export function fairRenderingFromEnv(remainingMs: () => number, env: Environment
     budgetMs: render.timeoutMs,
     remainingMs,
     deferForTime,
-    lanes: render.browsers,
   };
 }
 
@@ -90,39 +87,26 @@ export async function renderInSlot(
 }
 
 /**
- * Slots for `files` renders of one workspace in one batch. A container renders at most
- * `fair.lanes` files at once (its browsers), so the batch takes that many leases or fewer (as
- * many as the workspace has room for, at least one) in one conditional write, renders its files
- * through them one after another, and gives them back in one write when its last render ends:
- * two lease writes per batch and workspace instead of two per file. The workspace never holds
- * more leases than its cap, and never renders more files at once than the leases it holds.
- * The leases last long enough for a lane's files in turn (each 2 × budget + slack); a file that
- * would start too late for its lease, or for the invocation, is deferred, and so is every file
- * not yet started once one found no browser in time.
+ * Slots for `files` renders of one workspace in one batch: one lease per file, taken together (as
+ * many as the workspace has room for: one conditional write when one item's part of the cap holds
+ * them all, else one per item used) and given back together when the last of their renders ends —
+ * two lease writes per batch and workspace instead of two per file, unless the cap is small. The files render side by side as before, one per lease; a file beyond
+ * the leases taken goes back to the queue at once, as one at the cap always did. So the workspace
+ * never renders more files at once than the leases it holds, nor holds more than its cap; a lease
+ * lasts 2 × budget + slack, the longest one render may take.
  */
 export function renderSlots(workspaceId: string, fair: FairRendering, clock: Clock, files: number): RenderSlots {
-  const wanted = Math.max(1, Math.min(files, fair.lanes ?? 1));
-  const perRenderMs = 2 * fair.budgetMs + LEASE_SLACK_MS;
-  let lease: Promise<Lanes | undefined> | undefined;
+  let lease: Promise<Leases | undefined> | undefined;
   let ended = 0;
-  let busy = false;
   let given: Promise<void> | undefined;
   const giveBack = () => (given ??= lease ? lease.then((l) => l?.giveBack()) : Promise.resolve());
   const run = async (render: SlotRender): Promise<Outcome | typeof DEFERRED> => {
     try {
       if (fair.deferForTime && !fitsInvocation(fair.remainingMs(), fair.budgetMs)) return DEFERRED;
-      lease ??= takeLanes(workspaceId, fair, clock, wanted, Math.ceil(files / wanted) * perRenderMs);
-      const lanes = await lease;
-      if (!lanes) return DEFERRED;
-      return await lanes.inLane(async (lane) => {
-        // A render starts only with its whole budget left on the lease (the wait for a browser and
-        // the render); the slack stays for storing and settling.
-        const late = clock.now().getTime() + 2 * fair.budgetMs > lanes.untilMs;
-        if (busy || late || (fair.deferForTime && !fitsInvocation(fair.remainingMs(), fair.budgetMs))) return DEFERRED;
-        const outcome = await timed(lane, render, fair.budgetMs);
-        if (outcome === DEFERRED) busy = true;
-        return outcome;
-      });
+      lease ??= takeBatchLeases(workspaceId, fair, clock, Math.max(1, files));
+      const mine = (await lease)?.free.pop();
+      if (!mine) return DEFERRED;
+      return await timed(mine, render, fair.budgetMs);
     } finally {
       if (++ended >= files) void giveBack();
     }
@@ -130,33 +114,32 @@ export function renderSlots(workspaceId: string, fair: FairRendering, clock: Clo
   return { run, close: giveBack };
 }
 
-/** The leases a batch holds for one workspace, each a lane its files render through in turn. */
-interface Lanes {
-  untilMs: number;
-  inLane<T>(work: (lane: Lane) => Promise<T>): Promise<T>;
+/** The leases a batch holds for one workspace: those not yet used by a render, and how to give them all back. */
+interface Leases {
+  free: Lease[];
   giveBack(): Promise<void>;
 }
 
-/** One lease: the renders it ran (browser time) and whether one timed out (its slot is then charged). */
-interface Lane {
+/** One lease: its render's browser time, and whether it timed out (the slot is then charged). */
+interface Lease {
   token: string;
-  tookMs: number[];
+  shard: number;
+  tookMs?: number;
   timedOut: boolean;
 }
 
-/** Takes up to `wanted` leases in one write; undefined when the workspace is at its cap or the store failed transiently. */
-async function takeLanes(
+/** Takes up to `wanted` leases (one write per item used); undefined when the workspace is at its cap or the store failed transiently. */
+async function takeBatchLeases(
   workspaceId: string,
   fair: FairRendering,
   clock: Clock,
   wanted: number,
-  forMs: number,
-): Promise<Lanes | undefined> {
+): Promise<Leases | undefined> {
   const tokens = Array.from({ length: wanted }, () => crypto.randomUUID());
   const now = clock.now().getTime();
-  const untilMs = now + forMs;
+  const until = now + 2 * fair.budgetMs + LEASE_SLACK_MS;
   // A write that may have applied before its error came back is undone by takeLeases.
-  const taken = await takeLeases(fair.store, workspaceId, tokens, untilMs, now, fair.config).catch((error: unknown) => {
+  const taken = await takeLeases(fair.store, workspaceId, tokens, until, now, fair.config).catch((error: unknown) => {
     // Throttled or briefly failing: back to the queue in seconds, not after the visibility
     // time-out. Anything else (access denied, no table) repeats on every try: it is thrown,
     // so the message's retries run out into the DLQ and its alarm.
@@ -164,42 +147,30 @@ async function takeLanes(
     logger.warn("render lease not taken: the file goes back to the queue", { workspaceId, error: String(error) });
     return undefined;
   });
-  if (!taken) return undefined;
-  const lanes: Lane[] = taken.tokens.map((token) => ({ token, tookMs: [], timedOut: false }));
-  const free = [...lanes];
-  const waiting: ((lane: Lane) => void)[] = [];
+  if (!taken?.length) return undefined;
+  const leases: Lease[] = taken.flatMap((t) => t.tokens.map((token) => ({ token, shard: t.shard, timedOut: false })));
   return {
-    untilMs,
-    async inLane(work) {
-      const lane = free.pop() ?? (await new Promise<Lane>((resolve) => waiting.push(resolve)));
-      try {
-        return await work(lane);
-      } finally {
-        const next = waiting.shift();
-        if (next) next(lane);
-        else free.push(lane);
-      }
-    },
+    free: [...leases],
     async giveBack() {
-      const ends = lanes.map((l) => ({ token: l.token, timedOut: l.timedOut }));
       const nowMs = clock.now().getTime();
-      await giveBackLeases(
-        fair.store,
-        workspaceId,
-        taken.shard,
-        ends,
-        lanes.flatMap((l) => l.tookMs),
-        nowMs,
-        fair.config,
-      )
-        // Not fatal: the leases then end at their own expiry.
-        .catch((error: unknown) => logger.warn("render lease not given back", { workspaceId, error: String(error) }));
+      // One write per item, each learning the times of the renders that held its leases.
+      await Promise.all(
+        taken.map(({ shard }) => {
+          const mine = leases.filter((l) => l.shard === shard);
+          const ends = mine.map((l) => ({ token: l.token, timedOut: l.timedOut }));
+          const took = mine.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs]));
+          return giveBackLeases(fair.store, workspaceId, shard, ends, took, nowMs, fair.config).catch(
+            // Not fatal: the leases then end at their own expiry.
+            (error: unknown) => logger.warn("render lease not given back", { workspaceId, error: String(error) }),
+          );
+        }),
+      );
     },
   };
 }
 
-/** One render in `lane`, its browser time recorded (a time-out as the whole budget); BROWSER_BUSY → DEFERRED. */
-async function timed(lane: Lane, render: SlotRender, budgetMs: number): Promise<Outcome | typeof DEFERRED> {
+/** One render in `lease`, its browser time recorded (a time-out as the whole budget); BROWSER_BUSY → DEFERRED. */
+async function timed(lease: Lease, render: SlotRender, budgetMs: number): Promise<Outcome | typeof DEFERRED> {
   // Browser time only: the wait for a browser is the pool's queue, not the document's cost.
   let started: number | undefined;
   let timedOut = false;
@@ -212,9 +183,8 @@ async function timed(lane: Lane, render: SlotRender, budgetMs: number): Promise<
     throw err;
   } finally {
     // A time-out counts as the whole budget; a render that never reached a browser, not at all.
-    if (timedOut) {
-      lane.timedOut = true;
-      lane.tookMs.push(budgetMs);
-    } else if (started !== undefined) lane.tookMs.push(performance.now() - started);
+    lease.timedOut = timedOut;
+    if (timedOut) lease.tookMs = budgetMs;
+    else if (started !== undefined) lease.tookMs = performance.now() - started;
   }
 }

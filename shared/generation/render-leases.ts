@@ -54,7 +54,7 @@ interface Target {
   room: number;
 }
 
-/** Leases taken in one write: the item that holds them and their tokens (a prefix of those asked for). */
+/** Leases taken in one write: the item that holds them and their tokens. */
 export interface TakenLeases {
   shard: number;
   tokens: string[];
@@ -74,15 +74,47 @@ export async function takeLease(
   nowMs: number,
   config: FairShareConfig,
 ): Promise<number | undefined> {
-  return (await takeLeases(store, workspaceId, [token], untilMs, nowMs, config))?.shard;
+  return (await takeLeases(store, workspaceId, [token], untilMs, nowMs, config))[0]?.shard;
 }
 
 /**
- * Takes up to `tokens.length` render slots of the workspace in one conditional write on one item
- * (a batch's renders of one workspace): as many as that item's part of the cap has room for, at
- * least one, or none when the workspace holds its cap. The first token chooses the item.
+ * Takes up to `tokens.length` render slots of the workspace for a batch's files: as many as fit on
+ * one item's part of the cap in one conditional write, then the rest on other items with room, one
+ * write per item, while the workspace holds less than its cap. One write when an item's part has
+ * room for all (a cap of 8 × the batch or more: fast documents); a small cap, split one lease per
+ * item, takes one write per lease as before. Empty when the workspace holds its cap. A failed write
+ * frees the leases taken before it and throws.
  */
 export async function takeLeases(
+  store: LeaseStore,
+  workspaceId: string,
+  tokens: string[],
+  untilMs: number,
+  nowMs: number,
+  config: FairShareConfig,
+): Promise<TakenLeases[]> {
+  const taken: TakenLeases[] = [];
+  try {
+    for (let rest = tokens; rest.length; ) {
+      const more = await takeOnItem(store, workspaceId, rest, untilMs, nowMs, config);
+      if (!more) break;
+      taken.push(more);
+      rest = rest.slice(more.tokens.length);
+    }
+    return taken;
+  } catch (error) {
+    const free = taken.map((t) => ({ shard: t.shard, leases: t.tokens.map((token) => ({ token })) }));
+    await Promise.all(free.map((f) => store.end(workspaceId, f.shard, f.leases, undefined).catch(() => {})));
+    throw error;
+  }
+}
+
+/**
+ * Takes up to `tokens.length` slots in one conditional write on one item: as many as that item's
+ * part of the cap has room for, at least one, or none when the workspace holds its cap. The first
+ * token chooses the item.
+ */
+async function takeOnItem(
   store: LeaseStore,
   workspaceId: string,
   tokens: string[],
