@@ -137,7 +137,8 @@ export function endLease(
   return { leases, ...(avgMs === undefined ? {} : { avgMs }) };
 }
 
-const movingAverage = (avgMs: number | undefined, tookMs: number | undefined): number | undefined => {
+/** The average with one more render's time (unchanged without one). */
+export const movingAverage = (avgMs: number | undefined, tookMs: number | undefined): number | undefined => {
   if (tookMs === undefined) return avgMs;
   return avgMs === undefined ? tookMs : avgMs + AVG_WEIGHT * (tookMs - avgMs);
 };

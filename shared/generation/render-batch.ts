@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
-import { DEFERRED, type FairRendering, renderInSlot } from "./fair-render.ts";
+import { DEFERRED, type FairRendering, type RenderSlots, renderSlots } from "./fair-render.ts";
 import { deferDelaySeconds } from "./fair-share.ts";
 import { type FileRecord, getFileRecords } from "./file-store.ts";
 import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "./job-store.ts";
@@ -70,7 +70,11 @@ export async function renderQueuedBatch(messages: QueuedMessage[], deps: BatchDe
   const failures: BatchFailure[] = [];
   const tasks = fileTasks(messages, failures);
   const records = new Map((await getFileRecords(tasks.map((t) => t.msg))).map((r) => [recordKey(r), r]));
-  const results = await Promise.allSettled(tasks.map((t) => renderTask(records.get(recordKey(t.msg)), t.msg, deps)));
+  const slots = deps.fair ? slotsByWorkspace(tasks, records, deps.fair, deps.clock) : undefined;
+  const results = await Promise.allSettled(
+    tasks.map((t) => renderTask(records.get(recordKey(t.msg)), t.msg, deps, slots?.get(t.msg.workspaceId))),
+  );
+  await Promise.all([...(slots?.values() ?? [])].map((s) => s.close()));
   const counted: Counted[] = [];
   const claimed: Claimed[] = [];
   const deferred: FileTask[] = [];
@@ -182,6 +186,7 @@ async function renderTask(
   file: FileRecord | undefined,
   msg: RenderMessage,
   deps: BatchDeps,
+  slots: RenderSlots | undefined,
 ): Promise<SettledFile | { claimed: ClaimedFile } | undefined | typeof DEFERRED> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
   // A replay: the first attempt may have died while counting, or before counting or finalizing.
@@ -189,13 +194,29 @@ async function renderTask(
   if (file.status !== "queued") return settledFileOf(file);
   // Not settled: another delivery of the file owns it and counts it.
   const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
-  const outcome = deps.fair ? await renderInSlot(file.workspaceId, deps.fair, deps.clock, render) : await render();
+  const outcome = slots ? await slots.run(render) : await render();
   if (outcome === DEFERRED) return sendBack(msg, deps.fair!, deps.clock);
   const claim = await claimOnce(file, outcome, deps.clock);
   if (claim === "claimed") return { claimed: { file, outcome } };
   if (!claim) return undefined;
   await dropParams(file);
-  return settledFileOf(file);
+  return settledFileOf({ ...file, ...outcome });
+}
+
+/** Render slots per workspace for the batch's files still to render (fair-render.ts `renderSlots`: one lease write each way). */
+function slotsByWorkspace(
+  tasks: FileTask[],
+  records: Map<string, FileRecord>,
+  fair: FairRendering,
+  clock: Clock,
+): Map<string, RenderSlots> {
+  const files = new Map<string, number>();
+  for (const { msg } of tasks) {
+    const file = records.get(recordKey(msg));
+    if (file?.status === "queued" && file.workspaceId === msg.workspaceId)
+      files.set(msg.workspaceId, (files.get(msg.workspaceId) ?? 0) + 1);
+  }
+  return new Map([...files].map(([ws, n]) => [ws, renderSlots(ws, fair, clock, n)]));
 }
 
 /** One count (and maybe the finalization) per request; a failure sends all its messages back. */

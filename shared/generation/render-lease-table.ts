@@ -46,12 +46,16 @@ export const dynamoLeaseStore: LeaseStore = {
     }
     return keys.map((key) => shareOf(byPk.get(key.pk)));
   },
-  async create(workspaceId, shard, token, untilMs) {
+  async create(workspaceId, shard, tokens, untilMs) {
     try {
       await awsClients().ddb.send(
         new PutCommand({
           TableName: TableName(),
-          Item: { ...leaseItemKey(workspaceId, shard), leases: { [token]: untilMs }, expiresAt: ttl(untilMs) },
+          Item: {
+            ...leaseItemKey(workspaceId, shard),
+            leases: Object.fromEntries(tokens.map((t) => [t, untilMs])),
+            expiresAt: ttl(untilMs),
+          },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );
@@ -61,16 +65,17 @@ export const dynamoLeaseStore: LeaseStore = {
       throw err;
     }
   },
-  async add(workspaceId, shard, token, untilMs, cap) {
+  async add(workspaceId, shard, tokens, untilMs, cap) {
+    // All the leases or none: only while the item holds at most `cap` minus them.
     const update = () =>
       awsClients().ddb.send(
         new UpdateCommand({
           TableName: TableName(),
           Key: leaseItemKey(workspaceId, shard),
-          UpdateExpression: "SET leases.#t = :until, expiresAt = :ttl",
-          ConditionExpression: "size(leases) < :cap",
-          ExpressionAttributeNames: { "#t": token },
-          ExpressionAttributeValues: { ":until": untilMs, ":ttl": ttl(untilMs), ":cap": cap },
+          UpdateExpression: `SET ${tokens.map((_, i) => `leases.#t${i} = :until`).join(", ")}, expiresAt = :ttl`,
+          ConditionExpression: "size(leases) <= :max",
+          ExpressionAttributeNames: Object.fromEntries(tokens.map((t, i) => [`#t${i}`, t])),
+          ExpressionAttributeValues: { ":until": untilMs, ":ttl": ttl(untilMs), ":max": cap - tokens.length },
         }),
       );
     try {
@@ -104,21 +109,27 @@ export const dynamoLeaseStore: LeaseStore = {
       ),
     );
   },
-  async end(workspaceId, shard, token, keepUntilMs, average) {
+  async end(workspaceId, shard, leases, average) {
+    const kept = leases.flatMap((l, i) => (l.keepUntilMs === undefined ? [] : [i]));
+    const removed = leases.flatMap((l, i) => (l.keepUntilMs === undefined ? [i] : []));
+    const latest = Math.max(0, ...kept.map((i) => leases[i]!.keepUntilMs!));
     const sets = [
-      ...(keepUntilMs === undefined ? [] : ["leases.#t = :until", "expiresAt = :ttl"]),
+      ...kept.map((i) => `leases.#t${i} = :until${i}`),
+      ...(kept.length ? ["expiresAt = :ttl"] : []),
       ...(average === undefined ? [] : ["avgMs = :avg", "avgAt = :at"]),
     ];
     const values = {
-      ...(keepUntilMs === undefined ? {} : { ":until": keepUntilMs, ":ttl": ttl(keepUntilMs) }),
+      ...Object.fromEntries(kept.map((i) => [`:until${i}`, leases[i]!.keepUntilMs])),
+      ...(kept.length ? { ":ttl": ttl(latest) } : {}),
       ...(average === undefined ? {} : { ":avg": Math.round(average.avgMs), ":at": average.avgAt }),
     };
     const expression = [
       sets.length ? `SET ${sets.join(", ")}` : "",
-      keepUntilMs === undefined ? "REMOVE leases.#t" : "",
+      removed.length ? `REMOVE ${removed.map((i) => `leases.#t${i}`).join(", ")}` : "",
     ]
       .filter(Boolean)
       .join(" ");
+    if (!expression) return;
     await awsClients()
       .ddb.send(
         new UpdateCommand({
@@ -127,7 +138,7 @@ export const dynamoLeaseStore: LeaseStore = {
           UpdateExpression: expression,
           // Only while the item is there: a lease's item vanished by TTL is not recreated without its leases map.
           ConditionExpression: "attribute_exists(leases)",
-          ExpressionAttributeNames: { "#t": token },
+          ExpressionAttributeNames: Object.fromEntries(leases.map((l, i) => [`#t${i}`, l.token])),
           ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         }),
       )

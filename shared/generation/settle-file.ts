@@ -17,6 +17,8 @@ import type { Outcome } from "./render-file.ts";
  *    a stopping plan's limit may refuse them: the file then fails, never delivered);
  * 3. `counting → done | failed`; then the request counts it (and may be finalized).
  * A crash after 1 leaves `counting`: replays and the sweeper redo 2 and 3 (idempotent).
+ * A rendered one-page file has nothing to count (`countedAsReserved`): step 1 takes it
+ * `queued → done` at once, and only 3's request count follows, as for any settled file.
  */
 
 /** A settled file as its request's count needs it (whose page marker to drop once counted). */
@@ -39,9 +41,14 @@ export function accountOf(
 }
 
 export const settledFileOf = (
-  file: Pick<FileRecord, "fileId" | "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread">,
+  file: Pick<
+    FileRecord,
+    "fileId" | "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread" | "status" | "pageCount"
+  >,
 ): SettledFile => {
-  const account = accountOf(file);
+  // A file counted as reserved never had a page marker (`countedAsReserved`): nothing to drop.
+  const reserved = file.status === "done" && countedAsReserved({ status: "done", pageCount: file.pageCount });
+  const account = reserved ? undefined : accountOf(file);
   return { fileId: file.fileId, ...(account && { account }) };
 };
 
@@ -81,8 +88,18 @@ export interface ClaimedFile {
 }
 
 /**
+ * Whether the outcome's pages are exactly what acceptance reserved for the file (one page): a
+ * rendered one-page document, the most common. Its count needs no correction — on any plan, as
+ * the reservation already passed a stopping plan's limit — so steps 2 and 3 have nothing to do:
+ * its claim is final (`queued → done` in one conditional write) and it has no marker to drop.
+ */
+export const countedAsReserved = (outcome: Pick<Outcome, "status" | "pageCount">): boolean =>
+  outcome.status === "done" && outcome.pageCount === 1;
+
+/**
  * Step 1 alone: `claimed` when this delivery owns the file (steps 2 and 3 follow in
- * `finishClaimed`), `settled` when the file has no page account and was settled at once,
+ * `finishClaimed`), `settled` when the file has no page account or its pages are what was
+ * reserved (`countedAsReserved`) and it was settled at once,
  * undefined when another delivery owns it (the caller does nothing more).
  */
 export async function claimOnce(
@@ -90,7 +107,7 @@ export async function claimOnce(
   outcome: Outcome,
   clock: Clock,
 ): Promise<"claimed" | "settled" | undefined> {
-  if (!accountOf(file))
+  if (!accountOf(file) || countedAsReserved(outcome))
     return (await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() }))
       ? "settled"
       : undefined;
@@ -143,7 +160,7 @@ export async function finishCounting(file: FileRecord, outcome: Outcome, clock: 
  */
 async function accountFor(file: FileRecord, outcome: Outcome): Promise<Outcome> {
   const account = accountOf(file);
-  if (!account) return outcome;
+  if (!account || countedAsReserved(outcome)) return outcome;
   const c = await correctFilePages(account, file.fileId, outcome.status === "done" ? outcome.pageCount : undefined);
   if (c.kind !== "refused" || outcome.status !== "done") return outcome;
   if (outcome.s3Key) await deletePdf(outcome.s3Key).catch(() => undefined); // a leftover would only wait for its retention

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDelivery } from "#shared/webhooks/delivery-store.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
+import { invoiceWithRows } from "../helpers/limits-http.ts";
 import { type AcceptedJson, acceptOrFail, moveClock, renderQueue } from "../helpers/async-http.ts";
 import { armFaults, endAll, expectInvariant, faultHits, sweepNow } from "../helpers/faults.ts";
 import {
@@ -57,19 +58,22 @@ async function tenantWithEndpoints(name: string): Promise<{ tenant: PlanTenant; 
   return { tenant, paths };
 }
 
-const accept = (tenant: PlanTenant, n: number, prefix: string) =>
+const accept = (tenant: PlanTenant, n: number, prefix: string, rows?: number) =>
   acceptOrFail(stack, tenant.appKey, "multiple", {
     designId: tenant.invoiceId,
     version: 1,
-    contents: invoiceItems(n, prefix),
+    contents: invoiceItems(n, prefix).map((item) => (rows ? { ...item, params: invoiceWithRows(rows) } : item)),
   });
 
-/** Accepts `n` files under `rules`, waits for the end and checks the invariant and that the fault fired. */
-async function runCase(name: string, rules: Parameters<typeof armFaults>[1], n = 4) {
+/**
+ * Accepts `n` files under `rules` (invoices of `rows` 明細 rows when given: several pages each),
+ * waits for the end and checks the invariant and that the fault fired.
+ */
+async function runCase(name: string, rules: Parameters<typeof armFaults>[1], n = 4, rows?: number) {
   const { tenant, paths } = await tenantWithEndpoints(name);
   await armFaults(stack, rules);
   try {
-    const accepted = await accept(tenant, n, name);
+    const accepted = await accept(tenant, n, name, rows);
     const ended = await endAll(stack, tenant.appKey, [accepted]);
     for (const path of paths) await receiver.waitFor(path, 1, 30_000);
     expect(
@@ -102,9 +106,12 @@ describe("fault injection: every file ends once, pages billed = delivered, one e
   }, 120_000);
 
   it("a page correction (PAGES# write) fails once: the file is retried and counted exactly once", async () => {
-    const [ended] = await runCase("pages", [
+    // Documents of several pages: a one-page document is counted by its reservation and has no correction.
+    const rules: Parameters<typeof armFaults>[1] = [
       { service: "dynamodb", command: "UpdateCommand", target: "usage", detail: "#marker", action: "fail", times: 1 },
-    ]);
+    ];
+    const [ended] = await runCase("pages", rules, 4, 60);
+    expect(ended!.ended.body.files.every((f) => (f.pageCount ?? 0) > 1)).toBe(true);
     expect(ended!.ended.body.files).toHaveLength(4);
   }, 120_000);
 

@@ -1,10 +1,10 @@
 import { type Leases, liveLeases, type RenderShare } from "#shared/generation/fair-share.ts";
 import { LEASE_SHARDS } from "#shared/generation/lease-shards.ts";
-import type { LeaseAverage, LeaseStore } from "#shared/generation/render-leases.ts";
+import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/render-leases.ts";
 
 /**
  * An in-memory LeaseStore with the DynamoDB items' semantics (render-lease-table.ts): one item per
- * workspace and shard, an atomic conditional add, conditional prunes, plain overwrites, an average
+ * workspace and shard, an atomic conditional add of one or more leases, conditional prunes, plain overwrites, an average
  * raised only upwards and only on an item that exists. Reads return copies. It counts the writes
  * per item, so a test can show the write pattern; `beforeAdd` lets a test race another container.
  */
@@ -54,18 +54,19 @@ export class MemoryLeaseStore implements LeaseStore {
     return structuredClone(this.sharesOf(workspaceId));
   }
 
-  async create(workspaceId: string, shard: number, token: string, untilMs: number): Promise<boolean> {
+  async create(workspaceId: string, shard: number, tokens: string[], untilMs: number): Promise<boolean> {
     this.beforeAdd?.(workspaceId, shard);
     if (this.items.has(`${workspaceId}#${shard}`)) return false;
-    this.write(workspaceId, shard, { leases: { [token]: untilMs } });
+    this.write(workspaceId, shard, { leases: Object.fromEntries(tokens.map((t) => [t, untilMs])) });
     return true;
   }
 
-  async add(workspaceId: string, shard: number, token: string, untilMs: number, cap: number): Promise<boolean> {
+  async add(workspaceId: string, shard: number, tokens: string[], untilMs: number, cap: number): Promise<boolean> {
     this.beforeAdd?.(workspaceId, shard);
     const item = this.items.get(`${workspaceId}#${shard}`) ?? { leases: {} };
-    if (Object.keys(item.leases).length >= cap) return false;
-    this.write(workspaceId, shard, { ...item, leases: { ...item.leases, [token]: untilMs } });
+    if (Object.keys(item.leases).length + tokens.length > cap) return false;
+    const added = Object.fromEntries(tokens.map((t) => [t, untilMs]));
+    this.write(workspaceId, shard, { ...item, leases: { ...item.leases, ...added } });
     return true;
   }
 
@@ -76,21 +77,14 @@ export class MemoryLeaseStore implements LeaseStore {
     this.write(workspaceId, shard, { ...item, leases });
   }
 
-  async end(
-    workspaceId: string,
-    shard: number,
-    token: string,
-    keepUntilMs: number | undefined,
-    average: LeaseAverage | undefined,
-  ): Promise<void> {
+  async end(workspaceId: string, shard: number, ends: LeaseEnd[], average: LeaseAverage | undefined): Promise<void> {
     const item = this.items.get(`${workspaceId}#${shard}`);
     if (!item) return;
-    const { [token]: _gone, ...rest } = item.leases;
-    this.write(workspaceId, shard, {
-      ...item,
-      leases: keepUntilMs === undefined ? rest : { ...rest, [token]: keepUntilMs },
-      ...(average ?? {}),
-    });
+    const leases = { ...item.leases };
+    for (const { token, keepUntilMs } of ends)
+      if (keepUntilMs === undefined) delete leases[token];
+      else leases[token] = keepUntilMs;
+    this.write(workspaceId, shard, { ...item, leases, ...(average ?? {}) });
   }
 
   async raiseAverage(workspaceId: string, shards: number[], average: LeaseAverage): Promise<void> {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "#shared/clock.ts";
 import { isTransientAwsError } from "#shared/aws/transient-error.ts";
-import { DEFERRED, type FairRendering, fairRenderingFromEnv, renderInSlot } from "#shared/generation/fair-render.ts";
+import {
+  DEFERRED,
+  type FairRendering,
+  fairRenderingFromEnv,
+  renderInSlot,
+  renderSlots,
+} from "#shared/generation/fair-render.ts";
 import {
   admitRender,
   deferDelaySeconds,
@@ -311,5 +317,86 @@ describe("fairRenderingFromEnv (per invocation)", () => {
     const clock: Clock = { now: () => new Date(T0) };
     const rendered: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
     expect(await renderInSlot("A", { ...tooLong, store }, clock, async () => rendered)).toEqual(rendered);
+  });
+});
+
+describe("renderSlots (one batch's files of one workspace)", () => {
+  const clock: Clock = { now: () => new Date(T0) };
+  const fair = (store: LeaseStore): FairRendering => ({
+    store,
+    config,
+    budgetMs: 30_000,
+    remainingMs: () => 600_000,
+    deferForTime: true,
+  });
+  const done: Outcome = { status: "done", pageCount: 1, bytes: 10, s3Key: "k" };
+  /** Renders that record how many of them run at once and how many leases the workspace held meanwhile. */
+  const observed = (store: LeaseStore & MemoryLeaseStore) => {
+    const seen = { now: 0, max: 0, held: 0 };
+    const render = async (onBrowser: () => void) => {
+      onBrowser();
+      seen.max = Math.max(seen.max, ++seen.now);
+      seen.held = Math.max(seen.held, store.held("A", T0));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.now -= 1;
+      return done;
+    };
+    return { seen, render };
+  };
+
+  it("takes a lease per file in one write, renders the files side by side, gives the leases back in one write", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: {}, avgMs: 100 }); // cap 40
+    const slots = renderSlots("A", fair(store), clock, 5);
+    const { seen, render } = observed(store);
+    const results = await Promise.all(Array.from({ length: 5 }, () => slots.run(render)));
+    await slots.close();
+    expect(results).toEqual(Array(5).fill(done));
+    expect([seen.max, seen.held]).toEqual([5, 5]);
+    expect(store.writes).toBe(2);
+    expect(store.held("A", T0)).toBe(0);
+    expect(latestAverage(store.sharesOf("A")).avgMs).toBeLessThan(100);
+  });
+
+  it("a small cap, split one lease per item: the batch takes its leases over several items, up to the cap", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: {}, avgMs: 800 }); // cap 5: one lease on each of 5 items
+    const slots = renderSlots("A", fair(store), clock, 7);
+    const { seen, render } = observed(store);
+    const results = await Promise.all(Array.from({ length: 7 }, () => slots.run(render)));
+    await slots.close();
+    expect(results.filter((r) => r === done)).toHaveLength(5);
+    expect(results.filter((r) => r === DEFERRED)).toHaveLength(2);
+    expect([seen.max, seen.held]).toEqual([5, 5]);
+    expect(store.writes).toBe(10); // one write per item each way, as one lease per file took before
+    expect(store.held("A", T0)).toBe(0);
+  });
+
+  it("never holds more than the cap: with room for one, one file renders and the others go back; at the cap all do", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: { busy: T0 + 60_000 }, avgMs: 30_000 }); // cap 2
+    const slots = renderSlots("A", fair(store), clock, 3);
+    const { seen, render } = observed(store);
+    const results = await Promise.all(Array.from({ length: 3 }, () => slots.run(render)));
+    await slots.close();
+    expect(results.filter((r) => r === DEFERRED)).toHaveLength(2);
+    expect(results.filter((r) => r === done)).toHaveLength(1);
+    expect([seen.max, seen.held]).toEqual([1, 2]);
+    expect(store.held("A", T0)).toBe(1); // the other render's lease alone
+    store.seed("A", { leases: { busy: T0 + 60_000, busy2: T0 + 60_000 }, avgMs: 30_000 });
+    const full = renderSlots("A", fair(store), clock, 2);
+    expect(await Promise.all([full.run(render), full.run(render)])).toEqual([DEFERRED, DEFERRED]);
+    await full.close();
+    expect(store.held("A", T0)).toBe(2);
+  });
+
+  it("a time-out keeps its own lease for the penalty, the batch's other leases are freed; no browser in time defers", async () => {
+    const store = new MemoryLeaseStore().seed("A", { leases: {}, avgMs: 100 });
+    const timedOut: Outcome = { status: "failed", errorCode: "RENDER_TIMEOUT", errorMessage: "slow" };
+    const slots = renderSlots("A", fair(store), clock, 3);
+    const busy = async (): Promise<Outcome> => Promise.reject(new RenderError("BROWSER_BUSY", "no browser"));
+    const results = await Promise.all([slots.run(async () => timedOut), slots.run(async () => done), slots.run(busy)]);
+    await slots.close();
+    expect(results).toEqual([timedOut, done, DEFERRED]);
+    expect(Object.values(store.leasesOf("A"))).toEqual([T0 + 60_000]);
+    for (const item of store.sharesOf("A").filter((i) => i.avgMs !== undefined))
+      expect(inFlightCap(item, config)).toBe(2); // the time-out's whole budget in the average, on every item
   });
 });
