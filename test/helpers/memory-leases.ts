@@ -1,4 +1,4 @@
-import { type Leases, liveLeases, type RenderShare } from "#shared/generation/fair-share.ts";
+import { type FairShareConfig, type Leases, liveLeases, type RenderShare } from "#shared/generation/fair-share.ts";
 import { LEASE_SHARDS } from "#shared/generation/lease-shards.ts";
 import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/render-leases.ts";
 
@@ -8,6 +8,15 @@ import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/rend
  * raised only upwards and only on an item that exists. Reads return copies. It counts the writes
  * per item, so a test can show the write pattern; `beforeAdd` lets a test race another container.
  */
+/** The fair-share settings of the lease tests: 4 s of expected rendering in flight, at least 2 renders, 200 ms assumed before the first. */
+export const LEASE_TEST_CONFIG: FairShareConfig = {
+  workMs: 4000,
+  minInFlight: 2,
+  initialAvgMs: 200,
+  timeoutPenaltyMs: 60_000,
+  maxDeferSeconds: 20,
+};
+
 export class MemoryLeaseStore implements LeaseStore {
   readonly items = new Map<string, RenderShare>();
   /** Writes per item, keyed `workspace#shard`. */

@@ -12,7 +12,6 @@ import {
   admitRender,
   deferDelaySeconds,
   endLease,
-  type FairShareConfig,
   fitsInvocation,
   inFlightCap,
   type Leases,
@@ -22,7 +21,7 @@ import {
   readFairShareConfig,
 } from "#shared/generation/fair-share.ts";
 import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/render-leases.ts";
-import { MemoryLeaseStore } from "../helpers/memory-leases.ts";
+import { MemoryLeaseStore, LEASE_TEST_CONFIG } from "../helpers/memory-leases.ts";
 import type { Outcome } from "#shared/generation/render-file.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
@@ -33,14 +32,7 @@ import { RenderError } from "#shared/render/renderer.ts";
  */
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
-/** 4 s of expected rendering in flight, at least 2 renders; 200 ms assumed before the first. */
-const config: FairShareConfig = {
-  workMs: 4000,
-  minInFlight: 2,
-  initialAvgMs: 200,
-  timeoutPenaltyMs: 60_000,
-  maxDeferSeconds: 20,
-};
+const config = LEASE_TEST_CONFIG;
 const share = (leases: Leases, avgMs?: number): RenderShare => ({ leases, ...(avgMs === undefined ? {} : { avgMs }) });
 const tokens = (n: number, until: number): Leases =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, until]));

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type FairShareConfig, inFlightCap, latestAverage, liveLeases } from "#shared/generation/fair-share.ts";
+import { inFlightCap, latestAverage, liveLeases } from "#shared/generation/fair-share.ts";
 import { LEASE_SHARDS, leaseItemKey, leaseShardOf, shardCap, shardsInUse } from "#shared/generation/lease-shards.ts";
 import { giveBackLease, takeLease } from "#shared/generation/render-leases.ts";
-import { MemoryLeaseStore } from "../helpers/memory-leases.ts";
+import { MemoryLeaseStore, LEASE_TEST_CONFIG } from "../helpers/memory-leases.ts";
 
 /**
  * The write pattern of the render leases (shared/generation/lease-shards.ts, infra/README.md#capacity-model):
@@ -13,13 +13,7 @@ import { MemoryLeaseStore } from "../helpers/memory-leases.ts";
  */
 
 const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
-const config: FairShareConfig = {
-  workMs: 4000,
-  minInFlight: 2,
-  initialAvgMs: 200,
-  timeoutPenaltyMs: 60_000,
-  maxDeferSeconds: 20,
-};
+const config = LEASE_TEST_CONFIG;
 const fast = { tookMs: 100, timedOut: false };
 
 /** Live leases per item of the workspace. */
