@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { bundlePreviewSource, renderPreviewPages } from "#shared/authoring/preview.ts";
@@ -14,6 +16,19 @@ export const DEV_PAGES = 5;
  */
 export const isScratchFile = (path: string): boolean =>
   path.split("/").some((part) => /^[.#]|~$|\.swp$|^4913$/.test(part));
+
+/**
+ * The changed paths worth naming in the "rendering vN (…)" line: those still in the folder. An
+ * editor that saves by writing a temporary file and renaming it over the original (`sed -i`'s
+ * `sedXXXXXX`, some editors' backups) leaves a name that is gone by then; when every changed path
+ * is gone (a file really deleted), all of them are named.
+ */
+export function changedToName(changed: string[], exists: (path: string) => boolean): string[] {
+  const present = changed.filter((path) => path === START || exists(path));
+  return present.length ? present : changed;
+}
+
+const START = "(start)";
 
 /** One finished render of the folder: its pages, or what stopped it. */
 export type DevRender = { version: number; at: string; ms: number } & (
@@ -41,7 +56,7 @@ export interface RenderLoopOptions {
 export function startRenderLoop(options: RenderLoopOptions): { close(): Promise<void> } {
   let version = 0;
   /** Files changed since the last render started; any at all supersedes a render under way. */
-  const changes = new Set<string>(["(start)"]);
+  const changes = new Set<string>([START]);
   let due = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
@@ -50,7 +65,7 @@ export function startRenderLoop(options: RenderLoopOptions): { close(): Promise<
   const drain = async () => {
     while (!closed && due) {
       due = false;
-      const why = [...changes];
+      const why = changedToName([...changes], (path) => existsSync(join(options.dir, path)));
       changes.clear();
       options.onRendering(++version, why);
       const render = await renderFolder(options, version, () => closed || changes.size > 0);

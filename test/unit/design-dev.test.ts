@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BundleInvalid } from "#shared/authoring/bundle-rules.ts";
 import { BundleError } from "#shared/authoring/load-bundle.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { isScratchFile } from "#infra/design-dev/render-loop.ts";
+import { changedToName, isScratchFile } from "#infra/design-dev/render-loop.ts";
 import { describeProblem, problemsOf } from "#infra/design-dev/render-problems.ts";
 
 /** `npm run design:dev`'s wording of a failed render and the files it leaves out (shared/designs/README.md). */
@@ -49,5 +49,13 @@ describe("design:dev problems", () => {
       expect(isScratchFile(path)).toBe(true);
     for (const path of ["design.json", "template.liquid", "style.css", "assets/logo.png", "assets/fonts/a.woff2"])
       expect(isScratchFile(path)).toBe(false);
+  });
+
+  it("names the files still in the folder, not a temporary file an editor renamed over the original", () => {
+    const inFolder = new Set(["template.liquid", "style.css"]);
+    const exists = (path: string) => inFolder.has(path);
+    expect(changedToName(["sedYKAozl", "template.liquid"], exists)).toEqual(["template.liquid"]);
+    expect(changedToName(["(start)"], exists)).toEqual(["(start)"]);
+    expect(changedToName(["assets/old.png"], exists)).toEqual(["assets/old.png"]); // really deleted: still named
   });
 });
