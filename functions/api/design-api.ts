@@ -14,10 +14,11 @@ import {
   saveDraft,
   versionBundle,
   versionDetail,
+  shareDesignVersion,
   versionOf,
 } from "#shared/authoring/design-api.ts";
 import { getBundle } from "#shared/designs/design-store.ts";
-import { getTemplate, shareTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
+import { getTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
 import { templateDetail } from "#shared/designs/gallery-api.ts";
 import { patchBody, shareBody } from "#shared/authoring/request-bodies.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -159,22 +160,8 @@ export const routes: DesignRoute[] = [
     operation: "templates:write",
     run: async (_req, { grant, body, audit }) => {
       const input = body(shareBody);
-      const head = await activeDesign(grant.workspaceId, input.designId);
-      const version = await versionOf(grant.workspaceId, input.designId, input.version);
-      const { getWorkspace } = await import("#shared/workspaces/workspace-store.ts");
-      const workspace = await getWorkspace(grant.workspaceId);
-      const template = await shareTemplate(
-        {
-          workspaceId: grant.workspaceId,
-          publisher: workspace?.name ?? grant.workspaceId,
-          label: head.label,
-          version,
-          ...(input.description !== undefined && { description: input.description }),
-          ...(input.tags && { tags: input.tags }),
-        },
-        systemClock,
-      );
-      await audit("template.share", template.id, { designId: head.id, version: String(version.version) });
+      const { template, version } = await shareDesignVersion(grant.workspaceId, input, systemClock);
+      await audit("template.share", template.id, { designId: input.designId, version: String(version.version) });
       return { status: 201, headers: noStore, json: templateDetail(template, templateThumbnailUrl(template.id)) };
     },
   },

@@ -26,6 +26,7 @@ import {
   updateDesignFields,
 } from "#shared/designs/design-store.ts";
 import { cachedVersion, loadBundle } from "#shared/designs/find-design-version.ts";
+import { type GalleryTemplate, shareTemplate } from "#shared/designs/gallery.ts";
 import { type PublishDeps, type Published, publishDesign } from "#shared/designs/publish-design.ts";
 import type { patchBody } from "./request-bodies.ts";
 
@@ -53,6 +54,36 @@ export async function versionOf(
   ]);
   if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
   return found;
+}
+
+/**
+ * Shares a version of an active design to the gallery (POST /templates, and the studio's share
+ * form): the entry carries the design's label and the workspace's name as its publisher.
+ */
+export async function shareDesignVersion(
+  workspaceId: string,
+  input: { designId: string; version: number; description?: string; tags?: string[] },
+  clock: Clock,
+): Promise<{ template: GalleryTemplate; version: DesignVersion }> {
+  const [head, version] = await Promise.all([
+    activeDesign(workspaceId, input.designId),
+    versionOf(workspaceId, input.designId, input.version),
+  ]);
+  // Loaded here only: the workspace store is not otherwise part of the design API's cold start.
+  const { getWorkspace } = await import("#shared/workspaces/workspace-store.ts");
+  const workspace = await getWorkspace(workspaceId);
+  const template = await shareTemplate(
+    {
+      workspaceId,
+      publisher: workspace?.name ?? workspaceId,
+      label: head.label,
+      version,
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.tags && { tags: input.tags }),
+    },
+    clock,
+  );
+  return { template, version };
 }
 
 const parseVersion = (raw: string) => (/^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : undefined);

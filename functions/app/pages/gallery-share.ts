@@ -1,9 +1,8 @@
-import { versionOf } from "#shared/authoring/design-api.ts";
+import { shareDesignVersion } from "#shared/authoring/design-api.ts";
 import { shareBody } from "#shared/authoring/request-bodies.ts";
 import { systemClock } from "#shared/clock.ts";
-import { allTemplates, shareTemplate } from "#shared/designs/gallery.ts";
+import { allTemplates } from "#shared/designs/gallery.ts";
 import { type Html, html } from "#shared/html/html.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { csrfField } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
@@ -66,19 +65,7 @@ export const shareAction = (identity: SiteIdentity): PageHandler =>
 <p><a href="/designs/${head.id}/versions">${s.backToHistory}</a></p>`;
       return { status: 422, page: page(req, identity, true, s.shareTitle, body) };
     }
-    const version = await versionOf(grant.workspaceId, head.id, parsed.data.version);
-    const workspace = await getWorkspace(grant.workspaceId);
-    const template = await shareTemplate(
-      {
-        workspaceId: grant.workspaceId,
-        publisher: workspace?.name ?? grant.workspaceId,
-        label: head.label,
-        version,
-        ...(parsed.data.description !== undefined && { description: parsed.data.description }),
-        ...(parsed.data.tags && { tags: parsed.data.tags }),
-      },
-      systemClock,
-    );
+    const { template, version } = await shareDesignVersion(grant.workspaceId, parsed.data, systemClock);
     await auditDesign(grant, "template.share", template.id, { designId: head.id, version: String(version.version) });
     return { status: 303, redirect: `/designs/${head.id}/versions?shared=${version.version}` };
   });
