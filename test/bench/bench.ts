@@ -9,19 +9,21 @@ import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
 import { startFloor } from "./floor.ts";
 import { runStudioPhase } from "./studio-preview.ts";
-import { processRssMb, treeRssMb } from "./tree-rss.ts";
+import { runRssPhase } from "./rss.ts";
+import { treeRssMb } from "./tree-rss.ts";
 import { fmt, percentile, runConcurrent } from "./stats.ts";
 
 /**
  * `npm run bench`: cold starts of the deployed bundles (cold.ts), then the sync endpoint of
  * the local stack against the Chromium floor, measured in the same run on the same
  * machine. BENCH_QUICK=1 shortens every phase; BENCH_ONLY=studio runs the studio preview's phase alone,
- * BENCH_ONLY=async the 100-file async multiple in rounds against the floor.
+ * BENCH_ONLY=async the 100-file async multiple in rounds against the floor, BENCH_ONLY=rss the
+ * memory phase alone (every sample's Node/Chromium split printed).
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && only !== "studio" && only !== "async")
-  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio" or "async"; got "${only}"`);
+if (only !== undefined && only !== "studio" && only !== "async" && only !== "rss")
+  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio", "async" or "rss"; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
 const log = (line = "") => console.log(line);
 
@@ -35,6 +37,10 @@ const rows400 = {
 log(
   `Platen benchmark — ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
 );
+if (only === "rss") {
+  log(await runRssPhase(sample, { warmUps: n(100, 10), renders: n(1000, 100), everySample: true, log }));
+  process.exit(0);
+}
 log("starting the local stack and the floor browsers…");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
 if (only === "studio") {
@@ -206,41 +212,12 @@ const designTable = await runDesignPhase(stack, bundle, n(30, 8), n(10, 4));
 log("design studio: last keystroke → updated preview image…");
 const studioTable = await runStudioPhase(stack, n(30, 8));
 
-// Memory of one workload on its own: a fresh stack, warmed, then 1,000 renders in a row (the
-// phases above leave Chromium's high-water marks of 400-row documents behind).
+// Memory of one workload on its own, on a fresh stack (the phases above leave Chromium's
+// high-water marks of 400-row documents behind).
 await stack.stop();
 removeDataDir(stack.dataDir);
-const rssStack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
-const rssSync = syncSingleOf(rssStack);
-await runConcurrent(n(100, 10), 1, () => rssSync(sample));
-const rssRenders = n(1000, 100);
-log(`RSS across ${rssRenders} consecutive renders (a fresh stack after ${n(100, 10)} warm-up renders; process tree):`);
-const rssSamples: number[] = [];
-for (let i = 1; i <= rssRenders; i++) {
-  await rssSync(sample);
-  if (i % 50 === 0) {
-    const mb = treeRssMb(rssStack.pid);
-    rssSamples.push(mb);
-    if (i % 250 === 0)
-      log(
-        `  after ${i}: ${fmt(mb)} MB (Node process ${fmt(processRssMb(rssStack.pid))} MB, Chromium ${fmt(mb - processRssMb(rssStack.pid))} MB)`,
-      );
-  }
-}
-// Stable = no sample more than 10 % above the run's typical level (the median), and the second
-// half's peak not more than 10 % above the first half's. A single starting sample is no
-// baseline (it may land while a recycled browser relaunches); dips below the median are not
-// growth. A leak shows in both even though recycling bounds it.
-const half = Math.floor(rssSamples.length / 2);
-const firstPeak = Math.max(...rssSamples.slice(0, half));
-const secondPeak = Math.max(...rssSamples.slice(half));
-const typical = percentile(rssSamples, 50);
-const [lowest, highest] = [Math.min(...rssSamples), Math.max(...rssSamples)];
-const over = (mb: number, base: number) => fmt(((mb - base) / base) * 100, 1);
-
+const rssLine = await runRssPhase(sample, { warmUps: n(100, 10), renders: n(1000, 100), everySample: false, log });
 await floor.close();
-await rssStack.stop();
-removeDataDir(rssStack.dataDir);
 
 log("document features (tagging, barcodes) on the 1-page invoice…");
 const featureTable = await runFeaturePhase(bundle, sample, n(60, 10));
@@ -256,10 +233,7 @@ log(`100-file sync multiple (1-page invoice): ${fmt(multiSeconds, 2)} s (target 
 log(
   `100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`,
 );
-const halfRenders = half * 50;
-log(
-  `stack RSS over ${rssRenders} renders (every 50th): median ${fmt(typical)} MB, highest ${fmt(highest)} MB (+${over(highest, typical)} %); peak of renders ${halfRenders + 1}–${rssRenders} ${fmt(secondPeak)} MB vs ${fmt(firstPeak)} MB in 1–${halfRenders} (${over(secondPeak, firstPeak)} %); target: both within 10 %; lowest ${fmt(lowest)} MB, last ${fmt(rssSamples.at(-1)!)} MB`,
-);
+log(rssLine);
 log(`renderer browsers: ${browsers}`);
 log();
 log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");
