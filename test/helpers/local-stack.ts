@@ -30,12 +30,19 @@ export interface RunningStack {
 export const UNLIMITED = JSON.stringify({ sync: 1e6, async: 1e6, retrieval: 1e6, status: 1e6, preview: 1e6 });
 
 /**
+ * `npm start`'s command (package.json, the same arguments: a unit test holds them together).
+ * The old-generation limit is the local stack's own (infra/README.md, "Running it without AWS"):
+ * without it V8 sizes the heap from the machine's memory and lets it swing far more.
+ */
+export const STACK_NODE_ARGS = ["--max-old-space-size=1024", "--import", "tsx", "infra/local/start.ts"];
+
+/**
  * Starts `npm start`'s entry as a child process on a free port with a temporary (or
  * given) data dir, exactly as a user would, and waits for its ready line.
  */
 export async function startStack(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningStack> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "platen-test-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
+  const child = spawn(process.execPath, STACK_NODE_ARGS, {
     cwd: repoRoot,
     env: {
       ...process.env,
