@@ -100,7 +100,7 @@ describe("sync files are stored after the answer", () => {
     const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
     await settled(stack);
     const raw = async () =>
-      (await fileRecordsOfWorkspace(demo.id))
+      ((await fileRecordsOfWorkspace(demo.id)) as unknown as FileRecord[])
         .filter((r) => r.requestId === requestId)
         .sort((a, b) => a.index - b.index);
     const before = await raw();
