@@ -134,10 +134,11 @@ const PARALLEL_HEADS = 8;
  * completion time, and does not update the record written ahead as `storing` (one write less per
  * sync document; most are never read again, the client has the PDF). So a `storing` record whose
  * object exists is `done`: records read through here say so, and the first read writes `done` into the
- * record (conditional on `storing`; a failed write only leaves it to the next reader). A `storing` record
- * without its object is returned as it is (when-stored.ts waits for it, or reads it as interrupted).
+ * record (conditional on `storing`; a failed write only leaves it to the next reader; `record: false`
+ * for a reader that may not write the files table). A `storing` record without its object is returned
+ * as it is (when-stored.ts waits for it, or reads it as interrupted).
  */
-export async function resolveStored<T extends FileRecord>(records: T[]): Promise<T[]> {
+export async function resolveStored<T extends FileRecord>(records: T[], opts: { record?: boolean } = {}): Promise<T[]> {
   const storing = records.flatMap((r, i) => (r.status === "storing" && r.s3Key ? [i] : []));
   if (!storing.length) return records;
   const out = [...records];
@@ -149,6 +150,7 @@ export async function resolveStored<T extends FileRecord>(records: T[]): Promise
       if (!found) continue;
       const { storeBy: _storeBy, ...record } = records[i]!;
       out[i] = { ...record, status: "done", ...found } as T;
+      if (opts.record === false) continue;
       await markStored(records[i]!, found).catch((error: unknown) =>
         logger.warn("stored sync file not marked done (the next read does it)", {
           requestId: records[i]!.requestId,
@@ -313,12 +315,15 @@ export const isFinal = (f: Pick<FileRecord, "status">) => f.status === "done" ||
  * Every file record of a request (consistent read: a request's files are read right after writing);
  * sync files whose PDFs are stored read `done` (`resolveStored`).
  */
-export async function listFileRecords(requestId: string): Promise<FileRecord[]> {
+export async function listFileRecords(requestId: string, opts: { record?: boolean } = {}): Promise<FileRecord[]> {
   const items = await queryAll({
     TableName: config().tables.files,
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
     ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "FILE#" },
     ConsistentRead: true,
   });
-  return resolveStored(items.map(fromItem).sort((a, b) => a.index - b.index));
+  return resolveStored(
+    items.map(fromItem).sort((a, b) => a.index - b.index),
+    opts,
+  );
 }

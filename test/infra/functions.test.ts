@@ -131,6 +131,18 @@ describe("least-privilege IAM", () => {
     expect(written.sort()).toEqual(["/pages/*", "/zips/*"]);
   });
 
+  it("lets every reader of sync file records read the PDFs that commit them (file-store.ts resolveStored); only the dispatcher may not write the records", () => {
+    const files = bucketId("files");
+    const readers = ["generate-sync", "get-status", "download-files", "dispatch", "app", "sweep"];
+    for (const id of readers) {
+      const statements = byFunction.get(`platen-dev-${id}`)!;
+      expect(allows(statements, "s3:GetObject", files), `${id} reads PDFs`).toBe(true);
+      expect(allows(statements, "dynamodb:UpdateItem", tableId("files")), `${id} writes records`).toBe(
+        id !== "dispatch",
+      );
+    }
+  });
+
   it("grants exactly the access lists of each definition", () => {
     for (const def of Object.values(functions)) {
       const statements = byFunction.get(`platen-dev-${def.id}`)!;
