@@ -74,7 +74,7 @@ async function drain(sqs: SQSClient, queueUrl: string): Promise<void> {
 /** The sync function with one cold-start step undone by its environment. */
 const SYNC_VARIANTS: Record<string, Record<string, string>> = {
   "generate-sync, browser launched at first render (RENDER_LAUNCH_AT_INIT=0)": { RENDER_LAUNCH_AT_INIT: "0" },
-  "generate-sync, without --enable-source-maps": { NODE_OPTIONS: "" },
+  "generate-sync, with --enable-source-maps": { NODE_OPTIONS: "--enable-source-maps" },
 };
 
 /**
@@ -95,6 +95,7 @@ export async function runColdPhase(
     syncOnly = false,
     profileDir,
     compareDir,
+    compareEnv = {},
   }: {
     callsOnly?: boolean;
     /** Only the floor, the sync function and its variants: the cold-start ratio in a fraction of the time. */
@@ -103,6 +104,8 @@ export async function runColdPhase(
     profileDir?: string;
     /** The asset folder of another generate-sync build, run in every round beside the synthesized one. */
     compareDir?: string;
+    /** What that build's function sets in its environment on top of this one's. */
+    compareEnv?: Record<string, string>;
   } = {},
 ) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
@@ -190,7 +193,7 @@ export async function runColdPhase(
       if (compareDir)
         record(
           `generate-sync, the bundle in ${compareDir}`,
-          expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), {}, 0, [], compareDir), 200),
+          expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), compareEnv, 0, [], compareDir), 200),
         );
       if (syncOnly) {
         log(
@@ -348,8 +351,7 @@ function awsTable(runs: Map<string, ColdRun[]>): string[] {
   ];
   for (const [label, list] of runs) {
     const { aws, done } = list.at(-1)!;
-    if (!aws || label.includes(", browser") || label.includes(", without") || label.includes(", the bundle in"))
-      continue;
+    if (!aws || label.includes(", browser") || label.includes(", with ") || label.includes(", the bundle in")) continue;
     const calls = Object.entries(aws.calls)
       .map(([op, count]) => `${op} ${count}`)
       .join(", ");
