@@ -35,7 +35,10 @@ describe("every function of shared/definitions/functions.ts", () => {
       expect(p.MemorySize).toBe(def.memoryMb);
       expect(p.Timeout).toBe(def.timeoutSeconds);
       expect(s.json.Resources[p.LoggingConfig.LogGroup.Ref]!.Type).toBe("AWS::Logs::LogGroup");
-      expect(p.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
+      // Source maps cost the Chromium functions' cold starts; their maps still ship.
+      expect(p.Environment.Variables.NODE_OPTIONS).toBe(
+        "chromium" in def && def.chromium ? undefined : "--enable-source-maps",
+      );
     }
   });
 
