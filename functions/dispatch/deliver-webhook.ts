@@ -28,7 +28,8 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
     env: config().env,
     siteUrl: config().siteUrl,
     settings: webhookSettings(),
-    listFiles: listFileRecords,
+    // Reads only: the dispatcher sends to customers' URLs and may not write file records.
+    listFiles: (requestId: string) => listFileRecords(requestId, { record: false }),
     // Per-workspace in-flight cap; a workspace found full is not read again in this batch.
     fairness: { leases: dynamoDispatchLeases, refused: new Set<string>() },
   };

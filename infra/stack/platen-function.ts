@@ -88,9 +88,13 @@ export class PlatenFunction extends Construct {
         ...(def.chromium ? { RENDER_FONT_DIR, CHROMIUM_PATH, RENDER_LAUNCH_AT_INIT: "1" } : {}),
         // Powertools: the `service` of every log line and metric (app-metrics.ts reads it per stage).
         POWERTOOLS_SERVICE_NAME: settings.prefix,
-        NODE_OPTIONS: "--enable-source-maps",
+        // Stack traces through the source maps. Not in the Chromium functions: Node parses the
+        // map of every file it loads, ~45 ms of CPU on their cold path (test/bench/README.md
+        // "Cold starts"); their traces keep the function names (keepNames), and the maps still
+        // ship, so setting this variable on the function brings the source lines back.
+        ...(def.chromium ? {} : { NODE_OPTIONS: "--enable-source-maps" }),
       },
-      bundling: bundlingOptions({ chromium: def.chromium === true }),
+      bundling: bundlingOptions({ chromium: def.chromium === true, entry: def.entry }),
     });
     grantAccess(role, def, props.data);
   }
@@ -121,13 +125,22 @@ export const RUN_TIME_MODULES = {
 } as const;
 
 /**
+ * Stand-ins for modules the deployed functions import but never run (esbuild aliases,
+ * relative to the project root, where local bundling runs).
+ */
+export const BUNDLE_STUBS = {
+  "proxy-agent": "./infra/stack/bundle-stubs/proxy-agent.ts",
+} as const;
+
+/**
  * ESM bundle with source maps, built by the local esbuild. No node modules but the run-time
  * ones above (Chromium functions only): even @sparticuz/chromium is bundled (only its flags are
  * used; the browser comes unpacked from the Chromium layer, so its 66 MB of brotli'd archives
- * stay out of the function).
+ * stay out of the function). Chromium functions' bundles are split ({@link splitBundle}).
+ * @param options.entry the handler's file, relative to the project root (needed to split).
  */
-export function bundlingOptions(options: { chromium?: boolean } = {}): BundlingOptions {
-  return {
+export function bundlingOptions(options: { chromium?: boolean; entry?: string } = {}): BundlingOptions {
+  const esbuild = {
     format: OutputFormat.ESM,
     target: "node22",
     mainFields: ["module", "main"],
@@ -139,7 +152,14 @@ export function bundlingOptions(options: { chromium?: boolean } = {}): BundlingO
     sourcesContent: false,
     define: DEPLOYED_DEFINE,
     externalModules: Object.keys(RUN_TIME_MODULES),
-    ...(options.chromium && { commandHooks: copyRunTimeModules() }),
+    esbuildArgs: { "--alias": Object.entries(BUNDLE_STUBS).map(([name, stub]) => `${name}=${stub}`) },
+  } satisfies BundlingOptions;
+  const split = options.chromium && options.entry ? options.entry : undefined;
+  return {
+    ...esbuild,
+    ...(options.chromium && {
+      commandHooks: afterBundling([...copyRunTimeModules(), ...(split ? [splitBundle(split, esbuild)] : [])]),
+    }),
     // Bundle the SDK: the versions of the lock file, not whatever the runtime ships.
     bundleAwsSDK: true,
     // `cdk synth` must work without Docker: esbuild from node_modules.
@@ -147,19 +167,62 @@ export function bundlingOptions(options: { chromium?: boolean } = {}): BundlingO
   };
 }
 
-/** Copies each run-time module's files from the project's node_modules into the bundle's (local bundling runs these in a shell). */
-function copyRunTimeModules(): ICommandHooks {
+/** Shell commands run after the bundle is built, in the project root (`inputDir`) with the asset folder (`outputDir`). */
+type AfterBundling = (inputDir: string, outputDir: string) => string;
+
+function afterBundling(steps: AfterBundling[]): ICommandHooks {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) =>
-      Object.entries(RUN_TIME_MODULES).flatMap(([name, files]) =>
-        files.map((file) => {
-          const to = join(outputDir, "node_modules", name, file);
-          return `mkdir -p "${dirname(to)}" && cp "${join(inputDir, "node_modules", name, file)}" "${to}"`;
-        }),
-      ),
+    afterBundling: (inputDir, outputDir) => steps.map((step) => step(inputDir, outputDir)),
   };
+}
+
+/** Copies each run-time module's files from the project's node_modules into the bundle's (local bundling runs these in a shell). */
+function copyRunTimeModules(): AfterBundling[] {
+  return Object.entries(RUN_TIME_MODULES).flatMap(([name, files]) =>
+    files.map((file) => (inputDir: string, outputDir: string) => {
+      const to = join(outputDir, "node_modules", name, file);
+      return `mkdir -p "${dirname(to)}" && cp "${join(inputDir, "node_modules", name, file)}" "${to}"`;
+    }),
+  );
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Rebuilds the bundle with esbuild's code splitting: what the handler only loads with
+ * `import()` (pdf-lib and its fonts for protection and rewriting, puppeteer's WebDriver BiDi,
+ * the SDK's other credential providers, …, ~1.6 MB of a Chromium function's 3.5) goes into
+ * `chunks/`, compiled when first imported. Node compiles a module's whole file when it loads
+ * it, so in `index.mjs` those cost every cold start ~85 ms of Node CPU (test/bench/README.md
+ * "Cold starts"). CDK's esbuild step can only write one `--outfile`; this runs the same esbuild
+ * with the same flags again into the asset folder, replacing that file.
+ */
+function splitBundle(entry: string, options: BundlingOptions): AfterBundling {
+  const flags = [
+    `--format=${options.format}`,
+    `--target=${options.target}`,
+    "--platform=node",
+    `--main-fields=${options.mainFields!.join(",")}`,
+    `--banner:js=${options.banner}`,
+    ...(options.minify ? ["--minify"] : []),
+    ...(options.keepNames ? ["--keep-names"] : []),
+    ...(options.sourceMap ? ["--sourcemap"] : []),
+    `--sources-content=${options.sourcesContent}`,
+    ...Object.entries(options.define ?? {}).map(([key, value]) => `--define:${key}=${value}`),
+    ...(options.externalModules ?? []).map((name) => `--external:${name}`),
+    ...Object.entries(BUNDLE_STUBS).map(([name, stub]) => `--alias:${name}=${stub}`),
+    "--splitting",
+    "--entry-names=index",
+    "--chunk-names=chunks/[name]-[hash]",
+    "--out-extension:.js=.mjs",
+    "--log-level=warning",
+  ];
+  return (inputDir, outputDir) =>
+    [join(inputDir, "node_modules/.bin/esbuild"), "--bundle", join(inputDir, entry), ...flags, `--outdir=${outputDir}`]
+      .map(shellQuote)
+      .join(" ");
 }
 
 /**

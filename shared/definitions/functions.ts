@@ -117,16 +117,27 @@ export const functions = {
   "get-design-parameters": api("get-design-parameters", { ...readDesigns, tablesWrite: ["usage"] }),
   "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),
   "generate-sync": {
-    ...api("generate-sync", { ...generation, tablesWrite: [...(generation.tablesWrite ?? []), "webhooks"] }),
+    // Reads the stored PDFs back for an idempotent replay (replay-sync.ts).
+    ...api("generate-sync", {
+      ...generation,
+      tablesWrite: [...(generation.tablesWrite ?? []), "webhooks"],
+      bucketsRead: [...(generation.bucketsRead ?? []), "files"],
+    }),
     timeoutSeconds: 60,
     memoryMb: 3008,
     chromium: true,
   },
   "generate-async": api("generate-async", generation),
-  "get-status": api("get-status", { tablesRead: ["requests", "files"], tablesWrite: ["usage"] }),
+  // A sync file's PDF is its commit: readers look at the object of a `storing` record and write its
+  // `done` (file-store.ts `resolveStored`).
+  "get-status": api("get-status", {
+    tablesRead: ["requests"],
+    tablesWrite: ["usage", "files"],
+    bucketsRead: ["files"],
+  }),
   "download-files": api("download-files", {
-    tablesRead: ["requests", "files", "designs"],
-    tablesWrite: ["usage"],
+    tablesRead: ["requests", "designs"],
+    tablesWrite: ["usage", "files"],
     bucketsRead: ["files"],
     // Large request ZIPs are written once to zips/ and served by presigned URL (archive-link.ts);
     // nothing else of the bucket is writable to it.
@@ -203,7 +214,14 @@ export const functions = {
     entry: "functions/dispatch/deliver-webhook.ts",
     timeoutSeconds: 30,
     memoryMb: 512,
-    access: { tablesRead: ["files"], tablesWrite: ["webhooks"], queuesSend: ["webhook"], deadLettersSend: ["webhook"] },
+    // A sync file's record reads `done` from its PDF's metadata (file-store.ts `resolveStored`), without writing it.
+    access: {
+      tablesRead: ["files"],
+      tablesWrite: ["webhooks"],
+      bucketsRead: ["files"],
+      queuesSend: ["webhook"],
+      deadLettersSend: ["webhook"],
+    },
   },
   // {site} (functions/app): server-rendered pages. Reads what the status and
   // download endpoints read, streams file bytes from the same bucket, counts passcode

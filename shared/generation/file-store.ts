@@ -7,6 +7,7 @@ import { config } from "#shared/aws/config.ts";
 import { isId } from "#shared/ids.ts";
 import type { PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import type { ShareType } from "#shared/share-link.ts";
+import { logger } from "#shared/observability/logger.ts";
 
 /** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
 export interface FileRecord {
@@ -85,10 +86,99 @@ function fromItem(item: Record<string, unknown>): FileRecord {
 export const pdfObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
   `files/${workspaceId}/${requestId}/${fileId}.pdf`;
 
-export async function putPdf(key: string, pdf: Buffer): Promise<void> {
+/** What a sync file's PDF object says of its file: written with it, it is the file's commit (`resolveStored`). */
+export interface StoredPdf {
+  pageCount: number;
+  completedAt: string;
+}
+
+/** S3 user metadata keys of a `StoredPdf` (sent and read back as `x-amz-meta-…`). */
+const PAGES_META = "page-count";
+const COMPLETED_META = "completed-at";
+
+/** Stores a PDF; `stored` commits a sync file with it (its record stays as written ahead, see `resolveStored`). */
+export async function putPdf(key: string, pdf: Buffer, stored?: StoredPdf): Promise<void> {
   await awsClients().s3.send(
-    new PutObjectCommand({ Bucket: config().buckets.files, Key: key, Body: pdf, ContentType: "application/pdf" }),
+    new PutObjectCommand({
+      Bucket: config().buckets.files,
+      Key: key,
+      Body: pdf,
+      ContentType: "application/pdf",
+      ...(stored && {
+        Metadata: { [PAGES_META]: String(stored.pageCount), [COMPLETED_META]: stored.completedAt },
+      }),
+    }),
   );
+}
+
+/** The commit of a sync file's PDF, or undefined while (or if never) it is stored. */
+async function storedPdf(key: string): Promise<(StoredPdf & { bytes: number }) | undefined> {
+  try {
+    const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
+    const pageCount = Number(out.Metadata?.[PAGES_META]);
+    const completedAt = out.Metadata?.[COMPLETED_META];
+    if (!Number.isInteger(pageCount) || !completedAt) return undefined;
+    return { pageCount, completedAt, bytes: Number(out.ContentLength ?? 0) };
+  } catch (err) {
+    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404) return undefined;
+    throw err;
+  }
+}
+
+/** How many PDF objects `resolveStored` looks at side by side. */
+const PARALLEL_HEADS = 8;
+
+/**
+ * Sync files are committed by their PDF: the store writes each object with the file's page count and
+ * completion time, and does not update the record written ahead as `storing` (one write less per
+ * sync document; most are never read again, the client has the PDF). So a `storing` record whose
+ * object exists is `done`: records read through here say so, and the first read writes `done` into the
+ * record (conditional on `storing`; a failed write only leaves it to the next reader; `record: false`
+ * for a reader that may not write the files table). A `storing` record without its object is returned
+ * as it is (when-stored.ts waits for it, or reads it as interrupted).
+ */
+export async function resolveStored<T extends FileRecord>(records: T[], opts: { record?: boolean } = {}): Promise<T[]> {
+  const storing = records.flatMap((r, i) => (r.status === "storing" && r.s3Key ? [i] : []));
+  if (!storing.length) return records;
+  const out = [...records];
+  let next = 0;
+  const lane = async () => {
+    while (next < storing.length) {
+      const i = storing[next++]!;
+      const found = await storedPdf(records[i]!.s3Key!);
+      if (!found) continue;
+      const { storeBy: _storeBy, ...record } = records[i]!;
+      out[i] = { ...record, status: "done", ...found } as T;
+      if (opts.record === false) continue;
+      await markStored(records[i]!, found).catch((error: unknown) =>
+        logger.warn("stored sync file not marked done (the next read does it)", {
+          requestId: records[i]!.requestId,
+          fileId: records[i]!.fileId,
+          error: String(error),
+        }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_HEADS, storing.length) }, lane));
+  return out;
+}
+
+async function markStored(r: FileRecord, found: StoredPdf & { bytes: number }): Promise<void> {
+  await updateIf({
+    TableName: config().tables.files,
+    Key: fileKey(r.requestId, r.fileId),
+    UpdateExpression: "SET #status = :done, pageCount = :pages, bytes = :bytes, completedAt = :at REMOVE storeBy",
+    ConditionExpression: "#status = :storing",
+    ExpressionAttributeNames: { "#status": "status" },
+    ExpressionAttributeValues: {
+      ":done": "done",
+      ":storing": "storing",
+      ":pages": found.pageCount,
+      ":bytes": found.bytes,
+      ":at": found.completedAt,
+    },
+  });
 }
 
 /** The stored PDF as a stream and its size, so downloads never hold a whole file set in memory. */
@@ -143,7 +233,10 @@ async function writeBatch(batch: WriteRequest[]): Promise<void> {
   }
 }
 
-/** One file record, or undefined (consistent: workers read right after acceptance). */
+/**
+ * One file record, or undefined (consistent: workers read right after acceptance); a sync file
+ * whose PDF is stored reads `done` (`resolveStored`).
+ */
 export async function getFileRecord(requestId: string, fileId: string): Promise<FileRecord | undefined> {
   // Ids come from URL paths: one that cannot be an id is not found, not a key DynamoDB refuses (a
   // sort key over 1,024 bytes was a 500 on the download route).
@@ -151,7 +244,7 @@ export async function getFileRecord(requestId: string, fileId: string): Promise<
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.files, Key: fileKey(requestId, fileId), ConsistentRead: true }),
   );
-  return out.Item ? fromItem(out.Item) : undefined;
+  return out.Item ? (await resolveStored([fromItem(out.Item)]))[0] : undefined;
 }
 
 /**
@@ -218,13 +311,19 @@ export async function settleFileRecord(
 /** A file that reached its outcome (done or failed), not one still being rendered, counted or stored. */
 export const isFinal = (f: Pick<FileRecord, "status">) => f.status === "done" || f.status === "failed";
 
-/** Every file record of a request (consistent read: a request's files are read right after writing). */
-export async function listFileRecords(requestId: string): Promise<FileRecord[]> {
+/**
+ * Every file record of a request (consistent read: a request's files are read right after writing);
+ * sync files whose PDFs are stored read `done` (`resolveStored`).
+ */
+export async function listFileRecords(requestId: string, opts: { record?: boolean } = {}): Promise<FileRecord[]> {
   const items = await queryAll({
     TableName: config().tables.files,
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
     ExpressionAttributeValues: { ":pk": `REQ#${requestId}`, ":prefix": "FILE#" },
     ConsistentRead: true,
   });
-  return items.map(fromItem).sort((a, b) => a.index - b.index);
+  return resolveStored(
+    items.map(fromItem).sort((a, b) => a.index - b.index),
+    opts,
+  );
 }

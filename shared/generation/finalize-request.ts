@@ -1,7 +1,7 @@
 import { catalogue } from "#shared/errors/catalogue.ts";
 import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
 import { type FileRecord, isFinal } from "./file-store.ts";
-import type { FailedFile, JobRecord } from "./job-store.ts";
+import type { CountedAtEnd, FailedFile, JobRecord } from "./job-store.ts";
 import type { FinalizeDeps } from "./request-ports.ts";
 import { JOB_RETENTION_MS } from "./retention.ts";
 
@@ -42,24 +42,49 @@ export async function finalizeIfSettled(requestId: string, deps: FinalizeDeps): 
   return finalizeWith(job, files, outcomeOf(job, files), deps);
 }
 
-/** Records the request's events, ends the job with `outcome` and, if this call ended it, queues the deliveries. */
+/**
+ * Records the request's events that some endpoint receives (none is written for an event
+ * nobody would get), ends the job with `outcome` — counting `counted` in the same write — and,
+ * if this call ended it, queues the deliveries.
+ */
 export async function finalizeWith(
   job: JobRecord,
   files: FileRecord[],
   outcome: ReturnType<typeof outcomeOf>,
   { clock, requests, outbox }: FinalizeDeps,
+  counted?: CountedAtEnd,
 ): Promise<boolean> {
   const now = clock.now();
-  const events = finalEvents(job, files, now);
+  const events = await outbox.due(finalEvents(job, files, now));
   const expiresAt = Math.max(...files.map((f) => f.expiresAt), Math.floor(now.getTime() / 1000) + 86400);
   for (const e of events) await outbox.record(e, expiresAt);
-  const won = await requests.finalizeJob(job.requestId, {
-    ...outcome,
-    completedAt: now.toISOString(),
-    expiresAt: Math.floor((now.getTime() + JOB_RETENTION_MS) / 1000),
-  });
+  const won = await requests.finalizeJob(
+    job.requestId,
+    { ...outcome, completedAt: now.toISOString(), expiresAt: Math.floor((now.getTime() + JOB_RETENTION_MS) / 1000) },
+    counted,
+  );
   if (won) for (const e of events) await outbox.deliver(e);
   return won;
+}
+
+/**
+ * Ends a request of one file when that file is final: its count and the end are one write
+ * (`finalizeJob` with `counted`) instead of `markSettled` and then the end. Returns false when the
+ * request is not one to end this way (more files, not final, ended already); the caller then
+ * counts as for any request.
+ */
+export async function finalizeSingle(
+  requestId: string,
+  fileId: string,
+  deps: FinalizeDeps,
+  aliveAt?: string,
+): Promise<boolean> {
+  const job = await deps.requests.getJob(requestId);
+  if (job?.status !== "processing" || job.total !== 1) return false;
+  const files = await deps.requests.listFiles(requestId);
+  if (files.length !== 1 || files[0]!.fileId !== fileId || !isFinal(files[0]!)) return false;
+  await finalizeWith(job, files, outcomeOf(job, files), deps, { fileIds: [fileId], ...(aliveAt && { aliveAt }) });
+  return true;
 }
 
 /**

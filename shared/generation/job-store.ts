@@ -143,13 +143,22 @@ export async function markSettled(
   return { job: { ...job, settled: before.size + added.length }, added };
 }
 
+/** Files a finalization counts in its own write (`markSettled`'s set and sign of life, for a request ended by them). */
+export interface CountedAtEnd {
+  fileIds: string[];
+  aliveAt?: string;
+}
+
 /**
  * Ends a job exactly once: the write only succeeds while the job is still processing,
  * so concurrent or replayed finalizers cannot both win (returns false for the loser).
+ * `counted`: the files whose count ends the request, added to `settledFiles` in the same
+ * write (a single's one file: its count and the end are one write, not two).
  */
 export async function finalizeJob(
   requestId: string,
   outcome: Pick<JobRecord, "status" | "completedAt" | "failedFiles" | "error" | "expiresAt">,
+  counted?: CountedAtEnd,
 ): Promise<boolean> {
   const values: Record<string, unknown> = {
     ":processing": "processing",
@@ -158,6 +167,11 @@ export async function finalizeJob(
     ":expiresAt": outcome.expiresAt,
   };
   const sets = ["#status = :status", "completedAt = :completedAt", "expiresAt = :expiresAt"];
+  if (counted?.aliveAt) {
+    values[":aliveAt"] = counted.aliveAt;
+    sets.push("renderAliveAt = :aliveAt");
+  }
+  if (counted?.fileIds.length) values[":counted"] = new Set(counted.fileIds);
   if (outcome.failedFiles?.length) {
     values[":failedFiles"] = outcome.failedFiles;
     sets.push("failedFiles = :failedFiles");
@@ -169,7 +183,7 @@ export async function finalizeJob(
   return updateIf({
     TableName: table(),
     Key: jobKey(requestId),
-    UpdateExpression: `SET ${sets.join(", ")} REMOVE activeShard`,
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE activeShard${counted?.fileIds.length ? " ADD settledFiles :counted" : ""}`,
     ConditionExpression: "#status = :processing",
     ExpressionAttributeNames: { "#status": "status", ...(outcome.error && { "#error": "error" }) },
     ExpressionAttributeValues: values,

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "#shared/clock.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
-import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
+import { deliverEvent, dueEvents, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { getFileRecord, listFileRecords } from "./file-store.ts";
 import { finalizeJob, getJob } from "./job-store.ts";
 import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "./request-ports.ts";
@@ -20,7 +20,11 @@ export const dynamoDesignLabels: DesignLabels = {
 };
 
 /** The outbox in the requests table, deliveries queued on the webhook queue. */
-export const queuedEventOutbox: EventOutbox = { record: writeEventRecord, deliver: (event) => deliverEvent(event) };
+export const queuedEventOutbox: EventOutbox = {
+  due: dueEvents,
+  record: writeEventRecord,
+  deliver: (event) => deliverEvent(event),
+};
 
 /** The production wiring of the request rules, on `clock`. */
 export const storedRequestDeps = (clock: Clock): RequestDeps => ({

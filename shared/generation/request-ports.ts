@@ -1,7 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
 import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
 import type { FileRecord } from "./file-store.ts";
-import type { JobRecord } from "./job-store.ts";
+import type { CountedAtEnd, JobRecord } from "./job-store.ts";
 
 /**
  * The ports of a request's rules (status, downloads, finalization): the small interfaces
@@ -15,10 +15,14 @@ export interface RequestStore {
   /** Every file record of the request, in contents order. */
   listFiles(requestId: string): Promise<FileRecord[]>;
   getFile(requestId: string, fileId: string): Promise<FileRecord | undefined>;
-  /** Ends a processing job with its outcome; false when it had already ended (another finalizer won). */
+  /**
+   * Ends a processing job with its outcome, counting `counted` in the same write; false when it had
+   * already ended (another finalizer won).
+   */
   finalizeJob(
     requestId: string,
     outcome: Pick<JobRecord, "status" | "completedAt" | "failedFiles" | "error" | "expiresAt">,
+    counted?: CountedAtEnd,
   ): Promise<boolean>;
 }
 
@@ -29,6 +33,11 @@ export interface DesignLabels {
 
 /** The webhook outbox: events are recorded durably, then their deliveries queued. */
 export interface EventOutbox {
+  /**
+   * The events some endpoint would receive now; an event nobody would receive is neither recorded
+   * nor queued. When the endpoints cannot be read, every event (the relay decides later).
+   */
+  due(events: GenerationEvent[]): Promise<GenerationEvent[]>;
   record(event: GenerationEvent, expiresAt: number): Promise<void>;
   /** Queues the event's deliveries; false leaves it in the outbox for the relay. */
   deliver(event: GenerationEvent): Promise<boolean>;

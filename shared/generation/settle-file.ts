@@ -3,7 +3,7 @@ import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
 import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
-import { finalizeIfSettled } from "./finalize-request.ts";
+import { finalizeIfSettled, finalizeSingle } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
 import { storedRequestDeps } from "./request-adapters.ts";
 import { deleteParams, paramsObjectKey } from "./params-store.ts";
@@ -25,6 +25,8 @@ import type { Outcome } from "./render-file.ts";
 export interface SettledFile {
   fileId: string;
   account?: PageAccount;
+  /** The file of a single: its request has no other file, so counting it ends the request. */
+  single?: true;
 }
 
 /** Where a file's pages are counted (none for records written without a month). */
@@ -43,13 +45,21 @@ export function accountOf(
 export const settledFileOf = (
   file: Pick<
     FileRecord,
-    "fileId" | "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread" | "status" | "pageCount"
+    | "fileId"
+    | "requestId"
+    | "workspaceId"
+    | "usageMonth"
+    | "pageLimit"
+    | "pagesSpread"
+    | "status"
+    | "pageCount"
+    | "mode"
   >,
 ): SettledFile => {
   // A file counted as reserved never had a page marker (`countedAsReserved`): nothing to drop.
   const reserved = file.status === "done" && countedAsReserved({ status: "done", pageCount: file.pageCount });
   const account = reserved ? undefined : accountOf(file);
-  return { fileId: file.fileId, ...(account && { account }) };
+  return { fileId: file.fileId, ...(account && { account }), ...(file.mode === "single" && { single: true as const }) };
 };
 
 /** The outcome a file in `counting` waits with. */
@@ -206,21 +216,32 @@ export async function countSettled(
   clock: Clock,
   opts: { rendered?: boolean } = {},
 ): Promise<void> {
-  const counted = await markSettled(
-    requestId,
-    files.map((f) => f.fileId),
-    opts.rendered ? clock.now().toISOString() : undefined,
-  );
-  if (!counted) return;
-  const { job } = counted;
+  const aliveAt = opts.rendered ? clock.now().toISOString() : undefined;
   const account = files.find((f) => f.account)?.account;
-  await Promise.all([
+  const drop = () =>
     account
       ? dropMarkers(
           account,
           files.filter((f) => f.account).map((f) => f.fileId),
         )
-      : undefined,
+      : undefined;
+  // A single's file is its whole request: the count goes into the finalization's write.
+  const [single] = files;
+  if (files.length === 1 && single?.single) {
+    if (await finalizeSingle(requestId, single.fileId, storedRequestDeps(clock), aliveAt)) {
+      await drop();
+      return;
+    }
+  }
+  const counted = await markSettled(
+    requestId,
+    files.map((f) => f.fileId),
+    aliveAt,
+  );
+  if (!counted) return;
+  const { job } = counted;
+  await Promise.all([
+    drop(),
     job.status === "processing" && job.settled >= job.total
       ? finalizeIfSettled(requestId, storedRequestDeps(clock))
       : undefined,

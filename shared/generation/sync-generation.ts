@@ -119,8 +119,8 @@ export async function prepareSync(
 
 /**
  * Sync generation (OpenAPI generateSyncSingle, generateSyncMultiple). The file records are written ahead as
- * `storing` while Chromium renders, so the answer needs no write after the last render: the PDFs, the
- * records' `done`, the page count and `file.completed` follow in `store()`, which the
+ * `storing` while Chromium renders, so the answer needs no write after the last render: the page
+ * count, the PDFs (each its file's commit) and `file.completed` follow in `store()`, which the
  * handler runs once the response is sent. A reader that meets a `storing` file waits for
  * it (when-stored.ts). Any failed render fails the whole request: no partial ZIP, and
  * the records written ahead are removed.
@@ -258,8 +258,9 @@ function fileRecord(
 
 /**
  * Pages first: the client has its PDFs once answered, so they count whatever happens to the
- * copies kept (OpenAPI generateSyncSingle). Then the PDFs, then the records turn `done` (a reader never sees
- * `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
+ * copies kept (OpenAPI generateSyncSingle). Then the PDFs, each written with its page count and
+ * completion time: from then on its record reads `done` (file-store.ts `resolveStored`; a reader never
+ * sees `done` without its PDF), then the outbox item; webhook deliveries go out last, so a
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (see shared/webhooks/README.md#payloads).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
@@ -290,30 +291,20 @@ async function storeFiles(
     ...(webhookUrl && { webhookUrl }),
     timestamp: completedAt,
   };
-  await inTurns(files, PARALLEL_PUTS, (f, i) => call(() => putPdf(records[i]!.s3Key!, f.pdf)));
-  await call(() =>
-    putFileRecords(
-      records.map(
-        ({ storeBy: _storeBy, ...r }, i): FileRecord => ({
-          ...r,
-          status: "done",
-          pageCount: files[i]!.pageCount,
-          bytes: files[i]!.pdf.length,
-          completedAt,
-        }),
-      ),
-    ),
+  // Each PDF is its file's commit (file-store.ts `resolveStored`): its record, written ahead as
+  // `storing`, reads `done` from then on without another write.
+  await inTurns(files, PARALLEL_PUTS, (f, i) =>
+    call(() => putPdf(records[i]!.s3Key!, f.pdf, { pageCount: f.pageCount, completedAt })),
   );
   // file.completed goes to the endpoints registered when the request arrived, not to one
   // registered after the answer, although the event is recorded after it. With none to
-  // deliver to, the event is recorded outside the outbox (nothing for the relay to do).
+  // deliver to, nothing is written: the outbox item exists only for the relay.
   const since = generatedAt.toISOString();
   const endpoints = await call(() =>
     listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)),
   );
-  const due = routeEvent(event, endpoints).length > 0;
-  await call(() => writeEventRecord(event, expiresAt, due ? since : undefined, due));
-  if (!due) return;
+  if (!routeEvent(event, endpoints).length) return;
+  await call(() => writeEventRecord(event, expiresAt, since));
   const passcodes = Object.fromEntries(files.flatMap((f) => (f.share.passcode ? [[f.fileId, f.share.passcode]] : [])));
   await call(() => deliverEvent(event, passcodes, Promise.resolve(endpoints)));
 }

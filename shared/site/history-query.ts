@@ -2,7 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
-import type { FileRecord } from "#shared/generation/file-store.ts";
+import { type FileRecord, resolveStored } from "#shared/generation/file-store.ts";
 import { buildSearchMetadata } from "#shared/render/pdf-postprocess.ts";
 
 /** One request of a workspace's output history, summarised from its file records. */
@@ -64,7 +64,8 @@ const storedHistoryPorts: HistoryPorts = {
         ExclusiveStartKey: start,
       }),
     );
-    return { items: (out.Items ?? []) as StoredItem[], lastKey: out.LastEvaluatedKey };
+    // A stored sync file's record may still say `storing` (its PDF is the commit): read it as stored.
+    return { items: await resolveStored((out.Items ?? []) as StoredItem[]), lastKey: out.LastEvaluatedKey };
   },
   matches: (passthrough, query) => matchesSearch(passthrough, query),
   now: () => Date.now(),

@@ -6,6 +6,7 @@ import { logger } from "#shared/observability/logger.ts";
 import { enqueueWebhookDeliveries } from "./enqueue-deliveries.ts";
 import { listEndpointRecords, type WebhookEndpoint } from "./endpoint-store.ts";
 import type { GenerationEvent } from "./generation-event.ts";
+import { routeEvent } from "./routing.ts";
 
 /** Shard of the `active` index that lists outbox items whose deliveries are not queued yet. */
 export const OUTBOX_SHARD = "outbox";
@@ -22,22 +23,44 @@ const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({
  * The durable outbox item of an event (idempotent per request and event kind). It is
  * listed in the `active` index (shard `outbox`) until its deliveries are queued
  * (`deliverEvent`), so the sweeper's relay finds any whose queueing failed or died.
- * `endpointsAsOf`: only endpoints registered by then receive it (a sync request's);
- * `outbox: false` records an event that has nobody to go to.
+ * `endpointsAsOf`: only endpoints registered by then receive it (a sync request's).
+ * Only events some endpoint receives are written (`dueEvents`).
  */
-export async function writeEventRecord(
-  e: GenerationEvent,
-  expiresAt: number,
-  endpointsAsOf?: string,
-  outbox = true,
-): Promise<void> {
-  const pending = outbox && { activeShard: OUTBOX_SHARD, createdAt: e.timestamp };
+export async function writeEventRecord(e: GenerationEvent, expiresAt: number, endpointsAsOf?: string): Promise<void> {
   await awsClients().ddb.send(
     new PutCommand({
       TableName: config().tables.requests,
-      Item: { ...eventKey(e), ...e, ...pending, ...(endpointsAsOf && { endpointsAsOf }), expiresAt },
+      Item: {
+        ...eventKey(e),
+        ...e,
+        activeShard: OUTBOX_SHARD,
+        createdAt: e.timestamp,
+        ...(endpointsAsOf && { endpointsAsOf }),
+        expiresAt,
+      },
     }),
   );
+}
+
+/**
+ * The events of one workspace that an endpoint registered now (by `endpointsAsOf`, when given)
+ * would receive. An event nobody would receive needs no outbox item: nothing is ever relayed for it.
+ * When the endpoints cannot be read, every event: the outbox then decides at relay time, as before.
+ */
+export async function dueEvents(events: GenerationEvent[], endpointsAsOf?: string): Promise<GenerationEvent[]> {
+  if (!events.length) return [];
+  try {
+    const endpoints = (await listEndpointRecords(events[0]!.workspaceId)).filter(
+      (x) => endpointsAsOf === undefined || x.createdAt <= endpointsAsOf,
+    );
+    return events.filter((e) => routeEvent(e, endpoints).length > 0);
+  } catch (error) {
+    logger.warn("webhook endpoints not read: events recorded for the outbox relay", {
+      requestId: events[0]!.requestId,
+      error: String(error),
+    });
+    return events;
+  }
 }
 
 /**

@@ -7,8 +7,17 @@ import { runColdPhase } from "./cold.ts";
  * emulators, the deployed bundles in fresh processes). BENCH_COLD_N sets the runs (10).
  * BENCH_COLD_CALLS=1: only the AWS-calls table (sync, async, render and the 100-file request with
  * its first render batch, once each; no floor, no timing table), for checking write counts.
+ * BENCH_COLD_SYNC=1: only the floor, the sync function and its variants (the cold ratio, about
+ * 5 s a round). BENCH_COLD_PROFILE=dir: the first round's sync run writes a V8 CPU profile there.
+ * BENCH_COLD_COMPARE=dir: the asset folder of another generate-sync build (e.g. from main's
+ * `test/infra/synth-bundles.ts`), run in the same rounds: a bundle change side by side;
+ * BENCH_COLD_COMPARE_ENV='{"NODE_OPTIONS":"--enable-source-maps"}' adds to its environment.
  */
 const callsOnly = process.env.BENCH_COLD_CALLS === "1";
+const syncOnly = process.env.BENCH_COLD_SYNC === "1";
+const profileDir = process.env.BENCH_COLD_PROFILE || undefined;
+const compareDir = process.env.BENCH_COLD_COMPARE || undefined;
+const compareEnv = JSON.parse(process.env.BENCH_COLD_COMPARE_ENV || "{}") as Record<string, string>;
 const n = callsOnly ? 1 : Number(process.env.BENCH_COLD_N ?? 10);
 const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
@@ -20,7 +29,7 @@ try {
     bundle.manifest.sampleParams as Record<string, unknown>,
     n,
     (l) => console.log(l),
-    { callsOnly },
+    { callsOnly, syncOnly, profileDir, compareDir, compareEnv },
   );
   console.log();
   for (const line of table) console.log(line);

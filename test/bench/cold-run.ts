@@ -49,7 +49,12 @@ const epochNow = () => performance.timeOrigin + performance.now();
  * One fresh process with an empty TMPDIR (what a new Lambda container sees), only the
  * given environment (plus PATH), the job in a file; removed afterwards with its TMPDIR.
  */
-export async function runCold(program: string, job: unknown, env: Record<string, string>): Promise<ColdRun> {
+export async function runCold(
+  program: string,
+  job: unknown,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ColdRun> {
   const dir = mkdtempSync(join(tmpdir(), "platen-cold-"));
   const tmp = join(dir, "tmp");
   const jobFile = join(dir, "job.json");
@@ -57,7 +62,7 @@ export async function runCold(program: string, job: unknown, env: Record<string,
   mkdirSync(tmp);
   try {
     const spawnedAt = epochNow();
-    const out = await runChild(program, jobFile, {
+    const out = await runChild([...nodeArgs, program], jobFile, {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       LANG: "C.UTF-8",
       ...env,
@@ -82,9 +87,10 @@ export async function runCold(program: string, job: unknown, env: Record<string,
   }
 }
 
-function runChild(program: string, jobFile: string, env: Record<string, string>): Promise<string> {
+function runChild(args: string[], jobFile: string, env: Record<string, string>): Promise<string> {
+  const program = args.at(-1);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [program, jobFile], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...args, jobFile], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

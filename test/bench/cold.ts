@@ -39,6 +39,8 @@ const FUNCTIONS = [
 const FLOOR = "floor: Chromium + page.pdf only";
 /** What the AWS-calls table alone needs (BENCH_COLD_CALLS=1). */
 const CALLS_FUNCTIONS: readonly string[] = ["generate-sync", "render", "generate-async"];
+/** The sync function and its variants against the floor only (BENCH_COLD_SYNC=1); render is synthesized for the floor's layers. */
+const SYNC_FUNCTIONS: readonly string[] = ["generate-sync", "render"];
 
 const ASYNC_100 = "generate-async, 100 files";
 /** The render queue's batch size (shared/definitions/queues.ts). */
@@ -69,10 +71,22 @@ async function drain(sqs: SQSClient, queueUrl: string): Promise<void> {
   while ((await receive(sqs, queueUrl, 10)).length > 0);
 }
 
-/** The sync function with one cold-start step undone by its environment. */
+/** The sync function with one cold-start step undone (or one not taken yet) by its environment. */
 const SYNC_VARIANTS: Record<string, Record<string, string>> = {
   "generate-sync, browser launched at first render (RENDER_LAUNCH_AT_INIT=0)": { RENDER_LAUNCH_AT_INIT: "0" },
-  "generate-sync, without --enable-source-maps": { NODE_OPTIONS: "" },
+  "generate-sync, with --enable-source-maps": { NODE_OPTIONS: "--enable-source-maps" },
+};
+
+/**
+ * What a V8 compile cache shipped with the code would give (Node ≥ 22.1 reads NODE_COMPILE_CACHE;
+ * older versions ignore it, so the variant is left out): the cache is filled by one untimed run
+ * before the rounds (and kept up by every run), then every round starts from it. Not deployed:
+ * the cache only counts for the exact Node version that wrote it (README "Cold starts").
+ */
+const COMPILE_CACHE_VARIANT = "generate-sync, V8 compile cache filled beforehand (NODE_COMPILE_CACHE)";
+const compileCacheWorks = () => {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  return major! > 22 || (major === 22 && minor! >= 1);
 };
 
 /**
@@ -88,11 +102,28 @@ export async function runColdPhase(
   params: Record<string, unknown>,
   n: number,
   log: (line: string) => void,
-  { callsOnly = false }: { callsOnly?: boolean } = {},
+  {
+    callsOnly = false,
+    syncOnly = false,
+    profileDir,
+    compareDir,
+    compareEnv = {},
+  }: {
+    callsOnly?: boolean;
+    /** Only the floor, the sync function and its variants: the cold-start ratio in a fraction of the time. */
+    syncOnly?: boolean;
+    /** Where the first round's sync run writes its V8 CPU profile (`--cpu-prof`). */
+    profileDir?: string;
+    /** The asset folder of another generate-sync build, run in every round beside the synthesized one. */
+    compareDir?: string;
+    /** What that build's function sets in its environment on top of this one's. */
+    compareEnv?: Record<string, string>;
+  } = {},
 ) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
   // Only the AWS-calls table (BENCH_COLD_CALLS=1): the invocations the cost model counts, once each.
-  const functions = callsOnly ? FUNCTIONS.filter((id) => CALLS_FUNCTIONS.includes(id)) : FUNCTIONS;
+  const only = callsOnly ? CALLS_FUNCTIONS : syncOnly ? SYNC_FUNCTIONS : undefined;
+  const functions = only ? FUNCTIONS.filter((id) => only.includes(id)) : FUNCTIONS;
   try {
     log(`  synthesizing the stack's bundles (${functions.join(", ")})…`);
     const deployed = synthDeployedFunctions(functions, join(work, "cdk.out"));
@@ -124,10 +155,12 @@ export async function runColdPhase(
       event: unknown,
       extraEnv: Record<string, string> = {},
       warmRuns = fn.id === "render" ? 0 : 3,
+      nodeArgs: string[] = [],
+      codeDir = fn.codeDir,
     ) =>
       runCold(
         children.invoke,
-        { codeDir: fn.codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns },
+        { codeDir, event, timeoutSeconds: fn.timeoutSeconds, warmRuns },
         {
           ...local,
           // A round is 12 sync calls: the per-minute rate limits (shared/limits/README.md#rate-limits) would
@@ -139,6 +172,7 @@ export async function runColdPhase(
           LAMBDA_TASK_ROOT: fn.codeDir,
           ...extraEnv,
         },
+        nodeArgs,
       );
     const runs = new Map<string, ColdRun[]>();
     const record = (label: string, run: ColdRun) => {
@@ -154,14 +188,36 @@ export async function runColdPhase(
         appKey: ws.appKey,
         body: { designId, version: 1, content },
       });
+    const variants = { ...SYNC_VARIANTS };
+    if (!callsOnly && compileCacheWorks()) {
+      variants[COMPILE_CACHE_VARIANT] = { NODE_COMPILE_CACHE: join(work, "compile-cache") };
+      await cold(deployed["generate-sync"]!, syncEvent(), variants[COMPILE_CACHE_VARIANT], 0);
+    }
     for (let i = 0; i < n; i++) {
       const floor = callsOnly
         ? undefined
         : record(FLOOR, await runCold(children.floor, floorJob, { ...remapOpt(deployed.render!) }));
-      const sync = record("generate-sync", expectStatus(await cold(deployed["generate-sync"]!, syncEvent()), 200));
+      // NODE_OPTIONS may not hold --cpu-prof: it goes on the command line.
+      const profile = profileDir && i === 0 ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+      const sync = record(
+        "generate-sync",
+        expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), {}, 3, profile), 200),
+      );
       // The same bundle with one step undone, in the same round: the steps' effects side by side.
-      for (const [label, env] of callsOnly ? [] : Object.entries(SYNC_VARIANTS))
+      for (const [label, env] of callsOnly ? [] : Object.entries(variants))
         record(label, expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), env, 0), 200));
+      // Another build of the same function (same layers and environment) in the same rounds: a bundle change A/B.
+      if (compareDir)
+        record(
+          `generate-sync, the bundle in ${compareDir}`,
+          expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), compareEnv, 0, [], compareDir), 200),
+        );
+      if (syncOnly) {
+        log(
+          `  round ${i + 1}/${n}: sync first PDF ${fmt(sync.answered)} ms, floor ${fmt(floor?.answered ?? Number.NaN)} ms`,
+        );
+        continue;
+      }
       const accepted = record(
         "generate-async",
         expectStatus(
@@ -265,6 +321,7 @@ export async function runColdPhase(
       );
     }
     if (callsOnly) return awsTable(runs);
+    if (syncOnly) return coldTable(runs);
     return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -311,7 +368,14 @@ function awsTable(runs: Map<string, ColdRun[]>): string[] {
   ];
   for (const [label, list] of runs) {
     const { aws, done } = list.at(-1)!;
-    if (!aws || label.includes(", browser") || label.includes(", without")) continue;
+    if (
+      !aws ||
+      label.includes(", browser") ||
+      label.includes(", with ") ||
+      label.includes(", V8 compile") ||
+      label.includes(", the bundle in")
+    )
+      continue;
     const calls = Object.entries(aws.calls)
       .map(([op, count]) => `${op} ${count}`)
       .join(", ");

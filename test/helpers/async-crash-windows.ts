@@ -13,7 +13,12 @@ export type CrashWindow =
   /** Every file settled and counted, the process died before `finalizeJob`. */
   | "after-last-count"
   /** One file settled, the process died before `markSettled`; the other file was still queued. */
-  | "between-settle-and-count";
+  | "between-settle-and-count"
+  /**
+   * A single: its file claimed straight to `done`, the process died before the one write that counts
+   * it and ends the request (`finalizeSingle`).
+   */
+  | "single-settled-not-ended";
 
 export interface CrashWindowRequest {
   requestId: string;
@@ -28,12 +33,13 @@ export interface CrashWindowInput {
   pdf: Buffer;
 }
 
-/** Writes a two-file multiple request frozen in `window`. */
+/** Writes a request frozen in `window`: a two-file multiple, or a single. */
 export async function writeCrashWindow(window: CrashWindow, input: CrashWindowInput): Promise<CrashWindowRequest> {
   const requestId = newId();
   const createdAt = new Date().toISOString();
   const expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400;
-  const fileIds = [newId(), newId()];
+  const mode = window === "single-settled-not-ended" ? "single" : "multiple";
+  const fileIds = mode === "single" ? [newId()] : [newId(), newId()];
   const settledFiles = window === "after-last-count" ? 2 : 1;
   const job: JobRecord = {
     requestId,
@@ -41,9 +47,9 @@ export async function writeCrashWindow(window: CrashWindow, input: CrashWindowIn
     designId: input.design.designId,
     version: input.design.version,
     designLabel: input.design.label,
-    mode: "multiple",
+    mode,
     status: "processing",
-    total: 2,
+    total: fileIds.length,
     settled: window === "after-last-count" ? 2 : 0,
     createdAt,
     enqueuedAt: createdAt,
@@ -61,7 +67,7 @@ export async function writeCrashWindow(window: CrashWindow, input: CrashWindowIn
       index,
       status: "queued",
       source: "async",
-      mode: "multiple",
+      mode,
       shareType: "workspace",
       createdAt,
       expiresAt,

@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import type { FileRecord } from "#shared/generation/file-store.ts";
-import type { JobRecord } from "#shared/generation/job-store.ts";
+import type { CountedAtEnd, JobRecord } from "#shared/generation/job-store.ts";
 import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "#shared/generation/request-ports.ts";
 import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
 
@@ -8,7 +8,8 @@ import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
  * In-memory fakes of the request ports (request-ports.ts) for unit tests of the rules.
  * They keep the adapters' contracts that the rules rely on: reads return copies (a rule
  * cannot change the store by mutating what it read), files come in contents order, and
- * `finalizeJob` succeeds only while the job is processing (exactly one finalizer wins).
+ * `finalizeJob` succeeds only while the job is processing (exactly one finalizer wins), and
+ * an outbox's `due` leaves out what no endpoint receives.
  */
 export class MemoryRequestStore implements RequestStore {
   readonly jobs = new Map<string, JobRecord>();
@@ -50,12 +51,21 @@ export class MemoryRequestStore implements RequestStore {
     return file && structuredClone(file);
   }
 
-  async finalizeJob(requestId: string, outcome: Parameters<RequestStore["finalizeJob"]>[1]): Promise<boolean> {
-    this.calls.push(`finalizeJob:${requestId}`);
+  async finalizeJob(
+    requestId: string,
+    outcome: Parameters<RequestStore["finalizeJob"]>[1],
+    counted?: CountedAtEnd,
+  ): Promise<boolean> {
+    this.calls.push(`finalizeJob:${requestId}${counted ? `+${counted.fileIds.join(",")}` : ""}`);
     const job = this.jobs.get(requestId);
     if (job?.status !== "processing") return false;
     const { activeShard: _shard, ...rest } = job;
-    this.jobs.set(requestId, { ...rest, ...structuredClone(outcome) });
+    this.jobs.set(requestId, {
+      ...rest,
+      ...structuredClone(outcome),
+      ...(counted && { settled: job.settled + counted.fileIds.length }),
+      ...(counted?.aliveAt && { renderAliveAt: counted.aliveAt }),
+    });
     return true;
   }
 }
@@ -65,7 +75,13 @@ export class MemoryOutbox implements EventOutbox {
   readonly recorded: { event: GenerationEvent; expiresAt: number }[] = [];
   readonly delivered: GenerationEvent[] = [];
   failDeliveries = false;
+  /** Which events an endpoint would receive (every one unless set: a workspace with an endpoint for all). */
+  receives: (event: GenerationEvent) => boolean = () => true;
   constructor(private readonly calls?: string[]) {}
+
+  async due(events: GenerationEvent[]): Promise<GenerationEvent[]> {
+    return events.filter((e) => this.receives(e));
+  }
 
   async record(event: GenerationEvent, expiresAt: number): Promise<void> {
     this.calls?.push(`record:${event.event}`);

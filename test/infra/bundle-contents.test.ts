@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
-import { SYNTH_TIMEOUT_MS } from "./synth.ts";
+import { bundleCode, SYNTH_TIMEOUT_MS } from "./synth.ts";
 
 /** Traces a bundle keeps of puppeteer-core and @sparticuz/chromium, minified with kept names. */
 const CHROMIUM_MARKERS = [/puppeteer/i, /ChromeLauncher/, /chromium\.br/, /swiftshader/];
@@ -52,9 +52,7 @@ describe("bundle contents", () => {
         },
       );
       const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
-      const found = Object.fromEntries(
-        Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]),
-      );
+      const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(bundleCode(dir))]));
       expect(found).toEqual(Object.fromEntries(nonRender.map((id) => [id, []])));
     },
     SYNTH_TIMEOUT_MS,
@@ -70,7 +68,7 @@ describe("bundle contents", () => {
         { maxBuffer: 2 ** 24 },
       );
       const { render: dir } = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
-      expect(readFileSync(join(dir!, "index.mjs"), "utf8")).not.toMatch(/bwipp_qrcode|BWIPP_VERSION/);
+      expect(bundleCode(dir!)).not.toMatch(/bwipp_qrcode|BWIPP_VERSION/);
       expect(existsSync(join(dir!, "node_modules/bwip-js/dist/bwipp.mjs"))).toBe(true);
       // What the barcode filter does on first use, resolved from the bundle's folder as Lambda would.
       const probe =
@@ -79,6 +77,20 @@ describe("bundle contents", () => {
         cwd: dir,
       });
       expect(svg).toBe("<svg");
+      // Split (platen-function.ts splitBundle): what only `import()` loads is in chunks, not in
+      // the file every cold start compiles, and those chunks load from the bundle's folder.
+      const index = readFileSync(join(dir!, "index.mjs"), "utf8");
+      expect(index).not.toMatch(/"PDFDocument"|BidiServer/);
+      const pdfChunk = readdirSync(join(dir!, "chunks")).find((name) =>
+        /"PDFDocument"/.test(readFileSync(join(dir!, "chunks", name), "utf8")),
+      );
+      expect(pdfChunk).toBeDefined();
+      expect(index).not.toMatch(new RegExp(`from\\s*"\\./chunks/${pdfChunk}"`)); // not a static import either
+      const load = `await import(${JSON.stringify(join(dir!, "chunks", pdfChunk!))}); process.stdout.write("ok");`;
+      const { stdout: loaded } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", load]);
+      expect(loaded).toBe("ok");
+      // The browser-download code's proxy support is a stub (platen-function.ts BUNDLE_STUBS).
+      expect(bundleCode(dir!)).not.toMatch(/quickjs|PacProxyAgent/i);
     },
     SYNTH_TIMEOUT_MS,
   );

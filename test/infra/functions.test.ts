@@ -35,7 +35,10 @@ describe("every function of shared/definitions/functions.ts", () => {
       expect(p.MemorySize).toBe(def.memoryMb);
       expect(p.Timeout).toBe(def.timeoutSeconds);
       expect(s.json.Resources[p.LoggingConfig.LogGroup.Ref]!.Type).toBe("AWS::Logs::LogGroup");
-      expect(p.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
+      // Source maps cost the Chromium functions' cold starts; their maps still ship.
+      expect(p.Environment.Variables.NODE_OPTIONS).toBe(
+        "chromium" in def && def.chromium ? undefined : "--enable-source-maps",
+      );
     }
   });
 
@@ -129,6 +132,18 @@ describe("least-privilege IAM", () => {
       .filter((r) => r.logicalId === files)
       .map((r) => r.suffix);
     expect(written.sort()).toEqual(["/pages/*", "/zips/*"]);
+  });
+
+  it("lets every reader of sync file records read the PDFs that commit them (file-store.ts resolveStored); only the dispatcher may not write the records", () => {
+    const files = bucketId("files");
+    const readers = ["generate-sync", "get-status", "download-files", "dispatch", "app", "sweep"];
+    for (const id of readers) {
+      const statements = byFunction.get(`platen-dev-${id}`)!;
+      expect(allows(statements, "s3:GetObject", files), `${id} reads PDFs`).toBe(true);
+      expect(allows(statements, "dynamodb:UpdateItem", tableId("files")), `${id} writes records`).toBe(
+        id !== "dispatch",
+      );
+    }
   });
 
   it("grants exactly the access lists of each definition", () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, type CfnElement } from "aws-cdk-lib";
@@ -101,4 +101,18 @@ export function definitionsWithConsumers(
       interrupted: standIn("interrupted", 30, { access: { tablesWrite: ["requests", "files"] } }),
     },
   };
+}
+
+/**
+ * The code of a deployed bundle folder: `index.mjs` and, where the bundle is split (the
+ * Chromium functions), every chunk it may load (`chunks/*.mjs`).
+ */
+export function bundleCode(codeDir: string): string {
+  const chunks = join(codeDir, "chunks");
+  const files = existsSync(chunks)
+    ? readdirSync(chunks)
+        .filter((name) => name.endsWith(".mjs"))
+        .map((name) => join(chunks, name))
+    : [];
+  return [join(codeDir, "index.mjs"), ...files].map((file) => readFileSync(file, "utf8")).join("\n");
 }

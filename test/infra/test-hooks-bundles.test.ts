@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +7,7 @@ import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
 import { bundlingOptions } from "#infra/stack/platen-function.ts";
+import { bundleCode } from "./synth.ts";
 
 /** Traces of the local stack's test hooks in minified code with kept names. */
 const HOOK_MARKERS = [
@@ -72,9 +73,7 @@ describe("test hooks are compiled out of the deployed bundles", () => {
     );
     const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
     expect(Object.keys(codeDirs).sort()).toEqual([...ids].sort());
-    const found = Object.fromEntries(
-      Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(readFileSync(join(dir, "index.mjs"), "utf8"))]),
-    );
+    const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(bundleCode(dir))]));
     expect(found).toEqual(Object.fromEntries(ids.map((id) => [id, []])));
   }, 900_000);
 });

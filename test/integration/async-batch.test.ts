@@ -20,6 +20,8 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { sampleLabel, sampleParams } from "../helpers/sync-fixtures.ts";
 import { syncCaller } from "../helpers/sync-http.ts";
+import { registerEndpoint } from "../helpers/webhook-fixtures.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
  * The render worker takes an SQS batch as a whole: one read of its file records, each
@@ -30,6 +32,8 @@ import { syncCaller } from "../helpers/sync-http.ts";
 
 let stack: RunningStack;
 let queue: ReturnType<typeof renderQueue>;
+/** Every tenant's endpoint (a path per workspace): an event is recorded only when an endpoint receives it. */
+let receiver: WebhookReceiver;
 /** A real 4-page PDF for a file a test writes as already rendered. */
 let pdf4: Buffer;
 
@@ -37,6 +41,7 @@ beforeAll(async () => {
   stack = await startStack({ env: { PLATEN_VISIBILITY_SCALE: "0.005" } });
   useStackEmulators(stack.dataDir);
   queue = renderQueue(stack);
+  receiver = await startWebhookReceiver();
   const demo = stack.localJson.workspaces[0]!;
   const slow = await publishSlowDesign(stack, demo.id);
   const res = await syncCaller(stack, demo.appKey)("single", {
@@ -50,6 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   queue?.close();
+  await receiver?.close();
   await stack?.stop();
   if (stack) removeDataDir(stack.dataDir);
 });
@@ -58,6 +64,7 @@ afterAll(async () => {
 async function tenantWithDesigns(name: string) {
   const tenant = await createPlanTenant(stack, name, "standard");
   const slow = await publishSlowDesign(stack, tenant.workspaceId);
+  await registerEndpoint(tenant.workspaceId, { url: receiver.url(`/${tenant.workspaceId}`) });
   return {
     tenant,
     invoice: { designId: tenant.invoiceId, version: 1, label: sampleLabel(INVOICE) },
@@ -97,6 +104,11 @@ async function expectFinalizedOnce(request: QueuedRequest): Promise<void> {
     total: request.messages.length,
   });
   expect((await eventsOf(request.requestId)).map((e) => e.sk)).toEqual(["EVENT#file.completed"]);
+  // Its endpoint notified once: the deliveries of one finalization.
+  const notified = () => receiver.at(`/${job!.workspaceId}`).filter((w) => w.body.requestId === request.requestId);
+  for (const deadline = Date.now() + 15_000; !notified().length && Date.now() < deadline; )
+    await new Promise((r) => setTimeout(r, 25));
+  expect(notified().map((w) => w.body.event)).toEqual(["file.completed"]);
 }
 
 describe("one SQS batch of render messages", () => {

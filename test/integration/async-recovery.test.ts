@@ -72,7 +72,7 @@ beforeAll(async () => {
     params: sampleParams(INVOICE),
     pdf,
   };
-  for (const window of ["after-last-count", "between-settle-and-count"] as const)
+  for (const window of ["after-last-count", "between-settle-and-count", "single-settled-not-ended"] as const)
     frozen.set(window, await writeCrashWindow(window, input));
 });
 
@@ -147,7 +147,7 @@ describe("a generation process that stops", () => {
     }
   }, 150_000);
 
-  it("requests frozen at the worker's crash points (settled but not counted; counted but not finalized) are finished after the restart", async () => {
+  it("requests frozen at the worker's crash points (settled but not counted; counted but not finalized; a single's file done, its request not ended) are finished after the restart", async () => {
     const s = current();
     // Both are polled side by side; the only file left to render takes well under a second.
     const windows = [...frozen.entries()];

@@ -23,6 +23,8 @@ import { eventsOf } from "../helpers/async-tables.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { parseContentDisposition, syncCaller } from "../helpers/sync-http.ts";
+import { registerEndpoint } from "../helpers/webhook-fixtures.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
  * What happens after an async request ended (shared/generation/README.md#request-states-and-retention;
@@ -35,6 +37,7 @@ type Workspace = RunningStack["localJson"]["workspaces"][number];
 
 let stack: RunningStack;
 let demo: Workspace;
+let receiver: WebhookReceiver;
 let invoice: { designId: string; version: number };
 let queue: ReturnType<typeof renderQueue>;
 
@@ -50,10 +53,14 @@ beforeAll(async () => {
   invoice = { designId: invoiceOf(demo).id, version: invoiceOf(demo).latestVersion };
   useStackEmulators(stack.dataDir);
   queue = renderQueue(stack);
+  // An event is recorded (and queued) only when an endpoint receives it.
+  receiver = await startWebhookReceiver();
+  await registerEndpoint(demo.id, { url: receiver.url("/demo") });
 });
 
 afterAll(async () => {
   queue?.close();
+  await receiver?.close();
   if (stack) await moveClock(stack, 0).catch(() => undefined);
   await stack?.stop();
   if (stack) removeDataDir(stack.dataDir);
@@ -117,6 +124,8 @@ describe("a render message delivered twice", () => {
     const events = await eventsOf(accepted.requestId);
     expect(events.map((e) => e.sk)).toEqual(["EVENT#file.completed"]);
     expect([...events[0]!.fileIds].sort()).toEqual(accepted.files.map((f) => f.fileId).sort());
+    const notified = receiver.at("/demo").filter((w) => w.body.requestId === accepted.requestId);
+    expect(notified.map((w) => w.body.event)).toEqual(["file.completed"]);
   });
 });
 

@@ -12,8 +12,10 @@ import { download, errorOf, getStatus, moveClock } from "../helpers/async-http.t
 import { eventsOf } from "../helpers/async-tables.ts";
 import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
-import { sampleParams } from "../helpers/sync-fixtures.ts";
+import { createTenant, sampleParams } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
+import { registerEndpoint } from "../helpers/webhook-fixtures.ts";
+import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
  * Sync generation answers as soon as the PDFs exist and stores them afterwards
@@ -87,19 +89,55 @@ describe("sync files are stored after the answer", () => {
     }
   });
 
-  it("storing ends with the records done, then the file.completed outbox item", async () => {
+  it("storing commits each file by its PDF (no record write): the first read finds it done and records that", async () => {
     const res = await syncCaller(stack, demo.appKey)("multiple", {
       designId: invoiceId,
       version: 1,
-      contents: [invoice("outbox-a"), invoice("outbox-b")],
+      contents: [invoice("commit-a"), invoice("commit-b")],
     });
     expect(res.status).toBe(200);
     const requestId = res.headers.get("request-id")!;
     const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
     await settled(stack);
-    const records = (await fileRecordsOfWorkspace(demo.id)).filter((r) => r.requestId === requestId);
-    expect(records.map((r) => [r.fileId, r.status]).sort()).toEqual(fileIds.map((id) => [id, "done"]).sort());
-    expect(await eventsOf(requestId)).toEqual([expect.objectContaining({ sk: "EVENT#file.completed", fileIds })]);
+    const raw = async () =>
+      ((await fileRecordsOfWorkspace(demo.id)) as unknown as FileRecord[])
+        .filter((r) => r.requestId === requestId)
+        .sort((a, b) => a.index - b.index);
+    const before = await raw();
+    expect(before.map((r) => [r.fileId, r.status])).toEqual(fileIds.map((id) => [id, "storing"]));
+    for (const r of before) expect((await getPdf(r.s3Key!)).subarray(0, 5).toString()).toBe("%PDF-");
+
+    const status = await getStatus(stack, demo.appKey, requestId);
+    expect([status.body.status, status.body.files.map((f) => f.fileId)]).toEqual(["completed", fileIds]);
+    const after = await raw();
+    expect(after.map((r) => [r.status, r.pageCount, r.storeBy])).toEqual(fileIds.map(() => ["done", 1, undefined]));
+    for (const r of after) expect(r.bytes).toBe((await getPdf(r.s3Key!)).length);
+    // Nobody receives its event (the demo workspace has no endpoint): nothing is written for it.
+    expect(await eventsOf(requestId)).toEqual([]);
+  });
+
+  it("with an endpoint registered before the request, file.completed goes through the outbox to it", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const tenant = await createTenant(stack, "Sync outbox");
+      await registerEndpoint(tenant.workspaceId, { url: receiver.url("/sync") });
+      const res = await syncCaller(stack, tenant.appKey)("multiple", {
+        designId: tenant.invoiceId,
+        version: 1,
+        contents: [invoice("outbox-a"), invoice("outbox-b")],
+      });
+      expect(res.status).toBe(200);
+      const requestId = res.headers.get("request-id")!;
+      const fileIds = decodeFileMapping(res.headers.get("x-file-mapping")).map((f) => f.fileId);
+      const [hook] = await receiver.waitFor("/sync", 1);
+      expect([hook!.body.event, hook!.body.requestId]).toEqual(["file.completed", requestId]);
+      await settled(stack);
+      const [event] = await eventsOf(requestId);
+      expect(event).toMatchObject({ sk: "EVENT#file.completed", fileIds });
+      expect(event).not.toHaveProperty("activeShard"); // queued: out of the outbox
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("a reader waits while a file is storing and serves it once stored", async () => {
@@ -109,10 +147,7 @@ describe("sync files are stored after the answer", () => {
     const pdf = await getPdf(await anyStoredPdfKey());
     const reading = download(stack, demo.appKey, requestId, record.fileId);
     await new Promise((r) => setTimeout(r, 300));
-    await putPdf(record.s3Key!, pdf);
-    await putFileRecords([
-      { ...record, status: "done", pageCount: 1, bytes: pdf.length, completedAt: new Date().toISOString() },
-    ]);
+    await putPdf(record.s3Key!, pdf, { pageCount: 1, completedAt: new Date().toISOString() });
     const res = await reading;
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(pdf)).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { finalizeIfSettled, finalizeWith, outcomeOf } from "#shared/generation/finalize-request.ts";
+import { finalizeIfSettled, finalizeSingle, finalizeWith, outcomeOf } from "#shared/generation/finalize-request.ts";
 import { JOB_RETENTION_MS } from "#shared/generation/retention.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 
@@ -156,6 +156,64 @@ describe("finalizeIfSettled", () => {
       deps.outbox.recorded.length,
       deps.outbox.delivered.length,
     ]).toEqual(["completed", 1, 0]);
+  });
+});
+
+describe("events nobody receives", () => {
+  it("are neither recorded nor queued, and the job still ends (no outbox write for a workspace without endpoints)", async () => {
+    const deps = setup();
+    deps.outbox.receives = () => false;
+    deps.requests.putJob(jobRecord({ total: 1 })).putFiles(done("f1", 0));
+    expect(await finalizeIfSettled("req_1", deps)).toBe(true);
+    expect(deps.requests.calls).toEqual(["getJob:req_1", "listFiles:req_1", "finalizeJob:req_1"]);
+    expect([deps.requests.jobs.get("req_1")?.status, deps.outbox.recorded, deps.outbox.delivered]).toEqual([
+      "completed",
+      [],
+      [],
+    ]);
+  });
+
+  it("leave the others: only the received event is recorded before the end", async () => {
+    const deps = setup();
+    deps.outbox.receives = (e) => e.event === "file.failed";
+    deps.requests
+      .putJob(jobRecord({ total: 2, webhookUrl: "https://hooks.example/x" }))
+      .putFiles(done("f1", 0), failed("f2", 1, "TEMPLATE_ERROR"));
+    await finalizeIfSettled("req_1", deps);
+    expect(deps.requests.calls.slice(2)).toEqual(["record:file.failed", "finalizeJob:req_1", "deliver:file.failed"]);
+  });
+});
+
+describe("finalizeSingle", () => {
+  it("counts a single's final file in the write that ends the request", async () => {
+    const deps = setup();
+    deps.requests.putJob(jobRecord({ mode: "single", total: 1 })).putFiles(done("f1", 0));
+    expect(await finalizeSingle("req_1", "f1", deps, NOW)).toBe(true);
+    expect(deps.requests.calls).toEqual([
+      "getJob:req_1",
+      "listFiles:req_1",
+      "record:file.completed",
+      "finalizeJob:req_1+f1",
+      "deliver:file.completed",
+    ]);
+    expect(deps.requests.jobs.get("req_1")).toMatchObject({ status: "completed", settled: 1, renderAliveAt: NOW });
+  });
+
+  it("leaves to the ordinary count a request of several files, a file not final, an ended job", async () => {
+    const several = setup();
+    several.requests.putJob(jobRecord({ total: 2 })).putFiles(done("f1", 0));
+    const counting = setup();
+    counting.requests
+      .putJob(jobRecord({ mode: "single", total: 1 }))
+      .putFiles(fileRecord({ fileId: "f1", index: 0, status: "counting" }));
+    const ended = setup();
+    ended.requests.putJob(jobRecord({ mode: "single", total: 1, status: "completed" })).putFiles(done("f1", 0));
+    const other = setup();
+    other.requests.putJob(jobRecord({ mode: "single", total: 1 })).putFiles(done("f2", 0));
+    for (const deps of [several, counting, ended, other]) {
+      expect(await finalizeSingle("req_1", "f1", deps)).toBe(false);
+      expect(deps.requests.calls.filter((c) => c.startsWith("finalizeJob"))).toEqual([]);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { type FileRecord, resolveStored } from "#shared/generation/file-store.ts";
 import { pagesUsedNow } from "../limits-stack.ts";
 import type { RunningStack } from "../local-stack.ts";
 import { fileRecordsOfWorkspace } from "../stack-clients.ts";
@@ -26,11 +27,12 @@ export interface StateReaders {
 
 export async function readState(stack: RunningStack, workspaceId: string, read: StateReaders): Promise<WorkspaceState> {
   const pages = await pagesUsedNow(stack, workspaceId);
+  // A stored sync file's record may still say `storing`: its page count is on its PDF (resolveStored), read without writing.
+  const records = await resolveStored((await fileRecordsOfWorkspace(workspaceId)) as unknown as FileRecord[], {
+    record: false,
+  });
   const files = new Map(
-    (await fileRecordsOfWorkspace(workspaceId)).map((r) => [
-      `${r.requestId}/${r.fileId}`,
-      { requestId: String(r.requestId), pageCount: Number(r.pageCount ?? 0) },
-    ]),
+    records.map((r) => [`${r.requestId}/${r.fileId}`, { requestId: r.requestId, pageCount: r.pageCount ?? 0 }]),
   );
   const designs = new Map((await read.designs()).map((d) => [String(d.id), JSON.stringify(d)]));
   const endpoints = new Map((await read.endpoints()).map((e) => [String(e.id), JSON.stringify(e)]));
