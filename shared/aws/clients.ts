@@ -35,13 +35,16 @@ export function awsClients(): AwsClients {
       // S3's own checks cover integrity.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
-      cacheMiddleware: true,
+      // Never `cacheMiddleware` here: with it, concurrent requests of one command class to
+      // different buckets all went to one bucket (a render batch read a design bundle from the
+      // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
     }),
     sqs: new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }),
   };
   // The SDK's logger middleware builds a redacted copy of every input and output for its
-  // (no-op) logger on each call; nothing here logs through it. Removed before any send (S3
-  // and SQS resolve their middleware stack once per command class, `cacheMiddleware`).
+  // (no-op) logger on each call; nothing here logs through it. Removed before any send (SQS
+  // resolves its middleware stack once per command class, `cacheMiddleware`: its endpoint does
+  // not depend on the queue, checked in test/integration/foundation.test.ts).
   for (const client of [dynamodb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
   // Fault-injection tests only (the local stack's test hooks arm the faults); compiled out of
   // the deployed bundles (shared/test-hooks.d.ts). A test hook, not configuration: its switch

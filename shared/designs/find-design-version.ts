@@ -44,10 +44,14 @@ export async function findDesignVersion(
   return found;
 }
 
-const versionCache = new Map<string, DesignVersion>();
+const versionCache = new Map<string, Promise<DesignVersion | undefined>>();
 
-/** Versions never change once published, so a found one is kept (misses are not cached). */
-export async function cachedVersion(
+/**
+ * Versions never change once published, so a found one is kept (misses and failed reads are not
+ * cached). The read itself is shared: the files of a render batch ask for their version at once, and a
+ * cold container read it once per file before.
+ */
+export function cachedVersion(
   workspaceId: string,
   designId: string,
   version: number,
@@ -55,12 +59,18 @@ export async function cachedVersion(
   const key = `${workspaceId}/${designId}/${version}`;
   const hit = versionCache.get(key);
   if (hit) return hit;
-  const found = await getDesignVersion(workspaceId, designId, version);
-  if (found) {
-    versionCache.set(key, found);
-    if (versionCache.size > 1000) versionCache.delete(versionCache.keys().next().value as string);
-  }
-  return found;
+  const read = getDesignVersion(workspaceId, designId, version);
+  versionCache.set(key, read);
+  if (versionCache.size > 1000) versionCache.delete(versionCache.keys().next().value as string);
+  read.then(
+    (found) => {
+      if (!found && versionCache.get(key) === read) versionCache.delete(key);
+    },
+    () => {
+      if (versionCache.get(key) === read) versionCache.delete(key);
+    },
+  );
+  return read;
 }
 
 /** OpenAPI getDesignParameters as served: name, type, label, description only when set, spec children. */

@@ -265,3 +265,51 @@ describe("admin CLI", () => {
     }
   });
 });
+
+describe("the SDK's S3 client", () => {
+  it("sends each of many concurrent GETs to its own bucket (the render worker reads a design bundle and params at once)", async () => {
+    useStackEmulators(stack.dataDir);
+    const { awsClients } = await import("#shared/aws/clients.ts");
+    const { config } = await import("#shared/aws/config.ts");
+    const { GetObjectCommand, PutObjectCommand } = await import("@aws-sdk/client-s3");
+    const { s3 } = awsClients();
+    const { designs, files } = config().buckets;
+    // The same key in both buckets, different bytes: a GET sent to the other bucket reads the other's.
+    const key = `concurrency/${Date.now()}.txt`;
+    await s3.send(new PutObjectCommand({ Bucket: designs, Key: key, Body: "designs" }));
+    await s3.send(new PutObjectCommand({ Bucket: files, Key: key, Body: "files" }));
+    const read = async (Bucket: string) =>
+      (await s3.send(new GetObjectCommand({ Bucket, Key: key }))).Body!.transformToString();
+    const buckets = Array.from({ length: 40 }, (_, i) => (i % 2 ? designs : files));
+    const bodies = await Promise.all(buckets.map(read));
+    expect(bodies).toEqual(buckets.map((b) => (b === designs ? "designs" : "files")));
+  });
+});
+
+describe("the SDK's SQS client", () => {
+  it("sends each of many concurrent messages to its own queue", async () => {
+    useStackEmulators(stack.dataDir);
+    const { awsClients } = await import("#shared/aws/clients.ts");
+    const { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand } = await import("@aws-sdk/client-sqs");
+    const { sqs } = awsClients();
+    const urls = await Promise.all(
+      ["a", "b"].map(
+        async (n) =>
+          (await sqs.send(new CreateQueueCommand({ QueueName: `concurrency-${n}-${Date.now()}` }))).QueueUrl!,
+      ),
+    );
+    const targets = Array.from({ length: 20 }, (_, i) => urls[i % 2]!);
+    await Promise.all(targets.map((QueueUrl) => sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: QueueUrl }))));
+    for (const QueueUrl of urls) {
+      const bodies: string[] = [];
+      while (bodies.length < 10) {
+        const out = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+        );
+        if (!out.Messages?.length) break;
+        bodies.push(...out.Messages.map((m) => m.Body!));
+      }
+      expect(bodies).toEqual(Array(10).fill(QueueUrl));
+    }
+  });
+});
