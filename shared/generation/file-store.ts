@@ -8,6 +8,7 @@ import { isId } from "#shared/ids.ts";
 import type { PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import type { ShareType } from "#shared/share-link.ts";
 import { logger } from "#shared/observability/logger.ts";
+import { inTurns } from "./in-turns.ts";
 
 /** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
 export interface FileRecord {
@@ -142,25 +143,20 @@ export async function resolveStored<T extends FileRecord>(records: T[], opts: { 
   const storing = records.flatMap((r, i) => (r.status === "storing" && r.s3Key ? [i] : []));
   if (!storing.length) return records;
   const out = [...records];
-  let next = 0;
-  const lane = async () => {
-    while (next < storing.length) {
-      const i = storing[next++]!;
-      const found = await storedPdf(records[i]!.s3Key!);
-      if (!found) continue;
-      const { storeBy: _storeBy, ...record } = records[i]!;
-      out[i] = { ...record, status: "done", ...found } as T;
-      if (opts.record === false) continue;
-      await markStored(records[i]!, found).catch((error: unknown) =>
-        logger.warn("stored sync file not marked done (the next read does it)", {
-          requestId: records[i]!.requestId,
-          fileId: records[i]!.fileId,
-          error: String(error),
-        }),
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_HEADS, storing.length) }, lane));
+  await inTurns(storing, PARALLEL_HEADS, async (i) => {
+    const found = await storedPdf(records[i]!.s3Key!);
+    if (!found) return;
+    const { storeBy: _storeBy, ...record } = records[i]!;
+    out[i] = { ...record, status: "done", ...found } as T;
+    if (opts.record === false) return;
+    await markStored(records[i]!, found).catch((error: unknown) =>
+      logger.warn("stored sync file not marked done (the next read does it)", {
+        requestId: records[i]!.requestId,
+        fileId: records[i]!.fileId,
+        error: String(error),
+      }),
+    );
+  });
   return out;
 }
 

@@ -15,6 +15,7 @@ import { documentLimitError, isRenderDeadline } from "./document-failure.ts";
 import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { deleteFileRecords, type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "./file-store.ts";
 import { type PlannedFile, type PlannedRecord, planFiles, templateFileOf } from "./plan-files.ts";
+import { inTurns } from "./in-turns.ts";
 import { prepareGeneration } from "./prepare-generation.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import type { Share } from "#shared/share-link.ts";
@@ -310,15 +311,3 @@ async function storeFiles(
 }
 
 const PARALLEL_PUTS = 4;
-
-/** `fn` over `items`, at most `limit` at a time. */
-async function inTurns<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
