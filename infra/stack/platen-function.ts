@@ -113,13 +113,12 @@ export class PlatenFunction extends Construct {
 const DEPLOYED_DEFINE = { "globalThis.__PLATEN_TEST_HOOKS__": "false" };
 
 /**
- * Loaded at run time from the function's own `node_modules`, never bundled: the barcode
- * encoder (bwip-js, ~0.9 MB minified) is imported only by templates that use the `barcode`
- * filter, and bundled it cost every cold start of the Chromium functions ~40 ms of parsing
- * (measured by the bench). Only the files its `generic` entry point loads are copied.
+ * Loaded at run time from the function's own `node_modules`, never bundled; only the files
+ * used are copied. (The barcode encoder is bundled: only the symbologies the `barcode` filter
+ * offers, in a chunk of their own that templates using the filter load, see {@link splitBundle}
+ * and shared/render/barcode-encoders.ts.)
  */
 export const RUN_TIME_MODULES = {
-  "bwip-js": ["package.json", "LICENSE", "dist/bwip-js-gen.mjs", "dist/bwipp.mjs"],
   // pdf.js runs inside Chromium (shared/render/page-images.ts): its two files are read as text, never imported.
   "pdfjs-dist": ["package.json", "LICENSE", "build/pdf.min.mjs", "build/pdf.worker.min.mjs"],
 } as const;
@@ -192,7 +191,7 @@ const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
 /**
  * Rebuilds the bundle with esbuild's code splitting: what the handler only loads with
- * `import()` (pdf-lib and its fonts for protection and rewriting, puppeteer's WebDriver BiDi,
+ * `import()` (pdf-lib and its fonts for protection and rewriting, the barcode encoders, puppeteer's WebDriver BiDi,
  * the SDK's other credential providers, …, ~1.6 MB of a Chromium function's 3.5) goes into
  * `chunks/`, compiled when first imported. Node compiles a module's whole file when it loads
  * it, so in `index.mjs` those cost every cold start ~85 ms of Node CPU (test/bench/README.md

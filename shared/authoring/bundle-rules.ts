@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { Liquid } from "liquidjs";
-import type { z } from "zod";
+import type * as z from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";

@@ -1,5 +1,5 @@
 import { isJsonContentType } from "#shared/validation/content-type.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { issueMessages } from "#shared/validation/zod-messages.ts";

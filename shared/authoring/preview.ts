@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { documentLimitError } from "#shared/generation/document-failure.ts";

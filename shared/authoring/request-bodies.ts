@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The JSON bodies of the design API that have a schema, in a module of their own (zod only):

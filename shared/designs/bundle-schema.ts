@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * OpenAPI getDesignParameters: one parameter of a design's schema; `spec` holds the children of

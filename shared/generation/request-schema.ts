@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LONE_SURROGATE, pdfMetadataSchema } from "#shared/designs/bundle-schema.ts";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 

@@ -1,4 +1,5 @@
-import { type ZodType, z } from "zod";
+import type { ZodType } from "zod";
+import * as z from "zod";
 import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { authorizeDesigns, type DesignGrant, type DesignOperation } from "#shared/auth/design-access.ts";
 import { checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";

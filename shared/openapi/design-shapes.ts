@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { parameterSpec } from "./response-shapes.ts";
 

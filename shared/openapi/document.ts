@@ -1,4 +1,5 @@
-import { type ZodType, z } from "zod";
+import type { ZodType } from "zod";
+import * as z from "zod";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";

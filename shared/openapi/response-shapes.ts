@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Response bodies of the generation, status and design routes (OpenAPI generation, status and design

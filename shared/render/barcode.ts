@@ -6,8 +6,8 @@ import { escapeHtml } from "#shared/html/html.ts";
  * symbol as inline SVG (vector, sharp in print, nothing fetched), drawn by bwip-js.
  *
  * bwip-js is loaded only for templates that use the filter (`loadBarcodeEncoder`, awaited
- * by renderHtml before a sync render): importing it costs a few hundred ms, which no other
- * document should pay on a cold start.
+ * by renderHtml before a sync render): importing it costs tens of ms, which no other
+ * document should pay on a cold start. Only the symbologies below are loaded (barcode-encoders.ts).
  */
 
 /** A symbology as templates name it → bwip-js's encoder, its defaults and the quiet zone it needs (modules). */
@@ -61,7 +61,7 @@ let loading: Promise<void> | undefined;
 
 /** Loads bwip-js once per process (a template that uses `barcode` awaits this before rendering). */
 export function loadBarcodeEncoder(): Promise<void> {
-  loading ??= import("bwip-js/generic").then((module) => {
+  loading ??= import("./barcode-encoders.ts").then((module) => {
     encoder = module;
   });
   return loading;

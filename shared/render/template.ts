@@ -65,6 +65,10 @@ export function createTemplateEngine(): Liquid {
       outputEscape: "escape",
       strictFilters: true,
       ownPropertyOnly: true,
+      // What LiquidJS would resolve on Lambda (the runtime's ICU default), fixed: the same
+      // month and weekday names (`%B`, `%A`) on every machine, and no Intl.DateTimeFormat
+      // built at module load to ask for it (~15 ms of a cold start's CPU, ICU's date data).
+      locale: "en-US",
       templates: Object.create(null) as Record<string, string>,
       parseLimit: TEMPLATE_LIMITS.parseLimit,
       renderLimit: TEMPLATE_LIMITS.renderLimitMs,

@@ -1,4 +1,5 @@
-import type { ZodError, z } from "zod";
+import type { ZodError } from "zod";
+import type * as z from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
 import { issueMessages } from "./zod-messages.ts";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import en from "zod/v4/locales/en.js";
 import ja from "zod/v4/locales/ja.js";
 

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
-import { z } from "zod";
+import * as z from "zod";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { logger } from "#shared/observability/logger.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * OpenAPI rotateApplicationKey: the answer of a rotation (the handler returns AppKeyRotation; the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import { validateGenerationBody } from "#shared/generation/validate-request.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";

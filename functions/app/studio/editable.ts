@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type DesignJsonForm, toJsonForm } from "#shared/authoring/bundle-codec.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { readDraft, versionBundle, versionOf } from "#shared/authoring/design-api.ts";

@@ -1,0 +1,44 @@
+import {
+  code39,
+  code128,
+  datamatrix,
+  drawingSVG,
+  ean8,
+  ean13,
+  gs1_128,
+  itf14,
+  japanpost,
+  pdf417,
+  qrcode,
+  type RenderOptions,
+  rationalizedCodabar,
+  upca,
+} from "bwip-js/generic";
+
+/**
+ * The bwip-js encoders the `barcode` filter offers, imported one by one: bwip-js's `toSVG`
+ * looks its encoder up by name among all ~130 symbologies, so a bundle that calls it carries
+ * all of them (2.1 MB of BWIPP). Named imports let esbuild keep only these (~0.37 MB), in a
+ * chunk of their own that only a template using the filter loads (barcode.ts).
+ */
+const ENCODERS: Record<string, typeof qrcode> = {
+  code128,
+  "gs1-128": gs1_128,
+  ean13,
+  ean8,
+  upca,
+  itf14,
+  code39,
+  rationalizedCodabar,
+  qrcode,
+  datamatrix,
+  pdf417,
+  japanpost,
+};
+
+/** What bwip-js's `toSVG` draws, for the symbologies above (`options.bcid`). */
+export function toSVG(options: RenderOptions): string {
+  const encode = ENCODERS[options.bcid];
+  if (!encode) throw new Error(`no encoder for "${options.bcid}"`);
+  return encode(options, drawingSVG());
+}
