@@ -132,7 +132,9 @@ function fixedToUnicode(pdf: Buffer, text: string, at: number | undefined, num: 
   const cmap = inflateSync(pdf.subarray(dataAt, dataAt + length)).toString("latin1");
   const fixed = fixRadicalsInToUnicode(cmap);
   if (fixed === undefined) return "";
-  const deflated = deflateSync(Buffer.from(fixed, "latin1"));
+  // Level 1: a CMap of a few KB deflates in ~35 µs instead of ~175 µs at the default level,
+  // ~10 % larger; a Japanese invoice repairs several (one per font subset) on every render.
+  const deflated = deflateSync(Buffer.from(fixed, "latin1"), { level: 1 });
   return Buffer.concat([
     Buffer.from(`<</Filter /FlateDecode\n/Length ${deflated.length}>> stream\n`, "latin1"),
     deflated,
