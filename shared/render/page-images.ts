@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Browser, HTTPRequest, Page } from "puppeteer-core";
+import { onePerBrowser } from "./per-browser.ts";
 
 /**
  * Page images of a PDF, drawn by pdf.js (pdfjs-dist, Mozilla's PDF renderer) inside the
@@ -26,18 +27,8 @@ function pdfjsSources(): { library: string; worker: string } {
   return sources;
 }
 
-/** One rasterizing page per browser, opened on first use and kept (a new page costs ~30 ms). */
-const pages = new WeakMap<Browser, Promise<{ page: Page; setPdf(pdf: Buffer): void }>>();
-
-function rasterizerOf(browser: Browser): Promise<{ page: Page; setPdf(pdf: Buffer): void }> {
-  let ready = pages.get(browser);
-  if (!ready) {
-    ready = openRasterizer(browser);
-    ready.catch(() => pages.delete(browser));
-    pages.set(browser, ready);
-  }
-  return ready;
-}
+/** One rasterizing page per browser. */
+const rasterizerOf = onePerBrowser(openRasterizer);
 
 async function openRasterizer(browser: Browser): Promise<{ page: Page; setPdf(pdf: Buffer): void }> {
   const { library, worker } = pdfjsSources();
@@ -62,7 +53,6 @@ async function openRasterizer(browser: Browser): Promise<{ page: Page; setPdf(pd
     void done.catch(() => undefined);
   });
   await page.goto(`${ORIGIN}/`, { waitUntil: "load" });
-  page.once("close", () => pages.delete(browser));
   return {
     page,
     setPdf(next) {

@@ -15,7 +15,8 @@ import {
 import { takeEarlyChromium } from "./early-chromium.ts";
 import { prepareFontEnv } from "./font-config.ts";
 import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./page-box.ts";
-import type { GuardedPage } from "./page-guard.ts";
+import { type GuardedPage, guardPage } from "./page-guard.ts";
+import { onePerBrowser } from "./per-browser.ts";
 import { documentInfo } from "./document-info.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
 import type { PdfProtection } from "./pdf-protect.ts";
@@ -98,8 +99,6 @@ export type ThumbnailRequest = Omit<
 const THUMBNAIL_WIDTH_PX = 400;
 /** Page images: sharp on a phone's screen (2× of a 500 px column), ~100–200 KB a page. */
 const PAGE_IMAGE_WIDTH_PX = 1000;
-/** puppeteer's default viewport, restored after a thumbnail so every PDF starts the same. */
-const DEFAULT_VIEWPORT = { width: 800, height: 600 };
 
 /** A renderer with its own pool; most callers want the process-wide `getRenderer()`. */
 export function createRenderer(overrides: Partial<RendererConfig> = {}): Renderer {
@@ -262,22 +261,24 @@ async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: T
     maxHtmlChars: limits.maxHtmlChars,
   });
   return pool.run(async (guarded) => {
-    const { page } = guarded;
+    // Not the print page: its frames are never begun, and a screenshot needs one.
+    const screen = await screenPageOf(guarded.page.browser());
+    const { page } = screen;
     const width = Math.round(box.widthPx);
     const height = Math.round(box.heightPx);
     // A screen-sized screenshot of print layout: page margins become html padding.
     await page.setViewport({ width, height });
     await page.emulateMediaType("print");
     try {
-      await loadDocument(guarded, req.bundle, html, deadlineAt);
+      await loadDocument(screen, req.bundle, html, deadlineAt);
       // Publishing refuses a design whose sample document is over the page cap.
-      await checkThumbnailPages(guarded, html, box, limits);
+      await checkThumbnailPages(screen, html, box, limits);
       const scale = THUMBNAIL_WIDTH_PX / width;
       const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
       return Buffer.from(png);
     } finally {
-      await page.setViewport(DEFAULT_VIEWPORT);
-      await page.emulateMediaType(undefined);
+      // The page stays open for the next thumbnail; the document need not stay in memory.
+      await page.setContent("").catch(() => undefined);
     }
   }, deadlineAt);
 }
@@ -295,6 +296,9 @@ async function loadDocument(guarded: GuardedPage, bundle: DesignBundle, html: st
 function pageTimeout(deadlineAt: number): number {
   return Math.max(1, remainingMs(deadlineAt)) + 1_000;
 }
+
+/** The page thumbnails are taken on, one per browser, locked down like the print page. */
+const screenPageOf = onePerBrowser(async (browser) => guardPage(await browser.newPage()));
 
 function thumbnailCss(box: PageBox): string {
   const { top, right, bottom, left } = box.margin;
