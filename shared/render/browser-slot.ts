@@ -157,7 +157,7 @@ let printPages = 0;
  * The page every PDF is printed on: a target whose frames only DevTools may begin (headless
  * shell's BeginFrameControl). Chromium then never paints and composites the documents for a
  * screen nobody looks at; printing lays out and paints on its own path. ~6 ms less Chromium CPU
- * per invoice (~14 %), the same PDF (test/bench/README.md "Print page"). Screenshots need
+ * per invoice (~14 %), the same PDF (shared/render/README.md "The print page"). Screenshots need
  * frames: thumbnails are taken on a page of their own (renderer.ts).
  */
 async function openPrintPage(browser: Browser): Promise<Page> {
