@@ -150,7 +150,7 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
   }
 }
 
-/** The URL of the print page while it is found among the browser's targets. */
+/** Numbers the print pages' URLs, by which each one's target is found. */
 let printPages = 0;
 
 /**
@@ -163,6 +163,8 @@ let printPages = 0;
 async function openPrintPage(browser: Browser): Promise<Page> {
   const url = `about:blank#print-${++printPages}`;
   const found = browser.waitForTarget((target) => target.url() === url, { timeout: 30_000 });
+  // If the target is never created, its wait must not end as an unhandled rejection later.
+  found.catch(() => undefined);
   const session = await browser.target().createCDPSession();
   try {
     await session.send("Target.createTarget", { url, enableBeginFrameControl: true });
