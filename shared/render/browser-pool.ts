@@ -120,13 +120,22 @@ export class BrowserPool {
     }
   }
 
-  /** Launches `count` browsers (all by default) now, e.g. during a Lambda init phase. */
+  /**
+   * Launches browsers now, up to `count` in the pool (all by default), e.g. during a Lambda
+   * init phase. A launching browser is in the pool at once, idle: a render that arrives
+   * meanwhile takes it and waits for the launch under way instead of launching another
+   * browser beside it (on a cold container's two vCPUs a second launch slows both).
+   */
   async warmUp(count = this.#options.size): Promise<void> {
-    const leased: BrowserSlot[] = [];
-    while (leased.length < Math.min(count, this.#options.size)) leased.push(await this.#acquire(Infinity));
-    // Each slot is free as soon as its own browser is up: a render waiting for the first
-    // browser of a cold container does not also wait for the second one.
-    await Promise.all(leased.map((slot) => slot.ready().finally(() => this.#release(slot))));
+    if (this.#closed) throw poolClosed();
+    const launching: Promise<unknown>[] = [];
+    while (this.#slots.length < Math.min(count, this.#options.size)) {
+      const slot = new BrowserSlot(this.#options.launch);
+      this.#slots.push(slot);
+      this.#idle.unshift(slot);
+      launching.push(slot.ready());
+    }
+    await Promise.all(launching);
   }
 
   /** Closes all browsers; queued renders fail. */

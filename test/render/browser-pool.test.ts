@@ -114,6 +114,32 @@ describe("browser pool (real Chromium)", () => {
   );
 
   it(
+    "a render that arrives while the init launch is under way waits for that browser instead of launching a second",
+    async () => {
+      const renderer = open({ browsers: 2 });
+      let launched = 0;
+      const listen = (message: unknown) => {
+        if ((message as { event: string }).event === "browser-launched") launched += 1;
+      };
+      subscribe(RENDER_CHANNEL, listen);
+      try {
+        const warming = renderer.warmUp(1);
+        const started = chromiumChildPids();
+        const pdf = await renderer.renderPdf({ bundle: small, bundleKey: "s@1", params: { n: 1 }, title: "r" });
+        await warming;
+        expect(pdf.pageCount).toBe(1);
+        expect(launched).toBe(1);
+        expect(chromiumChildPids()).toHaveLength(1);
+        expect(started.length).toBeLessThanOrEqual(1);
+        expect(renderer.stats()).toMatchObject({ browsers: 1, busy: 0, queued: 0, renders: 1 });
+      } finally {
+        unsubscribe(RENDER_CHANNEL, listen);
+      }
+    },
+    SLOW,
+  );
+
+  it(
     "serves concurrent renders with one page per browser",
     async () => {
       const renderer = open({ browsers: 2 });
