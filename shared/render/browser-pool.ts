@@ -1,4 +1,4 @@
-import { TimeoutError } from "puppeteer-core";
+import { TimeoutError } from "./puppeteer.ts";
 import { BrowserSlot, type LaunchBrowser } from "./browser-slot.ts";
 import { DeadlineExceeded, remainingMs, withDeadline } from "./deadline.ts";
 import type { GuardedPage } from "./page-guard.ts";

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { Browser, Page } from "puppeteer-core";
 import { browserProcess } from "./chromium-launch.ts";
 import { type GuardedPage, guardPage } from "./page-guard.ts";
@@ -181,12 +182,23 @@ function killBrowser(browser: Browser): void {
   browserProcess(browser)?.kill("SIGKILL");
 }
 
+/**
+ * Asks the browser to close and waits for its process to be gone (the DevTools connection
+ * ends a little before the process does), so a relaunch after a recycle never overlaps it.
+ * Killed if it takes longer than {@link CLOSE_GRACE_MS}.
+ */
 async function closeBrowser(browser: Browser): Promise<void> {
+  const child = browserProcess(browser);
+  const exited =
+    !child || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, "exit");
   const timer = setTimeout(() => killBrowser(browser), CLOSE_GRACE_MS);
   try {
     await browser.close();
   } catch {
     killBrowser(browser);
+  }
+  try {
+    await exited;
   } finally {
     clearTimeout(timer);
   }

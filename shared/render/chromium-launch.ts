@@ -1,9 +1,15 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rm } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import chromium from "@sparticuz/chromium";
 import debug from "debug";
-import puppeteer, { type Browser } from "puppeteer-core";
-import { environment } from "#shared/aws/config.ts";
+import type { Browser } from "puppeteer-core";
+import { type Environment, environment } from "#shared/aws/config.ts";
 import { resolveExecutablePath } from "./chromium-binary.ts";
+import { DevToolsPipe } from "./pipe-transport.ts";
+import { connectBrowser } from "./puppeteer.ts";
 import { publishRenderEvent } from "./render-events.ts";
 
 // puppeteer hands every DevTools message to a fresh `debug` logger even when logging is
@@ -38,6 +44,83 @@ const LOCKDOWN_FLAGS = [
   "--disable-features=NetworkPrediction,InterestFeedContentSuggestions,MediaRouter,DialMediaRouteProvider",
 ];
 
+/**
+ * The flags puppeteer's launcher gives a headless-shell browser (puppeteer-core's
+ * `ChromeLauncher.defaultArgs`), which every browser of the renderer was started with while
+ * puppeteer launched them. The renderer starts Chromium itself now (see {@link spawnChromium});
+ * test/render/chromium-launch.test.ts compares this command line with the installed
+ * puppeteer's, so an upgrade that changes its defaults is seen.
+ */
+const PUPPETEER_FLAGS = [
+  "--allow-pre-commit-input",
+  "--disable-background-networking",
+  "--disable-background-timer-throttling",
+  "--disable-backgrounding-occluded-windows",
+  "--disable-breakpad",
+  "--disable-client-side-phishing-detection",
+  "--disable-component-extensions-with-background-pages",
+  "--disable-crash-reporter",
+  "--disable-default-apps",
+  "--disable-dev-shm-usage",
+  "--disable-hang-monitor",
+  "--disable-infobars",
+  "--disable-ipc-flooding-protection",
+  "--disable-popup-blocking",
+  "--disable-prompt-on-repost",
+  "--disable-renderer-backgrounding",
+  "--disable-search-engine-choice-screen",
+  "--disable-sync",
+  "--enable-automation",
+  "--export-tagged-pdf",
+  "--force-color-profile=srgb",
+  "--generate-pdf-document-outline",
+  "--metrics-recording-only",
+  "--no-first-run",
+  "--password-store=basic",
+  "--use-mock-keychain",
+  "--headless",
+  "--hide-scrollbars",
+  "--mute-audio",
+  "--disable-extensions",
+];
+const PUPPETEER_FEATURES = {
+  disable: [
+    "Translate",
+    "AcceptCHFrame",
+    "MediaRouter",
+    "OptimizationHints",
+    "RenderDocument",
+    "ProcessPerSiteUpToMainFrameThreshold",
+    "IsolateSandboxedIframes",
+  ],
+  enable: ["PdfOopif"],
+};
+
+/**
+ * The whole command line after the binary: puppeteer's defaults, then {@link chromiumArgs},
+ * with every `--disable-features` / `--enable-features` list merged into one flag each (as
+ * puppeteer merges them: Chromium only reads the last of each), DevTools over the pipe and
+ * the profile folder.
+ */
+export function chromiumCommandLine(userDataDir: string): string[] {
+  const features = { disable: [...PUPPETEER_FEATURES.disable], enable: [...PUPPETEER_FEATURES.enable] };
+  const rest: string[] = [];
+  for (const flag of chromiumArgs()) {
+    const [, kind, list] = /^--(disable|enable)-features=(.*)$/.exec(flag) ?? [];
+    if (kind === "disable" || kind === "enable") features[kind].push(...list!.split(",").filter(Boolean));
+    else rest.push(flag);
+  }
+  return [
+    ...PUPPETEER_FLAGS,
+    `--disable-features=${[...new Set(features.disable)].join(",")}`,
+    `--enable-features=${[...new Set(features.enable)].join(",")}`,
+    "about:blank",
+    ...rest,
+    "--remote-debugging-pipe",
+    `--user-data-dir=${userDataDir}`,
+  ];
+}
+
 /** chromium.args minus the insecure flags, plus the network lockdown. */
 export function chromiumArgs(): string[] {
   // No WebGL: templates run no script, so SwiftShader would only cost start-up time.
@@ -70,47 +153,84 @@ const BROWSER_ENV = [
   "FONTCONFIG_FILE",
 ] as const;
 
-export function browserEnv(fontEnv: Record<string, string>): Record<string, string> {
+export function browserEnv(fontEnv: Record<string, string>, from: Environment = environment()): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BROWSER_ENV) {
-    const value = environment()[name];
+    const value = from[name];
     if (value !== undefined) env[name] = value;
   }
   return { ...env, ...fontEnv };
 }
 
-/**
- * Launches one headless-shell Chromium over a pipe (no DevTools port listening on
- * loopback for anything to find).
- */
-export async function launchChromium(options: LaunchOptions): Promise<Browser> {
-  const browser = await puppeteer.launch({
-    executablePath: await resolveExecutablePath(options.chromiumPath),
-    args: chromiumArgs(),
-    headless: "shell",
-    pipe: true,
-    env: browserEnv(options.fontEnv),
-    protocolTimeout: options.protocolTimeoutMs,
-    // The pool owns the browsers' lifetime; puppeteer's signal hooks would race it.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  publishRenderEvent({ event: "browser-launched" });
-  return browser;
+/** A Chromium process started with DevTools on a pipe, not yet connected to. */
+export interface SpawnedChromium {
+  process: ChildProcess;
+  transport: DevToolsPipe;
 }
 
-/** Processes of browsers puppeteer connected to rather than launched (early-chromium.ts). */
+/**
+ * Starts one headless-shell Chromium with DevTools over a pipe (no port listening on
+ * loopback for anything to find), synchronously: a cold start spawns it while the rest of
+ * the handler's modules load (early-chromium.ts). Its profile folder goes when it exits.
+ * @param executablePath an unpacked binary (resolveExecutablePath)
+ * @param env the environment the browser may see ({@link browserEnv})
+ */
+export function spawnChromium(executablePath: string, env: Record<string, string>): SpawnedChromium {
+  const userDataDir = mkdtempSync(join(tmpdir(), "platen-chromium-profile-"));
+  const child = spawn(executablePath, chromiumCommandLine(userDataDir), {
+    env,
+    stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"],
+  });
+  child.once("exit", () => rm(userDataDir, { recursive: true, force: true }, () => {}));
+  // A browser that dies before anyone connects must not take the process down; the
+  // connection sees it (connectChromium).
+  child.on("error", () => {});
+  const [, , , toBrowser, fromBrowser] = child.stdio;
+  for (const stream of [toBrowser, fromBrowser]) stream?.on("error", () => {});
+  return { process: child, transport: new DevToolsPipe(toBrowser as Writable, fromBrowser as Readable) };
+}
+
+/**
+ * Connects puppeteer to a spawned browser. A browser that cannot start (no binary, a crash
+ * at start) rejects with why instead of leaving the connection waiting; one that fails to
+ * connect is killed.
+ */
+export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutMs: number): Promise<Browser> {
+  const { process: child, transport } = spawned;
+  let onFailure: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    onFailure = reject;
+  });
+  const onError = (error: Error) => onFailure(new Error(`Chromium could not be started: ${error.message}`));
+  const onExit = (code: number | null, signal: string | null) =>
+    onFailure(new Error(`Chromium exited before DevTools connected (code ${code}, signal ${signal})`));
+  if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+  child.once("error", onError);
+  child.once("exit", onExit);
+  try {
+    const browser = await Promise.race([connectBrowser(transport, protocolTimeoutMs), failed]);
+    connectedProcesses.set(browser, child);
+    publishRenderEvent({ event: "browser-launched" });
+    return browser;
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  } finally {
+    child.off("error", onError);
+    child.off("exit", onExit);
+  }
+}
+
+/** Starts a browser and connects to it (resolving, and locally inflating, the binary first). */
+export async function launchChromium(options: LaunchOptions): Promise<Browser> {
+  const executablePath = await resolveExecutablePath(options.chromiumPath);
+  return connectChromium(spawnChromium(executablePath, browserEnv(options.fontEnv)), options.protocolTimeoutMs);
+}
+
+/** The OS process of each connected browser, for the pool's kill. */
 const connectedProcesses = new WeakMap<Browser, ChildProcess>();
 
-/** Records the process of a browser puppeteer did not launch, so it can be killed like one it did. */
-export function registerBrowserProcess(browser: Browser, child: ChildProcess): Browser {
-  connectedProcesses.set(browser, child);
-  publishRenderEvent({ event: "browser-launched" });
-  return browser;
-}
-
-/** The browser's OS process, whether puppeteer launched it or connected to it. */
+/** The browser's OS process. */
 export function browserProcess(browser: Browser): ChildProcess | undefined {
-  return browser.process() ?? connectedProcesses.get(browser);
+  return connectedProcesses.get(browser);
 }

@@ -18,6 +18,7 @@ const syncOnly = process.env.BENCH_COLD_SYNC === "1";
 const profileDir = process.env.BENCH_COLD_PROFILE || undefined;
 const compareDir = process.env.BENCH_COLD_COMPARE || undefined;
 const compareEnv = JSON.parse(process.env.BENCH_COLD_COMPARE_ENV || "{}") as Record<string, string>;
+const compareArgs = (process.env.BENCH_COLD_COMPARE_ARGS ?? "").split(" ").filter(Boolean);
 const n = callsOnly ? 1 : Number(process.env.BENCH_COLD_N ?? 10);
 const bundle = await loadBundleFromDir("shared/designs/samples/invoice-ja");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
@@ -29,7 +30,7 @@ try {
     bundle.manifest.sampleParams as Record<string, unknown>,
     n,
     (l) => console.log(l),
-    { callsOnly, syncOnly, profileDir, compareDir, compareEnv },
+    { callsOnly, syncOnly, profileDir, compareDir, compareEnv, compareArgs },
   );
   console.log();
   for (const line of table) console.log(line);

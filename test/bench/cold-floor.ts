@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { launchChromium } from "#shared/render/chromium-launch.ts";
+import puppeteer from "puppeteer-core";
+import { browserEnv, chromiumArgs } from "#shared/render/chromium-launch.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 import { pdfOptions, resolvePageBox } from "#shared/render/page-box.ts";
 
 /**
  * The cold floor, in a fresh process like a cold run: the same Chromium binary (already
- * unpacked), flags and fonts, then `setContent` + `pdf` of the already templated invoice,
+ * unpacked), flags and fonts, launched by puppeteer, then `setContent` + `pdf` of the already templated invoice,
  * nothing else (no bundle, no AWS, no post-processing). Bundled by esbuild before the bench.
  * argv: job file `{ chromiumPath, fontDir, html, page }`. Prints epoch times like cold-invoke.
  */
@@ -19,10 +20,15 @@ interface FloorJob {
 const now = () => performance.timeOrigin + performance.now();
 const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as FloorJob;
 const ready = now();
-const browser = await launchChromium({
-  chromiumPath: job.chromiumPath,
-  fontEnv: await prepareFontEnv(job.fontDir),
-  protocolTimeoutMs: 60_000,
+// What a plain puppeteer program does: puppeteer.launch, with the renderer's command line
+// (puppeteer's defaults + chromiumArgs, test/render/chromium-launch.test.ts) and environment.
+const browser = await puppeteer.launch({
+  executablePath: job.chromiumPath,
+  args: chromiumArgs(),
+  headless: "shell",
+  pipe: true,
+  env: browserEnv(await prepareFontEnv(job.fontDir)),
+  protocolTimeout: 60_000,
 });
 const browserLaunched = now();
 const page = await browser.newPage();

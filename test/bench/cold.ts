@@ -108,6 +108,7 @@ export async function runColdPhase(
     profileDir,
     compareDir,
     compareEnv = {},
+    compareArgs = [],
   }: {
     callsOnly?: boolean;
     /** Only the floor, the sync function and its variants: the cold-start ratio in a fraction of the time. */
@@ -118,6 +119,8 @@ export async function runColdPhase(
     compareDir?: string;
     /** What that build's function sets in its environment on top of this one's. */
     compareEnv?: Record<string, string>;
+    /** Node options on the compared build's command line (those NODE_OPTIONS refuses, e.g. V8 heap flags). */
+    compareArgs?: string[];
   } = {},
 ) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
@@ -210,7 +213,10 @@ export async function runColdPhase(
       if (compareDir)
         record(
           `generate-sync, the bundle in ${compareDir}`,
-          expectStatus(await cold(deployed["generate-sync"]!, syncEvent(), compareEnv, 0, [], compareDir), 200),
+          expectStatus(
+            await cold(deployed["generate-sync"]!, syncEvent(), compareEnv, 0, compareArgs, compareDir),
+            200,
+          ),
         );
       if (syncOnly) {
         log(

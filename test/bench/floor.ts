@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer-core";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { launchChromium } from "#shared/render/chromium-launch.ts";
+import { browserProcess, launchChromium } from "#shared/render/chromium-launch.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 import { pdfOptions, resolvePageBox } from "#shared/render/page-box.ts";
 import { newId } from "#shared/ids.ts";
@@ -57,7 +57,7 @@ export async function startFloor(browsers: number) {
         waiters.shift()?.();
       }
     },
-    pids: () => slots.map((s) => s.browser.process()?.pid).filter((p): p is number => p !== undefined),
+    pids: () => slots.map((s) => browserProcess(s.browser)?.pid).filter((p): p is number => p !== undefined),
     close: () => Promise.all(slots.map((s) => s.browser.close())),
   };
 }

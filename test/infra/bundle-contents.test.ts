@@ -9,7 +9,7 @@ import { functions } from "#shared/definitions/index.ts";
 import { bundleCode, SYNTH_TIMEOUT_MS } from "./synth.ts";
 
 /** Traces a bundle keeps of puppeteer-core and @sparticuz/chromium, minified with kept names. */
-const CHROMIUM_MARKERS = [/puppeteer/i, /ChromeLauncher/, /chromium\.br/, /swiftshader/];
+const CHROMIUM_MARKERS = [/puppeteer/i, /CdpBrowser/, /chromium\.br/, /swiftshader/];
 const markersIn = (code: string) => CHROMIUM_MARKERS.filter((marker) => marker.test(code)).map(String);
 
 const nonRender = Object.values(functions)
@@ -93,6 +93,9 @@ describe("bundle contents", () => {
       const load = `await import(${JSON.stringify(join(dir!, "chunks", pdfChunk!))}); process.stdout.write("ok");`;
       const { stdout: loaded } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", load]);
       expect(loaded).toBe("ok");
+      // The renderer starts Chromium itself and only connects (shared/render/puppeteer.ts):
+      // puppeteer's launchers and what they bring are not in the bundle.
+      expect(bundleCode(dir!)).not.toMatch(/ChromeLauncher|FirefoxLauncher/);
       // The browser-download code's proxy support is a stub (platen-function.ts BUNDLE_STUBS).
       expect(bundleCode(dir!)).not.toMatch(/quickjs|PacProxyAgent/i);
     },

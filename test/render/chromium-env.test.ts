@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { launchChromium } from "#shared/render/chromium-launch.ts";
+import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
+import { browserProcess, launchChromium } from "#shared/render/chromium-launch.ts";
+import { spawnChromiumAtInit, takeEarlyChromium } from "#shared/render/early-chromium.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 
 /**
@@ -35,7 +37,7 @@ describe("the browser process's environment", () => {
     const fontEnv = await prepareFontEnv();
     const browser = await launchChromium({ fontEnv, protocolTimeoutMs: 30_000 });
     try {
-      const pid = browser.process()!.pid!;
+      const pid = browserProcess(browser)!.pid!;
       const names = environOf(pid);
       expect(names.filter((n) => n.startsWith("AWS_"))).toEqual([]);
       expect(names).not.toContain("PLATEN_SECRET");
@@ -50,6 +52,26 @@ describe("the browser process's environment", () => {
       await page.setContent("<p>日本語</p>");
       expect((await page.pdf()).length).toBeGreaterThan(1000);
       await page.close();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it("the browser spawned at init (RENDER_LAUNCH_AT_INIT) gets the same environment: no AWS_* variable", async () => {
+    const env = {
+      ...process.env,
+      ...planted,
+      RENDER_LAUNCH_AT_INIT: "1",
+      CHROMIUM_PATH: await resolveExecutablePath(),
+    };
+    expect(spawnChromiumAtInit(env)).toBe(true);
+    const browser = await takeEarlyChromium(30_000)!;
+    try {
+      const names = environOf(browserProcess(browser)!.pid!);
+      expect(names.filter((n) => n.startsWith("AWS_"))).toEqual([]);
+      expect(names).not.toContain("PLATEN_SECRET");
+      expect(names).not.toContain("RENDER_LAUNCH_AT_INIT");
+      expect(names).toContain("FONTCONFIG_FILE");
     } finally {
       await browser.close();
     }
