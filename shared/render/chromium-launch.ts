@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rm } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -162,6 +162,27 @@ export function browserEnv(fontEnv: Record<string, string>, from: Environment = 
   return { ...env, ...fontEnv };
 }
 
+/** Browsers started and not yet exited, with their profile folders. */
+const running = new Map<ChildProcess, string>();
+let exitHooked = false;
+
+/**
+ * When this process exits with browsers still running (a stop that did not wait for them, an
+ * uncaught error), they are killed and their profile folders removed, synchronously: an
+ * exiting process runs no more callbacks. A browser would exit by itself when its DevTools
+ * pipe closes, but its profile would stay in the temp folder.
+ */
+function hookProcessExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once("exit", () => {
+    for (const [child, userDataDir] of running) {
+      child.kill("SIGKILL");
+      rmSync(userDataDir, { recursive: true, force: true });
+    }
+  });
+}
+
 /** A Chromium process started with DevTools on a pipe, not yet connected to. */
 export interface SpawnedChromium {
   process: ChildProcess;
@@ -181,7 +202,12 @@ export function spawnChromium(executablePath: string, env: Record<string, string
     env,
     stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"],
   });
-  child.once("exit", () => rm(userDataDir, { recursive: true, force: true }, () => {}));
+  running.set(child, userDataDir);
+  hookProcessExit();
+  child.once("exit", () => {
+    running.delete(child);
+    rmSync(userDataDir, { recursive: true, force: true });
+  });
   // A browser that dies before anyone connects must not take the process down; the
   // connection sees it (connectChromium).
   child.on("error", () => {});

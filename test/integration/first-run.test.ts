@@ -165,7 +165,7 @@ async function expectStopped(run: NpmStart, port: number, end: () => void): Prom
   const left = await waitUntilGone([run.child.pid!, ...tree.map((p) => p.pid)], port, 20_000);
   expect(left, run.output()).toEqual({ alive: [], listening: false });
   expect(existsSync(join(dataDir, "runtime.json")), `a clean stop removes runtime.json\n${run.output()}`).toBe(false);
-  // puppeteer removes a browser's profile when it closes: a clean stop leaves none behind.
+  // The renderer removes a browser's profile when it exits: a clean stop leaves none behind.
   // Not ours: tsx's cache, and the module compile cache npm itself enables on Node 22.
   expect(
     readdirSync(stackTmp).filter((e) => e !== "platen-fonts" && !e.startsWith("tsx-") && e !== "node-compile-cache"),
