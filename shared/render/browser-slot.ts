@@ -189,8 +189,11 @@ function killBrowser(browser: Browser): void {
  */
 async function closeBrowser(browser: Browser): Promise<void> {
   const child = browserProcess(browser);
+  // (`once` also rejects on the process's `error` event: gone all the same.)
   const exited =
-    !child || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, "exit");
+    !child || child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : once(child, "exit").catch(() => undefined);
   const timer = setTimeout(() => killBrowser(browser), CLOSE_GRACE_MS);
   try {
     await browser.close();
