@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -227,18 +228,27 @@ export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutM
   const failed = new Promise<never>((_, reject) => {
     onFailure = reject;
   });
+  const exitError = (code: number | null, signal: string | null) =>
+    new Error(`Chromium exited before DevTools connected (code ${code}, signal ${signal})`);
   const onError = (error: Error) => onFailure(new Error(`Chromium could not be started: ${error.message}`));
-  const onExit = (code: number | null, signal: string | null) =>
-    onFailure(new Error(`Chromium exited before DevTools connected (code ${code}, signal ${signal})`));
-  if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+  const onExit = (code: number | null, signal: string | null) => onFailure(exitError(code, signal));
   child.once("error", onError);
   child.once("exit", onExit);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  if (exited()) onExit(child.exitCode, child.signalCode);
   try {
     const browser = await Promise.race([connectBrowser(transport, protocolTimeoutMs), failed]);
     connectedProcesses.set(browser, child);
     publishRenderEvent({ event: "browser-launched" });
     return browser;
   } catch (error) {
+    // The pipe closes a moment before the exit is reported: a browser that died at start makes
+    // puppeteer fail first ("Target closed"), and the exit says why.
+    if (child.pid !== undefined && !exited())
+      await Promise.race([once(child, "exit").catch(() => undefined), delay(EXIT_GRACE_MS)]);
+    if (exited() && !(error instanceof Error && error.message.startsWith("Chromium "))) {
+      throw Object.assign(exitError(child.exitCode, child.signalCode), { cause: error });
+    }
     child.kill("SIGKILL");
     throw error;
   } finally {
@@ -246,6 +256,10 @@ export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutM
     child.off("exit", onExit);
   }
 }
+
+/** How long a failed connection waits for the browser's exit to be reported, to say why it failed. */
+const EXIT_GRACE_MS = 250;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** Starts a browser and connects to it (resolving, and locally inflating, the binary first). */
 export async function launchChromium(options: LaunchOptions): Promise<Browser> {
