@@ -18,12 +18,13 @@ import { fmt, percentile, runConcurrent } from "./stats.ts";
  * the local stack against the Chromium floor, measured in the same run on the same
  * machine. BENCH_QUICK=1 shortens every phase; BENCH_ONLY=studio runs the studio preview's phase alone,
  * BENCH_ONLY=async the 100-file async multiple in rounds against the floor, BENCH_ONLY=rss the
- * memory phase alone (every sample's Node/Chromium split printed).
+ * memory phase alone (every sample's Node/Chromium split printed), BENCH_ONLY=warm the warm
+ * 1-page comparison alone with four times its samples (BENCH_WARM_ROUNDS).
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && only !== "studio" && only !== "async" && only !== "rss")
-  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio", "async" or "rss"; got "${only}"`);
+if (only !== undefined && only !== "studio" && only !== "async" && only !== "rss" && only !== "warm")
+  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio", "async", "rss" or "warm"; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
 const log = (line = "") => console.log(line);
 
@@ -151,13 +152,25 @@ const add = (into: Sample, run: { times: number[]; seconds: number }) => {
 };
 
 // Cold first, while nothing else of the bench runs: the deployed bundles in fresh processes.
-log(`cold starts (deployed bundles, fresh processes, empty TMPDIR), N=${n(10, 3)}:`);
-const coldTable = await runColdPhase(stack, bundle, sample, n(10, 3), log);
+if (only !== "warm") log(`cold starts (deployed bundles, fresh processes, empty TMPDIR), N=${n(10, 3)}:`);
+const coldTable = only === "warm" ? [] : await runColdPhase(stack, bundle, sample, n(10, 3), log);
 
 // Warm: every path of both sides has run (and been optimised by V8) before anything counts.
 log("warming up…");
 await runConcurrent(n(30, 6), 2, async () => void (await floor.render(bundle, sample)));
 await runConcurrent(n(40, 6), 1, () => syncSingle(sample));
+
+if (only === "warm") {
+  const rounds = Number(process.env.BENCH_WARM_ROUNDS ?? 4);
+  log(`1-page invoice, concurrency 1/2/4, ${rounds} × the full run's samples:`);
+  for (const c of [1, 2, 4]) await compare("1-page", rounds * n(80, 12) * Math.max(1, c / 2), c, sample);
+  await floor.close();
+  await stack.stop();
+  removeDataDir(stack.dataDir);
+  log();
+  for (const row of rows) log(`| ${row.join(" | ")} |`);
+  process.exit(0);
+}
 
 log("1-page invoice and 400-row invoice, concurrency 1/2/4:");
 for (const c of [1, 2, 4]) await compare("1-page", n(80, 12) * Math.max(1, c / 2), c, sample);
