@@ -27,8 +27,6 @@ launchAtInit();
 
 const mappingMaxBytes = fileMappingMaxBytes();
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Leaves time to store the files and answer before the 60 s gateway deadline. */
 const storeMarginMs = (remaining: number) => Math.min(5_000, remaining * 0.1);
 
@@ -59,11 +57,11 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
   const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
   // A key this container has admitted before: parse, check, template (and for a single,
   // render: render-ahead.ts) while admission runs. Its errors still come first (401, 429
-  // before 400). It starts on the next turn of the event loop, once admission's requests
-  // have left: they are the longer path.
+  // before 400). It starts at once: admission's requests leave on the next turn of the event
+  // loop (admit.ts), so their round trips run while Chromium renders.
   const known = idempotent ? undefined : req.admission.knownWorkspaceId;
   const early: Promise<PreparedSync> | undefined = known
-    ? nextTurn().then(async () => renderAhead(await prepare(known), known, { renderer, budgetMs: budgetMs() }))
+    ? prepare(known).then((prepared) => renderAhead(prepared, known, { renderer, budgetMs: budgetMs() }))
     : undefined;
   early?.catch(() => undefined);
   const principal = await req.admission.principal;

@@ -44,6 +44,28 @@ export async function findDesignVersion(
   return found;
 }
 
+/**
+ * A named version for generation, as soon as it is known (versions never change: a warm
+ * container has it cached), while the design's head is still being read: `current` rejects
+ * DESIGN_VERSION_NOT_FOUND if the design is gone or archived. Work without effects (templating,
+ * a render started ahead) may run meanwhile; the caller awaits `current` before any effect.
+ * @throws PlatenError DESIGN_VERSION_NOT_FOUND when the version does not exist
+ */
+export async function findVersionAhead(
+  workspaceId: string,
+  designId: string,
+  version: number,
+): Promise<{ found: DesignVersion; current: Promise<void> }> {
+  if (designId.length > MAX_DESIGN_ID_LENGTH) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  const current = getDesignHead(workspaceId, designId).then((head) => {
+    if (!head || head.archived) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  });
+  current.catch(() => undefined); // awaited by the caller, or dropped with a refused request
+  const found = await cachedVersion(workspaceId, designId, version);
+  if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return { found, current };
+}
+
 const versionCache = new Map<string, Promise<DesignVersion | undefined>>();
 
 /**

@@ -1,6 +1,6 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
-import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
+import { findDesignVersion, findVersionAhead, loadBundle } from "#shared/designs/find-design-version.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
@@ -12,6 +12,11 @@ export interface PreparedGeneration {
   bundle: DesignBundle;
   /** Per content item: the params the template sees (schema keys, defaults applied). */
   values: Record<string, unknown>[];
+  /**
+   * Rejects DESIGN_VERSION_NOT_FOUND if the design turns out gone or archived: its head is read
+   * beside the templating (find-design-version.ts findVersionAhead); awaited before any effect.
+   */
+  current: Promise<void>;
 }
 
 /**
@@ -45,11 +50,22 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
  * (OpenAPI generateSyncSingle).
  */
 export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
-  const design = await resolveDesign(workspaceId, request);
-  const checked = request.contents.map((c, i) =>
-    checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)),
-  );
-  const mismatches = checked.flatMap((c) => c.mismatches);
-  if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
-  return { design, bundle: await loadBundle(design), values: checked.map((c) => c.values) };
+  const { design, current } =
+    request.webhookUrl === undefined && request.version !== undefined
+      ? await findVersionAhead(workspaceId, request.designId, request.version).then(({ found, current }) => ({
+          design: found,
+          current,
+        }))
+      : { design: await resolveDesign(workspaceId, request), current: Promise.resolve() };
+  try {
+    const checked = request.contents.map((c, i) =>
+      checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)),
+    );
+    const mismatches = checked.flatMap((c) => c.mismatches);
+    if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
+    return { design, bundle: await loadBundle(design), values: checked.map((c) => c.values), current };
+  } catch (err) {
+    await current; // a design gone or archived is refused first, as when its head was read before
+    throw err;
+  }
 }

@@ -82,6 +82,8 @@ export interface PreparedSync {
   html(i: number): Promise<string>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
   rendered?: Promise<RenderedItem[]>;
+  /** Rejects DESIGN_VERSION_NOT_FOUND if the design is gone or archived (prepare-generation.ts): awaited before any effect. */
+  current: Promise<void>;
 }
 
 /** One item's PDF as Chromium printed it (post-processed). */
@@ -101,7 +103,7 @@ export async function prepareSync(
   request: GenerationRequest,
   siteUrl: string,
 ): Promise<PreparedSync> {
-  const { design, bundle, values } = await prepareGeneration(workspaceId, request);
+  const { design, bundle, values, current } = await prepareGeneration(workspaceId, request);
   const requestId = newId();
   const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
@@ -115,7 +117,7 @@ export async function prepareSync(
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
-  return { request, design, bundle, requestId, plan, html: (i) => (i === 0 && ahead ? ahead : template(i)) };
+  return { request, design, bundle, requestId, plan, html: (i) => (i === 0 && ahead ? ahead : template(i)), current };
 }
 
 /**
@@ -133,6 +135,7 @@ export async function generateSync(
 ): Promise<UnstoredSyncGeneration> {
   const { request, design, requestId, plan } = prepared;
   const workspaceId = workspace.id;
+  await prepared.current;
   // shared/limits/README.md#service-limits: stopping plans reserve pages before rendering (the edge rule,
   // page-quota.ts); plans that never stop simply count what was stored.
   const admission = planOf(workspace).stops ? await admitPages(workspace, request.contents.length, deps) : undefined;

@@ -38,7 +38,8 @@ const limitedUntil = new Map<string, number>();
 
 /**
  * Starts admitting a request. With a remembered key the key read and the rate-limit write
- * run side by side (one round trip instead of two); otherwise they run in order. The
+ * run side by side (one round trip instead of two), from the next turn of the event loop;
+ * otherwise they run in order, at once. The
  * counter stays the only judge of the limit either way. The one imprecision: the first
  * request with a key revoked since it was remembered counts toward its workspace's window
  * before it is refused; the mapping is dropped at once, so it happens once per container.
@@ -54,13 +55,21 @@ export function admit(
   const known = keyHash ? workspaceOfKey.get(keyHash) : undefined;
   const limited =
     known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
+  // A remembered key's requests leave on the event loop's next turn: the caller's early work
+  // (checking and templating the request, the document sent to Chromium) goes first, and the
+  // round trips then run while Chromium renders instead of before the templating.
   const admission: Admission =
     known && rateClass && !limited
-      ? { principal: admitTogether(header, keyHash!, known, rateClass, clock, auth), knownWorkspaceId: known }
+      ? {
+          principal: nextTurn().then(() => admitTogether(header, keyHash!, known, rateClass, clock, auth)),
+          knownWorkspaceId: known,
+        }
       : { principal: admitInOrder(header, keyHash, rateClass, clock, auth) };
   whileAdmitting(admission.principal);
   return admission;
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function admitInOrder(
   header: HeaderReader,

@@ -395,6 +395,20 @@ describe("archive", () => {
     });
     expect(again.status).toBe(404);
     expect((await again.json()).code).toBe("DESIGN_VERSION_NOT_FOUND");
+    // The version is cached and the key known (the template runs beside the design's head read):
+    // the archived design still comes before the params' mismatch, single and multiple alike.
+    for (const [path, body] of [
+      ["/file/sync/single", { designId: id, version: 1, content: { fileName: "bad", params: { title: { x: 1 } } } }],
+      ["/file/sync/multiple", { designId: id, version: 1, contents: [{ fileName: "m", params: { title: "x" } }] }],
+    ] as const) {
+      const refused = await api(stack, tenant.appKey)(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(refused.status, path).toBe(404);
+      expect((await refused.json()).code).toBe("DESIGN_VERSION_NOT_FOUND");
+    }
     expect((await api(stack, tenant.appKey)(`/file/design/parameter/${id}`)).status).toBe(404);
     const legacyList = await (await api(stack, tenant.appKey)("/file/designs")).json();
     expect(legacyList.designs.map((d: { id: string }) => d.id)).not.toContain(id);
