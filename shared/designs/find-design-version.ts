@@ -36,18 +36,20 @@ export async function findDesignVersion(
   }
   // An archived design takes no new work, whichever version is named; files accepted before
   // (the render worker: `allow`) still render. The head read runs beside the cached version.
-  const [found, head] = await Promise.all([
-    cachedVersion(workspaceId, designId, version),
-    opts.archived === "allow" ? undefined : getDesignHead(workspaceId, designId),
-  ]);
-  if (!found || head?.archived) throw missing();
-  return found;
+  if (opts.archived === "allow") {
+    const found = await cachedVersion(workspaceId, designId, version);
+    if (!found) throw missing();
+    return found;
+  }
+  const { design, current } = await findVersionAhead(workspaceId, designId, version);
+  await current;
+  return design;
 }
 
 /**
  * A named version for generation, as soon as it is known (versions never change: a warm
  * container has it cached), while the design's head is still being read: `current` rejects
- * DESIGN_VERSION_NOT_FOUND if the design is gone or archived. Work without effects (templating,
+ * DESIGN_VERSION_NOT_FOUND if the design is archived. Work without effects (templating,
  * a render started ahead) may run meanwhile; the caller awaits `current` before any effect.
  * @throws PlatenError DESIGN_VERSION_NOT_FOUND when the version does not exist
  */
@@ -55,15 +57,15 @@ export async function findVersionAhead(
   workspaceId: string,
   designId: string,
   version: number,
-): Promise<{ found: DesignVersion; current: Promise<void> }> {
+): Promise<{ design: DesignVersion; current: Promise<void> }> {
   if (designId.length > MAX_DESIGN_ID_LENGTH) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
   const current = getDesignHead(workspaceId, designId).then((head) => {
-    if (!head || head.archived) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+    if (head?.archived) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
   });
   current.catch(() => undefined); // awaited by the caller, or dropped with a refused request
-  const found = await cachedVersion(workspaceId, designId, version);
-  if (!found) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
-  return { found, current };
+  const design = await cachedVersion(workspaceId, designId, version);
+  if (!design) throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
+  return { design, current };
 }
 
 const versionCache = new Map<string, Promise<DesignVersion | undefined>>();

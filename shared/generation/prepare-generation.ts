@@ -13,7 +13,7 @@ export interface PreparedGeneration {
   /** Per content item: the params the template sees (schema keys, defaults applied). */
   values: Record<string, unknown>[];
   /**
-   * Rejects DESIGN_VERSION_NOT_FOUND if the design turns out gone or archived: its head is read
+   * Rejects DESIGN_VERSION_NOT_FOUND if the design turns out archived: its head is read
    * beside the templating (find-design-version.ts findVersionAhead); awaited before any effect.
    */
   current: Promise<void>;
@@ -52,10 +52,7 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
 export async function prepareGeneration(workspaceId: string, request: GenerationRequest): Promise<PreparedGeneration> {
   const { design, current } =
     request.webhookUrl === undefined && request.version !== undefined
-      ? await findVersionAhead(workspaceId, request.designId, request.version).then(({ found, current }) => ({
-          design: found,
-          current,
-        }))
+      ? await findVersionAhead(workspaceId, request.designId, request.version)
       : { design: await resolveDesign(workspaceId, request), current: Promise.resolve() };
   try {
     const checked = request.contents.map((c, i) =>
@@ -65,7 +62,7 @@ export async function prepareGeneration(workspaceId: string, request: Generation
     if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
     return { design, bundle: await loadBundle(design), values: checked.map((c) => c.values), current };
   } catch (err) {
-    await current; // a design gone or archived is refused first, as when its head was read before
+    await current; // an archived design is refused first, as when its head was read before
     throw err;
   }
 }

@@ -82,7 +82,7 @@ export interface PreparedSync {
   html(i: number): Promise<string>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
   rendered?: Promise<RenderedItem[]>;
-  /** Rejects DESIGN_VERSION_NOT_FOUND if the design is gone or archived (prepare-generation.ts): awaited before any effect. */
+  /** Rejects DESIGN_VERSION_NOT_FOUND if the design is archived (prepare-generation.ts): awaited before any effect. */
   current: Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { Browser, Page } from "puppeteer-core";
-import { browserProcess } from "./chromium-launch.ts";
+import { browserProcess, hasExited } from "./chromium-launch.ts";
 import { type GuardedPage, guardPage } from "./page-guard.ts";
 import { publishRenderEvent, renderEventsWatched } from "./render-events.ts";
 
@@ -190,10 +190,7 @@ function killBrowser(browser: Browser): void {
 async function closeBrowser(browser: Browser): Promise<void> {
   const child = browserProcess(browser);
   // (`once` also rejects on the process's `error` event: gone all the same.)
-  const exited =
-    !child || child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : once(child, "exit").catch(() => undefined);
+  const exited = !child || hasExited(child) ? Promise.resolve() : once(child, "exit").catch(() => undefined);
   const timer = setTimeout(() => killBrowser(browser), CLOSE_GRACE_MS);
   try {
     await browser.close();

@@ -224,9 +224,13 @@ export function spawnChromium(executablePath: string, env: Record<string, string
  */
 export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutMs: number): Promise<Browser> {
   const { process: child, transport } = spawned;
+  let reported: Error | undefined;
   let onFailure: (error: Error) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
-    onFailure = reject;
+    onFailure = (error) => {
+      reported ??= error;
+      reject(error);
+    };
   });
   const exitError = (code: number | null, signal: string | null) =>
     new Error(`Chromium exited before DevTools connected (code ${code}, signal ${signal})`);
@@ -234,8 +238,7 @@ export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutM
   const onExit = (code: number | null, signal: string | null) => onFailure(exitError(code, signal));
   child.once("error", onError);
   child.once("exit", onExit);
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  if (exited()) onExit(child.exitCode, child.signalCode);
+  if (hasExited(child)) onExit(child.exitCode, child.signalCode);
   try {
     const browser = await Promise.race([connectBrowser(transport, protocolTimeoutMs), failed]);
     connectedProcesses.set(browser, child);
@@ -244,9 +247,9 @@ export async function connectChromium(spawned: SpawnedChromium, protocolTimeoutM
   } catch (error) {
     // The pipe closes a moment before the exit is reported: a browser that died at start makes
     // puppeteer fail first ("Target closed"), and the exit says why.
-    if (child.pid !== undefined && !exited())
+    if (child.pid !== undefined && !hasExited(child))
       await Promise.race([once(child, "exit").catch(() => undefined), delay(EXIT_GRACE_MS)]);
-    if (exited() && !(error instanceof Error && error.message.startsWith("Chromium "))) {
+    if (hasExited(child) && error !== reported) {
       throw Object.assign(exitError(child.exitCode, child.signalCode), { cause: error });
     }
     child.kill("SIGKILL");
@@ -266,6 +269,9 @@ export async function launchChromium(options: LaunchOptions): Promise<Browser> {
   const executablePath = await resolveExecutablePath(options.chromiumPath);
   return connectChromium(spawnChromium(executablePath, browserEnv(options.fontEnv)), options.protocolTimeoutMs);
 }
+
+/** Whether a child process is gone (its exit already reported). */
+export const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
 
 /** The OS process of each connected browser, for the pool's kill. */
 const connectedProcesses = new WeakMap<Browser, ChildProcess>();

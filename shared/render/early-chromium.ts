@@ -1,6 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { type Environment, environment } from "#shared/aws/config.ts";
-import { browserEnv, connectChromium, type SpawnedChromium, spawnChromium } from "./chromium-launch.ts";
+import { browserEnv, connectChromium, hasExited, type SpawnedChromium, spawnChromium } from "./chromium-launch.ts";
 import { prepareFontEnvSync } from "./font-config.ts";
 import { readRenderConfig } from "./render-config.ts";
 
@@ -30,6 +30,6 @@ export function takeEarlyChromium(protocolTimeoutMs: number): Promise<Browser> |
   const taken = early;
   early = undefined;
   if (!taken) return undefined;
-  if (taken.process.exitCode !== null || taken.process.signalCode !== null) return undefined;
+  if (hasExited(taken.process)) return undefined;
   return connectChromium(taken, protocolTimeoutMs);
 }
