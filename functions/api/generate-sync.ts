@@ -55,14 +55,24 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
   };
   const renderer = measuredRenderer(getRenderer());
   const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
-  // A key this container has admitted before: parse, check, template (and for a single,
-  // render: render-ahead.ts) while admission runs. Its errors still come first (401, 429
-  // before 400). It starts at once: admission's requests leave on the next turn of the event
-  // loop (admit.ts), so their round trips run while Chromium renders.
-  const known = idempotent ? undefined : req.admission.knownWorkspaceId;
-  const early: Promise<PreparedSync> | undefined = known
-    ? prepare(known).then((prepared) => renderAhead(prepared, known, { renderer, budgetMs: budgetMs() }))
-    : undefined;
+  // Parse, check, template (and for a single, render: render-ahead.ts) while admission runs:
+  // for a key this container has admitted before, at once (admission's requests leave on the
+  // next turn of the event loop, admit.ts, so their round trips run while Chromium renders);
+  // for another, once the key is read (its rate-limit write then runs beside the work). Its
+  // errors still come first (401, 429 before 400). With an Idempotency-Key nothing starts early.
+  const startEarly = (workspaceId: string) =>
+    prepare(workspaceId).then((prepared) => renderAhead(prepared, workspaceId, { renderer, budgetMs: budgetMs() }));
+  const { knownWorkspaceId: known, authenticated } = req.admission;
+  let earlyWorkspaceId = known;
+  const early: Promise<PreparedSync> | undefined = idempotent
+    ? undefined
+    : known
+      ? startEarly(known)
+      : authenticated?.then((caller) => {
+          rememberPlan(caller.workspace);
+          earlyWorkspaceId = caller.workspace.id;
+          return startEarly(caller.workspace.id);
+        });
   early?.catch(() => undefined);
   const principal = await req.admission.principal;
   const workspace = principal.workspace;
@@ -70,8 +80,8 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
   const outcome = await withIdempotencyKey(
     { ...req, principal },
     async () => {
-      // The early work used the remembered workspace; it is only used if admission agrees.
-      const prepared = early && known === workspace.id ? await early : await prepare(workspace.id);
+      // The early work is only used if admission agrees on the workspace.
+      const prepared = early && earlyWorkspaceId === workspace.id ? await early : await prepare(workspace.id);
       const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
         renderer,

@@ -3,15 +3,16 @@ import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.ts";
 
 /**
- * Rendering a sync single while its admission (key read, rate-limit write) is still on the
- * wire: Chromium's ~40 ms then hide admission's round trips instead of following them.
- * Only for a key this container has admitted before (the caller's early path) and a
- * workspace whose plan, as last seen here, never stops: a stopping plan reserves its pages
- * before anything renders (page-quota.ts). A render started ahead is used only if admission
- * agrees on the workspace; otherwise it is dropped unseen (its errors too), so 401/429
- * still come first. The cost of a refusal is one render's Chromium time, once per
- * container: a refused key is forgotten and a workspace over its limit is not rendered
- * ahead until its window ends (admit.ts). In Lambda the container may be frozen while that
+ * Rendering a sync single while its admission is still on the wire: Chromium's ~40 ms then
+ * hide admission's round trips instead of following them. For a key this container has
+ * admitted before, beside the key read and the rate-limit write; for another (a cold
+ * container's first request), beside the rate-limit write, once the key read has named the
+ * workspace (admit.ts `authenticated`). Only for a workspace whose plan, as last seen here,
+ * never stops: a stopping plan reserves its pages before anything renders (page-quota.ts).
+ * A render started ahead is used only if admission agrees on the workspace; otherwise it is
+ * dropped unseen (its errors too), so 401/429 still come first. The cost of a refusal is one
+ * render's Chromium time, once per container: a refused key is forgotten and a workspace
+ * over its limit is not rendered ahead until its window ends (admit.ts). In Lambda the container may be frozen while that
  * render runs on; past its deadline the pool replaces the browser, so the next request of
  * that container may wait for a relaunch.
  */

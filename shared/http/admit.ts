@@ -25,6 +25,12 @@ export interface Admission {
    * may start before `principal` settles. Undefined means: wait for `principal` first.
    */
   knownWorkspaceId?: string;
+  /**
+   * A key not remembered: the caller once the key is read, before its rate limit is checked
+   * (that write leaves on the next turn of the event loop). Side-effect-free work may start
+   * from here; `principal` still decides. Rejects as `principal` does when the key is refused.
+   */
+  authenticated?: Promise<Principal>;
 }
 
 /**
@@ -39,7 +45,7 @@ const limitedUntil = new Map<string, number>();
 /**
  * Starts admitting a request. With a remembered key the key read and the rate-limit write
  * run side by side (one round trip instead of two), from the next turn of the event loop;
- * otherwise they run in order, at once. The
+ * otherwise they run in order, the key read at once. The
  * counter stays the only judge of the limit either way. The one imprecision: the first
  * request with a key revoked since it was remembered counts toward its workspace's window
  * before it is refused; the mapping is dropped at once, so it happens once per container.
@@ -64,24 +70,38 @@ export function admit(
           principal: nextTurn().then(() => admitTogether(header, keyHash!, known, rateClass, clock, auth)),
           knownWorkspaceId: known,
         }
-      : { principal: admitInOrder(header, keyHash, rateClass, clock, auth) };
+      : admitInOrder(header, keyHash, rateClass, clock, auth);
   whileAdmitting(admission.principal);
   return admission;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function admitInOrder(
+/**
+ * The key read, then the rate-limit write. The caller is known between the two: a cold
+ * container's early work (design, bundle, templating, the render) starts then, and the
+ * write leaves on the next turn, after that work's first requests.
+ */
+function admitInOrder(
   header: HeaderReader,
   keyHash: string | undefined,
   rateClass: RateClass | undefined,
   clock: Clock,
   auth: AuthenticateOptions,
-): Promise<Principal> {
-  const principal = await authenticate(header, auth);
-  if (keyHash && principal.method === "appkey") remember(keyHash, principal.workspace.id);
-  if (rateClass) await limitRate(principal.workspace.id, rateClass, clock);
-  return principal;
+): Admission {
+  const authenticated = authenticate(header, auth).then((principal) => {
+    if (keyHash && principal.method === "appkey") remember(keyHash, principal.workspace.id);
+    return principal;
+  });
+  const principal = authenticated.then(async (caller) => {
+    if (rateClass) {
+      await nextTurn();
+      await limitRate(caller.workspace.id, rateClass, clock);
+    }
+    return caller;
+  });
+  authenticated.catch(() => undefined); // `principal` carries the same rejection to the caller
+  return { principal, authenticated };
 }
 
 async function admitTogether(
