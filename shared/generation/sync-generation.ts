@@ -147,10 +147,13 @@ export async function generateSync(
   const now = deps.clock.now();
   const planned = plan.files;
   // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,
-  // signing) then run while it renders.
+  // signing; a cold container's first BatchWriteItem) then run while it renders. A single's
+  // write waits until its document is templated and on its way to Chromium: in a cold
+  // container the templating is still running here (the render started ahead of admission).
   const rendering = prepared.rendered ?? renderAll(prepared, deps);
   rendering.catch(() => undefined); // awaited below
-  const writtenAhead = plan.records().then(async (planned) => {
+  const documentSent = request.mode === "single" ? prepared.html(0).then(nextTurn, nextTurn) : undefined;
+  const writtenAhead = Promise.all([plan.records(), documentSent]).then(async ([planned]) => {
     const records = planned.map((r, index) =>
       fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
     );
@@ -314,3 +317,5 @@ async function storeFiles(
 }
 
 const PARALLEL_PUTS = 4;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -140,11 +140,7 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
   // its listeners that ECONNRESET would be an uncaught exception taking the process down.
   for (const stream of browserProcess(browser)?.stdio ?? []) stream?.on("error", () => {});
   try {
-    const [first] = await browser.pages();
-    const page = await openPrintPage(browser);
-    // The launch's own blank page is not needed: one renderer less in memory.
-    void first?.close().catch(() => undefined);
-    return { browser, guarded: await guardPage(page) };
+    return { browser, guarded: await guardPage(await openPrintPage(browser)) };
   } catch (error) {
     killBrowser(browser);
     throw error;
@@ -160,6 +156,11 @@ let printPages = 0;
  * screen nobody looks at; printing lays out and paints on its own path. ~6 ms less Chromium CPU
  * per invoice (~14 %), the same PDF (shared/render/README.md "The print page"). Screenshots need
  * frames: thumbnails are taken on a page of their own (renderer.ts).
+ *
+ * The launch's own blank page is closed unopened (one renderer less in memory): puppeteer never
+ * builds a `Page` for it, whose set-up (a dozen DevTools round trips, each needing a turn of this
+ * process's event loop) would otherwise run before the print page's. In a cold start that set-up
+ * competes with the first request's templating, which holds the event loop for tens of ms.
  */
 async function openPrintPage(browser: Browser): Promise<Page> {
   const url = `about:blank#print-${++printPages}`;
@@ -167,10 +168,20 @@ async function openPrintPage(browser: Browser): Promise<Page> {
   // If the target is never created, its wait must not end as an unhandled rejection later.
   found.catch(() => undefined);
   const session = await browser.target().createCDPSession();
+  let closing: Promise<unknown> = Promise.resolve();
   try {
-    await session.send("Target.createTarget", { url, enableBeginFrameControl: true });
+    // In this order on the one session: the pages listed are those from before the print page.
+    const [{ targetInfos }] = await Promise.all([
+      session.send("Target.getTargets"),
+      session.send("Target.createTarget", { url, enableBeginFrameControl: true }),
+    ]);
+    closing = Promise.all(
+      targetInfos
+        .filter((info) => info.type === "page" && info.url !== url)
+        .map((info) => session.send("Target.closeTarget", { targetId: info.targetId }).catch(() => undefined)),
+    );
   } finally {
-    void session.detach().catch(() => undefined);
+    void closing.finally(() => session.detach().catch(() => undefined));
   }
   const page = await (await found).page();
   if (!page) throw new Error("the print page has no page");
