@@ -36,7 +36,5 @@ export function renderAhead(
   deps: Pick<SyncDeps, "renderer" | "budgetMs">,
 ): PreparedSync {
   if (prepared.request.mode !== "single" || planStops.get(workspaceId) !== false) return prepared;
-  const rendered = renderAll(prepared, deps);
-  rendered.catch(() => undefined); // reported when awaited, or dropped with the request
-  return { ...prepared, rendered };
+  return { ...prepared, rendered: renderAll(prepared, deps) };
 }

@@ -81,9 +81,20 @@ export interface PreparedSync {
   /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
   html(i: number): Promise<string>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
-  rendered?: Promise<RenderedItem[]>;
+  rendered?: Renders;
   /** Rejects DESIGN_VERSION_NOT_FOUND if the design is archived (prepare-generation.ts): awaited before any effect. */
   current: Promise<void>;
+}
+
+/** A request's renders under way. */
+export interface Renders {
+  /** Every item's PDF; one failure fails them all. */
+  pdfs: Promise<RenderedItem[]>;
+  /**
+   * Resolves once the first item's document is with Chromium (its browser taken, the document
+   * on its way), or when the renders end without getting that far.
+   */
+  started: Promise<void>;
 }
 
 /** One item's PDF as Chromium printed it (post-processed). */
@@ -147,13 +158,13 @@ export async function generateSync(
   const now = deps.clock.now();
   const planned = plan.files;
   // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,
-  // signing; a cold container's first BatchWriteItem) then run while it renders. A single's
-  // write waits until its document is templated and on its way to Chromium: in a cold
-  // container the templating is still running here (the render started ahead of admission).
-  const rendering = prepared.rendered ?? renderAll(prepared, deps);
-  rendering.catch(() => undefined); // awaited below
-  const documentSent = request.mode === "single" ? prepared.html(0).then(nextTurn, nextTurn) : undefined;
-  const writtenAhead = Promise.all([plan.records(), documentSent]).then(async ([planned]) => {
+  // signing; a cold container's first BatchWriteItem) then run while it renders. The write
+  // waits until the first document is on its way to Chromium: in a cold container the
+  // templating, and the print page's set-up (DevTools round trips, each needing a turn of the
+  // event loop), may still be under way here (the render started ahead of admission).
+  const renders = prepared.rendered ?? renderAll(prepared, deps);
+  const rendering = renders.pdfs;
+  const writtenAhead = Promise.all([plan.records(), renders.started.then(nextTurn)]).then(async ([planned]) => {
     const records = planned.map((r, index) =>
       fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
     );
@@ -201,10 +212,25 @@ export async function generateSync(
   };
 }
 
-/** Renders every item; one failure fails them all (no partial ZIP). */
-export async function renderAll(
+/** Starts every item's render; one failure fails them all (no partial ZIP). */
+export function renderAll(prepared: PreparedSync, deps: Pick<SyncDeps, "renderer" | "budgetMs">): Renders {
+  let firstTaken: () => void = () => {};
+  const taken = new Promise<void>((resolve) => {
+    firstTaken = resolve;
+  });
+  const pdfs = printAll(prepared, deps, firstTaken);
+  pdfs.catch(() => undefined); // reported when awaited, or dropped with the request
+  const ended = pdfs.then(
+    () => undefined,
+    () => undefined,
+  );
+  return { pdfs, started: Promise.race([taken, ended]) };
+}
+
+async function printAll(
   prepared: PreparedSync,
   deps: Pick<SyncDeps, "renderer" | "budgetMs">,
+  firstTaken: () => void,
 ): Promise<RenderedItem[]> {
   const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
@@ -218,6 +244,7 @@ export async function renderAll(
         // Encrypted here, in the request's own process: the passwords live only as long as the request.
         ...(c.protection && { protection: c.protection }),
         timeoutMs: Math.max(1000, deps.budgetMs),
+        ...(i === 0 && { onBrowser: firstTaken }),
       }),
     ),
   );

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import type { Browser, Page } from "puppeteer-core";
+import type { Browser, CDPSession, Page } from "puppeteer-core";
 import { browserProcess, hasExited } from "./chromium-launch.ts";
 import { type GuardedPage, guardPage } from "./page-guard.ts";
 import { publishRenderEvent, renderEventsWatched } from "./render-events.ts";
@@ -140,7 +140,8 @@ export async function openGuardedBrowser(launch: () => Promise<Browser>): Promis
   // its listeners that ECONNRESET would be an uncaught exception taking the process down.
   for (const stream of browserProcess(browser)?.stdio ?? []) stream?.on("error", () => {});
   try {
-    return { browser, guarded: await guardPage(await openPrintPage(browser)) };
+    const { page, cdp } = await openPrintPage(browser);
+    return { browser, guarded: await guardPage(page, cdp) };
   } catch (error) {
     killBrowser(browser);
     throw error;
@@ -162,7 +163,7 @@ let printPages = 0;
  * process's event loop) would otherwise run before the print page's. In a cold start that set-up
  * competes with the first request's templating, which holds the event loop for tens of ms.
  */
-async function openPrintPage(browser: Browser): Promise<Page> {
+async function openPrintPage(browser: Browser): Promise<{ page: Page; cdp: Promise<CDPSession> }> {
   const url = `about:blank#print-${++printPages}`;
   const found = browser.waitForTarget((target) => target.url() === url, { timeout: 30_000 });
   // If the target is never created, its wait must not end as an unhandled rejection later.
@@ -183,9 +184,13 @@ async function openPrintPage(browser: Browser): Promise<Page> {
   } finally {
     void closing.finally(() => session.detach().catch(() => undefined));
   }
-  const page = await (await found).page();
+  const target = await found;
+  // The renderer's own session on the page opens beside puppeteer's set-up of it.
+  const cdp = target.createCDPSession();
+  cdp.catch(() => undefined); // awaited by guardPage; a page that fails first reports that
+  const page = await target.page();
   if (!page) throw new Error("the print page has no page");
-  return page;
+  return { page, cdp };
 }
 
 /** SIGKILL; puppeteer sees the pipe close and marks the browser disconnected by itself. */

@@ -15,14 +15,14 @@ export interface GuardedPage {
 
 /**
  * Locks a page down: no JavaScript in any frame, no service workers, and every request
- * intercepted. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
+ * intercepted. `session`: the page's own DevTools session if already being opened. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
  * http(s) anywhere else, file:, ws:, chrome: and main-frame navigations are aborted.
  */
-export async function guardPage(page: Page): Promise<GuardedPage> {
+export async function guardPage(page: Page, session?: Promise<CDPSession>): Promise<GuardedPage> {
   let assets: Assets = {};
   // Side by side: each is a DevTools round trip, and the page loads nothing before all are done.
   const [cdp] = await Promise.all([
-    page.createCDPSession(),
+    session ?? page.createCDPSession(),
     page.setJavaScriptEnabled(false),
     page.setBypassServiceWorker(true),
     page.setRequestInterception(true),

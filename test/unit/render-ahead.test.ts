@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PreparedSync } from "#shared/generation/sync-generation.ts";
+import { type PreparedSync, renderAll } from "#shared/generation/sync-generation.ts";
 import { rememberPlan, renderAhead } from "#shared/generation/render-ahead.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
@@ -38,7 +38,7 @@ describe("rendering a sync single ahead of its admission (render-ahead.ts)", () 
     rememberPlan(workspace("ws-standard", "standard"));
     const ahead = renderAhead(prepared("single"), "ws-standard", { renderer, budgetMs: 1000 });
     expect(ahead.rendered).toBeDefined();
-    expect(await ahead.rendered).toEqual([{ pdf: Buffer.from("%PDF-1.7"), pageCount: 1 }]);
+    expect(await ahead.rendered!.pdfs).toEqual([{ pdf: Buffer.from("%PDF-1.7"), pageCount: 1 }]);
     expect(printed).toEqual(["<p>a</p>"]);
   });
 
@@ -71,6 +71,29 @@ describe("rendering a sync single ahead of its admission (render-ahead.ts)", () 
     rememberPlan(workspace("ws-fail", "standard"));
     const ahead = renderAhead(prepared("single"), "ws-fail", { renderer, budgetMs: 1000 });
     await new Promise((r) => setTimeout(r, 10));
-    await expect(ahead.rendered).rejects.toMatchObject({ code: "INTERNAL_ERROR" });
+    await expect(ahead.rendered!.pdfs).rejects.toMatchObject({ code: "INTERNAL_ERROR" });
+    await ahead.rendered!.started; // ends with the renders that never got a browser
+  });
+
+  it("`started` resolves when the first document's browser is taken, before its PDF exists", async () => {
+    let finish: () => void = () => {};
+    const renderer = {
+      printPdf: async (req: { onBrowser?: () => void }) => {
+        req.onBrowser?.();
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        return { pdf: Buffer.from("%PDF-1.7"), pageCount: 1 };
+      },
+    } as unknown as Renderer;
+    const renders = renderAll(prepared("single"), { renderer, budgetMs: 1000 });
+    let pdfsDone = false;
+    void renders.pdfs.then(() => {
+      pdfsDone = true;
+    });
+    await renders.started;
+    expect(pdfsDone).toBe(false);
+    finish();
+    expect(await renders.pdfs).toHaveLength(1);
   });
 });
