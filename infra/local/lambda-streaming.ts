@@ -8,6 +8,8 @@ export const STREAMING = Symbol.for("aws.lambda.runtime.handler.streaming");
 /** A response stream whose first act (HttpResponseStream.from) sends status and headers. */
 export class LocalResponseStream extends Writable {
   readonly #res: ServerResponse;
+  /** Whether a body chunk went through `_write` (then `end` is the stream's own). */
+  #wrote = false;
   constructor(res: ServerResponse) {
     super();
     this.#res = res;
@@ -25,11 +27,26 @@ export class LocalResponseStream extends Writable {
         ...metadata.multiValueHeaders,
       });
   }
+  /**
+   * A body handed over whole (`end(bytes)`: a sync answer's PDF, an error body) goes to the
+   * socket with its head and the chunked terminator in one write, instead of a write per part
+   * a turn apart (each a wake-up of the client).
+   */
+  override end(chunk?: unknown, encoding?: unknown, cb?: unknown): this {
+    if (Buffer.isBuffer(chunk) && !this.#wrote && !this.#res.writableEnded) {
+      this.sendHead({});
+      this.#res.end(chunk);
+      return typeof encoding === "function" ? super.end(encoding as () => void) : super.end(cb as () => void);
+    }
+    return super.end(chunk, encoding as BufferEncoding, cb as () => void);
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     if (this.#res.writableEnded) {
       done(); // the gateway answered already (time-out): nobody reads this
       return;
     }
+    this.#wrote = true;
     this.sendHead({});
     this.#res.write(chunk, done);
   }
