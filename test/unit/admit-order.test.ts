@@ -1,59 +1,28 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { ClientRequest } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
-import dynalite from "dynalite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTableInputs } from "#infra/local/create-resources.ts";
-import { localTableName } from "#infra/local/resource-names.ts";
-import { awsClients } from "#shared/aws/clients.ts";
 import { systemClock } from "#shared/clock.ts";
-import { tables } from "#shared/definitions/tables.ts";
 import { admit } from "#shared/http/admit.ts";
 import { rateLimits } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { createWorkspace, getWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
 
 /**
  * admit.ts on dynalite: for a key the process has not admitted before, the caller is known
  * once the key is read (`authenticated`), and the rate-limit write leaves after the work the
  * caller starts then (generate-sync's early path: a cold container's design reads go first).
  */
-let dir: string;
-let server: ReturnType<typeof dynalite>;
+let dynamo: Awaited<ReturnType<typeof startInProcessDynalite>>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "platen-admit-"));
-  server = dynalite({ path: dir, createTableMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  Object.assign(process.env, Object.fromEntries(Object.values(tables).map((t) => [t.envVar, localTableName(t.id)])), {
-    BUCKET_DESIGNS: "designs",
-    BUCKET_FILES: "files",
-    PLATEN_BASE_URL: "http://127.0.0.1/v1",
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    AWS_ACCESS_KEY_ID: "local",
-    AWS_SECRET_ACCESS_KEY: "local",
-  });
-  const client = awsClients().ddb as unknown as DynamoDBClient;
-  for (const input of createTableInputs()) {
-    await client.send(new CreateTableCommand(input));
-    // dynalite answers CreateTable while the table is still CREATING.
-    await waitUntilTableExists(
-      { client, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.2 },
-      { TableName: input.TableName },
-    );
-  }
+  dynamo = await startInProcessDynalite("platen-admit-");
+  for (const input of createTableInputs()) await dynamo.createTable(input);
 });
 
-afterAll(async () => {
-  awsClients().ddb.destroy();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => dynamo.stop());
 
 /** The DynamoDB operations this process sends, in the order they leave. */
 function sentOperations(): { ops: string[]; stop(): void } {

@@ -1,58 +1,31 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import dynalite from "dynalite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
-import { tables } from "#shared/definitions/tables.ts";
+import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
 
-let dir: string;
-let server: ReturnType<typeof dynalite>;
+let dynamo: Awaited<ReturnType<typeof startInProcessDynalite>>;
 const TableName = "items";
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "platen-clients-"));
-  server = dynalite({ path: dir, createTableMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  // Every table the configuration requires, from the one list of tables.
-  Object.assign(process.env, Object.fromEntries(Object.values(tables).map((t) => [t.envVar, t.id])), {
-    BUCKET_DESIGNS: "designs",
-    BUCKET_FILES: "files",
-    PLATEN_BASE_URL: "http://127.0.0.1/v1",
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    AWS_ACCESS_KEY_ID: "local",
-    AWS_SECRET_ACCESS_KEY: "local",
+  // Every table the configuration requires is named in the environment; this test uses one of its own.
+  dynamo = await startInProcessDynalite("platen-clients-");
+  await dynamo.createTable({
+    TableName,
+    KeySchema: [
+      { AttributeName: "pk", KeyType: "HASH" },
+      { AttributeName: "sk", KeyType: "RANGE" },
+    ],
+    AttributeDefinitions: [
+      { AttributeName: "pk", AttributeType: "S" },
+      { AttributeName: "sk", AttributeType: "N" },
+    ],
+    BillingMode: "PAY_PER_REQUEST",
   });
-  await awsClients().ddb.send(
-    new CreateTableCommand({
-      TableName,
-      KeySchema: [
-        { AttributeName: "pk", KeyType: "HASH" },
-        { AttributeName: "sk", KeyType: "RANGE" },
-      ],
-      AttributeDefinitions: [
-        { AttributeName: "pk", AttributeType: "S" },
-        { AttributeName: "sk", AttributeType: "N" },
-      ],
-      BillingMode: "PAY_PER_REQUEST",
-    }),
-  );
-  // dynalite answers CreateTable while the table is still CREATING; under load the first
-  // item call could land before it turns ACTIVE ("table not found").
-  const client = awsClients().ddb as unknown as DynamoDBClient;
-  await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.2 }, { TableName });
 });
 
-afterAll(async () => {
-  awsClients().ddb.destroy();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => dynamo.stop());
 
 describe("the SDK clients", () => {
   it("are created once per container, with the SDK's document client and no logger middleware", () => {
