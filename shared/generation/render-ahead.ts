@@ -12,9 +12,9 @@ import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.t
  * A render started ahead is used only if admission agrees on the workspace; otherwise it is
  * dropped unseen (its errors too), so 401/429 still come first. The cost of a refusal is one
  * render's Chromium time, once per container: a refused key is forgotten and a workspace
- * over its limit is not rendered ahead until its window ends (admit.ts). In Lambda the container may be frozen while that
- * render runs on; past its deadline the pool replaces the browser, so the next request of
- * that container may wait for a relaunch.
+ * over its limit is not rendered ahead until its window ends (admit.ts). In Lambda the
+ * container may be frozen while that render runs on; past its deadline the pool replaces the
+ * browser, so the next request of that container may wait for a relaunch.
  */
 const planStops = new Map<string, boolean>();
 const MAX_REMEMBERED = 10_000;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
@@ -164,7 +165,7 @@ export async function generateSync(
   // event loop), may still be under way here (the render started ahead of admission).
   const renders = prepared.rendered ?? renderAll(prepared, deps);
   const rendering = renders.pdfs;
-  const writtenAhead = Promise.all([plan.records(), renders.started.then(nextTurn)]).then(async ([planned]) => {
+  const writtenAhead = Promise.all([plan.records(), renders.started.then(() => nextTurn())]).then(async ([planned]) => {
     const records = planned.map((r, index) =>
       fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
     );
@@ -344,5 +345,3 @@ async function storeFiles(
 }
 
 const PARALLEL_PUTS = 4;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

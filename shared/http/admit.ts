@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { hashAppKey, isWellFormedAppKey } from "#shared/workspaces/app-key.ts";
 import {
   type AuthenticateOptions,
@@ -74,8 +75,6 @@ export function admit(
   whileAdmitting(admission.principal);
   return admission;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The key read, then the rate-limit write. The caller is known between the two: a cold

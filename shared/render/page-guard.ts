@@ -15,8 +15,9 @@ export interface GuardedPage {
 
 /**
  * Locks a page down: no JavaScript in any frame, no service workers, and every request
- * intercepted. `session`: the page's own DevTools session if already being opened. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
+ * intercepted. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
  * http(s) anywhere else, file:, ws:, chrome: and main-frame navigations are aborted.
+ * `session`: the page's own DevTools session, if the caller is already opening it.
  */
 export async function guardPage(page: Page, session?: Promise<CDPSession>): Promise<GuardedPage> {
   let assets: Assets = {};
