@@ -81,7 +81,10 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
   await dropAllRenderLeases();
   const pollers = await startPollers(emulators.awsEndpoint, queueUrls);
   // fauxqs lost its messages with the last process: put unfinished files back on the queue.
-  const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock);
+  // Its claims of page counts died with it too: they are taken over now, not after the takeover age.
+  const requeued = await recoverUnfinishedRequests(new Date(Date.now() + 60_000).toISOString(), systemClock, {
+    claimedBefore: systemClock.now().toISOString(),
+  });
   if (requeued) log(`re-queued ${requeued} unfinished file(s) from before the restart`);
   const sweeper = startSweeper(opts.sweepSeconds);
   const localJsonPath = join(dataDir, "local.json");

@@ -42,7 +42,7 @@ export async function acceptAsync(
   // shared/limits/README.md#service-limits: checked before acceptance, so a quota refusal never shows up in
   // status.
   const requestId = newId();
-  // A plan that never stops spreads this request's page writes over a shard (page-shards.ts).
+  // A plan that never stops writes this request's pages to its own item of the month (page-shards.ts).
   const admission = await admitPages(workspace, request.contents.length, deps, requestId);
   addLogKeys({ requestId }); // every later line of this invocation names the request
   const now = deps.clock.now();
@@ -65,7 +65,7 @@ export async function acceptAsync(
     ...(request.webhookUrl && { webhookUrl: request.webhookUrl }),
     createdAt,
     usageMonth: admission.month,
-    ...(admission.spread !== undefined && { pagesSpread: true }),
+    ...(admission.spread !== undefined && { pagesByRequest: true }),
     activeShard: ACTIVE_SHARD,
   };
   try {
@@ -166,7 +166,7 @@ function fileRecord(
     createdAt: job.createdAt,
     ...(job.usageMonth && { usageMonth: job.usageMonth }),
     ...(pageLimit !== undefined && { pageLimit }),
-    ...(job.pagesSpread && { pagesSpread: true }),
+    ...(job.pagesByRequest && { pagesByRequest: true }),
     expiresAt,
   };
 }

@@ -27,6 +27,12 @@ export interface FileRecord {
    */
   status: "queued" | "storing" | "counting" | "done" | "failed";
   pendingStatus?: "done" | "failed";
+  /**
+   * When the delivery that moved the file to `counting` claimed it (service clock, ISO). Only that
+   * delivery counts the file while the claim is younger than COUNT_TAKEOVER_SECONDS; anyone else
+   * takes the count over first (`takeOverCount`), see settle-file.ts.
+   */
+  countingAt?: string;
   source: "sync" | "async";
   mode: "single" | "multiple";
   shareType: ShareType;
@@ -52,8 +58,10 @@ export interface FileRecord {
   usageMonth?: string;
   /** Async on a stopping plan: the month's page limit when the request was accepted. */
   pageLimit?: number;
-  /** The request's page writes went to its shard of the month (shared/limits/page-shards.ts). */
+  /** The request's page writes went to its shard of the month (the earlier layout, shared/limits/page-shards.ts). */
   pagesSpread?: boolean;
+  /** The request's page writes go to its own item of the month (shared/limits/page-shards.ts). */
+  pagesByRequest?: boolean;
   /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
   expiresAt: number;
 }
@@ -279,7 +287,15 @@ export async function settleFileRecord(
   fileId: string,
   outcome: Pick<
     FileRecord,
-    "status" | "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "completedAt" | "pendingStatus"
+    | "status"
+    | "pageCount"
+    | "bytes"
+    | "s3Key"
+    | "errorCode"
+    | "errorMessage"
+    | "completedAt"
+    | "pendingStatus"
+    | "countingAt"
   >,
   from: "queued" | "counting" = "queued",
 ): Promise<boolean> {
@@ -297,10 +313,69 @@ export async function settleFileRecord(
     Key: fileKey(requestId, fileId),
     // The params and the sealed protection are not needed once the file is rendered: keep the
     // record lean, and the passwords (even sealed) no longer than the render.
-    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson, sealedProtection${outcome.status === "counting" ? "" : ", pendingStatus"}`,
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE paramsJson, sealedProtection${outcome.status === "counting" ? "" : ", pendingStatus, countingAt"}`,
     ConditionExpression: "#status = :from",
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
+  });
+}
+
+/**
+ * Every file record of a workspace created in [from, to) (ISO times; the files table's `byWorkspace`
+ * index), sync files whose PDFs are stored read `done` (`resolveStored`, not written back). Expired
+ * records still present are included: the caller decides (usage reconciliation counts them).
+ */
+export async function listWorkspaceFiles(workspaceId: string, from: string, to: string): Promise<FileRecord[]> {
+  const items = await queryAll({
+    TableName: config().tables.files,
+    IndexName: "byWorkspace",
+    KeyConditionExpression: "workspaceId = :w AND createdAt BETWEEN :from AND :to",
+    ExpressionAttributeValues: { ":w": workspaceId, ":from": from, ":to": to },
+  });
+  // BETWEEN is inclusive: a file created at exactly `to` belongs to the next range.
+  return resolveStored(items.filter((i) => i.createdAt !== to && String(i.sk).startsWith("FILE#")).map(fromItem), {
+    record: false,
+  });
+}
+
+/** A claim's time that any finisher may take over at once (a claimer that gave up its count). */
+export const RELEASED_CLAIM = new Date(0).toISOString();
+
+/**
+ * Takes over the count of a file in `counting` as `file` shows it: one conditional write that
+ * moves its claim's time from what this reader saw to `at`. True for exactly one of any
+ * finishers that read the same claim; false when the file is no longer in that claim (settled,
+ * or taken over by another finisher first), and the caller must not count it.
+ */
+export async function takeOverCount(file: Pick<FileRecord, "requestId" | "fileId" | "countingAt">, at: string) {
+  return updateIf({
+    TableName: config().tables.files,
+    Key: fileKey(file.requestId, file.fileId),
+    UpdateExpression: "SET countingAt = :at",
+    // Records claimed before claims had a time carry none: the first taker gives them one.
+    ConditionExpression: `#status = :counting AND ${file.countingAt === undefined ? "attribute_not_exists(countingAt)" : "countingAt = :seen"}`,
+    ExpressionAttributeNames: { "#status": "status" },
+    ExpressionAttributeValues: {
+      ":at": at,
+      ":counting": "counting",
+      ...(file.countingAt !== undefined && { ":seen": file.countingAt }),
+    },
+  });
+}
+
+/**
+ * Gives up a claim whose count failed (the claimer writes nothing more for the file), so that the
+ * next finisher may take it over at once instead of after COUNT_TAKEOVER_SECONDS. A no-op when
+ * the file was settled meanwhile.
+ */
+export async function releaseCount(file: Pick<FileRecord, "requestId" | "fileId">, countingAt: string) {
+  return updateIf({
+    TableName: config().tables.files,
+    Key: fileKey(file.requestId, file.fileId),
+    UpdateExpression: "SET countingAt = :released",
+    ConditionExpression: "#status = :counting AND countingAt = :mine",
+    ExpressionAttributeNames: { "#status": "status" },
+    ExpressionAttributeValues: { ":released": RELEASED_CLAIM, ":counting": "counting", ":mine": countingAt },
   });
 }
 

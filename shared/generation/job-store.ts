@@ -33,6 +33,8 @@ export interface JobRecord {
   usageMonth?: string;
   /** The request's page writes went to its shard of the month (shared/limits/page-shards.ts). */
   pagesSpread?: boolean;
+  /** Its page writes go to its own item of the month (file-store.ts `pagesByRequest`). */
+  pagesByRequest?: boolean;
   completedAt?: string;
   failedFiles?: FailedFile[];
   error?: { code: string; message: string };

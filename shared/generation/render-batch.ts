@@ -11,8 +11,7 @@ import {
   countSettled,
   dropParams,
   finishClaimed,
-  finishCounting,
-  pendingOutcome,
+  finishOthersClaim,
   type SettledFile,
   settledFileOf,
 } from "./settle-file.ts";
@@ -189,16 +188,20 @@ async function renderTask(
   slots: RenderSlots | undefined,
 ): Promise<SettledFile | { claimed: ClaimedFile } | undefined | typeof DEFERRED> {
   if (!file || file.workspaceId !== msg.workspaceId) return undefined; // nothing to do for an unknown file
-  // A replay: the first attempt may have died while counting, or before counting or finalizing.
-  if (file.status === "counting") await finishCounting(file, pendingOutcome(file), deps.clock);
+  // A replay: the first attempt may have died while counting (its claim is taken over once it is
+  // old enough, else left to its claimer and the sweeper), or before counting or finalizing.
+  if (file.status === "counting")
+    return (await finishOthersClaim(file, deps.clock))
+      ? settledFileOf({ ...file, status: file.pendingStatus ?? "failed" })
+      : undefined;
   if (file.status !== "queued") return settledFileOf(file);
   // Not settled: another delivery of the file owns it and counts it.
   const render = (onBrowser?: () => void) => produceFile(file, deps, onBrowser);
   const outcome = slots ? await slots.run(render) : await render();
   if (outcome === DEFERRED) return sendBack(msg, deps.fair!, deps.clock);
   const claim = await claimOnce(file, outcome, deps.clock);
-  if (claim === "claimed") return { claimed: { file, outcome } };
   if (!claim) return undefined;
+  if (claim !== "settled") return { claimed: claim };
   await dropParams(file);
   return settledFileOf({ ...file, ...outcome });
 }

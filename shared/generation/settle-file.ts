@@ -1,8 +1,10 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
 import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
+import type { PageSpread } from "#shared/limits/page-shards.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
-import { deletePdf, type FileRecord, isFinal, settleFileRecord } from "./file-store.ts";
+import { functions } from "#shared/definitions/functions.ts";
+import { deletePdf, type FileRecord, isFinal, releaseCount, settleFileRecord, takeOverCount } from "./file-store.ts";
 import { finalizeIfSettled, finalizeSingle } from "./finalize-request.ts";
 import { markSettled } from "./job-store.ts";
 import { storedRequestDeps } from "./request-adapters.ts";
@@ -16,10 +18,29 @@ import type { Outcome } from "./render-file.ts";
  * 2. its pages are counted against the reservation, once per file (file-pages.ts marker;
  *    a stopping plan's limit may refuse them: the file then fails, never delivered);
  * 3. `counting → done | failed`; then the request counts it (and may be finalized).
- * A crash after 1 leaves `counting`: replays and the sweeper redo 2 and 3 (idempotent).
+ * A crash after 1 leaves `counting`: replays and the sweeper redo 2 and 3, once they have taken
+ * the count over (`finishOthersClaim`).
  * A rendered one-page file has nothing to count (`countedAsReserved`): step 1 takes it
  * `queued → done` at once, and only 3's request count follows, as for any settled file.
+ *
+ * Why a count is taken over and not simply redone: step 2's marker is dropped once the file is
+ * counted on its request (the usage item stays small), so a second finisher that read `counting`
+ * before the first one finished would find no marker and count the pages again (one page billed
+ * twice in 26,448 at 10× load: the sweeper had listed a request's files while its worker counted
+ * them). A claim belongs to its claimer for COUNT_TAKEOVER_SECONDS; after that (or once the claimer
+ * released it) a finisher takes it over with one conditional write on the claim it read, so exactly
+ * one of any finishers counts, and none while the claimer may still be at work.
  */
+
+/**
+ * How long a claim (`queued → counting`) is its claimer's alone: longer than any function may run
+ * (shared/definitions/functions.ts), so whoever claimed the file has written its last write by then.
+ */
+export const COUNT_TAKEOVER_SECONDS = Math.max(...Object.values(functions).map((f) => f.timeoutSeconds)) + 60;
+
+/** The claims a finisher may take over now: those made before this time (ISO). */
+export const takeoverBefore = (clock: Clock): string =>
+  new Date(clock.now().getTime() - COUNT_TAKEOVER_SECONDS * 1000).toISOString();
 
 /** A settled file as its request's count needs it (whose page marker to drop once counted). */
 export interface SettledFile {
@@ -29,16 +50,27 @@ export interface SettledFile {
   single?: true;
 }
 
+/** The item a request's page writes go to on a plan that never stops, as its records say (page-shards.ts). */
+export const pageSpreadOf = (
+  r: Pick<FileRecord, "requestId" | "pagesSpread" | "pagesByRequest">,
+): PageSpread | undefined =>
+  r.pagesByRequest
+    ? { requestId: r.requestId, layout: "request" }
+    : r.pagesSpread
+      ? { requestId: r.requestId, layout: "shard" }
+      : undefined;
+
 /** Where a file's pages are counted (none for records written without a month). */
 export function accountOf(
-  file: Pick<FileRecord, "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread">,
+  file: Pick<FileRecord, "requestId" | "workspaceId" | "usageMonth" | "pageLimit" | "pagesSpread" | "pagesByRequest">,
 ): PageAccount | undefined {
   if (!file.usageMonth) return undefined;
+  const spread = pageSpreadOf(file);
   return {
     workspaceId: file.workspaceId,
     month: file.usageMonth,
     ...(file.pageLimit !== undefined && { limit: file.pageLimit }),
-    ...(file.pagesSpread && { spread: file.requestId }),
+    ...(spread && { spread }),
   };
 }
 
@@ -51,6 +83,7 @@ export const settledFileOf = (
     | "usageMonth"
     | "pageLimit"
     | "pagesSpread"
+    | "pagesByRequest"
     | "status"
     | "pageCount"
     | "mode"
@@ -79,15 +112,9 @@ export const pendingOutcome = (f: FileRecord): Outcome => ({
 export async function settleOnce(file: FileRecord, outcome: Outcome, clock: Clock): Promise<boolean> {
   if (!accountOf(file))
     return settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() });
-  if (
-    !(await settleFileRecord(file.requestId, file.fileId, {
-      ...outcome,
-      status: "counting",
-      pendingStatus: outcome.status,
-    }))
-  )
-    return false;
-  await finishCounting(file, outcome, clock);
+  const claim = await claimCount(file, outcome, clock);
+  if (!claim) return false;
+  await finishClaimed([claim], clock);
   return true;
 }
 
@@ -95,6 +122,20 @@ export async function settleOnce(file: FileRecord, outcome: Outcome, clock: Cloc
 export interface ClaimedFile {
   file: FileRecord;
   outcome: Outcome;
+  /** The claim's time (`countingAt`): what a release of the claim names. */
+  countingAt: string;
+}
+
+/** Step 1 for a file that has pages to count: the claim, or undefined when another delivery owns the file. */
+async function claimCount(file: FileRecord, outcome: Outcome, clock: Clock): Promise<ClaimedFile | undefined> {
+  const countingAt = clock.now().toISOString();
+  const claimed = await settleFileRecord(file.requestId, file.fileId, {
+    ...outcome,
+    status: "counting",
+    pendingStatus: outcome.status,
+    countingAt,
+  });
+  return claimed ? { file, outcome, countingAt } : undefined;
 }
 
 /**
@@ -107,7 +148,7 @@ export const countedAsReserved = (outcome: Pick<Outcome, "status" | "pageCount">
   outcome.status === "done" && outcome.pageCount === 1;
 
 /**
- * Step 1 alone: `claimed` when this delivery owns the file (steps 2 and 3 follow in
+ * Step 1 alone: the claim when this delivery owns the file (steps 2 and 3 follow in
  * `finishClaimed`), `settled` when the file has no page account or its pages are what was
  * reserved (`countedAsReserved`) and it was settled at once,
  * undefined when another delivery owns it (the caller does nothing more).
@@ -116,26 +157,32 @@ export async function claimOnce(
   file: FileRecord,
   outcome: Outcome,
   clock: Clock,
-): Promise<"claimed" | "settled" | undefined> {
+): Promise<ClaimedFile | "settled" | undefined> {
   if (!accountOf(file) || countedAsReserved(outcome))
     return (await settleFileRecord(file.requestId, file.fileId, { ...outcome, completedAt: clock.now().toISOString() }))
       ? "settled"
       : undefined;
-  const claimed = await settleFileRecord(file.requestId, file.fileId, {
-    ...outcome,
-    status: "counting",
-    pendingStatus: outcome.status,
-  });
-  return claimed ? "claimed" : undefined;
+  return claimCount(file, outcome, clock);
 }
 
 /**
  * Steps 2 and 3 for files of one request that this delivery claimed. On a plan that never stops
  * their page corrections are one write (`correctFilesPages`: all or nothing, none corrected
  * before); otherwise, or when one was corrected before, each file on its own as in `finishCounting`.
- * A crash or a failed write leaves them `counting`: replays and the sweeper finish them one by one.
+ * A crash leaves them `counting` (replays and the sweeper take them over after COUNT_TAKEOVER_SECONDS);
+ * a failed write releases the claims once none of this delivery's writes is in flight any more, so
+ * the retry of their messages takes them over at once.
  */
 export async function finishClaimed(claimed: ClaimedFile[], clock: Clock): Promise<void> {
+  try {
+    await countClaimed(claimed, clock);
+  } catch (err) {
+    await Promise.all(claimed.map((c) => releaseCount(c.file, c.countingAt).catch(() => false)));
+    throw err;
+  }
+}
+
+async function countClaimed(claimed: ClaimedFile[], clock: Clock): Promise<void> {
   const account = claimed.length > 1 ? accountOf(claimed[0]!.file) : undefined;
   const together =
     account !== undefined &&
@@ -148,17 +195,20 @@ export async function finishClaimed(claimed: ClaimedFile[], clock: Clock): Promi
       })),
     ));
   const completedAt = clock.now().toISOString();
-  await Promise.all(
+  // Every write ends before a failure is reported: a claim is released only once none is in flight.
+  const settled = await Promise.allSettled(
     claimed.map((c) =>
       together
         ? settleFileRecord(c.file.requestId, c.file.fileId, { ...c.outcome, completedAt }, "counting")
         : finishCounting(c.file, c.outcome, clock),
     ),
   );
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
-/** Steps 2 and 3 for a file in `counting` (repeatable). */
-export async function finishCounting(file: FileRecord, outcome: Outcome, clock: Clock): Promise<void> {
+/** Steps 2 and 3 for a file in `counting` that this caller holds the claim of. */
+async function finishCounting(file: FileRecord, outcome: Outcome, clock: Clock): Promise<void> {
   const final = await accountFor(file, outcome);
   await settleFileRecord(file.requestId, file.fileId, { ...final, completedAt: clock.now().toISOString() }, "counting");
 }
@@ -183,11 +233,34 @@ async function accountFor(file: FileRecord, outcome: Outcome): Promise<Outcome> 
   };
 }
 
-/** Finishes the files a crash left in `counting` (recovery and sweeper); returns the records as they are now final. */
-export async function finishPending(files: FileRecord[], clock: Clock): Promise<FileRecord[]> {
-  const pending = files.filter((f) => f.status === "counting");
-  for (const f of pending) await finishCounting(f, pendingOutcome(f), clock);
-  return files.map((f) => (f.status === "counting" ? { ...f, status: f.pendingStatus ?? "failed" } : f));
+/**
+ * Finishes a file found in `counting` that another delivery claimed (a replay, the sweeper, the local
+ * stack's recovery), if its claim was made before `claimedBefore` (default: COUNT_TAKEOVER_SECONDS ago;
+ * the local recovery passes the start of its process, whose predecessor died with its claims) and
+ * this caller wins its takeover. True when this call settled the file; false when it is left to
+ * whoever holds its claim (its claimer still at work, or a finisher that took it over first).
+ */
+export async function finishOthersClaim(
+  file: FileRecord,
+  clock: Clock,
+  claimedBefore = takeoverBefore(clock),
+): Promise<boolean> {
+  if (file.status !== "counting") return false;
+  if (file.countingAt !== undefined && file.countingAt >= claimedBefore) return false;
+  const at = clock.now().toISOString();
+  if (!(await takeOverCount(file, at))) return false;
+  await finishClaimed([{ file, outcome: pendingOutcome(file), countingAt: at }], clock);
+  return true;
+}
+
+/**
+ * Finishes the files a crash left in `counting` (recovery and sweeper, `finishOthersClaim`); returns the
+ * records, those it settled as they are now final (the others it leaves `counting`, not counted here).
+ */
+export async function finishPending(files: FileRecord[], clock: Clock, claimedBefore?: string): Promise<FileRecord[]> {
+  const finished = new Set<string>();
+  for (const f of files) if (await finishOthersClaim(f, clock, claimedBefore)) finished.add(f.fileId);
+  return files.map((f) => (finished.has(f.fileId) ? { ...f, status: f.pendingStatus ?? "failed" } : f));
 }
 
 /** Fails a queued file that will not be rendered (DLQ, sweeper) and finalizes the request when it was the last. */

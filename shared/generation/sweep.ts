@@ -11,7 +11,7 @@ import { finalizeWith } from "./finalize-request.ts";
 import { getJob, type JobRecord, listActiveJobs } from "./job-store.ts";
 import type { Outcome } from "./render-file.ts";
 import { storedRequestDeps } from "./request-adapters.ts";
-import { countSettled, failAndMaybeFinalize, finalFilesOf, finishPending } from "./settle-file.ts";
+import { countSettled, failAndMaybeFinalize, finalFilesOf, finishPending, pageSpreadOf } from "./settle-file.ts";
 
 /**
  * Acceptance runs inside the async API function (29 s time-out): a job that has not marked
@@ -170,6 +170,6 @@ async function endWithMissingFiles(job: JobRecord, clock: Clock): Promise<void> 
       job.workspaceId,
       job.usageMonth,
       -(job.total - files.length),
-      job.pagesSpread ? job.requestId : undefined,
+      pageSpreadOf(job),
     );
 }

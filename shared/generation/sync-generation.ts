@@ -154,8 +154,8 @@ export async function generateSync(
   const reserved = admission?.reserved ?? 0;
   const month = admission?.month ?? monthOf(deps.clock.now());
   addLogKeys({ requestId }); // every later line of this invocation names the request
-  // A plan that never stops counts at store, its writes spread over the request's shard (page-shards.ts).
-  const spread = admission ? undefined : requestId;
+  // A plan that never stops counts at store, on the request's own item of the month (page-shards.ts).
+  const spread = admission ? undefined : ({ requestId, layout: "request" } as const);
   const now = deps.clock.now();
   const planned = plan.files;
   // Chromium first: hashing passcodes (thread pool) and the write's own CPU (serialising,

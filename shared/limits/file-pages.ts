@@ -2,17 +2,17 @@ import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import { pageItemKey } from "./page-shards.ts";
+import { type PageSpread, pageItemKey } from "./page-shards.ts";
 
 /**
  * Where an async file's pages are counted: its request's month and, on a stopping plan, the limit;
- * on a plan that never stops, the request id its writes are spread by (page-shards.ts).
+ * on a plan that never stops, the request item its writes go to (page-shards.ts).
  */
 export interface PageAccount {
   workspaceId: string;
   month: string;
   limit?: number;
-  spread?: string;
+  spread?: PageSpread;
 }
 
 /**
@@ -142,14 +142,17 @@ export async function markerOf(account: PageAccount, fileId: string): Promise<Fi
 }
 
 /**
- * Drops the markers of files that are settled and counted (no retry can reach their
- * correction any more), so the usage item stays small however many files a month has.
+ * Drops the markers of files that are settled and counted, so a month's shared item (a stopping plan's,
+ * or a shard of the earlier layout) stays small however many files a month has: every write to an item
+ * costs its size. A request's own item keeps them (it holds that request's files only): there a
+ * second count of a file finds its marker whenever it comes. On a shared item a late finisher could
+ * find the marker gone, which is why only the holder of a file's claim counts it (settle-file.ts).
  */
 export async function dropMarkers(
   account: Pick<PageAccount, "workspaceId" | "month" | "limit" | "spread">,
   fileIds: string[],
 ): Promise<void> {
-  if (!fileIds.length) return;
+  if (!fileIds.length || (account.limit === undefined && account.spread?.layout === "request")) return;
   const names = Object.fromEntries(fileIds.map((id, i) => [`#m${i}`, markerName(id)]));
   await awsClients()
     .ddb.send(

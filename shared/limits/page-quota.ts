@@ -2,6 +2,7 @@ import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type PlanLimits, planLimits } from "./limits-config.ts";
+import type { PageSpread } from "./page-shards.ts";
 
 /**
  * The port of the page rules: a workspace's page count per month (the usage table,
@@ -10,10 +11,10 @@ import { type PlanLimits, planLimits } from "./limits-config.ts";
  */
 export interface PageCounter {
   /**
-   * `spread` (a request id, for plans that never stop): the write may go to that request's shard of
-   * the month (page-shards.ts); `used` sums them all. A bounded add is never spread.
+   * `spread` (for plans that never stop): the write goes to that request's item of the month
+   * (page-shards.ts); `used` sums them all. A bounded add is never spread.
    */
-  add(workspaceId: string, month: string, pages: number, max?: number, spread?: string): Promise<boolean>;
+  add(workspaceId: string, month: string, pages: number, max?: number, spread?: PageSpread): Promise<boolean>;
   used(workspaceId: string, month: string): Promise<number>;
 }
 
@@ -27,8 +28,8 @@ export interface PageAdmission {
   reserved: number;
   /** Set for plans that stop: no increase may take the month past it. */
   limit?: number;
-  /** Set for plans that never stop: the request id the month's writes of this request are spread by. */
-  spread?: string;
+  /** Set for plans that never stop: the request item the month's writes of this request go to. */
+  spread?: PageSpread;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function admitPages(
   const plan = planOf(workspace);
   const month = monthOf(clock.now());
   const limit = plan.stops ? plan.monthlyPages : undefined;
-  const spread = limit === undefined ? requestId : undefined;
+  const spread = limit === undefined && requestId ? ({ requestId, layout: "request" } as const) : undefined;
   await claimPages(pages, workspace.id, month, files, limit, 0, spread);
   return {
     workspaceId: workspace.id,
@@ -81,7 +82,7 @@ export async function claimPages(
   pages: number,
   limit: number | undefined,
   own = 0,
-  spread?: string,
+  spread?: PageSpread,
 ): Promise<void> {
   if (pages === 0) return;
   // Returning pages (a negative claim) never needs the limit's condition.
@@ -114,7 +115,7 @@ export async function settlePages(
   workspaceId: string,
   month: string,
   delta: number,
-  spread?: string,
+  spread?: PageSpread,
 ): Promise<void> {
   if (delta !== 0) await counter.add(workspaceId, month, delta, undefined, spread);
 }

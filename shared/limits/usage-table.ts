@@ -3,7 +3,8 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { PageCounter } from "./page-quota.ts";
-import { pageItemKey, pageItemKeys } from "./page-shards.ts";
+import { queryAll } from "#shared/aws/query-all.ts";
+import { pageItemKey, pageItemKeys, requestItemsKey, requestOfItem } from "./page-shards.ts";
 import type { RateWindows } from "./rate-limiter.ts";
 
 /**
@@ -34,23 +35,52 @@ export const dynamoPageCounter: PageCounter = {
     }
   },
   async used(workspaceId, month) {
-    const table = config().tables.usage;
-    let keys: Record<string, unknown>[] = pageItemKeys(workspaceId, month);
-    let used = 0;
-    // One BatchGetItem reads the main item and every shard; whatever it leaves unprocessed is read again.
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 5)));
-      const out = await awsClients().ddb.send(
-        new BatchGetCommand({
-          RequestItems: { [table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: "pages" } },
-        }),
-      );
-      for (const item of out.Responses?.[table] ?? []) used += Number(item.pages ?? 0);
-      keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
-    return used;
+    const [items, requests] = await Promise.all([
+      readPageItems(workspaceId, month),
+      billedByRequest(workspaceId, month),
+    ]);
+    return items + [...requests.values()].reduce((n, pages) => n + pages, 0);
   },
 };
+
+/** The month's pages on the items read by key: the main item and the shards of the earlier layout. */
+async function readPageItems(workspaceId: string, month: string): Promise<number> {
+  const table = config().tables.usage;
+  let keys: Record<string, unknown>[] = pageItemKeys(workspaceId, month);
+  let used = 0;
+  // One BatchGetItem reads the main item and every shard; whatever it leaves unprocessed is read again.
+  for (let attempt = 0; keys.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 5)));
+    const out = await awsClients().ddb.send(
+      new BatchGetCommand({
+        RequestItems: { [table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: "pages" } },
+      }),
+    );
+    for (const item of out.Responses?.[table] ?? []) used += Number(item.pages ?? 0);
+    keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+  }
+  return used;
+}
+
+/**
+ * The pages billed to each request of the month on its own item (plans that never stop,
+ * page-shards.ts): request id → pages. One Query of the month's partition.
+ */
+export async function billedByRequest(workspaceId: string, month: string): Promise<Map<string, number>> {
+  const items = await queryAll({
+    TableName: config().tables.usage,
+    KeyConditionExpression: "pk = :pk",
+    ExpressionAttributeValues: { ":pk": requestItemsKey(workspaceId, month) },
+    ProjectionExpression: "sk, pages",
+    ConsistentRead: true,
+  });
+  const billed = new Map<string, number>();
+  for (const item of items) {
+    const requestId = requestOfItem(String(item.sk));
+    if (requestId) billed.set(requestId, Number(item.pages ?? 0));
+  }
+  return billed;
+}
 
 /** Rate windows: a conditional ADD that fails once the window holds `limit` requests; items expire a window later. */
 export const dynamoRateWindows: RateWindows = {

@@ -2,6 +2,7 @@ import { systemClock } from "#shared/clock.ts";
 import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/file-store.ts";
 import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/job-store.ts";
 import type { RenderMessage } from "#shared/generation/render-queue.ts";
+import { COUNT_TAKEOVER_SECONDS } from "#shared/generation/settle-file.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
@@ -12,7 +13,8 @@ export interface QueuedFileInput {
   params: Record<string, unknown>;
   /**
    * Already rendered with this PDF and owned by a worker (`counting`, outcome `done`) that
-   * died before counting its pages and the file on the job: the state a replay must finish.
+   * died before counting its pages and the file on the job, longer ago than the takeover age
+   * (settle-file.ts COUNT_TAKEOVER_SECONDS): the state a replay must finish.
    */
   settled?: { pdf: Buffer; pageCount: number };
 }
@@ -83,6 +85,7 @@ export async function writeQueuedRequest(
       ...common,
       status: "counting",
       pendingStatus: "done",
+      countingAt: new Date(Date.now() - (COUNT_TAKEOVER_SECONDS + 60) * 1000).toISOString(),
       pageCount: f.settled.pageCount,
       bytes: f.settled.pdf.length,
       s3Key,

@@ -1,44 +1,62 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_SHARDS, pageItemKey, pageItemKeys, pageShardOf } from "#shared/limits/page-shards.ts";
+import {
+  PAGE_SHARDS,
+  pageItemKey,
+  pageItemKeys,
+  pageShardOf,
+  requestItemsKey,
+  requestOfItem,
+} from "#shared/limits/page-shards.ts";
 import { newId } from "#shared/ids.ts";
 
 /**
  * The write pattern of a month's page count (shared/limits/page-shards.ts, infra/README.md#capacity-model):
  * one hot item per workspace breaks DynamoDB's 1,000 writes a second per item at ~25× the reference
- * load (2,000 files a minute, ~1.2 page writes a file); spread over PAGE_SHARDS items by request,
- * 100× stays under it on every item.
+ * load (2,000 files a minute, ~1.2 page writes a file). Plans that never stop write each request's
+ * pages to its own item (requests accepted before that went to one of PAGE_SHARDS shards by request).
  */
-describe("page count shards", () => {
-  it("a stopping plan (no spread) writes the month's one main item; a request's writes all land on one shard", () => {
+describe("where a month's pages are counted", () => {
+  it("a stopping plan (no spread) writes the month's one main item; a request's writes all land on its own item", () => {
     expect(pageItemKey("W", "2026-11")).toEqual({ pk: "PAGES#W", sk: "2026-11" });
-    const request = newId();
-    const keys = new Set(Array.from({ length: 50 }, () => JSON.stringify(pageItemKey("W", "2026-11", request))));
-    expect(keys.size).toBe(1);
-    expect([...keys][0]).toMatch(/"pk":"PAGES#W#[0-7]"/);
+    const requestId = newId();
+    const keys = new Set(
+      Array.from({ length: 50 }, () =>
+        JSON.stringify(pageItemKey("W", "2026-11", { requestId, layout: "request" as const })),
+      ),
+    );
+    expect([...keys]).toEqual([JSON.stringify({ pk: requestItemsKey("W", "2026-11"), sk: `REQ#${requestId}` })]);
+    expect(requestOfItem(`REQ#${requestId}`)).toBe(requestId);
+    expect(requestOfItem("2026-11")).toBeUndefined();
   });
 
-  it("the count is read from the main item and every shard, and nothing else", () => {
+  it("request items of one month share one partition (one Query reads the month), apart from every other month and workspace", () => {
+    const a = pageItemKey("W", "2026-11", { requestId: newId(), layout: "request" });
+    const b = pageItemKey("W", "2026-11", { requestId: newId(), layout: "request" });
+    expect(a.pk).toBe(b.pk);
+    expect(a.sk).not.toBe(b.sk);
+    expect(pageItemKey("W", "2026-12", { requestId: newId(), layout: "request" }).pk).not.toBe(a.pk);
+    expect(pageItemKey("V", "2026-11", { requestId: newId(), layout: "request" }).pk).not.toBe(a.pk);
+    // Never one of the items read by key (main and shards): nothing is counted twice.
+    expect(pageItemKeys("W", "2026-11").map((k) => k.pk)).not.toContain(a.pk);
+  });
+
+  it("requests of the earlier layout keep their shard: the count is read from the main item and every shard", () => {
     const keys = pageItemKeys("W", "2026-11");
     expect(keys).toHaveLength(PAGE_SHARDS + 1);
     for (let i = 0; i < 1000; i++) {
-      const key = pageItemKey("W", "2026-11", newId());
+      const key = pageItemKey("W", "2026-11", { requestId: newId(), layout: "shard" });
       expect(keys).toContainEqual(key);
     }
   });
 
-  it("100× the reference load of one workspace keeps every item under 1,000 writes a second", () => {
-    // 2,000 one-page files a minute × 100, in requests of 100 files: ~1.2 page writes a file
-    // (its correction, a share of its batch's marker drop and of the request's reservation).
+  it("the earlier shards: 100× the reference load of one workspace keeps every shard under 1,000 writes a second", () => {
+    // 2,000 one-page files a minute × 100, in requests of 100 files: ~1.2 page writes a file.
     const filesPerSecond = (2000 * 100) / 60;
-    const requestsPerSecond = filesPerSecond / 100;
-    const writesPerRequest = 100 * 1.2;
-    const perItem = new Array<number>(PAGE_SHARDS).fill(0);
-    // One simulated minute of request ids: each request's writes go to its shard.
-    for (let i = 0; i < requestsPerSecond * 60; i++) perItem[pageShardOf(newId())]! += writesPerRequest / 60;
     const unsharded = filesPerSecond * 1.2;
     expect(unsharded).toBeGreaterThan(1000); // one item would throttle
-    expect(Math.max(...perItem)).toBeLessThan(1000);
-    // Spread evenly enough that no shard takes much more than its share.
+    // The earlier shards: spread evenly enough that no shard takes much more than its share.
+    const perItem = new Array<number>(PAGE_SHARDS).fill(0);
+    for (let i = 0; i < (filesPerSecond / 100) * 60; i++) perItem[pageShardOf(newId())]! += (100 * 1.2) / 60;
     expect(Math.max(...perItem)).toBeLessThan((unsharded / PAGE_SHARDS) * 1.6);
   });
 });
