@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       const out = await command.run(args);
       console.log(json ? JSON.stringify(out.json) : out.text);
-      return 0;
+      return out.exitCode ?? 0;
     } finally {
       await thumbnailRenderer.close();
       await release();

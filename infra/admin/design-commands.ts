@@ -7,7 +7,25 @@ import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
-import { type AdminCommand, need, UsageError } from "./program.ts";
+import { reconcileUsage, storedReconcilePorts, type UsageReconciliation } from "#shared/generation/reconcile-usage.ts";
+import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+
+/** `--month YYYY-MM`, this month when left out. */
+function monthArg(args: Args): string {
+  const month = typeof args.values.month === "string" ? args.values.month : monthOf(systemClock.now());
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
+  return month;
+}
+
+/** A reconciliation as the operator reads it: the month, then each request that differs or is still in flight. */
+function describeReconciliation(r: UsageReconciliation): string {
+  const lines = [
+    `${r.month}: ${r.billed} pages billed, ${r.delivered} delivered${r.ok ? "" : " — DIFFERENT"}${r.pending.length ? ` (${r.pending.length} request(s) still in flight)` : ""}`,
+    ...r.differences.map((d) => `  request ${d.requestId} (${d.source}): billed ${d.billed}, delivered ${d.delivered}`),
+    ...r.pending.map((id) => `  request ${id}: in flight, not judged`),
+  ];
+  return lines.join("\n");
+}
 
 async function requireWorkspace(id: string) {
   const ws = await getWorkspace(id);
@@ -61,15 +79,23 @@ export const designCommands: AdminCommand[] = [
     options: ["--workspace <id>", "--month <yyyy-mm>"],
     run: async (args) => {
       const workspace = await requireWorkspace(need(args, "workspace"));
-      const month = typeof args.values.month === "string" ? args.values.month : monthOf(systemClock.now());
-      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
-        throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
+      const month = monthArg(args);
       const report = await usageReport(dynamoPageCounter, workspace, month);
       const limit = report.limit === null ? "no plan" : `${report.limit}${report.stops ? " (stops)" : " included"}`;
       return {
         json: report,
         text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}`,
       };
+    },
+  },
+  {
+    name: "usage reconcile",
+    usage: "--workspace ID [--month YYYY-MM]",
+    options: ["--workspace <id>", "--month <yyyy-mm>"],
+    run: async (args) => {
+      const workspace = await requireWorkspace(need(args, "workspace"));
+      const report = await reconcileUsage(workspace, monthArg(args), storedReconcilePorts);
+      return { json: report, text: describeReconciliation(report), exitCode: report.ok ? 0 : 1 };
     },
   },
 ];

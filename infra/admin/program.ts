@@ -5,7 +5,8 @@ export const PROGRAM = "npm run admin --";
 
 /** A command's operands and option values as commander parsed them (`--redirect-uri` is `values.redirectUri`). */
 export type Args = { operands: string[]; values: Record<string, string | string[] | boolean | undefined> };
-export type Output = { json: unknown; text: string };
+/** What a command printed; `exitCode` (default 0) when the answer itself is a finding, e.g. a reconciliation that differs. */
+export type Output = { json: unknown; text: string; exitCode?: number };
 
 /** One admin command: one entry of the table in cli.ts. */
 export interface AdminCommand {
@@ -76,14 +77,17 @@ function adminProgram(commands: AdminCommand[], found: (request: Request) => voi
     .configureHelp({ formatHelp: (cmd) => `${help.get(cmd)}\n` })
     .exitOverride();
   const families = new Map<string, Command>();
+  // A command that is also the first word of others (`usage`, `usage reconcile`) carries them.
+  const leaves = new Map<string, Command>();
   for (const entry of commands) {
     const [first, second] = entry.name.split(" ") as [string, string | undefined];
     let parent = program;
     if (second) {
-      parent = families.get(first) ?? family(program, first, commands);
-      families.set(first, parent);
+      parent = leaves.get(first) ?? families.get(first) ?? family(program, first, commands);
+      if (!leaves.has(first)) families.set(first, parent);
     }
     const leaf = parent.command(second ?? first);
+    if (!second) leaves.set(first, leaf);
     for (const operand of entry.operands ?? []) leaf.argument(operand);
     for (const flags of [...(entry.options ?? []), "--json"]) leaf.option(flags);
     const usage = commandUsage([entry]);

@@ -1,6 +1,14 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import type { UsageReconciliation } from "#shared/generation/reconcile-usage.ts";
+import { pageItemKey } from "#shared/limits/page-shards.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { type AcceptedJson, errorOf, pollStatus, renderQueue } from "../helpers/async-http.ts";
 import { invoiceMultiple, invoiceSingle, invoiceWithRows, postJson } from "../helpers/limits-http.ts";
 import {
@@ -16,7 +24,7 @@ import {
   type UsageJson,
   waitForRenderer,
 } from "../helpers/limits-stack.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { inspectPdf } from "../helpers/pdf-inspect.ts";
 import { publishFolder, sampleDir } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping } from "../helpers/sync-http.ts";
@@ -468,6 +476,97 @@ describe("Idempotency-Key (see infra/README.md#cross-origin-access)", () => {
     expect(replayed.headers.get("request-id")).toBe(done.headers.get("request-id"));
     await replayed.arrayBuffer();
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(SLOW_PAGES);
+  });
+});
+
+describe("usage reconcile (shared/limits/README.md#billing-reconciliation)", () => {
+  /** `admin usage reconcile --json`: its report and exit code (1 when a request or the month differs). */
+  async function reconcile(workspaceId: string): Promise<{ code: number; report: UsageReconciliation }> {
+    await settled(stack);
+    const out = await new Promise<{ code: number; stdout: string }>((done) =>
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "infra/admin/cli.ts", "usage", "reconcile", "--workspace", workspaceId, "--json"],
+        { cwd: resolve(import.meta.dirname, "../.."), env: { ...process.env, ...ENV, PLATEN_DATA_DIR: stack.dataDir } },
+        (err, stdout) => done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+      ),
+    );
+    return { code: out.code, report: JSON.parse(out.stdout) as UsageReconciliation };
+  }
+
+  /** Sync singles (one of many pages) and an async multiple with a multi-page, a one-page and a failed file. */
+  async function generateMix(tenant: PlanTenant): Promise<{ asyncRequestId: string; delivered: number }> {
+    let delivered = 0;
+    for (const body of [
+      invoiceSingle(tenant.invoiceId, "one"),
+      invoiceSingle(tenant.invoiceId, "rows", invoiceWithRows(60)),
+    ]) {
+      const res = await sync(tenant.appKey, body);
+      expect(res.status).toBe(200);
+      delivered += Number(res.headers.get("x-page-count"));
+      await res.arrayBuffer();
+    }
+    const accepted = await postJson(stack, tenant.appKey, "/file/async/multiple", {
+      designId: tenant.invoiceId,
+      version: 1,
+      contents: [{ fileName: "rows", params: invoiceWithRows(60) }, invoiceItem("one"), mismatchedItem("bad")],
+    });
+    const { requestId } = (await accepted.json()) as AcceptedJson;
+    const done = await pollStatus(stack, tenant.appKey, requestId);
+    expect([done.body.status, done.body.failedFiles?.length]).toEqual(["completed", 1]);
+    delivered += done.body.files.reduce((n, f) => n + (f.pageCount ?? 0), 0);
+    await drainRenders();
+    return { asyncRequestId: requestId, delivered };
+  }
+
+  it("standard: billed = delivered for the month and request by request; a page billed twice names its request and exits 1", async () => {
+    const tenant = await standardTenant("Reconcile standard");
+    const { asyncRequestId, delivered } = await generateMix(tenant);
+    expect(delivered).toBeGreaterThan(4);
+    const clean = await reconcile(tenant.workspaceId);
+    expect(clean.code).toBe(0);
+    expect(clean.report).toMatchObject({ billed: delivered, delivered, pending: [], differences: [], ok: true });
+
+    // One page counted twice on the async request's own item: what the soak found at 10× load.
+    useStackEmulators(stack.dataDir);
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: pageItemKey(tenant.workspaceId, clean.report.month, { requestId: asyncRequestId, layout: "request" }),
+        UpdateExpression: "ADD pages :one",
+        ExpressionAttributeValues: { ":one": 1 },
+      }),
+    );
+    const twice = await reconcile(tenant.workspaceId);
+    expect(twice.code).toBe(1);
+    expect(twice.report).toMatchObject({ billed: delivered + 1, delivered, ok: false });
+    expect(twice.report.differences).toEqual([
+      expect.objectContaining({ requestId: asyncRequestId, source: "async", billed: expect.any(Number) }),
+    ]);
+    const [diff] = twice.report.differences;
+    expect(diff!.billed! - diff!.delivered).toBe(1);
+  });
+
+  it("a stopping plan: the month's total is compared (its pages share one item), and a difference exits 1", async () => {
+    const tenant = await createPlanTenant(stack, "Reconcile personal", "personal");
+    const { delivered } = await generateMix(tenant);
+    const clean = await reconcile(tenant.workspaceId);
+    expect([clean.code, clean.report.billed, clean.report.delivered, clean.report.ok]).toEqual([
+      0,
+      delivered,
+      delivered,
+      true,
+    ]);
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: pageItemKey(tenant.workspaceId, clean.report.month),
+        UpdateExpression: "ADD pages :one",
+        ExpressionAttributeValues: { ":one": 1 },
+      }),
+    );
+    const off = await reconcile(tenant.workspaceId);
+    expect([off.code, off.report.billed, off.report.ok, off.report.differences]).toEqual([1, delivered + 1, false, []]);
   });
 });
 
