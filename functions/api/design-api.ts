@@ -157,7 +157,7 @@ export const routes: DesignRoute[] = [
   {
     method: "POST",
     path: "/templates",
-    operation: "templates:write",
+    operation: "templates:share",
     run: async (_req, { grant, body, audit }) => {
       const input = body(shareBody);
       const { template, version } = await shareDesignVersion(grant.workspaceId, input, systemClock);

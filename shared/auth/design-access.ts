@@ -4,17 +4,42 @@ import type { Principal } from "./authenticate.ts";
 
 /**
  * What a design API route does, for its scope and role (shared/authoring/README.md#who-may-call-it):
- * reading or changing the workspace's designs, reading a gallery template, sharing or withdrawing one.
+ * reading or changing the workspace's designs, reading a gallery template, sharing one
+ * (`templates:share`) or withdrawing one (`templates:write`).
  */
-export type DesignOperation = "designs:read" | "designs:write" | "templates:read" | "templates:write";
+export type DesignOperation =
+  | "designs:read"
+  | "designs:write"
+  | "templates:read"
+  | "templates:write"
+  | "templates:share";
 
-/** Scopes that allow each operation (one suffices): a write scope also reads. */
-const SCOPES: Record<DesignOperation, readonly string[]> = {
-  "designs:read": ["designs:read", "designs:write"],
-  "designs:write": ["designs:write"],
-  "templates:read": ["templates:read", "templates:write"],
-  "templates:write": ["templates:write"],
+const READ_DESIGNS = ["designs:read", "designs:write"] as const;
+
+/**
+ * Scopes each operation needs: every group, one scope of each group (a write scope also reads).
+ * Sharing publishes a design's bundle to anyone, so it needs to read the design as well as
+ * `templates:write`: otherwise a token that cannot read designs could read any of them through
+ * the gallery.
+ */
+const SCOPES: Record<DesignOperation, readonly (readonly string[])[]> = {
+  "designs:read": [READ_DESIGNS],
+  "designs:write": [["designs:write"]],
+  "templates:read": [["templates:read", "templates:write"]],
+  "templates:write": [["templates:write"]],
+  "templates:share": [["templates:write"], READ_DESIGNS],
 };
+
+/**
+ * The ways a Bearer token may hold an operation's scopes, for the OpenAPI security requirements:
+ * one entry per combination, the scopes of an entry separated by spaces (all of them needed).
+ */
+export function operationScopes(operation: DesignOperation): string[] {
+  return SCOPES[operation].reduce<string[]>(
+    (ways, group) => ways.flatMap((way) => group.map((scope) => (way ? `${way} ${scope}` : scope))),
+    [""],
+  );
+}
 
 /** The role a user needs: reads take any member (READ), changes ADMIN. */
 const ROLE: Record<DesignOperation, "read" | "admin"> = {
@@ -22,6 +47,7 @@ const ROLE: Record<DesignOperation, "read" | "admin"> = {
   "designs:write": "admin",
   "templates:read": "read",
   "templates:write": "admin",
+  "templates:share": "admin",
 };
 
 export interface DesignGrant {
@@ -38,7 +64,7 @@ const denied = (message: string, messageJa: string) =>
  * The design API's rules, 401s before 403s:
  * - an application key is the generation credential, never a design one → 401 INVALID_CREDENTIALS
  *   (a leaked key must not rewrite invoices);
- * - a Bearer token without a scope of the operation → 401 INVALID_CREDENTIALS;
+ * - a Bearer token without the operation's scopes (one of each group) → 401 INVALID_CREDENTIALS;
  * - a user (a code-flow token or the login session) needs READ to read and ADMIN to change → 403
  *   WORKSPACE_ROLE_DENIED;
  * - a client-credentials token acts by its scopes alone: publishing from a CI pipeline is the
@@ -58,8 +84,8 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
   }
   const workspaceId = caller.workspace.id;
   if (caller.method === "bearer") {
-    const allowed = SCOPES[operation];
-    if (!caller.scopes?.some((s) => allowed.includes(s))) {
+    const allowed = SCOPES[operation].find((group) => !caller.scopes?.some((s) => group.includes(s)));
+    if (allowed) {
       throw new PlatenError("INVALID_CREDENTIALS", {
         details: [
           {
@@ -70,7 +96,7 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
       });
     }
     if (caller.grant === "client_credentials" || caller.userId === undefined) {
-      const admin = caller.scopes.includes("designs:write");
+      const admin = caller.scopes?.includes("designs:write") === true;
       return { workspaceId, actor: { via: "bearer", clientId: caller.clientId }, admin };
     }
   }

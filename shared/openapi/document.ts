@@ -257,11 +257,11 @@ function responseObject(
 /**
  * Who may call: `scopes` (the operation's own, any one of them suffices) replace the default
  * `pdf:generate` of a Bearer token, one requirement each, since OpenAPI reads the scopes of one
- * requirement as all needed.
+ * requirement as all needed (an entry `a b` needs both).
  */
 function security(auth: DocumentedRoute["auth"], scopes: string[] = ["pdf:generate"]): JsonObject[] {
   if (auth === "none") return [];
-  const bearer = scopes.map((scope) => ({ oauth2: [scope] }));
+  const bearer = scopes.map((scope) => ({ oauth2: scope.split(" ") }));
   if (auth === "appkey-or-bearer") return [{ appkey: [] }, ...bearer];
   return [...bearer, { session: [] }];
 }

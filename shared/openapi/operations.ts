@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import * as z from "zod";
+import { type DesignOperation, operationScopes } from "#shared/auth/design-access.ts";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import {
   createEndpointBody,
@@ -62,7 +63,8 @@ export interface OperationDoc {
   description?: string;
   /**
    * The Bearer scopes of the operation, any one of which suffices (default `pdf:generate`); the
-   * document lists one security requirement per scope.
+   * document lists one security requirement per entry. An entry of several scopes separated by
+   * spaces needs all of them (sharing a template: `templates:write designs:read`).
    */
   scopes?: string[];
   /** A media type the body may be sent as instead of JSON (the bytes of a file, e.g. a bundle zip). */
@@ -196,16 +198,26 @@ const workspaceHeader = [
   },
 ];
 const pageQuery = { name: "page", description: "1-based page (30 a page)", type: "integer" as const };
+/** Each way of holding the scopes (`a b`: both), in words. */
+const scopeWords = (scopes: string[]) =>
+  scopes
+    .map((way) =>
+      way
+        .split(" ")
+        .map((one) => `\`${one}\``)
+        .join(" and "),
+    )
+    .join(" or ");
 /**
  * Who may call a design or gallery operation, in words (the security requirements say the
  * scopes): the same rules for every one of them (shared/auth/design-access.ts).
  */
 const designAccessText = (scopes: string[], role: "READ" | "ADMIN") =>
-  `Bearer token with ${scopes.map((s) => `\`${s}\``).join(" or ")}, or a login session naming its workspace with \`X-Workspace-Id\`; never an appkey (401). A client-credentials token acts by its scopes alone (unlike webhook management, where it gets 403); a user (code-flow token or session) needs ${role === "READ" ? "a role in the workspace (READ or ADMIN)" : "the ADMIN role"}.`;
+  `Bearer token with ${scopeWords(scopes)}, or a login session naming its workspace with \`X-Workspace-Id\`; never an appkey (401). A client-credentials token acts by its scopes alone (unlike webhook management, where it gets 403); a user (code-flow token or session) needs ${role === "READ" ? "a role in the workspace (READ or ADMIN)" : "the ADMIN role"}.`;
 
 /** One operation of the design API or the gallery: its scope decides the role and the access text. */
 const design = (
-  scope: "designs:read" | "designs:write" | "templates:read" | "templates:write",
+  scope: DesignOperation,
   doc: Omit<OperationDoc, "tags" | "scopes" | "headers" | "errors" | "codes"> & {
     errors?: number[];
     codes?: ErrorCode[];
@@ -213,8 +225,8 @@ const design = (
   },
 ): OperationDoc => {
   const { errors = [], codes = [], more, ...rest } = doc;
-  const write = scope.endsWith(":write");
-  const scopes = write ? [scope] : [scope, scope.replace(":read", ":write")];
+  const write = !scope.endsWith(":read");
+  const scopes = operationScopes(scope);
   const access = designAccessText(scopes, write ? "ADMIN" : "READ");
   return {
     ...rest,
@@ -537,7 +549,7 @@ function designOperations(): Record<string, OperationDoc> {
       errors: [404],
       codes: designNotFound,
     }),
-    "POST /templates": design("templates:write", {
+    "POST /templates": design("templates:share", {
       operationId: "shareTemplate",
       summary: "Share a version of a design in the public gallery (sharing again replaces the design's entry)",
       body: shareBody,

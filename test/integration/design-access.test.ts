@@ -245,6 +245,26 @@ describe("the template gallery", () => {
     expect((await fetch(`${authOrigin(stack)}/public/templates?page=0`)).status).toBe(400);
   });
 
+  it("sharing also needs a scope that reads designs: templates:write alone is refused, with designs:read it shares", async () => {
+    const token = async (scopes: string) => ({
+      token: await clientCredentialsToken(
+        stack,
+        await makeConfidentialClient(a.workspaceId, scopes.split(" ") as never),
+        scopes,
+      ),
+    });
+    const body = { designId: design, version: 1, tags: ["matrix"] };
+    const refused = await call("POST", "/templates", await token("templates:write"), body);
+    expect([refused.status, refused.body.code]).toEqual([401, "INVALID_CREDENTIALS"]);
+    expect(refused.body.details).toEqual([
+      expect.objectContaining({ message: "the access token lacks the designs:read or designs:write scope" }),
+    ]);
+    const shared = await call("POST", "/templates", await token("templates:write designs:read"), body);
+    expect(shared.status, JSON.stringify(shared.body)).toBe(201);
+    expect(shared.body.id).toBe(templateId); // sharing again replaces the design's entry
+    expect((await call("POST", "/templates", c.ccWrite!, body)).status).toBe(201); // designs:write reads too
+  });
+
   it("reading a template's detail or bundle needs templates:read", async () => {
     const detail = await call("GET", `/templates/${templateId}`, c.bWriter!);
     expect(detail.status).toBe(200);

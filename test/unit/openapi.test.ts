@@ -14,9 +14,16 @@ import { routes as designRenderRoutes } from "../../functions/api/design-render.
 const designOperation = (route: { method: string; path: string }) =>
   [...designApiRoutes, ...designRenderRoutes].find((d) => d.method === route.method && d.path === route.path)
     ?.operation;
-/** The Bearer scopes that allow a design operation (shared/auth/design-access.ts): a write scope also reads. */
+/**
+ * The Bearer scopes that allow a design operation (shared/auth/design-access.ts): a write scope also
+ * reads; sharing a template needs templates:write and a scope that reads designs (all of an entry).
+ */
 const scopesOf = (operation: string) =>
-  operation.endsWith(":read") ? [operation, operation.replace(":read", ":write")] : [operation];
+  operation === "templates:share"
+    ? ["templates:write designs:read", "templates:write designs:write"]
+    : operation.endsWith(":read")
+      ? [operation, operation.replace(":read", ":write")]
+      : [operation];
 
 const urls = { baseUrl: "https://api.example.test/v1", authUrl: "https://auth.example.test" };
 const doc = buildOpenApiDocument(routes, urls) as {
@@ -47,7 +54,7 @@ describe("OpenAPI document", () => {
     expect(operation !== undefined, "a design API route has its handler's operation").toBe(
       route.function === "design-api" || route.function === "design-render",
     );
-    const bearer = (operation ? scopesOf(operation) : ["pdf:generate"]).map((scope) => ({ oauth2: [scope] }));
+    const bearer = (operation ? scopesOf(operation) : ["pdf:generate"]).map((scope) => ({ oauth2: scope.split(" ") }));
     const expected = {
       none: [],
       "appkey-or-bearer": [{ appkey: [] }, ...bearer],

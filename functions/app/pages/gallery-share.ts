@@ -47,7 +47,7 @@ ${await csrfField(call.userId)}
  * CSRF), checked by the same body schema; audited as `template.share`. Back to the history page.
  */
 export const shareAction = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "templates:write", "page", async ({ req, head, grant }) => {
+  designRoute(identity, "templates:share", "page", async ({ req, head, grant }) => {
     const fields = req.form();
     const description = (fields.get("description") ?? "").trim();
     const tags = (fields.get("tags") ?? "").split(/[\s,、]+/).filter(Boolean);
