@@ -16,19 +16,21 @@ export function toProxyEvent(
   body: Buffer,
   match: { resource: string; pathParameters: Record<string, string> | null },
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Maps, then own properties (as JSON.parse makes them in AWS): a header or query name such as
+  // `constructor` or `__proto__` must not read or set what every object inherits.
+  const headers = new Map<string, string>();
+  const multiValueHeaders = new Map<string, string[]>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
-    headers[name] = value; // REST (v1) proxy events keep the last value; all of them in multiValueHeaders
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+    headers.set(name, value); // REST (v1) proxy events keep the last value; all of them in multiValueHeaders
+    multiValueHeaders.set(name, [...(multiValueHeaders.get(name) ?? []), value]);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query = new Map<string, string>();
+  const multiQuery = new Map<string, string[]>();
   for (const [k, v] of url.searchParams) {
-    query[k] = v; // API Gateway keeps the last value in queryStringParameters
-    multiQuery[k] = [...(multiQuery[k] ?? []), v];
+    query.set(k, v); // API Gateway keeps the last value in queryStringParameters
+    multiQuery.set(k, [...(multiQuery.get(k) ?? []), v]);
   }
   const binary = isBinary(req.headers["content-type"]);
   const requestId = randomUUID();
@@ -36,10 +38,10 @@ export function toProxyEvent(
     resource: match.resource,
     path: url.pathname,
     httpMethod: req.method ?? "GET",
-    headers,
-    multiValueHeaders,
-    queryStringParameters: Object.keys(query).length ? query : null,
-    multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+    headers: Object.fromEntries(headers),
+    multiValueHeaders: Object.fromEntries(multiValueHeaders),
+    queryStringParameters: query.size ? Object.fromEntries(query) : null,
+    multiValueQueryStringParameters: multiQuery.size ? Object.fromEntries(multiQuery) : null,
     pathParameters: match.pathParameters,
     stageVariables: null,
     body: body.length ? (binary ? body.toString("base64") : body.toString("utf8")) : null,

@@ -168,3 +168,18 @@ describe("toProxyEvent: headers", () => {
     expect(e.multiValueHeaders).toEqual({});
   });
 });
+
+describe("toProxyEvent: names that every object inherits (found by the site fuzz)", () => {
+  it("keeps a query or header named constructor or __proto__ as an own value, as JSON.parse does in AWS", () => {
+    const e = event(
+      { rawHeaders: ["constructor", "1", "__proto__", "2", "constructor", "3"] },
+      "http://localhost:3000/health/check?constructor=a&__proto__=b&constructor=c&toString=d",
+    );
+    expect(e.queryStringParameters).toEqual(JSON.parse('{"constructor":"c","__proto__":"b","toString":"d"}'));
+    expect(e.multiValueQueryStringParameters?.constructor).toEqual(["a", "c"]);
+    expect(Object.hasOwn(e.multiValueQueryStringParameters!, "__proto__")).toBe(true);
+    expect(e.multiValueHeaders.constructor).toEqual(["1", "3"]);
+    expect(e.headers.constructor).toBe("3");
+    expect(Object.getPrototypeOf(e.headers)).toBe(Object.prototype);
+  });
+});
