@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import type { PlatenError } from "#shared/errors/platen-error.ts";
 import { type EdgeResponse, type ProxyHandler, requestOf, withDefaultHeaders } from "#shared/http/edge-context.ts";
 import { edgeChain } from "#shared/http/edge-chain.ts";
@@ -10,7 +11,7 @@ import { send } from "#shared/http/send.ts";
 import { type EdgeResult, toProxy } from "#shared/http/to-proxy.ts";
 import { cookieValue, setCookie } from "#shared/web/cookies.ts";
 import { SESSION_COOKIE } from "#shared/identity/session.ts";
-import { signOutToken } from "./page-parts.ts";
+import { errorCodeLink, signOutToken } from "./page-parts.ts";
 import { securityHeaders } from "#shared/web/security-headers.ts";
 import { sentFromAnotherSite } from "#shared/cross-site.ts";
 import { type Html, html } from "#shared/html/html.ts";
@@ -109,19 +110,35 @@ function ownAnswer(result: SiteResult, req: SiteRequest): EdgeResponse {
 }
 
 /**
- * How the site shows an error: a not-found one as the 404 page, anything else as a generic
- * 500 page (never a stack trace; errorBoundary logs it with its cause).
+ * How the site shows an error: a not-found one as the 404 page, another refusal of the catalogue (4xx:
+ * a query value no page takes, say) as a page with its status, its message and its code linked to
+ * the docs, anything else as a generic 500 page (never a stack trace; errorBoundary logs it with its
+ * cause).
  */
 function siteErrorAnswer(identity: SiteIdentity) {
   return (err: PlatenError, request: SiteRequest | undefined, event: APIGatewayProxyEvent, context: Context) => {
     const req = request ?? siteRequest(readRequest(event, context));
     const s = t(req.lang);
-    const body = html`<p>${s.serverErrorBody}</p>`;
-    const result: SiteResult =
-      err.status === 404
-        ? notFound(req, identity, false)
-        : { status: 500, page: page(req, identity, false, s.serverErrorTitle, body) };
+    let result: SiteResult;
+    if (err.status === 404) result = notFound(req, identity, false);
+    else if (err.status >= 400 && err.status < 500) result = refusedPage(req, identity, err);
+    else
+      result = { status: 500, page: page(req, identity, false, s.serverErrorTitle, html`<p>${s.serverErrorBody}</p>`) };
     return ownAnswer(result, req);
+  };
+}
+
+/** A catalogue refusal as a page: the message (each detail of a validation error) in the visitor's language. */
+function refusedPage(req: SiteRequest, identity: SiteIdentity, err: PlatenError): SiteResult {
+  const body = buildErrorBody(err, req.lang, config().siteUrl);
+  const lines = Array.isArray(body.message) ? body.message : [body.message];
+  const content = html`<p class="alert" role="alert">${lines.map((line) => html`${line}<br>`)}</p>
+<p>${errorCodeLink(req.lang, body.code)}</p>`;
+  const headers = err.retryAfter !== undefined ? { "Retry-After": String(err.retryAfter) } : undefined;
+  return {
+    status: err.status,
+    ...(headers && { headers }),
+    page: page(req, identity, false, t(req.lang).requestRefusedTitle, content),
   };
 }
 

@@ -26,6 +26,7 @@ const pageTexts = {
     ja: "共有されたファイルの場合は、ログインしてからもう一度リンクを開いてください。",
   },
   serverErrorTitle: { en: "Something went wrong", ja: "問題が発生しました" },
+  requestRefusedTitle: { en: "This request cannot be answered", ja: "このリクエストには応答できません" },
   serverErrorBody: {
     en: "The page could not be shown. Try again in a moment.",
     ja: "ページを表示できませんでした。しばらくしてから再度お試しください。",

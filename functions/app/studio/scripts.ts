@@ -1,3 +1,4 @@
+import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { PageHandler } from "../site-types.ts";
 import built from "./scripts.generated.json" with { type: "json" };
 
@@ -9,10 +10,13 @@ export type StudioScript = "editor";
 /** The address of a script: its content hash is in the name, so it never changes under a cached copy. */
 export const scriptPath = (name: StudioScript) => `/assets/js/${scripts[name]!.file}`;
 
-/** GET `/assets/js/{file}`: a bundled script, cached a year (a new build is a new name). */
+/**
+ * GET `/assets/js/{file}`: a bundled script, cached a year (a new build is a new name). Any other name is
+ * the site's 404 page, as for every unknown address (site-edge.ts shows a not-found error so).
+ */
 export const scriptAsset: PageHandler = async (req) => {
   const found = Object.values(scripts).find((s) => s.file === req.params.file);
-  if (!found) return { status: 404, text: "not found", contentType: "text/plain; charset=utf-8" };
+  if (!found) throw new PlatenError("NOT_FOUND");
   return {
     status: 200,
     text: found.js,

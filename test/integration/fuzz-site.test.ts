@@ -1,0 +1,274 @@
+import { appendFileSync } from "node:fs";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { siteRoutes } from "../../functions/app/handler.ts";
+import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
+import { hostRuns, fuzzSeed, seedFor } from "../helpers/fuzz/fuzz-config.ts";
+import { buildHostRequest, describeHostCase, hostCase, type HostTargets } from "../helpers/fuzz/host-cases.ts";
+import type { FuzzJson } from "../helpers/fuzz/hostile-values.ts";
+import { failureOf, hostAnswerProblems, sendCase } from "../helpers/fuzz/host-checks.ts";
+import { type HostRoute, routeName, siteFuzzRoutes } from "../helpers/fuzz/host-routes.ts";
+import { type RunningStack, removeDataDir, startStack, UNLIMITED } from "../helpers/local-stack.ts";
+import { makeUser, manage, sessionOf, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
+import { generateFile, type GeneratedFile } from "../helpers/site-fixtures.ts";
+import { csrfOf, FakeIdentity } from "../helpers/site-direct.ts";
+import { useStackEmulators } from "../helpers/stack-clients.ts";
+
+/**
+ * Bad input, at scale, on every route of the site (functions/app): its route table gives the
+ * routes, so a new page is fuzzed without a change here. Each case is a generated request
+ * (fast-check, seeded; test/helpers/fuzz/host-cases.ts): real ids, another workspace's and hostile
+ * path segments (malformed percent-escapes, lone surrogates, oversized), query values, url-encoded
+ * forms and JSON bodies mutated, bytes that are neither, the member's valid session cookie on half
+ * the cases and forged or foreign ones on the rest, the CSRF token valid, missing or forged, a
+ * cross-site POST now and then. Every answer: no 5xx, no stack trace or file path, and a refusal is
+ * the site's HTML page or the catalogue's error body (test/helpers/fuzz/host-checks.ts).
+ * `FUZZ_RUNS` cases per route (default in fuzz-config.ts), `FUZZ_SEED`; `npm run fuzz` is the long run.
+ */
+
+const routes = siteFuzzRoutes(siteRoutes(new FakeIdentity()));
+
+/** Changes that end what later cases aim at (an archived design, a withdrawn template, the session) run last. */
+const LAST = ["POST /templates/:templateId/withdraw", "POST /designs/:designId/archive", "POST /logout"];
+const rank = (r: HostRoute) => LAST.indexOf(routeName(r));
+const ordered = [...routes].sort((x, y) => rank(x) - rank(y));
+
+let stack: RunningStack;
+let origin: string;
+const own: Record<string, string> = {};
+const foreign: Record<string, string> = {};
+let cookies: { name: string; header: string }[] = [];
+let csrf = "";
+let logoutCsrf = "";
+let passcodeFile: GeneratedFile;
+const SETTINGS_ACTIONS = ["update", "enable", "disable", "secret", "regenerate", "delete"];
+let actionTurn = 0;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { PLATEN_RATE_LIMITS: JSON.stringify({ ...JSON.parse(UNLIMITED), preview: 1e6 }) } });
+  useStackEmulators(stack.dataDir);
+  useStackIdentityKeys(stack);
+  origin = new URL(stack.localJson.siteUrl).origin;
+  const [a, b] = stack.localJson.workspaces as [
+    (typeof stack.localJson.workspaces)[0],
+    (typeof stack.localJson.workspaces)[0],
+  ];
+  const admin = stack.localJson.users.find((u) => u.workspaceIds.includes(a.id))!;
+  const other = stack.localJson.users.find((u) => u.workspaceIds.includes(b.id) && !u.workspaceIds.includes(a.id))!;
+  const reader = await makeUser({ [a.id]: "read" });
+  const session = await sessionOf(admin.id);
+  const sessionValue = session.slice(session.indexOf("=") + 1);
+  cookies = [
+    { name: "the member's session", header: session },
+    { name: "another workspace's ADMIN", header: await sessionOf(other.id) },
+    { name: "a READ member", header: await sessionOf(reader.id) },
+    {
+      name: "a session with a changed signature",
+      header: `${session.slice(0, -2)}${session.endsWith("A") ? "BB" : "AA"}`,
+    },
+    { name: "a session whose payload is swapped", header: `platen_session=${swapPayload(sessionValue)}` },
+    { name: "an unsigned session", header: "platen_session=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0." },
+    { name: "garbage", header: "platen_session=garbage; platen_lang=%E0%A4%A" },
+    { name: "malformed cookies", header: `x=%ED%A0%80; =; ;;; platen_lang=ja%00; ${session}; platen_session=%zz` },
+    { name: "an oversized cookie", header: `platen_session=${"a".repeat(8_000)}` },
+    { name: "no cookie", header: "" },
+  ];
+  const call = designApi(stack);
+  const caller = { cookie: session, workspace: a.id };
+  const design = (await call("POST", "/designs", caller, jsonDesign("Fuzzed design"))).body.id as string;
+  await call("PUT", `/designs/${design}/draft`, caller, jsonDesign("Fuzzed design"));
+  const template = (await call("POST", "/templates", caller, { designId: design, version: 1 })).body.id as string;
+  const endpoint = await manage(stack)(
+    "POST",
+    `/workspace/${a.id}/webhook-endpoints`,
+    { cookie: session },
+    {
+      url: "https://hooks.example.com/fuzz",
+    },
+  );
+  await manage(stack)(
+    "PATCH",
+    `/workspace/${a.id}/webhook-endpoints/${endpoint.body.id}`,
+    { cookie: session },
+    {
+      enabled: false,
+    },
+  );
+  passcodeFile = await generateFile(stack, a, { fileName: "fuzzed", shareType: "03", passcodeEnabled: true });
+  const hidden = await generateFile(stack, b, { fileName: "hidden", shareType: "01" });
+  const editor = await (await fetch(`${origin}/designs/${design}`, { headers: { cookie: session } })).text();
+  csrf = csrfOf(editor);
+  logoutCsrf = /name="logout_csrf" value="([^"]+)"/.exec(editor)?.[1] ?? "";
+  const script = /src="\/assets\/js\/([^"]+)"/.exec(editor)?.[1] ?? "editor.js";
+  Object.assign(own, {
+    requestId: passcodeFile.requestId,
+    fileId: passcodeFile.fileId,
+    page: "1",
+    workspaceId: a.id,
+    endpointId: String(endpoint.body.id),
+    file: script,
+    designId: design,
+    version: "1",
+    templateId: template,
+  });
+  Object.assign(foreign, {
+    requestId: hidden.requestId,
+    fileId: hidden.fileId,
+    workspaceId: b.id,
+    designId: b.designs[0]!.id,
+    page: "999",
+    version: "99",
+  });
+  if (!csrf || !logoutCsrf) throw new Error("the editor page carries no CSRF tokens");
+  console.log(`fuzz-site: seed ${fuzzSeed()}, ${hostRuns()} runs per route (FUZZ_SEED, FUZZ_RUNS)`);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) removeDataDir(stack.dataDir);
+});
+
+/** A JWT-shaped value with its payload replaced (the signature no longer matches). */
+function swapPayload(value: string): string {
+  const [head, , sig] = value.split(".");
+  const payload = Buffer.from(JSON.stringify({ sub: "someone-else", exp: 4_102_444_800 })).toString("base64url");
+  return `${head}.${payload}.${sig}`;
+}
+
+const EDITOR_FIELDS = {
+  template: "<h1>{{ title }}</h1>",
+  style: "h1 { color: #123456; }",
+  parameters: '[{"name":"title","type":"text","label":"Title"}]',
+  sampleParams: '{"title":"Hello"}',
+  pageSize: "A4",
+  orientation: "portrait",
+  marginTop: "10mm",
+  marginRight: "10mm",
+  marginBottom: "10mm",
+  marginLeft: "10mm",
+};
+
+/** Form fields each route reads (functions/app/pages), with values it would accept. */
+function formFields(route: HostRoute): Record<string, string> {
+  const p = route.path;
+  if (p === "/login") return { email: "demo@platen.local", password: "wrong password", return_to: "/designs" };
+  if (p === "/logout") return { logout_csrf: logoutCsrf };
+  if (p === "/file/:requestId/:fileId") return { passcode: passcodeFile.passcode ?? "" };
+  if (p.endsWith("/invitations")) return { email: "guest@example.com", action: "add" };
+  if (p.startsWith("/settings/"))
+    return {
+      url: "https://hooks.example.com/x",
+      enabled: "false",
+      designFilterType: "selected",
+      otherDesignIds: own.designId!,
+    };
+  if (p === "/designs")
+    return { workspace: own.workspaceId!, kind: "blank", label: "Fuzz", templateId: own.templateId! };
+  if (p.endsWith("/draft")) return EDITOR_FIELDS;
+  if (p.endsWith("/publish")) return { note: "fuzz", expectedLatestVersion: "1" };
+  if (p.endsWith("/share")) return { version: "1", description: "fuzz", tags: "a, b" };
+  if (p.endsWith("/use")) return { workspace: own.workspaceId! };
+  return {};
+}
+
+/** The JSON body of the editor's script calls. */
+function jsonBody(route: HostRoute): Record<string, FuzzJson> | undefined {
+  if (/\/(draft|preview)$/.test(route.path) && route.method !== "GET")
+    return {
+      template: EDITOR_FIELDS.template,
+      style: EDITOR_FIELDS.style,
+      parameters: [{ name: "title", type: "text", label: "Title" }],
+      sampleParams: { title: "Hello" },
+      page: { size: "A4", orientation: "portrait" },
+    };
+  if (route.path.endsWith("/publish")) return { note: "fuzz", expectedLatestVersion: 1 };
+  return undefined;
+}
+
+/** Query parameters the pages read (functions/app), with values they take; `lang` left out (it redirects). */
+const QUERY = { workspace: "", page: "2", pages: "6", q: "invoice", tag: "a", version: "1", from: "1", to: "2" };
+
+const targets: HostTargets = {
+  own(_route, name) {
+    if (name === "action") return SETTINGS_ACTIONS[actionTurn++ % SETTINGS_ACTIONS.length];
+    return own[name];
+  },
+  foreign: (_route, name) => foreign[name],
+  cookies: () => cookies,
+  csrf: () => csrf,
+  formFields,
+  jsonBody,
+  queryFields: () => ({ ...QUERY, workspace: own.workspaceId!, return_to: "/designs", after: "x", shared: "1" }),
+};
+
+const totals: string[] = [];
+afterAll(() => console.log(`fuzz-site totals (seed ${fuzzSeed()}):\n${totals.join("\n")}`));
+
+describe("what the site fuzz found, fixed at its cause", () => {
+  it("a query or header named constructor or __proto__ reaches the page (the local gateway answered 502)", async () => {
+    for (const path of ["/?constructor=1", "/templates?__proto__=x&q=a", "/v1/health/check?constructor=1"]) {
+      const res = await fetch(`${origin}${path}`, { headers: { constructor: "x" } });
+      expect(res.status, path).toBe(200);
+    }
+  });
+
+  it("a refusal a page lets through (the designs list's ?page=abc, 400) is a page with its status, not the 500 page", async () => {
+    for (const lang of ["en", "ja"]) {
+      const res = await fetch(`${origin}/designs?page=abc`, {
+        headers: { cookie: cookies[0]!.header, "accept-language": lang },
+      });
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toMatch(/^<!doctype html>/i);
+      expect(text).toContain(`${lang === "ja" ? "/ja" : ""}/docs/errors#validation_failed`);
+      expect(text).toContain(lang === "ja" ? "1 以上の整数である必要があります" : "must be an integer");
+    }
+  });
+
+  it("an unknown script name is the site's 404 page, not a bare text answer", async () => {
+    const res = await fetch(`${origin}/assets/js/unknown.js`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await res.text()).toMatch(/^<!doctype html>[\s\S]*<\/html>\s*$/i);
+  });
+});
+
+describe("every route of the site, fuzzed", () => {
+  it("takes its routes from the site's route table (pages, forms, studio JSON, file view, passcodes)", () => {
+    const names = routes.map(routeName);
+    for (const expected of [
+      "GET /",
+      "POST /login",
+      "POST /file/:requestId/:fileId",
+      "PUT /designs/:designId/draft",
+      "POST /designs/:designId/preview",
+      "GET /templates/:templateId/thumbnail",
+    ])
+      expect(names).toContain(expected);
+  });
+
+  it.each(ordered.map(routeName))(
+    "%s: no 5xx, no stack trace, every refusal an error page or error body",
+    async (name) => {
+      const route = ordered.find((r) => routeName(r) === name)!;
+      const statuses: Record<number, number> = {};
+      const run = await fc.check(
+        fc.asyncProperty(hostCase(route, targets), async (c) => {
+          const req = buildHostRequest(origin, route, c, targets);
+          const answer = await sendCase(req.url, req.init);
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          if (process.env.FUZZ_LOG) appendFileSync(process.env.FUZZ_LOG, `${answer.status} ${describeHostCase(req)}\n`);
+          const problems = hostAnswerProblems(answer, String(req.init.method));
+          if (problems.length)
+            throw new Error(
+              `${problems.join("; ")}\n  sent: ${describeHostCase(req)}\n  answer ${answer.status}: ${answer.bytes.toString("utf8").slice(0, 400)}`,
+            );
+        }),
+        { numRuns: hostRuns(), seed: seedFor(name), endOnFailure: !process.env.FUZZ_SHRINK },
+      );
+      expect(failureOf(run), `seed ${run.seed}, path ${run.counterexamplePath}`).toBe("");
+      totals.push(`${name.padEnd(58)} ${JSON.stringify(statuses)}`);
+    },
+    hostRuns() * 3_000 + 120_000,
+  );
+});
