@@ -4,7 +4,8 @@ import type { Clock } from "#shared/clock.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { type PublishDeps, publishDesign } from "#shared/designs/publish-design.ts";
 import { getDesignVersion, listDesignHeads } from "#shared/designs/design-store.ts";
-import { allTemplates, shareTemplate } from "#shared/designs/gallery.ts";
+import { shareTemplate } from "#shared/designs/gallery.ts";
+import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import { createWorkspace, getWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import { repoRoot } from "./load-handler.ts";
 import { seedIdentity } from "./seed-identity.ts";
@@ -94,7 +95,7 @@ async function seedGallery(
   workspace: LocalJson["workspaces"][number],
   deps: PublishDeps & { log(msg: string): void },
 ): Promise<void> {
-  if ((await allTemplates()).length > 0) return;
+  if ((await searchTemplates({ limit: 1 })).templates.length > 0) return;
   for (const design of workspace.designs) {
     const version = await getDesignVersion(workspace.id, design.id, design.latestVersion);
     if (!version) continue;

@@ -8,6 +8,7 @@ import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundl
 import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { DESIGN_PAGE_SIZE } from "#shared/designs/design-pages.ts";
+import { checkDesignText } from "#shared/designs/design-text.ts";
 import {
   archiveDesignHead,
   clearDraftKey,
@@ -256,8 +257,15 @@ export async function readBundleBody(body: {
         "`fromTemplate` takes a template id and an optional label",
         "`fromTemplate` にはテンプレート ID を指定してください（label は任意です）",
       );
+    // The copy's own label passes the label schema of every other route (it skipped it: a
+    // 300,000-character label was stored).
+    const checked = checkDesignText({ label });
     return {
-      source: { kind: "template", templateId: fromTemplate, ...(label !== undefined && { label: label as string }) },
+      source: {
+        kind: "template",
+        templateId: fromTemplate,
+        ...(checked.label !== undefined && { label: checked.label }),
+      },
       ...fields.data,
     };
   }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { designDescription, designLabel } from "#shared/designs/design-text.ts";
 
 /**
  * The JSON bodies of the design API that have a schema, in a module of their own (zod only):
@@ -9,7 +10,7 @@ import * as z from "zod";
 
 /** PATCH /designs/{id}: label and description, no new version. */
 export const patchBody = z
-  .object({ label: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() })
+  .object({ label: designLabel.optional(), description: designDescription.optional() })
   .strict()
   .refine((b) => b.label !== undefined || b.description !== undefined, {
     message: "send label or description",
@@ -46,7 +47,7 @@ export const shareBody = z
   .object({
     designId: z.string().min(1).max(64),
     version: z.number().int().min(1),
-    description: z.string().max(2000).optional(),
+    description: designDescription.optional(),
     tags: z
       .array(
         z

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { designDescription, designLabel } from "./design-text.ts";
 
 /**
  * OpenAPI getDesignParameters: one parameter of a design's schema; `spec` holds the children of
@@ -142,8 +143,8 @@ export const FILE_GLOBAL = "file";
 /** `design.json` of a design bundle folder. */
 export const designManifestSchema = z
   .object({
-    label: z.string().min(1).max(200),
-    description: z.string().max(2000).optional(),
+    label: designLabel,
+    description: designDescription.optional(),
     page: pageSchema.prefault({}),
     /** The document's language (BCP 47, e.g. `ja`, `en-US`): `<html lang>`, and the PDF's /Lang when tagged. */
     lang: z

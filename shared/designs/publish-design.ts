@@ -4,6 +4,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
 import { bundleSha256 } from "./bundle-hash.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
+import { checkDesignText } from "./design-text.ts";
 import {
   advanceDesignHead,
   bundleObjectKey,
@@ -69,6 +70,8 @@ export interface Published {
  */
 export async function publishDesign(input: PublishInput, deps: PublishDeps): Promise<Published> {
   const { workspaceId, bundle } = input;
+  // A copy's own label meets the schema design.json's label does (every route, one schema).
+  const label = input.label === undefined ? undefined : checkDesignText({ label: input.label }).label;
   const existing = input.designId
     ? await getDesignHead(workspaceId, input.designId)
     : input.matchLabel
@@ -111,13 +114,13 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
     await advanceDesignHead({
       id,
       workspaceId,
-      label: input.label ?? bundle.manifest.label,
+      label: label ?? bundle.manifest.label,
       ...(bundle.manifest.description !== undefined && { description: bundle.manifest.description }),
       latestVersion: version,
       at: now,
       ...(input.createdBy && { by: input.createdBy }),
     }).catch(ignoreConditionalCheckFailed);
-    return { id, version, label: existing?.label ?? input.label ?? bundle.manifest.label, sha256 };
+    return { id, version, label: existing?.label ?? label ?? bundle.manifest.label, sha256 };
   }
 }
 

@@ -74,6 +74,11 @@ export const catalogue = {
     ja: "このパラメーターではデザインのテンプレートを描画できません: {reason}",
   },
   TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
+  TEMPLATE_LIMIT_EXCEEDED: {
+    status: 409,
+    en: "The workspace already shares the maximum of {limit} templates in the gallery; withdraw one first.",
+    ja: "ワークスペースがギャラリーで共有できるテンプレートは最大 {limit} 件です。先にいずれかを取り下げてください。",
+  },
   VERSION_NOT_FOUND: { status: 404, en: "The version was not found.", ja: "バージョンが見つかりません。" },
   VALIDATION_FAILED: {
     status: 400,

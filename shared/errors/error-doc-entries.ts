@@ -140,6 +140,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "GET {auth_url}/public/templates で得たテンプレート ID を使ってください。取り下げられたテンプレートは利用できません。",
     },
   },
+  TEMPLATE_LIMIT_EXCEEDED: {
+    when: {
+      en: "Sharing a design that is not in the gallery yet, when the workspace's shared templates are at the cap. Sharing a design again replaces its entry and is never refused.",
+      ja: "ギャラリーにまだないデザインを共有しようとしたが、ワークスペースの共有テンプレートが上限に達している場合です。共有済みのデザインを再度共有すると既存のエントリーが置き換わるため、拒否されません。",
+    },
+    todo: {
+      en: "Withdraw a template the workspace no longer needs (DELETE /templates/{templateId}), then share again.",
+      ja: "不要になったテンプレートを取り下げて（DELETE /templates/{templateId}）から、もう一度共有してください。",
+    },
+  },
   VERSION_NOT_FOUND: {
     todo: { en: "Use an existing version of the design.", ja: "デザインに存在するバージョンを指定してください。" },
   },

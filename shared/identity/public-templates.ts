@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { config } from "#shared/aws/config.ts";
 import { getThumbnail } from "#shared/designs/design-store.ts";
-import { getTemplate, publicTemplate, searchTemplates } from "#shared/designs/gallery.ts";
+import { getTemplate, publicTemplate } from "#shared/designs/gallery.ts";
+import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { PlatenError, isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
@@ -13,9 +14,10 @@ export const templateThumbnailUrl = (id: string) =>
 
 /**
  * shared/identity/README.md#auth_url: the public template gallery, no authentication.
- * `GET /public/templates?q=&tag=&page=` → `{templates: [{id, label, description, tags,
- * thumbnail, pageSize, publisher, updatedAt}], next?}` (30 a page, `next` the next page's
- * number); `GET /public/templates/{id}/thumbnail` → the PNG. Both are cached briefly.
+ * `GET /public/templates?q=&tag=&cursor=` → `{templates: [{id, label, description, tags,
+ * thumbnail, pageSize, publisher, updatedAt}], next?}` (30 a page at most, read one page at a
+ * time; `next` is the next page's `cursor`); `GET /public/templates/{id}/thumbnail` → the PNG.
+ * Both are cached briefly.
  */
 export async function servePublicGallery(
   res: ServerResponse,
@@ -25,13 +27,14 @@ export async function servePublicGallery(
 ): Promise<void> {
   try {
     if (path === "/public/templates") {
-      const page = parsePage(query.get("page"));
-      const { matches, next } = await searchTemplates({
+      refusePageNumber(query.get("page"));
+      const found = await searchTemplates({
         q: query.get("q") ?? undefined,
         tag: query.get("tag") ?? undefined,
-        page,
+        cursor: query.get("cursor") ?? undefined,
       });
-      const templates = matches.map((t) => publicTemplate(t, templateThumbnailUrl(t.id)));
+      const templates = found.templates.map((t) => publicTemplate(t, templateThumbnailUrl(t.id)));
+      const next = found.next;
       return sendJson(
         res,
         200,
@@ -41,7 +44,7 @@ export async function servePublicGallery(
     }
     const id = /^\/public\/templates\/([^/]+)\/thumbnail$/.exec(path)?.[1];
     if (id) {
-      const template = await getTemplate(decodeURIComponent(id));
+      const template = await getTemplate(decodedId(id));
       const png = template.thumbnailKey ? await getThumbnail(template.thumbnailKey) : undefined;
       if (!png) throw new PlatenError("TEMPLATE_NOT_FOUND");
       res.writeHead(200, {
@@ -60,11 +63,25 @@ export async function servePublicGallery(
   }
 }
 
-function parsePage(raw: string | null): number {
-  if (raw === null) return 1;
-  if (!/^[1-9]\d{0,5}$/.test(raw))
-    throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "page", message: "must be an integer ≥ 1", messageJa: "1 以上の整数である必要があります" }],
-    });
-  return Number(raw);
+/** Pages are read by cursor, never counted through: `page=1` is the first page, any other is 400. */
+function refusePageNumber(raw: string | null): void {
+  if (raw === null || raw === "1") return;
+  throw new PlatenError("VALIDATION_FAILED", {
+    details: [
+      {
+        field: "page",
+        message: "the gallery is read by cursor: pass the answer's `next` as `cursor`",
+        messageJa: "ギャラリーはカーソルで読みます。応答の `next` を `cursor` に指定してください",
+      },
+    ],
+  });
+}
+
+/** A malformed percent-escape names no template (404), never a 500. */
+function decodedId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new PlatenError("TEMPLATE_NOT_FOUND");
+  }
 }

@@ -50,6 +50,7 @@ export const SAMPLE_VARS: Partial<Record<ErrorCode, Record<string, string | numb
   FILE_NOT_READY: { retryAfter: 2 },
   FILE_GENERATION_FAILED: { failureCode: "DOCUMENT_PAGE_LIMIT_EXCEEDED", requestId: "R8fK2mQ7xPz4Lw9a" },
   WEBHOOK_ENDPOINT_LIMIT_EXCEEDED: { limit: 10 },
+  TEMPLATE_LIMIT_EXCEEDED: { limit: 50 },
   APP_KEY_ROTATION_CONFLICT: { lastRotatedAt: "2026-11-25T09:30:12.000Z" },
   DOCUMENT_PAGE_LIMIT_EXCEEDED: { limit: "2,000" },
   DOCUMENT_HTML_LIMIT_EXCEEDED: { limit: "20,000,000" },

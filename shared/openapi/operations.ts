@@ -554,8 +554,9 @@ function designOperations(): Record<string, OperationDoc> {
       summary: "Share a version of a design in the public gallery (sharing again replaces the design's entry)",
       body: shareBody,
       responses: { 201: ok("the gallery template", templateDetail) },
-      errors: [404],
-      codes: versionNotFound,
+      errors: [404, 409],
+      codes: [...versionNotFound, "TEMPLATE_LIMIT_EXCEEDED"],
+      more: "A workspace shares at most 50 templates (409 `TEMPLATE_LIMIT_EXCEEDED`); sharing a design again replaces its entry and is never refused.",
     }),
     "GET /templates/{templateId}": design("templates:read", {
       operationId: "getTemplate",

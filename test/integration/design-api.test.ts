@@ -11,6 +11,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, sampleDir, type Tenant } from "../helpers/sync-fixtures.ts";
 import { fileRecordsOfWorkspace } from "../helpers/stack-clients.ts";
 import { pagesUsedNow } from "../helpers/limits-stack.ts";
+import { authOrigin } from "../helpers/oauth-http.ts";
 
 /**
  * The design API over HTTP against the local stack (shared/authoring/README.md): create in
@@ -491,5 +492,108 @@ describe("a JSON body under another content type", () => {
     });
     expect(res.status).toBe(200);
     expect((await res.json()).label).toBe("Merged");
+  });
+});
+
+describe("the gallery's limits", () => {
+  let owner: { token: string };
+  let workspaceName: string;
+  let first: string;
+  const shareOf = (designId: string) => call("POST", "/templates", owner, { designId, version: 1 });
+
+  beforeAll(async () => {
+    workspaceName = "gallery limits";
+    const sharing = await createTenant(stack, workspaceName);
+    const scopes = "designs:read designs:write templates:read templates:write";
+    const client = await makeConfidentialClient(sharing.workspaceId, scopes.split(" ") as never);
+    owner = { token: await clientCredentialsToken(stack, client, scopes) };
+    const design = await call("POST", "/designs", owner, jsonDesign("Gallery original"));
+    const shared = await shareOf(design.body.id);
+    expect(shared.status, JSON.stringify(shared.body)).toBe(201);
+    first = shared.body.id;
+  });
+
+  it("a fromTemplate copy's label passes the label schema: 300,000 characters is 400 VALIDATION_FAILED naming label", async () => {
+    const res = await call("POST", "/designs", owner, { fromTemplate: first, label: "x".repeat(300_000) });
+    expect([res.status, res.body.code]).toEqual([400, "VALIDATION_FAILED"]);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: "label" })]);
+    const blank = await call("POST", "/designs", owner, { fromTemplate: first, label: "   " });
+    expect([blank.status, blank.body.details?.[0]?.field]).toEqual([400, "label"]);
+    // The same bound as PATCH and design.json: 200 characters pass, 201 do not, on each route.
+    const copy = await call("POST", "/designs", owner, { fromTemplate: first, label: "y".repeat(200) });
+    expect(copy.status, JSON.stringify(copy.body)).toBe(201);
+    const long = "z".repeat(201);
+    const answers = [
+      await call("POST", "/designs", owner, { fromTemplate: first, label: long }),
+      await call("PATCH", `/designs/${copy.body.id}`, owner, { label: long }),
+      await call("POST", "/designs", owner, jsonDesign(long)),
+    ];
+    expect(answers.map((a) => [a.status, a.body.code, a.body.details?.[0]?.field])).toEqual([
+      [400, "VALIDATION_FAILED", "label"],
+      [400, "VALIDATION_FAILED", "label"],
+      [422, "DESIGN_BUNDLE_INVALID", "label"],
+    ]);
+    await call("DELETE", `/designs/${copy.body.id}`, owner);
+  });
+
+  it("a workspace shares at most 50 templates: the 51st is 409 TEMPLATE_LIMIT_EXCEEDED naming the cap", async () => {
+    // Copies render nothing (the template's thumbnail is reused): 50 designs quickly.
+    const copies: string[] = [];
+    for (let i = 0; i < 50; i += 5) {
+      const made = await Promise.all(
+        [0, 1, 2, 3, 4].map((j) => call("POST", "/designs", owner, { fromTemplate: first, label: `Copy ${i + j}` })),
+      );
+      for (const res of made) {
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        copies.push(res.body.id);
+      }
+    }
+    for (const id of copies.slice(0, 49)) expect((await shareOf(id)).status).toBe(201);
+    const refused = await shareOf(copies[49]!);
+    expect([refused.status, refused.body.code]).toEqual([409, "TEMPLATE_LIMIT_EXCEEDED"]);
+    expect(refused.body.message).toContain("50 templates");
+    const ja = await fetch(`${stack.baseUrl}/templates`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", "accept-language": "ja" },
+      body: JSON.stringify({ designId: copies[49], version: 1 }),
+    });
+    expect(((await ja.json()) as { message: string }).message).toContain("最大 50 件");
+    // Sharing a design again replaces its entry: never refused at the cap.
+    expect((await shareOf(copies[0]!)).status).toBe(201);
+    // Withdrawing frees a place.
+    const withdrawn = (await shareOf(copies[1]!)).body.id;
+    expect((await call("DELETE", `/templates/${withdrawn}`, owner)).status).toBe(204);
+    const now = await shareOf(copies[49]!);
+    expect(now.status, JSON.stringify(now.body)).toBe(201);
+    expect((await shareOf(copies[1]!)).body.code).toBe("TEMPLATE_LIMIT_EXCEEDED");
+  });
+
+  it("the public list is read a page at a time: 30 a page, `next` the cursor of the next, newest share first", async () => {
+    const pages: { id: string; publisher: string }[][] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await fetch(
+        `${authOrigin(stack)}/public/templates${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { templates: { id: string; publisher: string }[]; next?: unknown };
+      expect(body.templates.length).toBeLessThanOrEqual(30);
+      pages.push(body.templates);
+      expect(["string", "undefined"]).toContain(typeof body.next);
+      cursor = body.next as string | undefined;
+    } while (cursor && pages.length < 10);
+    expect(cursor).toBeUndefined();
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[0]).toHaveLength(30);
+    const ids = pages.flat().map((t) => t.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const mine = pages.flat().filter((t) => t.publisher === workspaceName);
+    expect(mine).toHaveLength(50);
+    // Newest share first: the original, shared before every copy, comes after them.
+    expect(ids.indexOf(first)).toBeGreaterThan(ids.indexOf(mine[0]!.id));
+    const bad = await fetch(`${authOrigin(stack)}/public/templates?cursor=${encodeURIComponent("not a cursor")}`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { details: { field: string }[] }).details[0]!.field).toBe("cursor");
+    expect((await fetch(`${authOrigin(stack)}/public/templates?page=2`)).status).toBe(400);
   });
 });

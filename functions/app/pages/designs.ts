@@ -1,7 +1,7 @@
 import { config } from "#shared/aws/config.ts";
 import { listDesignsPage } from "#shared/authoring/design-api.ts";
 import { parsePage } from "#shared/designs/design-pages.ts";
-import { allTemplates } from "#shared/designs/gallery.ts";
+import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
@@ -46,7 +46,8 @@ async function workspacePicker(lang: Language, v: DesignsView): Promise<Html | s
 async function createSection(lang: Language, v: DesignsView): Promise<Html> {
   const s = studioText(lang);
   const csrf = await csrfField(v.userId);
-  const templates = await allTemplates();
+  // The gallery's first page: the gallery page itself finds and copies any other template.
+  const { templates, next } = await searchTemplates({});
   const hidden = html`${csrf}
 <input type="hidden" name="workspace" value="${v.workspaceId}">`;
   const fromTemplate = templates.length
@@ -57,6 +58,7 @@ ${hidden}
 <label for="create-template-id">${s.createTemplate}</label>
 <select id="create-template-id" name="templateId">${templates.map((tpl) => html`<option value="${tpl.id}">${tpl.label}</option>`)}</select>
 <p><button type="submit">${s.createTemplateButton}</button></p>
+${next ? html`<p><a href="/templates">${s.createTemplateMore}</a></p>` : ""}
 </form>`
     : "";
   return html`<section aria-labelledby="create-title">

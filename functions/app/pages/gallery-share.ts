@@ -1,15 +1,17 @@
 import { shareDesignVersion } from "#shared/authoring/design-api.ts";
 import { shareBody } from "#shared/authoring/request-bodies.ts";
 import { systemClock } from "#shared/clock.ts";
-import { allTemplates } from "#shared/designs/gallery.ts";
+import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { templateOfDesign } from "#shared/designs/gallery.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import type { SiteIdentity } from "../identity.ts";
 import { csrfField } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
-import type { PageHandler } from "../site-types.ts";
+import type { PageHandler, SiteResult } from "../site-types.ts";
 import { type DesignCall, designRoute } from "../studio/design-route.ts";
 import { auditDesign } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
+import { problemText } from "./designs-actions.ts";
 
 /**
  * The history page's share form (ADMIN): one version of the design into the public gallery,
@@ -19,7 +21,7 @@ import { studioText } from "../studio/studio-text.ts";
 export async function shareSection(call: DesignCall): Promise<Html> {
   const s = studioText(call.req.lang);
   const { head } = call;
-  const current = (await allTemplates()).find((t) => t.workspaceId === head.workspaceId && t.designId === head.id);
+  const current = await templateOfDesign(head.workspaceId, head.id);
   return html`<section aria-labelledby="share-title">
 <h2 id="share-title">${s.shareTitle}</h2>
 <p class="muted">${s.shareHint}</p>
@@ -57,15 +59,26 @@ export const shareAction = (identity: SiteIdentity): PageHandler =>
       ...(description && { description }),
       ...(tags.length && { tags }),
     });
-    if (!parsed.success) {
-      // A form's mistake is answered as a page saying what to change, never as an error boundary's 500.
+    // A form's mistake is answered as a page saying what to change, never as an error boundary's 500.
+    const refused = (problems: string, status: number): SiteResult => {
       const s = studioText(req.lang);
-      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join(" ");
-      const body = html`<p class="alert" role="alert" id="flash">${s.problem} ${problems}</p>
+      const body = html`<p class="alert" role="alert" id="flash">${problems}</p>
 <p><a href="/designs/${head.id}/versions">${s.backToHistory}</a></p>`;
-      return { status: 422, page: page(req, identity, true, s.shareTitle, body) };
+      return { status, page: page(req, identity, true, s.shareTitle, body) };
+    };
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join(" ");
+      return refused(`${studioText(req.lang).problem} ${problems}`, 422);
     }
-    const { template, version } = await shareDesignVersion(grant.workspaceId, parsed.data, systemClock);
+    let shared: Awaited<ReturnType<typeof shareDesignVersion>>;
+    try {
+      shared = await shareDesignVersion(grant.workspaceId, parsed.data, systemClock);
+    } catch (err) {
+      // The workspace's 50 templates (409), a label the schema refuses (400): said on the page.
+      if (!isPlatenError(err) || err.status >= 500 || err.status === 404) throw err;
+      return refused(problemText(req.lang, err), err.status);
+    }
+    const { template, version } = shared;
     await auditDesign(grant, "template.share", template.id, { designId: head.id, version: String(version.version) });
     return { status: 303, redirect: `/designs/${head.id}/versions?shared=${version.version}` };
   });

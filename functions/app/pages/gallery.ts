@@ -1,11 +1,6 @@
 import { getThumbnail } from "#shared/designs/design-store.ts";
-import {
-  allTemplates,
-  type GalleryTemplate,
-  getTemplate,
-  searchTemplates,
-  withdrawTemplate,
-} from "#shared/designs/gallery.ts";
+import { type GalleryTemplate, getTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
+import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
@@ -45,9 +40,12 @@ async function galleryVisitor(identity: SiteIdentity, req: SiteRequest): Promise
   return { userId, adminOf, csrf: await csrfField(userId) };
 }
 
-/** The search form: text and one tag (the tags any template carries), a GET form so results have an address. */
-async function searchForm(s: Texts, q: string, tag: string): Promise<Html> {
-  const tags = [...new Set((await allTemplates()).flatMap((t) => t.tags))].sort();
+/**
+ * The search form: text and one tag, a GET form so results have an address. The tag list offers
+ * the tags of the templates shown (the gallery is read a page at a time, never whole).
+ */
+function searchForm(s: Texts, q: string, tag: string, shown: GalleryTemplate[]): Html {
+  const tags = [...new Set(shown.flatMap((t) => t.tags))].sort();
   return html`<form method="get" action="/templates" id="gallery-search" class="inline-fields" role="search">
 <div>
   <label for="gallery-q">${s.gallerySearch}</label>
@@ -55,10 +53,8 @@ async function searchForm(s: Texts, q: string, tag: string): Promise<Html> {
 </div>
 <div>
   <label for="gallery-tag">${s.galleryTag}</label>
-  <select id="gallery-tag" name="tag">
-    <option value="">${s.galleryAnyTag}</option>
-    ${tags.map((t) => html`<option value="${t}"${t === tag ? html` selected` : ""}>${t}</option>`)}
-  </select>
+  <input type="search" id="gallery-tag" name="tag" value="${tag}" maxlength="40" list="gallery-tags" placeholder="${s.galleryAnyTag}">
+  <datalist id="gallery-tags">${tags.map((t) => html`<option value="${t}">`)}</datalist>
 </div>
 <p><button type="submit">${s.galleryShow}</button></p>
 </form>`;
@@ -101,19 +97,20 @@ ${withdrawLink(s, v, t)}
 </li>`;
 }
 
-/** The query of a gallery page with another page number (search and tag kept). */
-function pageHref(q: string, tag: string, n: number): string {
+/** The query of a gallery page starting at a cursor (search and tag kept); no cursor, the first page. */
+function pageHref(q: string, tag: string, cursor?: string): string {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (tag) params.set("tag", tag);
-  if (n > 1) params.set("page", String(n));
+  if (cursor) params.set("cursor", cursor);
   const query = params.toString();
   return `/templates${query ? `?${query}` : ""}`;
 }
 
 /**
- * GET `/templates?q=&tag=&page=`: the public template gallery, as `{auth_url}/public/templates`
- * lists it (same search, 30 a page). Anyone may browse; copying needs a login and an ADMIN role.
+ * GET `/templates?q=&tag=&cursor=`: the public template gallery, as `{auth_url}/public/templates`
+ * lists it (same search, 30 a page at most, read one page at a time). Anyone may browse; copying
+ * needs a login and an ADMIN role. A cursor that is not one is the first page.
  */
 export const galleryPage =
   (identity: SiteIdentity): PageHandler =>
@@ -121,25 +118,26 @@ export const galleryPage =
     const s = studioText(req.lang);
     const q = (req.query("q") ?? "").slice(0, 200);
     const tag = (req.query("tag") ?? "").slice(0, 40);
-    const pageNumber = /^[1-9]\d{0,5}$/.test(req.query("page") ?? "") ? Number(req.query("page")) : 1;
+    const rawCursor = req.query("cursor") ?? "";
+    const cursor = /^[0-9A-Za-z]{1,64}$/.test(rawCursor) ? rawCursor : undefined;
     const [visitor, found] = await Promise.all([
       galleryVisitor(identity, req),
-      searchTemplates({ ...(q && { q }), ...(tag && { tag }), page: pageNumber }),
+      searchTemplates({ ...(q && { q }), ...(tag && { tag }), ...(cursor && { cursor }) }),
     ]);
     const notice =
       req.query("withdrawn") !== undefined ? html`<p class="notice" role="status" id="flash">${s.withdrawn}</p>` : "";
-    const list = found.matches.length
-      ? html`<ul class="gallery" id="templates">${found.matches.map((t) => card(s, visitor, t, identity.loginUrl(req.returnTo)))}</ul>`
+    const list = found.templates.length
+      ? html`<ul class="gallery" id="templates">${found.templates.map((t) => card(s, visitor, t, identity.loginUrl(req.returnTo)))}</ul>`
       : html`<p id="templates">${s.galleryNone}</p>`;
     const pager =
-      pageNumber > 1 || found.next
+      cursor || found.next
         ? html`<nav class="pager" aria-label="${s.galleryTitle}">
-${pageNumber > 1 ? html`<a href="${pageHref(q, tag, pageNumber - 1)}" rel="prev">${s.galleryPrevious}</a>` : ""}
+${cursor ? html`<a href="${pageHref(q, tag)}" rel="first">${s.galleryFirst}</a>` : ""}
 ${found.next ? html`<a href="${pageHref(q, tag, found.next)}" rel="next">${s.galleryNext}</a>` : ""}
 </nav>`
         : "";
     const body = html`${notice}
-${await searchForm(s, q, tag)}
+${searchForm(s, q, tag, found.templates)}
 ${list}
 ${pager}`;
     return { status: 200, page: page(req, identity, Boolean(visitor.userId), s.galleryTitle, body) };

@@ -168,7 +168,8 @@ const studioTexts = {
     en: "Copying a template needs the ADMIN role in a workspace.",
     ja: "テンプレートのコピーにはワークスペースの ADMIN ロールが必要です。",
   },
-  galleryPrevious: { en: "Previous templates", ja: "前のテンプレート" },
+  galleryFirst: { en: "First templates", ja: "最初のテンプレート" },
+  createTemplateMore: { en: "More templates in the gallery", ja: "ギャラリーでさらに探す" },
   galleryNext: { en: "More templates", ja: "さらに表示" },
   scriptProblem: {
     en: "The editor could not reach the server. Your text is still here; try again.",
