@@ -391,6 +391,37 @@ describe("the template gallery without script", () => {
     const after = await listAudit(wsA, systemClock);
     expect(after.some((e) => e.action === "template.withdraw" && e.target === templateId)).toBe(true);
   });
+
+  it("reads the gallery a page at a time: 30 cards, then the next page by its cursor; the designs page offers the first page", async () => {
+    // More than a page: copies of a seeded template (nothing renders), each shared from its history page.
+    const gallery = await pageOf("/templates");
+    const [, original] = cards(gallery)[0]!;
+    const csrf = csrfOf(gallery);
+    for (let i = 0; i < 30; i++) {
+      const copied = await asAdmin(`/templates/${original}/use`, form({ csrf, workspace: wsA }));
+      expect(copied.status).toBe(303);
+      const designId = copied.headers.get("location")!.split("/").pop()!;
+      const shared = await asAdmin(`/designs/${designId}/share`, form({ csrf, version: "1", tags: "paged" }));
+      expect(shared.status).toBe(303);
+    }
+    const first = await pageOf("/templates");
+    expect(cards(first)).toHaveLength(30);
+    const next = /<a href="\/templates\?cursor=(\w+)" rel="next">/.exec(first)?.[1];
+    expect(next).toBeDefined();
+    const second = await pageOf(`/templates?cursor=${next}`);
+    const ids = (text: string) => cards(text).map((c) => c[1]);
+    expect(ids(second).length).toBeGreaterThan(0);
+    expect(ids(second).filter((id) => ids(first).includes(id))).toEqual([]);
+    expect(second).toContain('<a href="/templates" rel="first">');
+    // A search keeps its terms across pages.
+    const tagged = await pageOf("/templates?tag=paged");
+    expect(tagged).toMatch(/<a href="\/templates\?tag=paged&amp;cursor=\w+" rel="next">/);
+    // The designs page offers the gallery's first page only, and links to the gallery for the rest.
+    const designs = await pageOf("/designs");
+    const options = /<select id="create-template-id" name="templateId">(.*?)<\/select>/s.exec(designs)?.[1] ?? "";
+    expect([...options.matchAll(/<option /g)]).toHaveLength(30);
+    expect(designs).toContain('<a href="/templates">');
+  });
 });
 
 describe("the studio's access rules", () => {
