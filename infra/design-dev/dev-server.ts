@@ -17,7 +17,8 @@ export interface DevServer {
 /**
  * Serves the newest render on 127.0.0.1 (this machine only): `/` the page, `/events` its
  * Server-Sent Events (`state`, at once and on every change), `/state.json` the same state,
- * `/render/{version}/page-{n}.png` and `/render/{version}/document.pdf`.
+ * `/render/{version}/page-{n}.png` and `/render/{version}/document.pdf`. A request naming
+ * any other Host than `127.0.0.1:<port>` or `localhost:<port>` is 403 (isOwnHost).
  */
 export async function startDevServer(dir: string, port: number): Promise<DevServer> {
   const state: DevState = { folder: basename(dir) };
@@ -28,7 +29,10 @@ export async function startDevServer(dir: string, port: number): Promise<DevServ
   };
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (req.method === "GET" && path === "/events") follow(res);
+    // DNS rebinding: a page of another site whose name now points at 127.0.0.1 sends its own Host.
+    if (!isOwnHost(req.headers.host, (server.address() as { port: number }).port))
+      send(res, { status: 403, type: "text/plain", body: "unknown Host: open the address design:dev printed" });
+    else if (req.method === "GET" && path === "/events") follow(res);
     else send(res, answer(req.method ?? "", path));
   });
 
@@ -89,6 +93,16 @@ export async function startDevServer(dir: string, port: number): Promise<DevServ
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The only names this server answers to: `127.0.0.1:<port>` and `localhost:<port>`. Binding to
+ * 127.0.0.1 keeps other machines out, not other sites: a page can rebind its own host name to
+ * 127.0.0.1 and then read `/state.json` and the PDF as same-origin, with its own Host header.
+ */
+export function isOwnHost(host: string | undefined, port: number): boolean {
+  const name = host?.toLowerCase();
+  return name === `127.0.0.1:${port}` || name === `localhost:${port}`;
 }
 
 interface Answer {
