@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
+import { designLabel } from "#shared/designs/design-text.ts";
 import { parameterSpec } from "./response-shapes.ts";
 
 /**
@@ -46,7 +47,9 @@ const publishFields = {
 const fromTemplate = z
   .object({
     fromTemplate: z.string().min(1).meta({ description: "a gallery template's id: the new design is its copy" }),
-    label: z.string().optional().meta({ description: "the copy's label (default: the template's)" }),
+    label: designLabel
+      .optional()
+      .meta({ description: "the copy's label (default: the template's); the same 1–200 characters as design.json's" }),
     note: publishFields.note,
   })
   .strict();
