@@ -1,4 +1,6 @@
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { monthOf } from "#shared/limits/page-quota.ts";
+import { requestItemsKey, requestOfItem } from "#shared/limits/page-shards.ts";
 import { expect } from "vitest";
 import { tables } from "#shared/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
@@ -55,8 +57,9 @@ export async function endAll(
 /**
  * The invariant every fault case asserts: every accepted file ends
  * `done` or `failed` with a code, exactly once (never both, never missing); the pages
- * billed to the workspace equal the pages delivered; and, with a receiver, every event
- * was delivered exactly once per endpoint path.
+ * billed to the workspace equal the pages delivered, and on a plan that never stops the
+ * pages billed to each request (its own page item) equal its delivered pages; and, with a
+ * receiver, every event was delivered exactly once per endpoint path.
  */
 export async function expectInvariant(
   stack: RunningStack,
@@ -67,6 +70,7 @@ export async function expectInvariant(
   billed?: number,
 ): Promise<void> {
   let delivered = 0;
+  const perRequest = await billedPerRequest(stack, workspaceId);
   for (const { accepted, ended } of requests) {
     const { body } = ended;
     expect(["completed", "failed"], accepted.requestId).toContain(body.status);
@@ -80,12 +84,62 @@ export async function expectInvariant(
       expect(f.pageCount, `${f.fileId} pages`).toBeGreaterThan(0);
       delivered += f.pageCount!;
     }
+    if (perRequest.size)
+      expect(perRequest.get(accepted.requestId), `${accepted.requestId}: pages billed = its pages delivered`).toBe(
+        body.files.reduce((n, f) => n + f.pageCount!, 0),
+      );
   }
   expect(billed ?? (await pagesUsedNow(stack, workspaceId)), "pages billed = pages delivered").toBe(delivered);
   if (!webhooks) return;
   for (const path of webhooks.paths) {
     const seen = webhooks.receiver.at(path).map((w) => `${w.body?.event} ${w.body?.requestId}`);
     expect(seen.length, `${path}: one delivery per event`).toBe(new Set(seen).size);
+  }
+}
+
+/**
+ * The pages billed to each request of this month on its own page item (plans that never stop,
+ * shared/limits/page-shards.ts), read with a client of their own (valid after restarts).
+ */
+export async function billedPerRequest(stack: RunningStack, workspaceId: string): Promise<Map<string, number>> {
+  const ddb = stackDocumentClient(stack.dataDir);
+  try {
+    const out = await ddb.send(
+      new QueryCommand({
+        TableName: localTableName(tables.usage.id),
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": requestItemsKey(workspaceId, monthOf(new Date())) },
+        ConsistentRead: true,
+      }),
+    );
+    return new Map((out.Items ?? []).map((i) => [requestOfItem(String(i.sk)) ?? "", Number(i.pages ?? 0)]));
+  } finally {
+    ddb.destroy();
+  }
+}
+
+/** The statuses of a workspace's file records, read with a client of its own (valid after restarts). */
+export async function fileStatusesOf(stack: RunningStack, workspaceId: string): Promise<string[]> {
+  const ddb = stackDocumentClient(stack.dataDir);
+  try {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await ddb.send(
+        new ScanCommand({
+          TableName: localTableName(tables.files.id),
+          FilterExpression: "workspaceId = :w",
+          ExpressionAttributeValues: { ":w": workspaceId },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items.map((i) => String(i.status));
+  } finally {
+    ddb.destroy();
   }
 }
 
@@ -108,4 +162,18 @@ export async function jobsOfWorkspace(
   } finally {
     ddb.destroy();
   }
+}
+
+/** True once the stack's process is gone (polled with signal 0). */
+export async function waitForDeath(s: RunningStack, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(s.pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
 }
