@@ -101,6 +101,9 @@ export async function createOAuthClient(
  * README.md#authentication).
  */
 export async function getOAuthClient(clientId: string): Promise<StoredOAuthClient | undefined> {
+  // A client_id comes from requests: one that cannot be an id (newId, base62) is no client, not a key
+  // DynamoDB refuses (a 2,000-character client_id was the token endpoint's 500, found by the auth fuzz).
+  if (!/^[0-9A-Za-z]{1,64}$/.test(clientId)) return undefined;
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }),
   );

@@ -5,7 +5,7 @@ import { grantWorkspace } from "./grant-workspace.ts";
 import type { IdentityKeys } from "./keys.ts";
 import { loginPolicy } from "./login-policy.ts";
 import { DynamoAdapter } from "./oidc-adapter.ts";
-import { providerErrorPage } from "./screens.ts";
+import { providerErrorPage, refusalPage } from "./screens.ts";
 import { ALL_SCOPES, API_SCOPES, OIDC_SCOPES } from "./scopes.ts";
 import { getUser } from "./users.ts";
 
@@ -156,6 +156,15 @@ export function createProvider(settings: ProviderSettings): Provider {
   const mountPath = new URL(settings.issuer).pathname.replace(/\/$/, "");
   const provider = new Provider(settings.issuer, configuration(settings, mountPath));
   provider.proxy = true; // API Gateway terminates TLS and sends X-Forwarded-Proto
+  // A path or method no route of the provider takes: a page like every other refusal of this host, not
+  // Koa's bare text "Not Found" (found by test/integration/fuzz-auth.test.ts).
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body != null) return;
+    ctx.type = "html";
+    ctx.body = refusalPage(404, "Not found.");
+    ctx.status = 404;
+  });
   // The provider answers `server_error` without details; the cause goes to the log.
   const logUnexposed = (event: string) => (_ctx: unknown, err: Error) => {
     if ((err as { expose?: boolean }).expose) return;

@@ -1,12 +1,10 @@
-import { appendFileSync } from "node:fs";
-import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteRoutes } from "../../functions/app/handler.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
-import { hostRuns, fuzzSeed, seedFor } from "../helpers/fuzz/fuzz-config.ts";
-import { buildHostRequest, describeHostCase, hostCase, type HostTargets } from "../helpers/fuzz/host-cases.ts";
+import { fuzzSeed, hostRuns } from "../helpers/fuzz/fuzz-config.ts";
+import type { HostTargets } from "../helpers/fuzz/host-cases.ts";
+import { fuzzRoute } from "../helpers/fuzz/host-run.ts";
 import type { FuzzJson } from "../helpers/fuzz/hostile-values.ts";
-import { failureOf, hostAnswerProblems, sendCase } from "../helpers/fuzz/host-checks.ts";
 import { type HostRoute, routeName, siteFuzzRoutes } from "../helpers/fuzz/host-routes.ts";
 import { type RunningStack, removeDataDir, startStack, UNLIMITED } from "../helpers/local-stack.ts";
 import { makeUser, manage, sessionOf, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
@@ -251,22 +249,8 @@ describe("every route of the site, fuzzed", () => {
     "%s: no 5xx, no stack trace, every refusal an error page or error body",
     async (name) => {
       const route = ordered.find((r) => routeName(r) === name)!;
-      const statuses: Record<number, number> = {};
-      const run = await fc.check(
-        fc.asyncProperty(hostCase(route, targets), async (c) => {
-          const req = buildHostRequest(origin, route, c, targets);
-          const answer = await sendCase(req.url, req.init);
-          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-          if (process.env.FUZZ_LOG) appendFileSync(process.env.FUZZ_LOG, `${answer.status} ${describeHostCase(req)}\n`);
-          const problems = hostAnswerProblems(answer, String(req.init.method));
-          if (problems.length)
-            throw new Error(
-              `${problems.join("; ")}\n  sent: ${describeHostCase(req)}\n  answer ${answer.status}: ${answer.bytes.toString("utf8").slice(0, 400)}`,
-            );
-        }),
-        { numRuns: hostRuns(), seed: seedFor(name), endOnFailure: !process.env.FUZZ_SHRINK },
-      );
-      expect(failureOf(run), `seed ${run.seed}, path ${run.counterexamplePath}`).toBe("");
+      const { failure, seed, statuses } = await fuzzRoute(origin, route, targets);
+      expect(failure, `seed ${seed}`).toBe("");
       totals.push(`${name.padEnd(58)} ${JSON.stringify(statuses)}`);
     },
     hostRuns() * 3_000 + 120_000,
