@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCEPT_DEADLINE_SECONDS } from "#shared/generation/sweep.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { type AcceptedJson, acceptOrFail, getStatus, moveClock, pollStatus, postAsync } from "../helpers/async-http.ts";
-import { armFaults, endAll, expectInvariant, jobsOfWorkspace } from "../helpers/faults.ts";
+import { armFaults, endAll, expectInvariant, jobsOfWorkspace, waitForDeath } from "../helpers/faults.ts";
 import { adminUsage, createPlanTenant, type PlanTenant } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
 import { registerEndpoint, settle } from "../helpers/webhook-fixtures.ts";
@@ -117,17 +117,3 @@ describe("the stack is killed", () => {
     await expectInvariant(stack, tenant.workspaceId, ended, { receiver, paths: ["/crash"] }, billed);
   }, 240_000);
 });
-
-/** True once the stack's process is gone (polled with signal 0). */
-async function waitForDeath(s: RunningStack, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(s.pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
