@@ -19,3 +19,10 @@ export function newId(length = 16): string {
 }
 
 export const isId = (value: string): boolean => /^[0-9A-Za-z]{16}$/.test(value);
+
+/**
+ * Whether a value taken from a request (a path, a form, a header) could be one of our ids at all, leniently
+ * (ids of other lengths from older data or tests pass): what cannot is looked up as nothing, never sent as
+ * a key DynamoDB refuses (over 2,048 bytes: a ValidationException and a 500).
+ */
+export const mayBeId = (value: string): boolean => /^[\w-]{1,64}$/.test(value);

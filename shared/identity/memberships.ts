@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { mayBeId } from "#shared/ids.ts";
 import { itemsUnder } from "./identity-table.ts";
 
 /**
@@ -47,6 +48,8 @@ export async function removeMembership(workspaceId: string, userId: string): Pro
 
 /** The user's current role in the workspace (a consistent read: a removal counts at once). */
 export async function findMembership(workspaceId: string, userId: string): Promise<{ role: Role } | undefined> {
+  // The workspace comes from requests (the site's forms and paths).
+  if (!mayBeId(workspaceId)) return undefined;
   const out = await awsClients().ddb.send(
     new GetCommand({
       TableName: config().tables.identity,

@@ -3,7 +3,7 @@ import { generateAppKey, hashAppKey } from "./app-key.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
-import { newId } from "#shared/ids.ts";
+import { mayBeId, newId } from "#shared/ids.ts";
 
 export const plans = ["free", "personal", "standard", "premium"] as const;
 export type Plan = (typeof plans)[number];
@@ -56,6 +56,7 @@ export async function createWorkspace(
 }
 
 export async function getWorkspace(id: string): Promise<Workspace | undefined> {
+  if (!mayBeId(id)) return undefined;
   const { ddb } = awsClients();
   const out = await ddb.send(new GetCommand({ TableName: config().tables.workspaces, Key: workspaceKey(id) }));
   return out.Item ? toWorkspace(out.Item) : undefined;

@@ -223,6 +223,22 @@ describe("what the site fuzz found, fixed at its cause", () => {
     }
   });
 
+  it("a workspace id too long to be a key is no workspace (the settings and create forms answered 500)", async () => {
+    const long = "a".repeat(6_000);
+    const post = (path: string, body: string) =>
+      fetch(`${origin}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: cookies[0]!.header, "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
+    const rotate = await post(`/settings/${long}/key-rotate`, `csrf=${csrf}`);
+    expect(rotate.status).toBe(404);
+    const create = await post("/designs", `csrf=${csrf}&kind=blank&label=x&workspace=${"x".repeat(70_000)}`);
+    expect(create.status).toBeLessThan(500);
+    expect(create.status).toBeGreaterThanOrEqual(400);
+  });
+
   it("an unknown script name is the site's 404 page, not a bare text answer", async () => {
     const res = await fetch(`${origin}/assets/js/unknown.js`);
     expect(res.status).toBe(404);

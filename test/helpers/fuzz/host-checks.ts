@@ -21,14 +21,16 @@ const STACK_LEAKS: RegExp[] = [
   /\/home\/|\/tmp\/platen/,
 ];
 
-/** And in a refusal: the names of what went wrong inside. */
+/**
+ * And in a refusal: the names of what went wrong inside. (JSON's own syntax messages are not among them:
+ * the editor's form shows the author where the JSON they typed does not parse, by design.)
+ */
 const REFUSAL_LEAKS: RegExp[] = [
   /\b(?:Type|Reference|Range|Syntax|URI)Error\b/,
   /ZodError/,
   /DynamoDB|ConditionalCheckFailed|ValidationException|NoSuchKey/,
   /Cannot read propert|is not a function|Maximum call stack/,
   /URI malformed/,
-  /Unexpected token|is not valid JSON|Unexpected end of JSON/,
 ];
 
 export type Refusal = "html" | "catalogue" | "oauth";
