@@ -2,7 +2,11 @@ import type * as z from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/params-check.ts";
 import { documentLimitError } from "#shared/generation/document-failure.ts";
-import { RenderError, type Renderer } from "#shared/render/renderer.ts";
+import { RenderError, type RenderedPdf, type Renderer } from "#shared/render/renderer.ts";
+import { systemClock } from "#shared/clock.ts";
+import { countPreviewPages, type PreviewAllowanceDeps } from "#shared/limits/preview-allowance.ts";
+import { dynamoPreviewCounter } from "#shared/limits/usage-table.ts";
+import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
@@ -11,21 +15,14 @@ import type { previewBody } from "./request-bodies.ts";
 import { loadBundle } from "#shared/designs/find-design-version.ts";
 
 /**
- * The mark every preview carries: real text (a text search finds "PREVIEW") across every
- * page, drawn after the design's own CSS so it stays on top.
+ * What a preview renders: the bundle, the key its compiled template is cached under, and the params; and the
+ * workspace whose preview allowance its pages count against (none: `npm run design:dev` on a developer's machine).
  */
-export const PREVIEW_MARK_CSS = `
-html::after { content: "PREVIEW" !important; position: fixed !important; inset: 0 !important;
-  display: flex !important; align-items: center !important; justify-content: center !important;
-  transform: rotate(-35deg) !important; font: 700 96pt sans-serif !important; letter-spacing: 0.2em !important;
-  color: rgba(200, 30, 30, 0.22) !important; pointer-events: none !important; z-index: 2147483647 !important;
-  visibility: visible !important; opacity: 1 !important; }`;
-
-/** What a preview renders: the bundle, the key its compiled template is cached under, and the params. */
 export interface PreviewSource {
   bundle: DesignBundle;
   bundleKey: string;
   params: Record<string, unknown>;
+  workspaceId?: string;
 }
 
 /** The source of a design API preview body: an inline bundle, a design's draft or one of its versions. */
@@ -51,7 +48,7 @@ export async function previewSource(workspaceId: string, body: z.infer<typeof pr
     bundle = await loadBundle(version);
     bundleKey = `${workspaceId}/${version.designId}@${version.version}`;
   }
-  return bundlePreviewSource(bundle, bundleKey, body.params);
+  return { ...bundlePreviewSource(bundle, bundleKey, body.params), workspaceId };
 }
 
 /** What a preview of a checked bundle renders: `params` (default: its sampleParams) checked as generation checks them. */
@@ -65,47 +62,70 @@ export function bundlePreviewSource(
   return { bundle, bundleKey, params: values };
 }
 
+/** A preview's Title, whatever the design's `metadata.title` says. */
+export const previewTitle = (bundle: DesignBundle): string => `PREVIEW ${bundle.manifest.label}`;
+
+const allowanceDeps: PreviewAllowanceDeps = {
+  clock: systemClock,
+  counter: dynamoPreviewCounter,
+  workspace: getWorkspace,
+};
+
 /**
- * Renders a preview PDF: the same renderer and limits as generation, plus the mark; nothing
- * is stored or counted. A document's own failure is the client's error (422), a template
- * error names the template.
+ * Renders a preview PDF: the same renderer and limits as generation, then the PREVIEW mark stamped onto every page
+ * and the preview's Title (shared/authoring/README.md#preview). Nothing is stored or billed; a workspace's preview
+ * counts its pages against the plan's preview allowance (403 PREVIEW_ALLOWANCE_EXCEEDED once spent). A document's
+ * own failure is the client's error (422), a template error names the template.
  */
 export async function renderPreview(
   renderer: Renderer,
   source: PreviewSource,
+  deps: PreviewAllowanceDeps = allowanceDeps,
 ): Promise<{ pdf: Buffer; pageCount: number }> {
+  const render = () => renderMarked(renderer, source);
+  return source.workspaceId ? countPreviewPages(source.workspaceId, render, deps) : render();
+}
+
+async function renderMarked(renderer: Renderer, source: PreviewSource): Promise<{ pdf: Buffer; pageCount: number }> {
+  const title = previewTitle(source.bundle);
+  let printed: RenderedPdf;
   try {
-    return await renderer.renderPdf({
-      ...source,
-      title: `PREVIEW ${source.bundle.manifest.label}`,
-      extraCss: PREVIEW_MARK_CSS,
-    });
+    const { bundle, bundleKey, params } = source;
+    printed = await renderer.renderPdf({ bundle, bundleKey, params, title, metadata: { title } });
   } catch (err) {
-    if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
-      throw new PlatenError("DESIGN_BUNDLE_INVALID", {
-        details: [
-          {
-            file: "template.liquid",
-            code: "TEMPLATE_FAILED",
-            message: err.message,
-            messageJa: `テンプレートを描画できません: ${err.message}`,
-          },
-        ],
-        cause: err,
-      });
-    }
-    if (err instanceof RenderError && err.code === "RENDER_TIMEOUT")
-      throw new PlatenError("RENDER_TIMEOUT", { cause: err });
-    // No browser free in time: the renderer is busy, so "try again", as a full queue says.
-    if (err instanceof RenderError && err.code === "BROWSER_BUSY")
-      throw new PlatenError("RENDER_QUEUE_FULL", { cause: err });
-    throw documentLimitError(err) ?? err;
+    throw previewRenderError(err);
   }
+  // Last, on the post-processed file: nothing the design wrote comes after the mark (shared/render/README.md#the-preview-mark).
+  const { stampPreviewMark } = await import("#shared/render/preview-stamp.ts");
+  return stampPreviewMark(printed.pdf, title);
+}
+
+/** A render failure as the preview answers it. */
+function previewRenderError(err: unknown): unknown {
+  if (err instanceof RenderError && err.code === "TEMPLATE_FAILED") {
+    return new PlatenError("DESIGN_BUNDLE_INVALID", {
+      details: [
+        {
+          file: "template.liquid",
+          code: "TEMPLATE_FAILED",
+          message: err.message,
+          messageJa: `テンプレートを描画できません: ${err.message}`,
+        },
+      ],
+      cause: err,
+    });
+  }
+  if (err instanceof RenderError && err.code === "RENDER_TIMEOUT")
+    return new PlatenError("RENDER_TIMEOUT", { cause: err });
+  // No browser free in time: the renderer is busy, so "try again", as a full queue says.
+  if (err instanceof RenderError && err.code === "BROWSER_BUSY")
+    return new PlatenError("RENDER_QUEUE_FULL", { cause: err });
+  return documentLimitError(err) ?? err;
 }
 
 /**
  * A preview as page images, what the design studio and `npm run design:dev` show: the marked
- * PDF of `renderPreview`, then its first `maxPages` pages drawn as PNG by pdf.js in the
+ * PDF of `renderPreview` (the mark is in the PDF, so in every image), then its first `maxPages` pages drawn as PNG by pdf.js in the
  * renderer's Chromium. Drawing stops early once `superseded()` says a newer preview is wanted.
  */
 export async function renderPreviewPages(

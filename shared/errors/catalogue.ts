@@ -47,6 +47,11 @@ export const catalogue = {
     ja: "プランの月間ページ上限に達しました（{limit} ページ中 {used} ページ使用済み）。",
   },
   ACTIVE_PLAN_NOT_FOUND: { status: 404, en: "No active plan.", ja: "有効なプランがありません。" },
+  PREVIEW_ALLOWANCE_EXCEEDED: {
+    status: 403,
+    en: "The monthly preview allowance of the plan has been used ({used} of {limit} preview pages).",
+    ja: "プランの月間プレビュー上限に達しました（{limit} ページ中 {used} ページ使用済み）。",
+  },
   RATE_LIMITED: {
     status: 429,
     en: "Rate limit exceeded for this workspace. Retry after {retryAfter} seconds.",

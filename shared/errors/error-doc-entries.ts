@@ -79,6 +79,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "翌月（UTC）まで待つか、超過ページを課金できるプランに変更してください。",
     },
   },
+  PREVIEW_ALLOWANCE_EXCEEDED: {
+    when: {
+      en: "The month's preview pages of the plan are used up; checked before a preview renders, and again with its page count after. Generation pages are counted apart and are not affected.",
+      ja: "プランの当月のプレビューページ数を使い切りました。プレビューの描画前と、描画後のページ数で確認されます。生成のページ数とは別に数えられ、影響しません。",
+    },
+    todo: {
+      en: "Wait for the next month (UTC), preview fewer pages, or move to a plan with a larger allowance. Generating documents still works.",
+      ja: "翌月（UTC）まで待つか、プレビューのページ数を減らすか、上限の大きいプランに変更してください。文書の生成はそのまま利用できます。",
+    },
+  },
   ACTIVE_PLAN_NOT_FOUND: {
     todo: {
       en: "Renew or choose a plan for the workspace.",

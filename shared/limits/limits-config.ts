@@ -13,7 +13,14 @@ export interface PlanLimits {
   stops: boolean;
 }
 
-const DEFAULT_RATES: Record<RateClass, number> = { sync: 30, async: 100, retrieval: 100, status: 300, preview: 60 };
+const DEFAULT_RATES: Record<RateClass, number> = {
+  sync: 30,
+  async: 100,
+  retrieval: 100,
+  status: 300,
+  preview: 60,
+  "design-write": 60,
+};
 
 /**
  * shared/limits/README.md#service-limits: free 30 pages and stops; personal stops at its limit (ours: 500);
@@ -25,6 +32,12 @@ const DEFAULT_PLANS: Record<string, PlanLimits> = {
   standard: { monthlyPages: 1000, stops: false },
   premium: { monthlyPages: 10000, stops: false },
 };
+
+/**
+ * Preview pages a month per plan (shared/limits/README.md#preview-allowance), counted apart from generation pages
+ * and never billed. `PLATEN_PREVIEW_PAGES` overrides them plan by plan, e.g. `{"free":20}`.
+ */
+const DEFAULT_PREVIEW_PAGES: Record<string, number> = { free: 300, personal: 3000, standard: 10000, premium: 50000 };
 
 function jsonEnv<T>(name: string): Partial<T> {
   const raw = environment()[name];
@@ -45,5 +58,13 @@ export function planLimits(): Record<string, PlanLimits> {
   return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<
     string,
     PlanLimits
+  >;
+}
+
+/** Preview pages a month per plan; a plan without an entry has none. */
+export function previewAllowances(): Record<string, number> {
+  return { ...DEFAULT_PREVIEW_PAGES, ...jsonEnv<Record<string, number>>("PLATEN_PREVIEW_PAGES") } as Record<
+    string,
+    number
   >;
 }

@@ -1,8 +1,9 @@
-import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
 import type { PageCounter } from "./page-quota.ts";
+import type { PreviewPageCounter } from "./preview-allowance.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { pageItemKey, pageItemKeys, requestItemsKey, requestOfItem } from "./page-shards.ts";
 import type { RateWindows } from "./rate-limiter.ts";
@@ -103,3 +104,41 @@ export const dynamoRateWindows: RateWindows = {
     }
   },
 };
+
+/**
+ * Preview pages (preview-allowance.ts): one item a workspace and month, `PREVIEW#<workspace>` / month, apart from the
+ * generation pages' `PAGES#…` items, so no page count, bill or reconciliation ever reads it.
+ */
+export const dynamoPreviewCounter: PreviewPageCounter = {
+  async add(workspaceId, month, pages, max) {
+    const bounded = max !== undefined;
+    try {
+      await awsClients().ddb.send(
+        new UpdateCommand({
+          TableName: config().tables.usage,
+          Key: previewItemKey(workspaceId, month),
+          UpdateExpression: "ADD pages :n",
+          ...(bounded && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
+          ExpressionAttributeValues: { ":n": pages, ...(bounded && { ":max": max }) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (bounded && isConditionalCheckFailed(err)) return false;
+      throw err;
+    }
+  },
+  async used(workspaceId, month) {
+    const out = await awsClients().ddb.send(
+      new GetCommand({
+        TableName: config().tables.usage,
+        Key: previewItemKey(workspaceId, month),
+        ConsistentRead: true,
+      }),
+    );
+    return Number(out.Item?.pages ?? 0);
+  },
+};
+
+/** The usage table's item of a workspace's preview pages in a month. */
+export const previewItemKey = (workspaceId: string, month: string) => ({ pk: `PREVIEW#${workspaceId}`, sk: month });

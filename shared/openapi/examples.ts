@@ -45,6 +45,7 @@ export interface OperationExample {
 /** Sample values of message placeholders, so every example error message reads as a real one. */
 export const SAMPLE_VARS: Partial<Record<ErrorCode, Record<string, string | number>>> = {
   PLAN_PAGE_LIMIT_EXCEEDED: { used: 1000, limit: 1000 },
+  PREVIEW_ALLOWANCE_EXCEEDED: { used: 10000, limit: 10000 },
   RATE_LIMITED: { retryAfter: 12 },
   IDEMPOTENCY_KEY_IN_PROGRESS: { retryAfter: 2 },
   FILE_NOT_READY: { retryAfter: 2 },

@@ -436,7 +436,7 @@ function designOperations(): Record<string, OperationDoc> {
     "POST /designs/preview": design("designs:read", {
       operationId: "previewDesign",
       summary: "Render a version, the draft or a bundle as a marked PDF (or one page as PNG); nothing is stored",
-      more: "The body names one source: {designId, version}, {designId, draft: true} or {bundle: the JSON form}, with optional params (default: the design's sampleParams). Every page carries a PREVIEW mark; the page count is in X-Page-Count. Counts toward the preview rate class.",
+      more: "The body names one source: {designId, version}, {designId, draft: true} or {bundle: the JSON form}, with optional params (default: the design's sampleParams). Every page carries a PREVIEW mark stamped into the PDF after it is printed, and its Title is `PREVIEW <label>`; the page count is in X-Page-Count. Counts toward the preview rate class, and its pages toward the plan's monthly preview allowance (403 PREVIEW_ALLOWANCE_EXCEEDED once spent), never toward generation pages.",
       body: previewBody,
       query: [
         { name: "format", description: "`pdf` (default) or `png`", type: "string" },
@@ -453,6 +453,9 @@ function designOperations(): Record<string, OperationDoc> {
       codes: [
         ...sessionOriginCodes,
         ...versionNotFound,
+        "PREVIEW_ALLOWANCE_EXCEEDED",
+        "PLAN_NOT_FOUND",
+        "ACTIVE_PLAN_NOT_FOUND",
         "PARAMS_TYPE_MISMATCH",
         "DESIGN_BUNDLE_INVALID",
         "RENDER_TIMEOUT",

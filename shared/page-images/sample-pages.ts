@@ -4,14 +4,15 @@ import { once, type PageSource, type PageStore } from "./page-image-cache.ts";
 /**
  * A design version's sample document (its sampleParams, rendered as the design API's marked
  * preview of that version) as a source of page images. The PDF is rendered on first need and
- * kept with the images beside the version's bundle (`designs/<ws>/<id>/b/<sha256>.sample/`):
- * a version never changes, so neither does its sample.
+ * kept with the images beside the version's bundle (`designs/<ws>/<id>/b/<sha256>.marked-sample/`):
+ * a version never changes, so neither does its sample. (`.sample/`, from before the mark was stamped
+ * into the PDF, may lack it, so it is never read.)
  */
 export function samplePageSource(
   version: Pick<DesignVersion, "bundleKey">,
   deps: { store: PageStore; renderSample(): Promise<Buffer> },
 ): PageSource {
-  const prefix = `${version.bundleKey.replace(/\.json$/, "")}.sample`;
+  const prefix = `${version.bundleKey.replace(/\.json$/, "")}.marked-sample`;
   const pdfKey = `${prefix}/document.pdf`;
   return {
     prefix,

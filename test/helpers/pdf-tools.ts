@@ -75,3 +75,12 @@ export function pdfText(pdf: Uint8Array, password?: string): string {
   );
   return out.replace(/\s+/g, "");
 }
+
+/** pdftotext's text of each page (poppler ends every page with a form feed), whitespace removed. */
+export function pdfPageTexts(pdf: Uint8Array): string[] {
+  const out = withFile(pdf, (path) => run("pdftotext", ["-enc", "UTF-8", path, "-"]));
+  return out
+    .split("\f")
+    .slice(0, -1)
+    .map((page) => page.replace(/\s+/g, ""));
+}

@@ -206,7 +206,7 @@ describe("a design version's sample pages", () => {
     expect(image.headers.get("cache-control")).toMatch(/^private/);
     const png = Buffer.from(await image.arrayBuffer());
     const version = (await getDesignVersion(ws.id, design.id, 1))!;
-    const prefix = `${version.bundleKey.replace(/\.json$/, "")}.sample`;
+    const prefix = `${version.bundleKey.replace(/\.json$/, "")}.marked-sample`;
     const pdf = await s3Object(`${prefix}/document.pdf`, "designs");
     expect(pdf?.subarray(0, 5).toString()).toBe("%PDF-");
     expect((await s3Object(`${prefix}/1.png`, "designs"))?.equals(png)).toBe(true);
