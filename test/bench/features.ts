@@ -1,4 +1,6 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
 import { createRenderer, type RenderRequest } from "#shared/render/renderer.ts";
 import { percentile } from "./stats.ts";
 
@@ -7,7 +9,9 @@ import { percentile } from "./stats.ts";
  * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
  * and a Code 128 symbol, the same tagged with an outline (design.json `pdf`), and the plain one
  * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld).
- * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one.
+ * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one. Then the
+ * browser's periodic collections during the phase (BrowserPool `gcEvery`): how many, p50 and slowest
+ * (measured here, not bounded in a test, where a busy machine would break a time limit).
  * The sample invoice prints a QR code of its own view: "plain" is the invoice without it, so every
  * feature, barcodes included, is measured against a document that uses none.
  */
@@ -36,6 +40,12 @@ export async function runFeaturePhase(
   ];
   const renderer = createRenderer({ browsers: 1 });
   const results: { label: string; p50: number; p95: number; kb: number }[] = [];
+  const collections: number[] = [];
+  const onEvent = (message: unknown) => {
+    const event = message as RenderEvent;
+    if (event.event === "garbage-collected") collections.push(event.ms);
+  };
+  subscribe(RENDER_CHANNEL, onEvent);
   try {
     for (const [label, variant, extra] of variants) {
       const key = `features-${label}`;
@@ -52,9 +62,13 @@ export async function runFeaturePhase(
       results.push({ label, p50: percentile(times, 50), p95: percentile(times, 95), kb: bytes / 1024 });
     }
   } finally {
+    unsubscribe(RENDER_CHANNEL, onEvent);
     await renderer.close();
   }
   const plain = results[0]!;
+  const gc = collections.length
+    ? `browser collections: ${collections.length}, p50 ${percentile(collections, 50).toFixed(1)} ms, slowest ${Math.max(...collections).toFixed(1)} ms`
+    : "browser collections: none in this phase";
   return [
     "| 1-page invoice, renderer c=1 | p50 ms | p95 ms | PDF KB | p50 cost | size cost |",
     "|---|---|---|---|---|---|",
@@ -62,6 +76,8 @@ export async function runFeaturePhase(
       (r) =>
         `| ${r.label} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.kb.toFixed(1)} | ${r === plain ? "–" : `${(r.p50 - plain.p50).toFixed(1)} ms (${(((r.p50 - plain.p50) / plain.p50) * 100).toFixed(0)} %)`} | ${r === plain ? "–" : `${(((r.kb - plain.kb) / plain.kb) * 100).toFixed(0)} %`} |`,
     ),
+    "",
+    gc,
   ];
 }
 

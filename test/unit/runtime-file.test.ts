@@ -29,16 +29,24 @@ it("claims a free data folder with this process's pid, and removes only its own 
   expect(readFileSync(runtimePath(dir), "utf8")).toContain('"pid":1');
 });
 
+const claimedBy = () => JSON.parse(readFileSync(runtimePath(dir), "utf8")) as { pid: number; port?: number };
+
 it("takes over after a crash: a pid that no longer runs, or a half-written file", () => {
   write({ pid: 2 ** 22 + 12345, port: 3000 }); // above Linux's pid_max default: never a live pid
-  expect(() => claimDataDir(dir)).not.toThrow();
+  expect(readLiveRuntime(dir)).toBeUndefined();
+  claimDataDir(dir);
+  expect(claimedBy()).toEqual({ pid: process.pid });
   writeFileSync(runtimePath(dir), '{"pid": 12');
-  expect(() => claimDataDir(dir)).not.toThrow();
+  expect(readLiveRuntime(dir)).toBeUndefined();
+  claimDataDir(dir);
+  expect(claimedBy()).toEqual({ pid: process.pid });
 });
 
 it("does not mistake another program that got the pid for the stack", () => {
   write({ pid: process.ppid, port: 3000 }); // alive, but not `infra/local/start.ts`
-  expect(() => claimDataDir(dir)).not.toThrow();
+  expect(readLiveRuntime(dir)).toBeUndefined();
+  claimDataDir(dir);
+  expect(claimedBy()).toEqual({ pid: process.pid });
 });
 
 it("refuses when the stack runs: names the port and pid", async () => {
