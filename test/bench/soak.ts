@@ -55,9 +55,11 @@ async function sendRequest(sent: number): Promise<void> {
     body: JSON.stringify({ designId: invoice, version: 1, contents }),
   });
   acceptMs.push(performance.now() - t);
-  if (res.status !== 202) throw new Error(`acceptance answered ${res.status}: ${await res.text()}`);
-  requestIds.push(((await res.json()) as { requestId: string }).requestId);
+  if (res.status === 202) requestIds.push(((await res.json()) as { requestId: string }).requestId);
+  else refused.push(`${res.status} ${await res.text()}`);
 }
+/** Acceptances that did not answer 202: the soak fails with them, after the accepted ones end. */
+const refused: string[] = [];
 /** The sync singles, beside the async load: each answered PDF's pages (X-Page-Count). */
 async function sendSync(i: number): Promise<number> {
   const res = await fetch(`${stack.baseUrl}/file/sync/single`, {
@@ -82,7 +84,15 @@ await Promise.all(
 );
 const syncDelivered = (await syncPages).reduce((n, p) => n + p, 0);
 const acceptedSeconds = (performance.now() - started) / 1000;
-log(`accepted ${total} files in ${fmt(acceptedSeconds, 1)} s (202 p50 ${fmt(percentile(acceptMs, 50))} ms)`);
+if (refused.length) {
+  log(`${refused.length} acceptance(s) refused, the first: ${refused[0]}`);
+  const errors = stack
+    .output()
+    .split("\n")
+    .filter((line) => /"level":\s*"(error|ERROR)"/.test(line));
+  for (const line of errors.slice(0, 5)) log(`  ${line.slice(0, 1500)}`);
+}
+log(`accepted ${requestIds.length * perRequest} files in ${fmt(acceptedSeconds, 1)} s (202 p50 ${fmt(percentile(acceptMs, 50))} ms)`);
 
 const pending = new Set(requestIds);
 let lastReport = performance.now();
@@ -136,6 +146,7 @@ log(
     )} ms, slowest ${fmt(Math.max(...samples.map((s) => s.ms)))} ms`,
 );
 const ok =
+  refused.length === 0 &&
   done.length === total &&
   records.length === total &&
   billed === delivered &&
