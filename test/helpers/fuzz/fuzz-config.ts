@@ -26,5 +26,5 @@ export function seedFor(operationId: string): number {
  * Cases per route of the site and the auth host (fuzz-site, fuzz-auth): `FUZZ_RUNS` when set, else few, so that
  * each file runs in well under a minute with `npm test`; `npm run fuzz` raises it.
  */
-export const HOST_DEFAULT_RUNS = 30;
+export const HOST_DEFAULT_RUNS = 20;
 export const hostRuns = (): number => Number(process.env.FUZZ_RUNS || HOST_DEFAULT_RUNS);
