@@ -12,7 +12,7 @@ import { zipAnswer } from "../studio/binary-answers.ts";
 import { type DesignCall, designRoute } from "../studio/design-route.ts";
 import { auditDesign } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
-import { versionDiff } from "../studio/version-diff.ts";
+import { MAX_CHANGED_LINES, MAX_COMPARED_CHARS, MAX_COMPARED_LINES, versionDiff } from "../studio/version-diff.ts";
 import { shareSection } from "./gallery-share.ts";
 
 type Texts = ReturnType<typeof studioText>;
@@ -98,12 +98,24 @@ async function diffBlock(call: DesignCall, s: Texts, from: number, to: number): 
     versionOf(head.workspaceId, head.id, from).then(versionBundle),
     versionOf(head.workspaceId, head.id, to).then(versionBundle),
   ]);
-  const files = versionDiff(a, b).filter((f) => f.lines.length);
+  const files = versionDiff(a, b).filter((f) => f.lines.length || f.tooLarge);
   if (!files.length) return html`<div id="diff"><p class="notice" role="status">${s.compareSame}</p></div>`;
   return html`<div id="diff">${files.map(
     (f) => html`<h3>${fill(s.diffOf, { file: f.file, from, to })}</h3>
-<pre class="diff" data-file="${f.file}">${f.lines.map((l) => html`<span class="${l.kind}">${l.text}</span>`)}</pre>`,
+${f.tooLarge ? tooLargeNotice(call, s, f.file, from, to) : html`<pre class="diff" data-file="${f.file}">${f.lines.map((l) => html`<span class="${l.kind}">${l.text}</span>`)}</pre>`}`,
   )}</div>`;
+}
+
+/** A file past the diff's bounds (studio/version-diff.ts): said so, with both versions to download. */
+function tooLargeNotice(call: DesignCall, s: Texts, file: string, from: number, to: number): Html {
+  const bounds = {
+    lines: MAX_COMPARED_LINES.toLocaleString("en"),
+    chars: MAX_COMPARED_CHARS.toLocaleString("en"),
+    changes: MAX_CHANGED_LINES.toLocaleString("en"),
+  };
+  const download = (version: number) =>
+    html`<a href="/designs/${call.head.id}/versions/${version}/bundle" download>${fill(s.compareDownload, { version })}</a>`;
+  return html`<p class="notice" role="status" data-too-large="${file}">${fill(s.compareTooLarge, bounds)} ${download(from)}, ${download(to)}</p>`;
 }
 
 /** GET `/designs/{designId}/versions`: every version (newest first, paged), the compare form and the diff. */

@@ -110,6 +110,11 @@ const studioTexts = {
   compareButton: { en: "Show differences", ja: "差分を表示" },
   compareSame: { en: "No differences.", ja: "差分はありません。" },
   diffOf: { en: "{file}: version {from} → {to}", ja: "{file}：バージョン {from} → {to}" },
+  compareTooLarge: {
+    en: "Too large to compare here: more than {lines} lines or {chars} characters in a version, or more than {changes} lines changed. Download both versions to compare them:",
+    ja: "大きすぎるためここでは比較できません（1 つのバージョンが {lines} 行または {chars} 文字を超えるか、変更が {changes} 行を超えています）。両方のバージョンをダウンロードして比較してください：",
+  },
+  compareDownload: { en: "version {version} (zip)", ja: "バージョン {version}（zip）" },
   colSample: { en: "Sample", ja: "サンプル" },
   sampleLink: { en: "The sample of version {version}", ja: "バージョン {version} のサンプル" },
   sampleTitle: { en: "“{label}”, version {version}: the sample", ja: "「{label}」バージョン {version} のサンプル" },

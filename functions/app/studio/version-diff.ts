@@ -11,11 +11,27 @@ export interface DiffLine {
   text: string;
 }
 
-/** The differences of one file between two versions; `lines` is empty when it did not change. */
+/**
+ * The differences of one file between two versions; `lines` is empty when it did not change, or
+ * when it is `tooLarge` to compare here (the page then offers both versions to download).
+ */
 export interface FileDiff {
   file: string;
   lines: DiffLine[];
+  tooLarge?: true;
 }
+
+/**
+ * The bounds of a comparison (functions/app/README.md#version-history): Myers' diff costs about
+ * (lines × changes), so two 20,000-line versions took over a minute of the site function. A file
+ * with more than MAX_COMPARED_LINES lines or MAX_COMPARED_CHARS characters in either version is not
+ * compared at all; below that the diff gives up past MAX_CHANGED_LINES lines added plus removed,
+ * or after DIFF_TIMEOUT_MS of work, whichever comes first.
+ */
+export const MAX_COMPARED_LINES = 10_000;
+export const MAX_COMPARED_CHARS = 1_000_000;
+export const MAX_CHANGED_LINES = 1_000;
+export const DIFF_TIMEOUT_MS = 1_000;
 
 /**
  * What the history compares of two versions: the template, the style and the parameters (as
@@ -28,12 +44,22 @@ const COMPARED: readonly [string, (b: DesignBundle) => string][] = [
   ["parameters", (b) => `${JSON.stringify(b.manifest.parameters, null, 2)}\n`],
 ];
 
-/** A unified diff per compared file (3 lines of context), as lines the page marks up itself. */
+/**
+ * A unified diff per compared file (3 lines of context), as lines the page marks up itself; a
+ * file past the bounds above is `tooLarge` instead.
+ */
 export function versionDiff(from: DesignBundle, to: DesignBundle): FileDiff[] {
   return COMPARED.map(([file, text]) => {
-    const patch = structuredPatch(file, file, withEndOfLine(text(from)), withEndOfLine(text(to)), "", "", {
+    const [before, after] = [withEndOfLine(text(from)), withEndOfLine(text(to))];
+    if (before === after) return { file, lines: [] };
+    if (tooLargeToCompare(before) || tooLargeToCompare(after)) return { file, lines: [], tooLarge: true };
+    // jsdiff answers undefined when it gives up (maxEditLength or timeout reached).
+    const patch = structuredPatch(file, file, before, after, "", "", {
       context: 3,
+      maxEditLength: MAX_CHANGED_LINES,
+      timeout: DIFF_TIMEOUT_MS,
     });
+    if (!patch) return { file, lines: [], tooLarge: true };
     const lines: DiffLine[] = [];
     for (const hunk of patch.hunks) {
       lines.push({ kind: "hunk", text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
@@ -45,6 +71,15 @@ export function versionDiff(from: DesignBundle, to: DesignBundle): FileDiff[] {
     }
     return { file, lines };
   });
+}
+
+/** Counted without splitting: a 500,000-line text is refused in one pass over it. */
+function tooLargeToCompare(text: string): boolean {
+  if (text.length > MAX_COMPARED_CHARS) return true;
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
+    if (++lines > MAX_COMPARED_LINES) return true;
+  return false;
 }
 
 /** A last line without a newline would otherwise show as changed when only a line was added after it. */
