@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ZipFile } from "yazl";
 import type { DesignBundle, DesignManifest } from "#shared/designs/bundle-schema.ts";
+import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/params-shape.ts";
 import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
 
 /**
@@ -88,6 +89,7 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
       }
     }
   }
+  problems.push(...nestingProblems(manifest));
   if (problems.length) throw new BundleInvalid(problems);
   return {
     manifest,
@@ -157,10 +159,32 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
   if (manifestText !== undefined) {
     const parsed = parseJsonText(manifestText.replace(/^\uFEFF/, ""), "design.json");
     if ("problem" in parsed) problems.push(parsed.problem);
-    else manifest = parsed.value;
+    else {
+      manifest = parsed.value;
+      problems.push(...nestingProblems(manifest));
+    }
   }
   if (problems.length) throw new BundleInvalid(problems);
   return { manifest, manifestText, template: template!, css: text("style.css") ?? "", assets };
+}
+
+/**
+ * design.json nests at most MAX_PARAMS_DEPTH levels below its fields, so sampleParams nest as deep
+ * as a generation's params may. Checked without recursion before anything else walks the value: a
+ * deeper one overflowed the stack of the content hash (`canonicalJson`), of JSON.stringify and of
+ * the DynamoDB marshaller (a 500); now it is this one problem (422 DESIGN_BUNDLE_INVALID).
+ */
+function nestingProblems(manifest: unknown): BundleProblem[] {
+  const path = tooDeepPath(manifest, MAX_PARAMS_DEPTH + 1);
+  if (!path) return [];
+  return [
+    {
+      file: "design.json",
+      field: path.join("."),
+      message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`,
+      messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています`,
+    },
+  ];
 }
 
 /** JSON text with the line and column of a syntax error. */

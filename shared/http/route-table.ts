@@ -1,3 +1,5 @@
+import { pathDecodes } from "#shared/web/path-segments.ts";
+
 /** One row of a function's route table: the methods and path pattern a handler answers. */
 export interface RouteRow {
   methods: readonly string[];
@@ -26,12 +28,14 @@ interface Compiled<R> {
 export function routeMatcher<R extends RouteRow>(table: readonly R[]): (method: string, path: string) => RouteMatch<R> {
   const compiled = table.map(compile);
   return (method, path) => {
+    // A segment that does not decode names no page: no row matches, so the answer is the 404 one.
+    if (!pathDecodes(path)) return { params: {}, allow: [] };
     const onPath = compiled.filter((c) => c.pattern.test(path));
     const hit = onPath.find((c) => c.row.methods.includes(method.toUpperCase()));
     const values = hit ? hit.pattern.exec(path)!.slice(1) : [];
     return {
       ...(hit && { route: hit.row }),
-      params: Object.fromEntries((hit?.names ?? []).map((name, i) => [name, safeDecode(values[i]!)])),
+      params: Object.fromEntries((hit?.names ?? []).map((name, i) => [name, decodeURIComponent(values[i]!)])),
       allow: onPath.flatMap((c) => [...c.row.methods]),
     };
   };
@@ -44,12 +48,4 @@ function compile<R extends RouteRow>(row: R): Compiled<R> {
     return "([^/]+)";
   });
   return { row, pattern: new RegExp(`^${source}$`), names };
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "oidc-provider";
+import { config } from "#shared/aws/config.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { pickLanguage } from "#shared/errors/language.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
 import { logger } from "#shared/observability/logger.ts";
+import { pathDecodes } from "#shared/web/path-segments.ts";
 import { ANY_ORIGIN, readBody, send, sendHtml, sendJson } from "./http-io.ts";
 import { handleInteraction, type InteractionContext } from "./interactions.ts";
 import { identityKeys } from "./keys.ts";
@@ -25,6 +29,8 @@ export async function createAuthApp(settings: { issuer: string; apiAudience: str
   const callback = provider.callback();
   return async (req, res) => {
     const url = new URL(req.url ?? "/", "http://auth.invalid");
+    // A path segment that does not decode (`%E0%A4%A`) names no route of ours or the provider's.
+    if (!pathDecodes(url.pathname)) return notFoundJson(req, res);
     try {
       if (url.pathname.startsWith("/public/templates") && req.method === "GET")
         return await servePublicGallery(
@@ -45,6 +51,12 @@ export async function createAuthApp(settings: { issuer: string; apiAudience: str
       failed(req, res, err);
     }
   };
+}
+
+/** The catalogue's 404 body, as the public gallery answers its errors. */
+function notFoundJson(req: IncomingMessage, res: ServerResponse): void {
+  const lang = pickLanguage(req.headers["accept-language"]);
+  sendJson(res, 404, buildErrorBody(new PlatenError("NOT_FOUND"), lang, config().siteUrl), ANY_ORIGIN);
 }
 
 /** Errors of our own routes: a lost interaction is the user's, anything else is logged and generic. */

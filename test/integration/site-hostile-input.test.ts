@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
+import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
 import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { authOrigin } from "../helpers/oauth-http.ts";
 import { csrfOf } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createTenant } from "../helpers/sync-fixtures.ts";
 
 /**
  * Input that must be refused or bounded, not worked on until a time-out or a 500 (issue 37): the
- * history's diff of two huge versions. Over HTTP against `npm start`, as the seeded ADMIN who logs
- * in with the real form.
+ * history's diff of two huge versions, a publish call whose JSON does not parse, sample data nested
+ * too deep, and path segments whose percent-escapes do not decode. Over HTTP against `npm start`,
+ * as the seeded ADMIN who logs in with the real form.
  */
 let stack: RunningStack;
 let origin: string;
@@ -51,6 +56,13 @@ async function publishStyle(designId: string, style: string, expectedLatestVersi
   return ((await published.json()) as { version: number }).version;
 }
 
+/**
+ * JSON text of `value` with `{"list": [[[…]]]}` nested `depth` levels in place of the string `"DEEP"`:
+ * written out by hand, since JSON.stringify of it would overflow this process's stack too.
+ */
+const withDeep = (value: unknown, depth: number) =>
+  JSON.stringify(value).replace('"DEEP"', `{"list":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+
 beforeAll(async () => {
   stack = await startStack();
   useStackEmulators(stack.dataDir);
@@ -91,5 +103,88 @@ describe("the history's diff is bounded", () => {
     const bundle = await asAdmin(`/designs/${designId}/versions/${v3}/bundle`);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get("content-type")).toBe("application/zip");
+  });
+});
+
+describe("bad input is a 4xx with the catalogue's body or the site's error page, never a 500", () => {
+  let designId: string;
+  let csrf: string;
+
+  beforeAll(async () => {
+    designId = await blankDesign("Bad input");
+    csrf = csrfOf(await pageOf(`/designs/${designId}`));
+  });
+
+  it("the editor's publish call with JSON that does not parse, or is not an object: 400 VALIDATION_FAILED", async () => {
+    for (const body of ["{not json", "[1, 2]", '"text"']) {
+      const res = await scriptCall("POST", `/designs/${designId}/publish`, csrf, body);
+      expect(res.status, body).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      const answer = (await res.json()) as { code: string; message: unknown };
+      expect(answer.code).toBe("VALIDATION_FAILED");
+      expect(JSON.stringify(answer)).not.toMatch(/SyntaxError|at .*\.ts/);
+    }
+  });
+
+  it("sampleParams nested deeper than 64 levels: 422 DESIGN_BUNDLE_INVALID naming the field, on every way in", async () => {
+    // The editor's script: the draft's autosave and the preview.
+    const fields = withDeep({ template: "<p>x</p>", style: "", parameters: [], sampleParams: "DEEP" }, 100_000);
+    for (const path of [`/designs/${designId}/draft`, `/designs/${designId}/preview`]) {
+      const res = await scriptCall(path.endsWith("draft") ? "PUT" : "POST", path, csrf, fields);
+      expect(res.status, path).toBe(422);
+      const answer = (await res.json()) as {
+        code: string;
+        details: { file: string; field: string; message: string }[];
+      };
+      expect(answer.code).toBe("DESIGN_BUNDLE_INVALID");
+      expect(answer.details[0]).toMatchObject({ file: "design.json", message: "nests deeper than 64 levels" });
+      expect(answer.details[0]!.field).toMatch(/^sampleParams\.list\.0\.0\./);
+    }
+    // The editor without script: the form comes back with the problem, the text kept.
+    const saved = await asAdmin(
+      `/designs/${designId}/draft`,
+      form({ csrf, template: "<p>x</p>", style: "", parameters: "[]", sampleParams: withDeep("DEEP", 5_000) }),
+    );
+    expect(saved.status).toBe(422);
+    expect(await saved.text()).toContain("nests deeper than 64 levels");
+    // The design API, with a token of another workspace.
+    const tenant = await createTenant(stack, "deep sample");
+    const client = await makeConfidentialClient(tenant.workspaceId, ["designs:read", "designs:write"]);
+    const writer = { token: await clientCredentialsToken(stack, client, "designs:read designs:write") };
+    const call = designApi(stack);
+    const refused = await call(
+      "POST",
+      "/designs",
+      writer,
+      withDeep(jsonDesign("Deep", { sampleParams: "DEEP" }), 100_000),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe("DESIGN_BUNDLE_INVALID");
+    expect(refused.body.details[0].field).toMatch(/^sampleParams\.list\./);
+    // sampleParams is level 1 of its 64 levels: a list of 63 nested arrays is the deepest a draft takes.
+    const draftWith = (depth: number) =>
+      scriptCall(
+        "PUT",
+        `/designs/${designId}/draft`,
+        csrf,
+        withDeep({ template: "<p>x</p>", style: "", parameters: [], sampleParams: "DEEP" }, depth),
+      );
+    expect((await draftWith(63)).status).toBe(200);
+    expect((await draftWith(64)).status).toBe(422);
+  });
+
+  it("a path segment whose percent-escapes do not decode: the auth server's 404 body, the site's 404 page", async () => {
+    for (const bad of ["%E0%A4%A", "%ED%A0%80", "%zz"]) {
+      const thumbnail = await fetch(`${authOrigin(stack)}/public/templates/${bad}/thumbnail`);
+      expect(thumbnail.status, bad).toBe(404);
+      expect(((await thumbnail.json()) as { code: string }).code).toBe("NOT_FOUND");
+      const interaction = await fetch(`${authOrigin(stack)}/interaction/${bad}`);
+      expect(interaction.status, bad).toBe(404);
+      for (const path of [`/designs/${bad}/versions`, `/templates/${bad}/thumbnail`, `/file/${bad}/x`]) {
+        const page = await asAdmin(path);
+        expect(page.status, path).toBe(404);
+        expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
+import { type BundleProblem, BundleInvalid } from "#shared/authoring/bundle-rules.ts";
 import { draftBody, saveDraft } from "#shared/authoring/design-api.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
@@ -36,24 +36,35 @@ async function saveEdits(call: DesignCall, edits: EditableFields) {
   return saved;
 }
 
-/** The form's save (no script): JSON that does not parse comes back as problems, the text kept. */
+/**
+ * The form's save (no script): JSON that does not parse, or that a draft cannot hold (nested too
+ * deep), comes back as problems, the text kept.
+ */
 export async function saveDraftFromForm(call: DesignCall) {
   const read = fieldsFromForm(call.req.form());
-  if ("problems" in read) {
-    const base = await editorBase(call.head);
-    const form = call.req.form();
-    return {
-      problems: read.problems,
-      form: {
-        ...base.form,
-        template: form.get("template") ?? "",
-        style: form.get("style") ?? "",
-        parameters: form.get("parameters") ?? "",
-        sampleParams: form.get("sampleParams") ?? "",
-      },
-    };
+  if ("problems" in read) return refusedForm(call, read.problems);
+  try {
+    return { saved: await saveEdits(call, read.edits) };
+  } catch (err) {
+    if (err instanceof BundleInvalid) return refusedForm(call, err.problems);
+    throw err;
   }
-  return { saved: await saveEdits(call, read.edits) };
+}
+
+/** The editor's form again with the visitor's text and the problems. */
+async function refusedForm(call: DesignCall, problems: BundleProblem[]) {
+  const base = await editorBase(call.head);
+  const form = call.req.form();
+  return {
+    problems,
+    form: {
+      ...base.form,
+      template: form.get("template") ?? "",
+      style: form.get("style") ?? "",
+      parameters: form.get("parameters") ?? "",
+      sampleParams: form.get("sampleParams") ?? "",
+    },
+  };
 }
 
 /** GET `/designs/{designId}/draft`: the draft as `GET …/draft` of the design API answers it (404 without one). */

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
+import * as z from "zod";
 import type { DesignJsonForm } from "#shared/authoring/bundle-codec.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { publishVersion } from "#shared/authoring/design-api.ts";
 import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { parseBody } from "#shared/http/management-handler.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { studioPolicy } from "#shared/web/security-headers.ts";
 import { fill } from "#shared/i18n/texts.ts";
@@ -232,7 +234,9 @@ export const draftFormAction = (identity: SiteIdentity): PageHandler =>
  */
 export const publishAction = (identity: SiteIdentity): PageHandler => {
   const json = designRoute(identity, "designs:write", "json", async (call) => {
-    const body = (JSON.parse(call.req.bodyText() ?? "{}") ?? {}) as { note?: unknown; expectedLatestVersion?: unknown };
+    // JSON that does not parse, or is not an object, is 400 VALIDATION_FAILED (the API's body rules).
+    const text = call.req.bodyText();
+    const body = parseBody(text?.trim() ? text : "{}", publishFields);
     const published = await publish(identity, call, body.note, body.expectedLatestVersion);
     return jsonAnswer(201, { id: published.id, version: published.version, sha256: published.sha256 });
   });
@@ -265,6 +269,9 @@ export const publishAction = (identity: SiteIdentity): PageHandler => {
   });
   return async (req) => ((req.header("content-type") ?? "").startsWith("application/json") ? json(req) : form(req));
 };
+
+/** The script's publish call: `note` and `expectedLatestVersion`, each used only when well typed (publish). */
+const publishFields = z.object({ note: z.unknown(), expectedLatestVersion: z.unknown() }).partial();
 
 async function publish(identity: SiteIdentity, call: DesignCall, note: unknown, expected: unknown) {
   const published = await publishVersion(
