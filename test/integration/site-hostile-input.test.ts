@@ -10,8 +10,8 @@ import { createTenant } from "../helpers/sync-fixtures.ts";
 /**
  * Input that must be refused or bounded, not worked on until a time-out or a 500 (issue 37): the
  * history's diff of two huge versions, a publish call whose JSON does not parse, sample data nested
- * too deep, and path segments whose percent-escapes do not decode. Over HTTP against `npm start`,
- * as the seeded ADMIN who logs in with the real form.
+ * too deep, path segments whose percent-escapes do not decode, and words a forged link puts on the
+ * history page. Over HTTP against `npm start`, as the seeded ADMIN who logs in with the real form.
  */
 let stack: RunningStack;
 let origin: string;
@@ -185,6 +185,21 @@ describe("bad input is a 4xx with the catalogue's body or the site's error page,
         expect(page.status, path).toBe(404);
         expect(page.headers.get("content-type")).toMatch(/^text\/html/);
       }
+    }
+  });
+});
+
+describe("the history page shows only the site's own messages", () => {
+  it("says a shared version is in the gallery for a version of the design, and nothing for words a link brings", async () => {
+    const designId = await blankDesign("Flash");
+    const shared = await pageOf(`/designs/${designId}/versions?shared=1`);
+    expect(shared).toContain('id="flash"');
+    expect(shared).toContain("Version 1 is in the template gallery.");
+    const forged = "1. Your account is locked: call +1 555 0100 to unlock it";
+    for (const value of [forged, "2", "0", "<b>1</b>", "１"]) {
+      const page = await pageOf(`/designs/${designId}/versions?shared=${encodeURIComponent(value)}`);
+      expect(page, value).not.toContain('id="flash"');
+      expect(page).not.toContain("Your account is locked");
     }
   });
 });

@@ -202,9 +202,12 @@ export async function renderEditor(
 export const editorPage = (identity: SiteIdentity): PageHandler =>
   designRoute(identity, "designs:read", "page", (call) => {
     const s = studioText(call.req.lang);
+    // Only a version this design has: the query picks the site's own message, never adds words to it.
     const version = (name: string) => {
       const value = call.req.query(name);
-      return value && /^\d{1,10}$/.test(value) ? value : undefined;
+      return value && /^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) <= call.head.latestVersion
+        ? value
+        : undefined;
     };
     // After "open in editor" on the history page, which version the draft now holds; after the
     // publish form (no script), which version it made.

@@ -118,17 +118,25 @@ function tooLargeNotice(call: DesignCall, s: Texts, file: string, from: number, 
   return html`<p class="notice" role="status" data-too-large="${file}">${fill(s.compareTooLarge, bounds)} ${download(from)}, ${download(to)}</p>`;
 }
 
+/**
+ * The message the site redirected here with, by its key: `?shared=N` after sharing version N. The
+ * text is always the site's own: the query only picks it, and a value that is not a version of this
+ * design (a forged link's words) shows nothing.
+ */
+function flashNotice(call: DesignCall): Html | string {
+  const s = studioText(call.req.lang);
+  const version = chosenVersion(call.req.query("shared"), call.head.latestVersion);
+  if (version === undefined) return "";
+  return html`<p class="notice" role="status" id="flash">${fill(s.shared, { version })}</p>`;
+}
+
 /** GET `/designs/{designId}/versions`: every version (newest first, paged), the compare form and the diff. */
 export const historyPage = (identity: SiteIdentity): PageHandler =>
   designRoute(identity, "designs:read", "page", async (call) => {
     const s = studioText(call.req.lang);
     const { head, req } = call;
     const list = await listVersionsPage(head.workspaceId, head.id, parsePage(req.query("page")));
-    const shared = req.query("shared");
-    const notice = shared
-      ? html`<p class="notice" role="status" id="flash">${fill(s.shared, { version: shared })}</p>`
-      : "";
-    const body = html`${notice}
+    const body = html`${flashNotice(call)}
 <p><a href="/designs/${head.id}">${s.backToEditor}</a></p>
 <section aria-labelledby="versions-title">
 <h2 id="versions-title">${s.colVersion}</h2>
