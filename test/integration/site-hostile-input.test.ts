@@ -8,7 +8,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
 
 /**
- * Input that must be refused or bounded, not worked on until a time-out or a 500 (issue 37): the
+ * Input that must be refused or bounded, not worked on until a time-out or a 500: the
  * history's diff of two huge versions, a publish call whose JSON does not parse, sample data nested
  * too deep, path segments whose percent-escapes do not decode, and words a forged link puts on the
  * history page. Over HTTP against `npm start`, as the seeded ADMIN who logs in with the real form.
