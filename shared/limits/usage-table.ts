@@ -14,27 +14,34 @@ import type { RateWindows } from "./rate-limiter.ts";
  * windows under `RATE#<workspace>#<class>` / window start.
  */
 
+/**
+ * Adds `pages` to an item's count; with `max`, one conditional ADD that applies only while the count
+ * stays at or below it (false, adding nothing, otherwise).
+ */
+async function addPages(key: { pk: string; sk: string }, pages: number, max?: number): Promise<boolean> {
+  const bounded = max !== undefined;
+  try {
+    await awsClients().ddb.send(
+      new UpdateCommand({
+        TableName: config().tables.usage,
+        Key: key,
+        UpdateExpression: "ADD pages :n",
+        ...(bounded && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
+        ExpressionAttributeValues: { ":n": pages, ...(bounded && { ":max": max }) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (bounded && isConditionalCheckFailed(err)) return false;
+    throw err;
+  }
+}
+
 /** Page counts; a bounded `add` is one conditional ADD (DynamoDB has no arithmetic in conditions, hence `max`). */
 export const dynamoPageCounter: PageCounter = {
-  async add(workspaceId, month, pages, max, spread) {
-    const bounded = max !== undefined;
-    try {
-      await awsClients().ddb.send(
-        new UpdateCommand({
-          TableName: config().tables.usage,
-          // A bounded add needs the whole count: the main item (stopping plans never spread).
-          Key: pageItemKey(workspaceId, month, bounded ? undefined : spread),
-          UpdateExpression: "ADD pages :n",
-          ...(bounded && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
-          ExpressionAttributeValues: { ":n": pages, ...(bounded && { ":max": max }) },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (bounded && isConditionalCheckFailed(err)) return false;
-      throw err;
-    }
-  },
+  // A bounded add needs the whole count: the main item (stopping plans never spread).
+  add: (workspaceId, month, pages, max, spread) =>
+    addPages(pageItemKey(workspaceId, month, max !== undefined ? undefined : spread), pages, max),
   async used(workspaceId, month) {
     const [items, requests] = await Promise.all([
       readPageItems(workspaceId, month),
@@ -110,24 +117,7 @@ export const dynamoRateWindows: RateWindows = {
  * generation pages' `PAGES#…` items, so no page count, bill or reconciliation ever reads it.
  */
 export const dynamoPreviewCounter: PreviewPageCounter = {
-  async add(workspaceId, month, pages, max) {
-    const bounded = max !== undefined;
-    try {
-      await awsClients().ddb.send(
-        new UpdateCommand({
-          TableName: config().tables.usage,
-          Key: previewItemKey(workspaceId, month),
-          UpdateExpression: "ADD pages :n",
-          ...(bounded && { ConditionExpression: "attribute_not_exists(pages) OR pages <= :max" }),
-          ExpressionAttributeValues: { ":n": pages, ...(bounded && { ":max": max }) },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (bounded && isConditionalCheckFailed(err)) return false;
-      throw err;
-    }
-  },
+  add: (workspaceId, month, pages, max) => addPages(previewItemKey(workspaceId, month), pages, max),
   async used(workspaceId, month) {
     const out = await awsClients().ddb.send(
       new GetCommand({

@@ -8,7 +8,7 @@ import type { FaultRule } from "#shared/aws/fault-injection.ts";
 import type { SweepReport } from "#shared/generation/sweep.ts";
 import { type AcceptedJson, hostOf, pollStatus, type StatusAnswer } from "./async-http.ts";
 import type { RunningStack } from "./local-stack.ts";
-import { stackDocumentClient } from "./stack-clients.ts";
+import { scanWorkspaceFiles, stackDocumentClient } from "./stack-clients.ts";
 import { pagesUsedNow } from "./limits-stack.ts";
 import type { WebhookReceiver } from "./webhook-receiver.ts";
 
@@ -122,21 +122,7 @@ export async function billedPerRequest(stack: RunningStack, workspaceId: string)
 export async function fileStatusesOf(stack: RunningStack, workspaceId: string): Promise<string[]> {
   const ddb = stackDocumentClient(stack.dataDir);
   try {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await ddb.send(
-        new ScanCommand({
-          TableName: localTableName(tables.files.id),
-          FilterExpression: "workspaceId = :w",
-          ExpressionAttributeValues: { ":w": workspaceId },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await scanWorkspaceFiles(ddb, localTableName(tables.files.id), workspaceId);
     return items.map((i) => String(i.status));
   } finally {
     ddb.destroy();

@@ -47,13 +47,21 @@ export function useStackEmulators(dataDir: string): void {
 }
 
 /** Every file record of a workspace, whatever its request (after useStackEmulators). */
-export async function fileRecordsOfWorkspace(workspaceId: string): Promise<Record<string, unknown>[]> {
+export const fileRecordsOfWorkspace = (workspaceId: string) =>
+  scanWorkspaceFiles(awsClients().ddb, config().tables.files, workspaceId);
+
+/** Every file record of a workspace in `table`, scanned with `ddb` (consistent, page by page). */
+export async function scanWorkspaceFiles(
+  ddb: DynamoDBDocumentClient,
+  table: string,
+  workspaceId: string,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await awsClients().ddb.send(
+    const out = await ddb.send(
       new ScanCommand({
-        TableName: config().tables.files,
+        TableName: table,
         FilterExpression: "workspaceId = :w",
         ExpressionAttributeValues: { ":w": workspaceId },
         ConsistentRead: true,
