@@ -116,8 +116,7 @@ export const routes: DesignRoute[] = [
     method: "POST",
     path: "/designs/preview",
     operation: "designs:read",
-    early: true,
-    run: async (req, { grant, body, admitted }) => {
+    run: async (req, { grant, body }) => {
       const format = req.query("format") ?? "pdf";
       if (format !== "pdf" && format !== "png")
         throw new PlatenError("VALIDATION_FAILED", {
@@ -129,12 +128,9 @@ export const routes: DesignRoute[] = [
         throw new PlatenError("VALIDATION_FAILED", {
           details: [{ field: "page", message: "an integer ≥ 1", messageJa: "1 以上の整数である必要があります" }],
         });
-      // The lookups run beside the rate-limit write; nothing renders before it admits the request,
-      // and over the limit the answer is 429 whatever the body (as in every class).
-      const lookups = (async () => previewSource(grant.workspaceId, body(previewBody)))();
-      lookups.catch(() => undefined);
-      await admitted;
-      const source = await lookups;
+      // Admitted already (design-handler.ts): over the limit the answer was 429 before the body was
+      // read or its bundle checked.
+      const source = await previewSource(grant.workspaceId, body(previewBody));
       const rendered = await renderPreview(getRenderer(), source);
       const headers = { ...noStore, "X-Page-Count": String(rendered.pageCount) };
       if (format === "pdf") return { status: 200, headers, contentType: "application/pdf", body: rendered.pdf };

@@ -53,14 +53,22 @@ export interface BundleProblem {
   messageJa?: string;
 }
 
+/**
+ * Problems one check lists at most (README.md#bundle-limits). Past them the checks stop, and one
+ * more entry, on the file of the first problem left out, says that more were left out: the work of a
+ * check stays bounded however many problems a bundle has.
+ */
+export const MAX_BUNDLE_PROBLEMS = 50;
+
 /** 422 DESIGN_BUNDLE_INVALID with one detail per problem; its message is one line for the admin CLI. */
 export class BundleInvalid extends PlatenError {
   readonly problems: BundleProblem[];
 
   constructor(problems: BundleProblem[]) {
-    super("DESIGN_BUNDLE_INVALID", { details: problems.slice(0, 50).map(toDetail) });
+    const listed = capProblems(problems);
+    super("DESIGN_BUNDLE_INVALID", { details: listed.map(toDetail) });
     this.name = "BundleInvalid";
-    this.problems = problems;
+    this.problems = listed;
     this.message = `invalid design bundle: ${problems.slice(0, 3).map(describe).join("; ")}`;
   }
 }
@@ -84,35 +92,43 @@ const parser = registerPlatenFilters(new Liquid({ strictFilters: true, parseLimi
 /**
  * Every check a bundle passes before it is published (and the warnings of a draft): the
  * manifest's schema, Liquid syntax, sampleParams against the parameters, assets the
- * template or style names, and the limits. Answers the checked bundle and its problems.
+ * template or style names, and the limits. Answers the checked bundle and its problems: at most
+ * MAX_BUNDLE_PROBLEMS, then a note that more were left out. Linear in the bundle's size: each text's
+ * lines are indexed once and design.json is parsed once, whatever the number of problems.
  */
 export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: BundleProblem[] } {
-  const problems: BundleProblem[] = [];
+  const problems = new ProblemList();
+  const manifestAt = jsonPositions(raw.manifestText);
   // reportInput: the locales name the received type, and a missing key reads "is required".
   const parsed = designManifestSchema.safeParse(raw.manifest, { reportInput: true });
-  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => manifestProblem(i, raw.manifestText)));
-  problems.push(...templateProblems(raw.template, "template.liquid"));
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) if (!problems.add(() => manifestProblem(issue, manifestAt))) break;
+  if (!problems.full) problems.add(templateProblem(raw.template, "template.liquid"));
   if (raw.css.length > BUNDLE_LIMITS.maxTextChars)
-    problems.push({
+    problems.add({
       file: "style.css",
       message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
       messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
     });
-  problems.push(...assetProblems(raw));
-  if (parsed.success && parsed.data.sampleParams) {
+  assetProblems(raw, problems);
+  if (parsed.success && parsed.data.sampleParams && !problems.full) {
     const { mismatches } = checkParams(parsed.data.parameters, parsed.data.sampleParams, "sampleParams");
     for (const m of mismatches) {
-      problems.push({
+      const added = problems.add(() => ({
         file: "design.json",
         field: m.field,
-        ...positionOf(raw.manifestText, m.field?.split(".") ?? []),
+        ...manifestAt(m.field?.split(".") ?? []),
         message: `does not fit the parameter schema: ${m.message}`,
         messageJa: `パラメーターのスキーマに合いません: ${m.messageJa ?? m.message}`,
-      });
+      }));
+      if (!added) break;
     }
   }
-  if (!parsed.success) return { problems };
-  return { bundle: { manifest: parsed.data, template: raw.template, css: raw.css, assets: raw.assets }, problems };
+  if (!parsed.success) return { problems: problems.list() };
+  return {
+    bundle: { manifest: parsed.data, template: raw.template, css: raw.css, assets: raw.assets },
+    problems: problems.list(),
+  };
 }
 
 /** The bundle, or 422 DESIGN_BUNDLE_INVALID naming every problem. */
@@ -122,57 +138,131 @@ export function strictBundle(raw: RawBundle): DesignBundle {
   return bundle;
 }
 
-function manifestProblem(issue: z.core.$ZodIssue, text: string | undefined): BundleProblem {
+/**
+ * The problems of one check, up to MAX_BUNDLE_PROBLEMS. `add` answers false once the list is full
+ * (the problem is then only remembered as the first left out), so a producer stops there; a
+ * problem given as a function is only made when it is kept.
+ */
+class ProblemList {
+  private readonly items: BundleProblem[] = [];
+  private leftOut: BundleProblem | undefined;
+
+  /** A problem past the cap was found: nothing more is looked for. */
+  get full(): boolean {
+    return this.leftOut !== undefined;
+  }
+
+  add(problem: BundleProblem | (() => BundleProblem) | undefined): boolean {
+    if (problem === undefined) return !this.full;
+    if (this.full) return false;
+    const made = typeof problem === "function" ? problem() : problem;
+    if (this.items.length < MAX_BUNDLE_PROBLEMS) {
+      this.items.push(made);
+      return true;
+    }
+    this.leftOut = made;
+    return false;
+  }
+
+  /** The problems kept, then the note that more were left out. */
+  list(): BundleProblem[] {
+    return this.leftOut ? [...this.items, leftOutNote(this.leftOut)] : [...this.items];
+  }
+}
+
+/** Notes made by leftOutNote: a list ending in one is already capped. */
+const notes = new WeakSet<BundleProblem>();
+
+/** The entry after MAX_BUNDLE_PROBLEMS problems: more were left out, the first of them on this file. */
+function leftOutNote(first: BundleProblem): BundleProblem {
+  const note = {
+    file: first.file,
+    message: `more problems were left out: only the first ${MAX_BUNDLE_PROBLEMS} are listed`,
+    messageJa: `ほかにも問題があります（最初の ${MAX_BUNDLE_PROBLEMS} 件のみ表示しています）`,
+  };
+  notes.add(note);
+  return note;
+}
+
+/** Any list of problems as an answer lists them: the first MAX_BUNDLE_PROBLEMS, then the note. */
+function capProblems(problems: BundleProblem[]): BundleProblem[] {
+  if (problems.length <= MAX_BUNDLE_PROBLEMS) return problems;
+  if (problems.length === MAX_BUNDLE_PROBLEMS + 1 && notes.has(problems[MAX_BUNDLE_PROBLEMS]!)) return problems;
+  return [...problems.slice(0, MAX_BUNDLE_PROBLEMS), leftOutNote(problems[MAX_BUNDLE_PROBLEMS]!)];
+}
+
+function manifestProblem(issue: z.core.$ZodIssue, at: JsonPositions): BundleProblem {
   const path = issue.path.map(String);
   return {
     file: "design.json",
     field: path.length ? path.join(".") : "(root)",
-    ...positionOf(text, path),
+    ...at(path),
     ...issueMessages(issue),
   };
 }
 
 /** Line and column of a JSON path in design.json's text (the nearest existing parent). */
-function positionOf(text: string | undefined, path: string[]): { line?: number; column?: number } {
-  if (text === undefined) return {};
-  const tree = parseTree(text);
-  if (!tree) return {};
-  for (let n = path.length; n >= 0; n--) {
-    const segments = path.slice(0, n).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-    const node = findNodeAtLocation(tree, segments);
-    if (node) {
+type JsonPositions = (path: string[]) => { line?: number; column?: number };
+
+/** Positions in one JSON text: parsed once, on the first question, and its lines indexed once. */
+function jsonPositions(text: string | undefined): JsonPositions {
+  if (text === undefined) return () => ({});
+  let tree: ReturnType<typeof parseTree> | null = null;
+  const lineOf = lineIndex(text);
+  return (path) => {
+    if (tree === null) tree = parseTree(text);
+    if (!tree) return {};
+    for (let n = path.length; n >= 0; n--) {
+      const segments = path.slice(0, n).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const node = findNodeAtLocation(tree, segments);
       // A property's value node: point at its key, where an editor shows the property.
-      const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
-      const before = text.slice(0, at);
-      return { line: before.split("\n").length, column: at - before.lastIndexOf("\n") };
+      if (node) return lineOf(node.parent?.type === "property" ? node.parent.offset : node.offset);
     }
-  }
-  return {};
+    return {};
+  };
 }
 
-function templateProblems(template: string, file: string): BundleProblem[] {
+/**
+ * Line and column (both from 1) of offsets in one text: the line starts are found once, on the
+ * first lookup, and each lookup is a binary search among them.
+ */
+export function lineIndex(text: string): (offset: number) => { line: number; column: number } {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - starts[low]! + 1 };
+  };
+}
+
+function templateProblem(template: string, file: string): BundleProblem | undefined {
   if (template.length > BUNDLE_LIMITS.maxTextChars)
-    return [
-      {
-        file,
-        message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
-        messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
-      },
-    ];
+    return {
+      file,
+      message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
+      messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
+    };
   try {
     parser.parse(template);
-    return [];
+    return undefined;
   } catch (err) {
     const position = (err as { token?: { getPosition?: () => [number, number] } }).token?.getPosition?.();
     const message = (err as Error).message.replace(/, line:\d+, col:\d+$/, "");
-    return [
-      {
-        file,
-        ...(position && { line: position[0], column: position[1] }),
-        message,
-        messageJa: `Liquid の構文エラーです: ${message}`,
-      },
-    ];
+    return {
+      file,
+      ...(position && { line: position[0], column: position[1] }),
+      message,
+      messageJa: `Liquid の構文エラーです: ${message}`,
+    };
   }
 }
 
@@ -187,11 +277,10 @@ function decodedName(reference: string): string {
   }
 }
 
-function assetProblems(raw: RawBundle): BundleProblem[] {
-  const problems: BundleProblem[] = [];
+function assetProblems(raw: RawBundle, problems: ProblemList): void {
   const names = Object.keys(raw.assets);
   if (names.length > BUNDLE_LIMITS.maxAssets)
-    problems.push({
+    problems.add({
       file: "assets/",
       message: `more than ${BUNDLE_LIMITS.maxAssets} assets (${names.length})`,
       messageJa: `アセットが ${BUNDLE_LIMITS.maxAssets} 個を超えています（${names.length} 個）`,
@@ -201,14 +290,14 @@ function assetProblems(raw: RawBundle): BundleProblem[] {
     const size = raw.assets[name]!.body.length;
     total += size;
     if (size > BUNDLE_LIMITS.maxAssetBytes)
-      problems.push({
+      problems.add({
         file: name,
         message: `larger than ${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB`,
         messageJa: `${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB を超えています`,
       });
   }
   if (total > BUNDLE_LIMITS.maxBundleBytes)
-    problems.push({
+    problems.add({
       file: "assets/",
       message: `assets over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB in all`,
       messageJa: `アセットの合計が ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
@@ -217,18 +306,20 @@ function assetProblems(raw: RawBundle): BundleProblem[] {
     ["template.liquid", raw.template],
     ["style.css", raw.css],
   ] as const) {
+    // A text over its limit is refused as such; its references are not looked for.
+    if (text.length > BUNDLE_LIMITS.maxTextChars) continue;
+    // One index of the text's lines for all its references (it was split up to each one: quadratic).
+    const lineOf = lineIndex(text);
     for (const match of text.matchAll(ASSET_REFERENCE)) {
+      if (problems.full) return;
       const name = decodedName(match[0].replace(/[?#].*$/, ""));
-      if (raw.assets[name]) continue;
-      const before = text.slice(0, match.index);
-      problems.push({
+      if (Object.hasOwn(raw.assets, name)) continue;
+      problems.add(() => ({
         file,
-        line: before.split("\n").length,
-        column: match.index - before.lastIndexOf("\n"),
+        ...lineOf(match.index),
         message: `names ${name}, which the bundle does not have`,
         messageJa: `バンドルにない ${name} を参照しています`,
-      });
+      }));
     }
   }
-  return problems;
 }

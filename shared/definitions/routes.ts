@@ -95,28 +95,29 @@ function managementRoutes(): RouteDefinition[] {
 /**
  * The design API and the gallery's authenticated routes (shared/authoring/README.md): a Bearer
  * token or the login session, never an appkey. Routes that render (create, publish, preview) run
- * in the Chromium function `design-render`; the others in `design-api`. Only a preview counts
- * toward a rate class of its own.
+ * in the Chromium function `design-render`; the others in `design-api`. Every route that checks a
+ * bundle counts toward a rate class (shared/limits/README.md#rate-limits), admitted before any work:
+ * a preview toward `preview`; create, publish and the draft's save and read toward `design-write`.
  */
 function designRoutes(): RouteDefinition[] {
-  const read = (method: RouteDefinition["method"], path: string) =>
-    route(method, path, "design-api", "none", { auth: "bearer-or-session" });
+  const read = (method: RouteDefinition["method"], path: string, rateClass: RateClass | "none" = "none") =>
+    route(method, path, "design-api", rateClass, { auth: "bearer-or-session" });
   const render = (method: RouteDefinition["method"], path: string, rateClass: RateClass | "none" = "none") =>
     route(method, path, "design-render", rateClass, { auth: "bearer-or-session" });
   const design = "/designs/{designId}";
   return [
     read("GET", "/designs"),
-    render("POST", "/designs"),
+    render("POST", "/designs", "design-write"),
     render("POST", "/designs/preview", "preview"),
     read("GET", design),
     read("PATCH", design),
     read("DELETE", design),
     read("GET", `${design}/versions`),
-    render("POST", `${design}/versions`),
+    render("POST", `${design}/versions`, "design-write"),
     read("GET", `${design}/versions/{version}`),
     read("GET", `${design}/versions/{version}/bundle`),
-    read("GET", `${design}/draft`),
-    read("PUT", `${design}/draft`),
+    read("GET", `${design}/draft`, "design-write"),
+    read("PUT", `${design}/draft`, "design-write"),
     read("DELETE", `${design}/draft`),
     read("POST", "/templates"),
     read("GET", "/templates/{templateId}"),

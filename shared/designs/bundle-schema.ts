@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { designDescription, designLabel } from "./design-text.ts";
+import { lengthToMm, NAMED_SIZES_MM, type NamedSize, PAGE_LENGTH, PAGE_LENGTH_MM, pageMm } from "./page-size.ts";
 
 /**
  * OpenAPI getDesignParameters: one parameter of a design's schema; `spec` holds the children of
@@ -57,37 +58,44 @@ export const parameterSpecSchema: z.ZodType<ParameterSpec> = z.lazy(() =>
     }),
 );
 
-/** Page sizes Chromium's page.pdf understands by name, or explicit CSS lengths. */
+/** A margin: a CSS length (mm, cm, in, px). */
+const marginLength = z.string().regex(PAGE_LENGTH);
+
+/**
+ * A custom width or height: a CSS length within PAGE_LENGTH_MM (1 cm to 5 m), so no page makes
+ * the print, the thumbnail or the page images fail.
+ */
+const pageLength = z
+  .string()
+  .regex(PAGE_LENGTH)
+  .refine(
+    (length) => {
+      const mm = lengthToMm(length);
+      // A malformed length is the regex's issue; 1e-6 mm of slack for units that do not divide evenly.
+      return Number.isNaN(mm) || (mm >= PAGE_LENGTH_MM.min - 1e-6 && mm <= PAGE_LENGTH_MM.max + 1e-6);
+    },
+    {
+      message: `must be between ${PAGE_LENGTH_MM.min}mm and ${PAGE_LENGTH_MM.max}mm (5 m)`,
+      params: { ja: `${PAGE_LENGTH_MM.min}mm 以上 ${PAGE_LENGTH_MM.max}mm（5 m）以下である必要があります` },
+    },
+  );
+
+/**
+ * Page sizes Chromium's page.pdf understands by name, or explicit CSS lengths (1 cm to 5 m each).
+ * The margins must leave room on the page: margins as wide as the page made every print fail.
+ */
 export const pageSchema = z
   .object({
-    size: z.enum(["A3", "A4", "A5", "A6", "B4", "B5", "Letter", "Legal"]).default("A4"),
-    width: z
-      .string()
-      .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-      .optional(),
-    height: z
-      .string()
-      .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-      .optional(),
+    size: z.enum(Object.keys(NAMED_SIZES_MM) as [NamedSize, ...NamedSize[]]).default("A4"),
+    width: pageLength.optional(),
+    height: pageLength.optional(),
     orientation: z.enum(["portrait", "landscape"]).default("portrait"),
     margin: z
       .object({
-        top: z
-          .string()
-          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-          .default("10mm"),
-        right: z
-          .string()
-          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-          .default("10mm"),
-        bottom: z
-          .string()
-          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-          .default("10mm"),
-        left: z
-          .string()
-          .regex(/^\d+(\.\d+)?(mm|cm|in|px)$/)
-          .default("10mm"),
+        top: marginLength.default("10mm"),
+        right: marginLength.default("10mm"),
+        bottom: marginLength.default("10mm"),
+        left: marginLength.default("10mm"),
       })
       .strict()
       // prefault: zod 4's default() skips parsing, so the margins' own defaults would be lost
@@ -97,6 +105,28 @@ export const pageSchema = z
   .refine((p) => (p.width === undefined) === (p.height === undefined), {
     message: "width and height must be given together",
     params: { ja: "width と height は両方指定する必要があります" },
+  })
+  .superRefine((p, ctx) => {
+    const { width, height } = pageMm(p);
+    const m = (side: keyof typeof p.margin) => lengthToMm(p.margin[side]);
+    const room = [
+      ["top", "bottom", height, "high", "高さ"],
+      ["left", "right", width, "wide", "幅"],
+    ] as const;
+    for (const [first, second, length, word, wordJa] of room) {
+      const margins = m(first) + m(second);
+      // Fits, or a length the other checks refuse (a malformed margin, a page out of bounds).
+      if (!(margins >= length) || length < PAGE_LENGTH_MM.min - 1e-6 || length > PAGE_LENGTH_MM.max + 1e-6) continue;
+      const mm = (n: number) => `${Math.round(n * 100) / 100}mm`;
+      ctx.addIssue({
+        code: "custom",
+        path: ["margin", first],
+        message: `the ${first} and ${second} margins (${mm(margins)} together) leave no room on a page ${mm(length)} ${word}`,
+        params: {
+          ja: `${first} と ${second} の余白（合計 ${mm(margins)}）が、${wordJa} ${mm(length)} のページに収まりません`,
+        },
+      });
+    }
   });
 
 /** Text the PDF's Info dictionary carries: well-formed Unicode, so it encodes as UTF-16 without loss. */

@@ -1,3 +1,4 @@
+import { BoundedCache, cachedRead, jsonBytes, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignBundle, ParameterSpec } from "./bundle-schema.ts";
 import { type DesignVersion, getBundle, getDesignHead, getDesignVersion } from "./design-store.ts";
@@ -68,7 +69,11 @@ export async function findVersionAhead(
   return { design, current };
 }
 
-const versionCache = new Map<string, Promise<DesignVersion | undefined>>();
+/** Found versions by `workspace/design/version`: small records, so many of them (shared/bounded-cache.ts). */
+const versionCache = new BoundedCache<string, Promise<DesignVersion | undefined>>({
+  maxBytes: 16 * MiB,
+  maxEntries: 1000,
+});
 
 /**
  * Versions never change once published, so a found one is kept (misses and failed reads are not
@@ -80,21 +85,12 @@ export function cachedVersion(
   designId: string,
   version: number,
 ): Promise<DesignVersion | undefined> {
-  const key = `${workspaceId}/${designId}/${version}`;
-  const hit = versionCache.get(key);
-  if (hit) return hit;
-  const read = getDesignVersion(workspaceId, designId, version);
-  versionCache.set(key, read);
-  if (versionCache.size > 1000) versionCache.delete(versionCache.keys().next().value as string);
-  read.then(
-    (found) => {
-      if (!found && versionCache.get(key) === read) versionCache.delete(key);
-    },
-    () => {
-      if (versionCache.get(key) === read) versionCache.delete(key);
-    },
+  return cachedRead(
+    versionCache,
+    `${workspaceId}/${designId}/${version}`,
+    () => getDesignVersion(workspaceId, designId, version),
+    { sizeOf: jsonBytes, keep: (found) => found !== undefined },
   );
-  return read;
 }
 
 /** OpenAPI getDesignParameters as served: name, type, label, description only when set, spec children. */
@@ -108,17 +104,20 @@ export function publicParameterSchema(params: ParameterSpec[]): ParameterSpec[] 
   }));
 }
 
-const bundleCache = new Map<string, Promise<DesignBundle>>();
+/**
+ * Bundles by their key, bounded by their bytes: a bundle may hold 10 MB of assets, and a count of
+ * them (200 before) could add up to 2 GB in a 512 MB function.
+ */
+const bundleCache = new BoundedCache<string, Promise<DesignBundle>>({ maxBytes: 64 * MiB });
 
-/** Versions are immutable, so a warm container keeps their bundles (bounded LRU-ish). */
+/** What a bundle keeps in memory: its texts, its manifest and its assets' bytes. */
+export function bundleBytes(bundle: DesignBundle): number {
+  let bytes = textBytes(bundle.template) + textBytes(bundle.css) + jsonBytes(bundle.manifest);
+  for (const [name, asset] of Object.entries(bundle.assets)) bytes += textBytes(name) + asset.body.length;
+  return bytes;
+}
+
+/** Versions are immutable, so a warm container keeps their bundles (least recently used out first). */
 export function loadBundle(version: DesignVersion): Promise<DesignBundle> {
-  const key = version.bundleKey;
-  let cached = bundleCache.get(key);
-  if (!cached) {
-    cached = getBundle(key);
-    cached.catch(() => bundleCache.delete(key));
-    bundleCache.set(key, cached);
-    if (bundleCache.size > 200) bundleCache.delete(bundleCache.keys().next().value as string);
-  }
-  return cached;
+  return cachedRead(bundleCache, version.bundleKey, () => getBundle(version.bundleKey), { sizeOf: bundleBytes });
 }

@@ -1,3 +1,4 @@
+import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { planOf } from "#shared/limits/page-quota.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.ts";
@@ -16,14 +17,12 @@ import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.t
  * container may be frozen while that render runs on; past its deadline the pool replaces the
  * browser, so the next request of that container may wait for a relaunch.
  */
-const planStops = new Map<string, boolean>();
-const MAX_REMEMBERED = 10_000;
+const planStops = new BoundedCache<string, boolean>({ maxBytes: 1 * MiB, maxEntries: 10_000 });
 
 /** Notes whether the admitted workspace's plan stops at its page limit (read on the next request). */
 export function rememberPlan(workspace: Workspace): void {
-  if (planStops.size >= MAX_REMEMBERED) planStops.clear();
   try {
-    planStops.set(workspace.id, planOf(workspace).stops);
+    planStops.set(workspace.id, planOf(workspace).stops, textBytes(workspace.id) + 8);
   } catch {
     planStops.delete(workspace.id); // no plan: generation reports it
   }

@@ -12,6 +12,7 @@ import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { whileAdmitting } from "#shared/admissions-first.ts";
+import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 
 /**
  * Authentication and the rate limit of one request (see README.md#authentication,
@@ -38,10 +39,9 @@ export interface Admission {
  * A key belongs to one workspace for ever (rotation makes a new key), so the key hash →
  * workspace id mapping can be remembered; whether the key is still valid is read every time.
  */
-const workspaceOfKey = new Map<string, string>();
-const MAX_REMEMBERED_KEYS = 10_000;
+const workspaceOfKey = new BoundedCache<string, string>({ maxBytes: 4 * MiB, maxEntries: 10_000 });
 /** `workspaceId#class` → epoch seconds until which the last check said "over the limit". */
-const limitedUntil = new Map<string, number>();
+const limitedUntil = new BoundedCache<string, number>({ maxBytes: 4 * MiB, maxEntries: 10_000 });
 
 /**
  * Starts admitting a request. With a remembered key the key read and the rate-limit write
@@ -132,14 +132,13 @@ async function limitRate(workspaceId: string, rateClass: RateClass, clock: Clock
     limitedUntil.delete(`${workspaceId}#${rateClass}`);
   } catch (err) {
     if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {
-      if (limitedUntil.size >= MAX_REMEMBERED_KEYS) limitedUntil.clear();
-      limitedUntil.set(`${workspaceId}#${rateClass}`, clock.now().getTime() / 1000 + err.retryAfter);
+      const key = `${workspaceId}#${rateClass}`;
+      limitedUntil.set(key, clock.now().getTime() / 1000 + err.retryAfter, textBytes(key) + 8);
     }
     throw err;
   }
 }
 
 function remember(keyHash: string, workspaceId: string): void {
-  if (workspaceOfKey.size >= MAX_REMEMBERED_KEYS) workspaceOfKey.clear();
-  workspaceOfKey.set(keyHash, workspaceId);
+  workspaceOfKey.set(keyHash, workspaceId, textBytes(keyHash) + textBytes(workspaceId));
 }

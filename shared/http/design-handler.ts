@@ -25,11 +25,6 @@ export interface DesignContext {
   audit(action: AuditAction, target?: string, detail?: Record<string, string>): Promise<void>;
   /** Who the caller is in a version's `createdBy`: the user's e-mail, else the OAuth client's name. */
   who(): Promise<string>;
-  /**
-   * Settles when the route's rate class admits the request (at once for routes without one). An
-   * `early` route reads what it needs meanwhile and awaits this before any work that costs (a render).
-   */
-  admitted: Promise<void>;
 }
 
 /** One route of a design API function: the route table's method and path, and what it needs. */
@@ -37,16 +32,16 @@ export interface DesignRoute {
   method: string;
   path: string;
   operation: DesignOperation;
-  /** The route awaits `admitted` itself, after its side-effect-free reads (a preview's lookups). */
-  early?: boolean;
   run(req: ApiRequest, ctx: DesignContext): Promise<ApiResult>;
 }
 
 /**
  * The handler of the design API's functions (shared/authoring/README.md): the caller is
  * a Bearer token or a login session (an appkey is refused), a session names its workspace with
- * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), a preview
- * counts toward its own rate class, and only then the route runs.
+ * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), the request
+ * counts toward its route's rate class (a preview; a design write; a draft read), and only then is
+ * the body looked at and the route run: over the limit the answer is 429 before any of the body's
+ * work (its text walked, a bundle checked, a render).
  */
 export function designHandler(table: DesignRoute[]): ProxyHandler {
   return apiHandler({ caller: "none" }, async (req) => {
@@ -57,19 +52,13 @@ export function designHandler(table: DesignRoute[]): ProxyHandler {
     checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
     const grant = authorizeDesigns(caller, route.operation);
     addLogKeys({ workspaceId: grant.workspaceId });
-    refuseIllFormedText(req);
     const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
-    const admitted =
-      rateClass && rateClass !== "none"
-        ? checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows })
-        : Promise.resolve();
-    // An early route that fails before awaiting it must not leave the rejection unhandled.
-    admitted.catch(() => undefined);
-    if (!route.early) await admitted;
+    if (rateClass && rateClass !== "none")
+      await checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
+    refuseIllFormedText(req);
     let who: Promise<string> | undefined;
     return route.run(req, {
       grant,
-      admitted,
       body: (schema) => parseJsonBody(req, schema),
       audit: async (action, target, detail) => {
         await recordAudit(

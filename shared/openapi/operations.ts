@@ -245,6 +245,9 @@ const zip = (description: string): ResponseDoc => ({
   binary: "application/zip",
   headers: { "Content-Disposition": 'attachment; filename="….zip"' },
 });
+/** The rate class of the routes that write or check a design's bundle (shared/limits/README.md#rate-limits). */
+const designWriteText =
+  "Counts toward the design-write rate class (60 a minute per workspace with create, publish and the draft's save and read), before the body is read: 429 RATE_LIMITED with Retry-After above it.";
 const zipBodyText =
   "The body is JSON (the bundle's JSON form) or the bundle zip itself (Content-Type: application/zip; design.json, template.liquid, style.css, assets/…), with `note` in the query.";
 
@@ -425,13 +428,13 @@ function designOperations(): Record<string, OperationDoc> {
     "POST /designs": design("designs:write", {
       operationId: "createDesign",
       summary: "Create a design from a bundle (its version 1) or as a copy of a gallery template",
-      more: `${zipBodyText} {"fromTemplate": id, "label"?: …} copies a gallery template instead. The sample document (sampleParams) is rendered for the thumbnail, so a design whose sample fails is refused (422).`,
+      more: `${zipBodyText} {"fromTemplate": id, "label"?: …} copies a gallery template instead. The sample document (sampleParams) is rendered for the thumbnail, so a design whose sample fails is refused (422). ${designWriteText}`,
       body: createDesignBody,
       binaryBody: "application/zip",
       query: [{ name: "note", description: "the version's note, with a zip body", type: "string" }],
       responses: { 201: ok("the new design", designDetail) },
-      errors: [404, 422],
-      codes: ["TEMPLATE_NOT_FOUND", "DESIGN_BUNDLE_INVALID"],
+      errors: [404, 422, 429],
+      codes: ["TEMPLATE_NOT_FOUND", "DESIGN_BUNDLE_INVALID", "RATE_LIMITED"],
     }),
     "POST /designs/preview": design("designs:read", {
       operationId: "previewDesign",
@@ -499,7 +502,7 @@ function designOperations(): Record<string, OperationDoc> {
     [`POST ${base}/versions`]: design("designs:write", {
       operationId: "publishDesignVersion",
       summary: "Publish the next version from a bundle or from the draft",
-      more: `${zipBodyText.replace("with `note` in the query", "with `note` and `expectedLatestVersion` in the query")} {"from":"draft"} publishes the draft (its warnings are errors here) and clears it. expectedLatestVersion makes the publish conditional: 409 DESIGN_VERSION_CONFLICT carries the latest version in details[0].latestVersion.`,
+      more: `${zipBodyText.replace("with `note` in the query", "with `note` and `expectedLatestVersion` in the query")} {"from":"draft"} publishes the draft (its warnings are errors here) and clears it. expectedLatestVersion makes the publish conditional: 409 DESIGN_VERSION_CONFLICT carries the latest version in details[0].latestVersion. ${designWriteText}`,
       body: publishVersionBody,
       binaryBody: "application/zip",
       query: [
@@ -511,8 +514,8 @@ function designOperations(): Record<string, OperationDoc> {
         },
       ],
       responses: { 201: ok("the new version and its content hash", publishedVersion) },
-      errors: [404, 409, 422],
-      codes: [...designNotFound, "DESIGN_VERSION_CONFLICT", "DESIGN_BUNDLE_INVALID"],
+      errors: [404, 409, 422, 429],
+      codes: [...designNotFound, "DESIGN_VERSION_CONFLICT", "DESIGN_BUNDLE_INVALID", "RATE_LIMITED"],
     }),
     [`GET ${base}/versions/{version}`]: design("designs:read", {
       operationId: "getDesignVersion",
@@ -532,18 +535,18 @@ function designOperations(): Record<string, OperationDoc> {
       operationId: "getDesignDraft",
       summary: "A design's draft in the JSON form, with what publishing it would refuse",
       responses: { 200: ok("the draft and its warnings", draftAnswer) },
-      errors: [404],
-      codes: designNotFound,
-      more: "404 DESIGN_NOT_FOUND also when the design has no draft.",
+      errors: [404, 429],
+      codes: [...designNotFound, "RATE_LIMITED"],
+      more: `404 DESIGN_NOT_FOUND also when the design has no draft. ${designWriteText.replace("Counts", "Checks the draft, so counts")}`,
     }),
     [`PUT ${base}/draft`]: design("designs:write", {
       operationId: "saveDesignDraft",
       summary: "Replace a design's draft (the JSON form); problems come back as warnings",
-      more: "Only the form's own shape is refused (422): an unknown field, a template that is no string, an asset that is no base64.",
+      more: `Only the form's own shape is refused (422): an unknown field, a template that is no string, an asset that is no base64. ${designWriteText}`,
       body: draftForm,
       responses: { 200: ok("saved, with its warnings", draftSaved) },
-      errors: [404, 422],
-      codes: [...designNotFound, "DESIGN_BUNDLE_INVALID"],
+      errors: [404, 422, 429],
+      codes: [...designNotFound, "DESIGN_BUNDLE_INVALID", "RATE_LIMITED"],
     }),
     [`DELETE ${base}/draft`]: design("designs:write", {
       operationId: "discardDesignDraft",

@@ -1,4 +1,5 @@
 import type { RenderOptions } from "bwip-js/generic";
+import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { escapeHtml } from "#shared/html/html.ts";
 
 /**
@@ -78,8 +79,8 @@ export function barcodeFilter(value: unknown, symbology?: unknown, ...options: u
 const isPair = (option: unknown): option is [string, unknown] =>
   Array.isArray(option) && option.length === 2 && typeof option[0] === "string";
 
-const cache = new Map<string, string>();
-const MAX_CACHED = 256;
+/** Drawn SVGs by symbology, value and options, least recently used out first (shared/bounded-cache.ts). */
+const cache = new BoundedCache<string, string>({ maxBytes: 8 * MiB, maxEntries: 256 });
 
 /**
  * The SVG for `value` in `symbology`. Options: `height` (mm, linear codes), `module` (module
@@ -100,8 +101,7 @@ export function barcodeSvg(value: unknown, symbology: unknown, options: Record<s
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
   const svg = drawSvg(spec, name, text, options);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(key, svg);
+  cache.set(key, svg, textBytes(key) + textBytes(svg));
   return svg;
 }
 

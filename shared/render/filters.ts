@@ -1,4 +1,5 @@
 import { type Liquid, toValue } from "liquidjs";
+import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { barcodeFilter } from "./barcode.ts";
 import { registrationNumber, taxByRateFilter } from "./invoice-filters.ts";
 
@@ -15,7 +16,9 @@ export function delimit(value: unknown, separator = ","): unknown {
   return `${n < 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+const zoneFormats = new BoundedCache<string, Intl.DateTimeFormat>({ maxBytes: 1 * MiB, maxEntries: 64 });
+/** About what one Intl.DateTimeFormat holds besides its zone's name. */
+const FORMAT_BYTES = 2048;
 
 /**
  * Minutes to add to local time in `zone` to get UTC at `at` (the sign of
@@ -43,7 +46,7 @@ export function zoneOffsetMinutes(zone: string, at: number): number | undefined 
     } catch {
       return undefined; // an unknown zone: LiquidJS reports it as it always did
     }
-    if (zoneFormats.size < 64) zoneFormats.set(zone, format);
+    zoneFormats.set(zone, format, textBytes(zone) + FORMAT_BYTES);
   }
   const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
   const localAsUtc = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);

@@ -1,5 +1,6 @@
 import type { PDFOptions } from "puppeteer-core";
 import type { PageSetup } from "#shared/designs/bundle-schema.ts";
+import { NAMED_SIZES_MM } from "#shared/designs/page-size.ts";
 
 /** The paper of a design resolved to CSS lengths, portrait/landscape already applied. */
 export interface PageBox {
@@ -10,21 +11,6 @@ export interface PageBox {
   heightPx: number;
   margin: { top: string; right: string; bottom: string; left: string };
 }
-
-/**
- * Named sizes in mm, portrait. B4/B5 are ISO B as in CSS `@page { size: B5 }` (176×250),
- * not JIS B (182×257): the manifest names are the CSS ones.
- */
-const NAMED_SIZES_MM: Record<PageSetup["size"], [number, number]> = {
-  A3: [297, 420],
-  A4: [210, 297],
-  A5: [148, 210],
-  A6: [105, 148],
-  B4: [250, 353],
-  B5: [176, 250],
-  Letter: [215.9, 279.4],
-  Legal: [215.9, 355.6],
-};
 
 const PX_PER_UNIT: Record<string, number> = { mm: 96 / 25.4, cm: 96 / 2.54, in: 96, px: 1 };
 

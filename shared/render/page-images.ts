@@ -61,7 +61,18 @@ async function openRasterizer(browser: Browser): Promise<{ page: Page; setPdf(pd
   };
 }
 
-/** PNG of one page of a PDF, `widthPx` wide (white background). The caller holds the browser (pool.run). */
+/**
+ * A page image is at most this many times as high as `widthPx`: a longer page (a 1 cm × 5 m one, say)
+ * is drawn whole but narrower, so its canvas stays far inside Chromium's (32,767 px a side) and
+ * its PNG small, instead of failing at 1,000 × 500,000 px.
+ */
+export const MAX_PAGE_IMAGE_ASPECT = 8;
+
+/**
+ * PNG of one page of a PDF, `widthPx` wide (white background), or narrower for a page over
+ * MAX_PAGE_IMAGE_ASPECT times as long as wide; never under 1 px a side. The caller holds the browser
+ * (pool.run).
+ */
 export async function rasterizePage(
   browser: Browser,
   pdf: Buffer,
@@ -71,7 +82,7 @@ export async function rasterizePage(
   const { page, setPdf } = await rasterizerOf(browser);
   setPdf(pdf);
   const base64 = await page.evaluate(
-    async (n: number, width: number) => {
+    async (n: number, width: number, maxAspect: number) => {
       // A string specifier: the page imports pdf.js from its own (intercepted) origin.
       const pdfjs = await import(`${location.origin}/pdf.mjs`);
       pdfjs.GlobalWorkerOptions.workerSrc = `${location.origin}/pdf.worker.mjs`;
@@ -91,10 +102,11 @@ export async function rasterizePage(
       try {
         const pdfPage = await doc.getPage(n);
         const natural = pdfPage.getViewport({ scale: 1 });
-        const viewport = pdfPage.getViewport({ scale: width / natural.width });
+        const scale = Math.min(width / natural.width, (width * maxAspect) / natural.height);
+        const viewport = pdfPage.getViewport({ scale });
         const canvas = document.createElement("canvas");
-        canvas.width = Math.round(viewport.width);
-        canvas.height = Math.round(viewport.height);
+        canvas.width = Math.max(1, Math.round(viewport.width));
+        canvas.height = Math.max(1, Math.round(viewport.height));
         const context = canvas.getContext("2d")!;
         context.fillStyle = "#fff";
         context.fillRect(0, 0, canvas.width, canvas.height);
@@ -106,6 +118,7 @@ export async function rasterizePage(
     },
     pageNumber,
     widthPx,
+    MAX_PAGE_IMAGE_ASPECT,
   );
   return Buffer.from(base64, "base64");
 }

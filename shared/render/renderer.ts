@@ -80,7 +80,10 @@ export interface Renderer {
   renderPdf(req: RenderRequest): Promise<RenderedPdf>;
   /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError as renderPdf, but no template errors */
   printPdf(req: PrintRequest): Promise<RenderedPdf>;
-  /** PNG of the first page, 400 px wide. @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages */
+  /**
+   * PNG of the first page, 400 px wide (its top left, when the page is over 4 times as long as wide or
+   * the reverse). @throws RenderError, PAGE_LIMIT_EXCEEDED from an estimate of the pages
+   */
   renderThumbnail(req: ThumbnailRequest): Promise<Buffer>;
   /** PNG of one page of a PDF we rendered, drawn by pdf.js in the pool's Chromium (page-images.ts). */
   pageImage(pdf: Buffer, pageNumber: number, widthPx?: number): Promise<Buffer>;
@@ -97,6 +100,11 @@ export type ThumbnailRequest = Omit<
 >;
 
 const THUMBNAIL_WIDTH_PX = 400;
+/**
+ * A thumbnail shows page 1 from its top left, at most four times as long as it is wide (or as wide
+ * as long): a 1 cm × 5 m page is 400 × 1,600 px of its top, not 400 × 200,000 px of all of it.
+ */
+const THUMBNAIL_MAX_ASPECT = 4;
 /** Page images: sharp on a phone's screen (2× of a 500 px column), ~100–200 KB a page. */
 const PAGE_IMAGE_WIDTH_PX = 1000;
 
@@ -273,8 +281,12 @@ async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: T
       await loadDocument(screen, req.bundle, html, deadlineAt);
       // Publishing refuses a design whose sample document is over the page cap.
       await checkThumbnailPages(screen, html, box, limits);
-      const scale = THUMBNAIL_WIDTH_PX / width;
-      const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, width, height, scale } });
+      const clip = {
+        width: Math.min(width, height * THUMBNAIL_MAX_ASPECT),
+        height: Math.min(height, width * THUMBNAIL_MAX_ASPECT),
+      };
+      const scale = THUMBNAIL_WIDTH_PX / clip.width;
+      const png = await page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip, scale } });
       return Buffer.from(png);
     } finally {
       // The page stays open for the next thumbnail; the document need not stay in memory.

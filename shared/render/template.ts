@@ -1,3 +1,4 @@
+import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import { type DesignBundle, FILE_GLOBAL } from "#shared/designs/bundle-schema.ts";
@@ -86,9 +87,25 @@ interface CompiledBundle {
 }
 
 const engine = createTemplateEngine();
-const MAX_CACHED = 64;
-/** Insertion-ordered, so the oldest key is the least recently used one. */
-const compiledByKey = new Map<string, CompiledBundle>();
+/**
+ * Compiled templates by bundle key, least recently used out first (shared/bounded-cache.ts). Bounded
+ * by bytes: a compiled template can hold far more than its source (a 1,000,000-character template of
+ * `{{a}}` compiles to about 165 MB): 64 of them, the count alone allowed before, were 10 GB.
+ */
+const compiledByKey = new BoundedCache<string, CompiledBundle>({ maxBytes: 128 * MiB, maxEntries: 64 });
+
+/** Measured with LiquidJS 10: each tag or output compiles to about 1 KB besides the source it keeps. */
+const BYTES_PER_TAG = 1024;
+
+/** What a compiled bundle keeps in memory: the template's source, about 1 KB per tag and output, the styles. */
+function compiledBytes(template: string, styles: string): number {
+  let tags = 0;
+  for (let at = template.indexOf("{"); at !== -1; at = template.indexOf("{", at + 1)) {
+    const next = template.charCodeAt(at + 1);
+    if (next === 123 /* { */ || next === 37 /* % */) tags++;
+  }
+  return textBytes(template) + tags * BYTES_PER_TAG + textBytes(styles);
+}
 
 /**
  * The compiled-template cache key of a design version: the workspace is part of it, so
@@ -196,10 +213,7 @@ function templateError(cause: unknown, at: { maxChars: number; renderLimit: numb
 
 function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledBundle {
   const cached = key === undefined ? compiledByObject.get(bundle) : compiledByKey.get(key);
-  if (cached) {
-    if (key !== undefined) touch(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   let templates: Template[];
   try {
     templates = engine.parse(bundle.template);
@@ -211,14 +225,8 @@ function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledB
     `<style>${pageCss(resolvePageBox(bundle.manifest.page))}</style>`;
   const compiled = { templates, styles, barcodes: usesBarcodes(bundle.template) };
   if (key === undefined) compiledByObject.set(bundle, compiled);
-  else touch(key, compiled);
+  else compiledByKey.set(key, compiled, compiledBytes(bundle.template, styles));
   return compiled;
-}
-
-function touch(key: string, compiled: CompiledBundle): void {
-  compiledByKey.delete(key);
-  compiledByKey.set(key, compiled);
-  if (compiledByKey.size > MAX_CACHED) compiledByKey.delete(compiledByKey.keys().next().value as string);
 }
 
 /** `</style` inside CSS would end the element early; `<\/style` means the same to CSS. */

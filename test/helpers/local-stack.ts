@@ -27,7 +27,14 @@ export interface RunningStack {
  * they run with the limits raised (configuration, not a bypass). The limits suite passes
  * `PLATEN_RATE_LIMITS: ""` to get the spec's numbers.
  */
-export const UNLIMITED = JSON.stringify({ sync: 1e6, async: 1e6, retrieval: 1e6, status: 1e6, preview: 1e6 });
+export const UNLIMITED = JSON.stringify({
+  sync: 1e6,
+  async: 1e6,
+  retrieval: 1e6,
+  status: 1e6,
+  preview: 1e6,
+  "design-write": 1e6,
+});
 
 /**
  * `npm start`'s command (package.json, the same arguments: a unit test holds them together).

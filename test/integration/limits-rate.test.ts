@@ -202,7 +202,7 @@ describe("rate limits per workspace and class (see shared/limits/README.md#rate-
     expect(await statusOf(get(tenant.appKey, `/file/status/${UNKNOWN_REQUEST}`))).toBe(404);
   });
 
-  it("preview: 60 a minute per workspace in a class of its own (the design API); other design routes are not limited", async () => {
+  it("preview: 60 a minute per workspace in a class of its own (the design API); the design list is not limited", async () => {
     const tenant: Tenant = await createTenant(stack, "Rate preview");
     useStackEmulators(stack.dataDir);
     const client = await makeConfidentialClient(tenant.workspaceId, ["designs:read"]);

@@ -36,20 +36,21 @@ const SPEC_CLASSES: Record<string, string> = {
   "PATCH /workspace/webhook": "none",
   "PATCH /workspace/{workspaceId}/webhook": "none",
   "POST /workspace/{workspaceId}/application-token/regenerate": "none",
-  // The design API and the gallery (shared/http/design-handler.ts): only a preview, which renders, counts
-  // toward a class (`preview`); the other routes are authenticated editing, like management.
+  // The design API and the gallery (shared/http/design-handler.ts): every route that checks a bundle counts
+  // toward a class, a preview toward `preview`, create, publish and the draft's save and read toward
+  // `design-write`; the other routes are authenticated editing, like management.
   "GET /designs": "none",
-  "POST /designs": "none",
+  "POST /designs": "design-write",
   "POST /designs/preview": "preview",
   "GET /designs/{designId}": "none",
   "PATCH /designs/{designId}": "none",
   "DELETE /designs/{designId}": "none",
   "GET /designs/{designId}/versions": "none",
-  "POST /designs/{designId}/versions": "none",
+  "POST /designs/{designId}/versions": "design-write",
   "GET /designs/{designId}/versions/{version}": "none",
   "GET /designs/{designId}/versions/{version}/bundle": "none",
-  "GET /designs/{designId}/draft": "none",
-  "PUT /designs/{designId}/draft": "none",
+  "GET /designs/{designId}/draft": "design-write",
+  "PUT /designs/{designId}/draft": "design-write",
   "DELETE /designs/{designId}/draft": "none",
   "POST /templates": "none",
   "GET /templates/{templateId}": "none",

@@ -4,12 +4,10 @@ import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
-import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { parseBody } from "#shared/http/management-handler.ts";
 import type { SiteIdentity } from "../identity.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { type DesignCall, designRoute } from "../studio/design-route.ts";
+import { DESIGN_WRITE, type DesignCall, DRAFT_READ, designRoute, PREVIEW } from "../studio/design-route.ts";
 import { type EditableFields, editableFields, editorBase, fieldsFromForm, withEdits } from "../studio/editable.ts";
 import { previewPages } from "../studio/rendering.ts";
 import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
@@ -67,28 +65,30 @@ async function refusedForm(call: DesignCall, problems: BundleProblem[]) {
   };
 }
 
-/** GET `/designs/{designId}/draft`: the draft as `GET …/draft` of the design API answers it (404 without one). */
+/**
+ * GET `/designs/{designId}/draft`: the draft as `GET …/draft` of the design API answers it (404 without one),
+ * in the same `design-write` rate class.
+ */
 export const draftRead = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:read", "json", async (call) =>
+  designRoute(identity, DRAFT_READ, "json", async (call) =>
     jsonAnswer(200, await draftBody(call.grant.workspaceId, call.head.id)),
   );
 
 /** PUT `/designs/{designId}/draft` (the script's autosave): `{updatedAt, warnings}`, never refused for what it says. */
 export const draftWrite = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:write", "json", async (call) =>
+  designRoute(identity, DESIGN_WRITE, "json", async (call) =>
     jsonAnswer(200, await saveEdits(call, editsOf(call.req))),
   );
 
 /**
  * POST `/designs/{designId}/preview`: the editor's fields over the design, rendered by the design
- * API's preview (the mark, the limits, the `preview` rate class: 60 a minute per workspace), its
- * first pages as PNG data URLs. A bundle with problems is 422 DESIGN_BUNDLE_INVALID with each
- * problem's file, line and column, as the API answers it.
+ * API's preview (the mark, the limits, the `preview` rate class: 60 a minute per workspace, counted
+ * before the body is read), its first pages as PNG data URLs. A bundle with problems is 422
+ * DESIGN_BUNDLE_INVALID with each problem's file, line and column, as the API answers it.
  */
 export const previewCall = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:read", "json", async (call) => {
+  designRoute(identity, PREVIEW, "json", async (call) => {
     const edits = editsOf(call.req);
-    await checkRateLimit(call.grant.workspaceId, "preview", { clock: systemClock, windows: dynamoRateWindows });
     const base = await editorBase(call.head);
     const { previewSource } = await import("#shared/authoring/preview.ts");
     const source = await previewSource(call.grant.workspaceId, { bundle: withEdits(base.form, edits) });

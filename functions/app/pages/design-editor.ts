@@ -14,7 +14,7 @@ import type { SiteIdentity } from "../identity.ts";
 import { csrfField, csrfToken, formatTime } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler, SiteResult } from "../site-types.ts";
-import { type DesignCall, designRoute } from "../studio/design-route.ts";
+import { DESIGN_WRITE, type DesignCall, designRoute } from "../studio/design-route.ts";
 import { editorBase } from "../studio/editable.ts";
 import { publishDeps } from "../studio/rendering.ts";
 import { scriptPath } from "../studio/scripts.ts";
@@ -223,7 +223,7 @@ export const editorPage = (identity: SiteIdentity): PageHandler =>
 
 /** POST `/designs/{designId}/draft` (the form, no script): saves the draft and shows the editor again. */
 export const draftFormAction = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:write", "page", async (call) => {
+  designRoute(identity, DESIGN_WRITE, "page", async (call) => {
     const saved = await saveDraftFromForm(call);
     if ("problems" in saved) return renderEditor(identity, call, { status: 422, ...saved });
     return { status: 303, redirect: `/designs/${call.head.id}` };
@@ -236,14 +236,14 @@ export const draftFormAction = (identity: SiteIdentity): PageHandler =>
  * overwritten. The script sends JSON; the form (no script) gets the editor page back.
  */
 export const publishAction = (identity: SiteIdentity): PageHandler => {
-  const json = designRoute(identity, "designs:write", "json", async (call) => {
+  const json = designRoute(identity, DESIGN_WRITE, "json", async (call) => {
     // JSON that does not parse, or is not an object, is 400 VALIDATION_FAILED (the API's body rules).
     const text = call.req.bodyText();
     const body = parseBody(text?.trim() ? text : "{}", publishFields);
     const published = await publish(identity, call, body.note, body.expectedLatestVersion);
     return jsonAnswer(201, { id: published.id, version: published.version, sha256: published.sha256 });
   });
-  const form = designRoute(identity, "designs:write", "page", async (call) => {
+  const form = designRoute(identity, DESIGN_WRITE, "page", async (call) => {
     const fields = call.req.form();
     const s = studioText(call.req.lang);
     try {

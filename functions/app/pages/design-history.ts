@@ -9,7 +9,7 @@ import { csrfField, dataTable, timeElement } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";
 import { zipAnswer } from "../studio/binary-answers.ts";
-import { type DesignCall, designRoute } from "../studio/design-route.ts";
+import { DESIGN_WRITE, type DesignCall, designRoute } from "../studio/design-route.ts";
 import { auditDesign } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
 import { MAX_CHANGED_LINES, MAX_COMPARED_CHARS, MAX_COMPARED_LINES, versionDiff } from "../studio/version-diff.ts";
@@ -163,7 +163,7 @@ export const exportVersion = (identity: SiteIdentity): PageHandler =>
  * it. Nothing is published: the next publish makes it the latest version again.
  */
 export const restoreAction = (identity: SiteIdentity): PageHandler =>
-  designRoute(identity, "designs:write", "page", async ({ req, head, grant }) => {
+  designRoute(identity, DESIGN_WRITE, "page", async ({ req, head, grant }) => {
     const version = await versionOf(head.workspaceId, head.id, req.params.version ?? "");
     const form = toJsonForm(await versionBundle(version));
     await saveDraft(grant.workspaceId, head.id, form as unknown as Record<string, unknown>, systemClock);

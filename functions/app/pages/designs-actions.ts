@@ -17,7 +17,7 @@ import { copyTemplate } from "../studio/template-copy.ts";
 import { designRoute } from "../studio/design-route.ts";
 import { multipartParts, partFields } from "../studio/multipart.ts";
 import { publishDeps } from "../studio/rendering.ts";
-import { auditDesign, sessionGrant } from "../studio/studio-access.ts";
+import { admitRate, auditDesign, sessionGrant } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
 import starter from "../studio/starter.json" with { type: "json" };
 import { requireUser } from "../visitor.ts";
@@ -57,6 +57,8 @@ export const createDesignAction =
     }
     if (!access) return notFound(req, identity, true);
     if (!(await csrfAccepted(user.userId, fields))) return formRefused(req, identity, s.designsTitle);
+    // A design write, counted before the bundle is read or checked: over the limit the refusal page, 429.
+    await admitRate(access.grant, "design-write");
     const createdBy = (await identity.emailOf(user.userId)) ?? user.userId;
     try {
       const kind = fields.get("kind");

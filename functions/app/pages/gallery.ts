@@ -10,7 +10,7 @@ import { csrfAccepted, csrfField } from "../page-parts.ts";
 import { formRefused, notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest } from "../site-types.ts";
 import { pngAnswer } from "../studio/binary-answers.ts";
-import { auditDesign, sessionGrant } from "../studio/studio-access.ts";
+import { admitRate, auditDesign, sessionGrant } from "../studio/studio-access.ts";
 import { studioText } from "../studio/studio-text.ts";
 import { copyTemplate } from "../studio/template-copy.ts";
 import { requireUser } from "../visitor.ts";
@@ -185,6 +185,7 @@ export const useTemplateAction =
     }
     if (!access) return notFound(req, identity, true);
     if (!(await csrfAccepted(user.userId, fields))) return formRefused(req, identity, s.galleryTitle);
+    await admitRate(access.grant, "design-write"); // a new design: the design API's create counts it the same
     const createdBy = (await identity.emailOf(user.userId)) ?? user.userId;
     const copied = await copyTemplate(access.grant, req.params.templateId ?? "", createdBy).catch(notFoundError);
     if (!copied) return notFound(req, identity, true);

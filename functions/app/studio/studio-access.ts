@@ -2,9 +2,12 @@ import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { authorizeDesigns, type DesignGrant, type DesignOperation } from "#shared/auth/design-access.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
+import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { getDesignHead, type DesignHead } from "#shared/designs/design-store.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
+import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
 import { csrfAccepted } from "../page-parts.ts";
@@ -26,6 +29,14 @@ export async function sessionGrant(
   if (!role || !workspace) return undefined;
   return { grant: authorizeDesigns({ workspace, method: "session", userId, role }, operation), role };
 }
+
+/**
+ * Counts a studio call toward its rate class in the workspace's window, as the design API's route
+ * counts (shared/limits/README.md#rate-limits), before the call does any work: 429 `RATE_LIMITED`
+ * with its `retryAfter` over the limit.
+ */
+export const admitRate = (grant: DesignGrant, rateClass: RateClass): Promise<void> =>
+  checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
 
 /**
  * The active design behind `/designs/{designId}`: the site's addresses carry no workspace, so
@@ -79,5 +90,7 @@ export const jsonAnswer = (status: number, body: unknown): SiteResult => ({
 export function jsonError(req: SiteRequest, err: unknown): SiteResult {
   // Anything else is a fault: the error boundary logs it and answers the generic 500 page.
   if (!isPlatenError(err)) throw err;
-  return jsonAnswer(err.status, buildErrorBody(err, req.lang, config().siteUrl));
+  const answer = jsonAnswer(err.status, buildErrorBody(err, req.lang, config().siteUrl));
+  // A 429 (or a busy renderer's 503) says when to try again, as the API's answer does.
+  return err.retryAfter === undefined ? answer : { ...answer, headers: { "Retry-After": String(err.retryAfter) } };
 }
