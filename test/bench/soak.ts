@@ -92,7 +92,9 @@ if (refused.length) {
     .filter((line) => /"level":\s*"(error|ERROR)"/.test(line));
   for (const line of errors.slice(0, 5)) log(`  ${line.slice(0, 1500)}`);
 }
-log(`accepted ${requestIds.length * perRequest} files in ${fmt(acceptedSeconds, 1)} s (202 p50 ${fmt(percentile(acceptMs, 50))} ms)`);
+log(
+  `accepted ${requestIds.length * perRequest} files in ${fmt(acceptedSeconds, 1)} s (202 p50 ${fmt(percentile(acceptMs, 50))} ms)`,
+);
 
 const pending = new Set(requestIds);
 let lastReport = performance.now();
