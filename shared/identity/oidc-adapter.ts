@@ -14,6 +14,8 @@ const grantIndexKey = (grantId: string, model: string, id: string) => ({
   pk: `GRANT#${grantId}`,
   sk: `${model}#${id}`,
 });
+/** DynamoDB refuses a partition key over 2,048 bytes (a ValidationException, not an item that is missing). */
+const fitsKey = (pk: string) => Buffer.byteLength(pk, "utf8") <= 2048;
 const uidKey = (uid: string) => ({ pk: `UID#${uid}`, sk: "M" });
 const userCodeKey = (code: string) => ({ pk: `USERCODE#${code}`, sk: "M" });
 
@@ -51,6 +53,9 @@ export class DynamoAdapter implements Adapter {
       const client = await getOAuthClient(id);
       return client ? clientMetadata(client) : undefined;
     }
+    // Ids come from requests (tokens, codes, cookies): one longer than any key DynamoDB takes is not found
+    // (a 6,000-character access token was userinfo's 500, found by the auth fuzz).
+    if (!fitsKey(modelKey(this.model, id).pk)) return undefined;
     const out = await awsClients().ddb.send(
       new GetCommand({ TableName: table(), Key: modelKey(this.model, id), ConsistentRead: true }),
     );
@@ -109,6 +114,7 @@ export class DynamoAdapter implements Adapter {
   }
 
   private async findByPointer(key: { pk: string; sk: string }): Promise<AdapterPayload | undefined> {
+    if (!fitsKey(key.pk)) return undefined;
     const out = await awsClients().ddb.send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
     if (!out.Item || isExpired(out.Item)) return undefined;
     return this.find(String(out.Item.id));

@@ -158,6 +158,14 @@ describe("what the auth fuzz found, fixed at its cause", () => {
     expect(await logout.json()).toMatchObject({ error: "invalid_client" });
   });
 
+  it("a token too long to be a key is an invalid token (userinfo answered 500 server_error)", async () => {
+    for (const n of [2_100, 6_000]) {
+      const res = await fetch(`${origin}/oauth/userinfo`, form({ access_token: "a".repeat(n) }));
+      expect(res.status, String(n)).toBe(401);
+      expect(await res.json()).toMatchObject({ error: "invalid_token" });
+    }
+  });
+
   it("a path or method the provider does not take is an HTML page (it answered Koa's bare text)", async () => {
     for (const [method, path] of [
       ["GET", "/oauth/nothing"],
