@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invoiceItems } from "../helpers/async-fixtures.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type AcceptedJson, acceptOrFail } from "../helpers/async-http.ts";
 import { endAll, expectInvariant, fileStatusesOf } from "../helpers/faults.ts";
 import { adminUsage, createPlanTenant, type PlanTenant, rendererStats } from "../helpers/limits-stack.ts";
 import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { publishFolder, type TestDesignSource, writeDesignFolder } from "../helpers/sync-fixtures.ts";
 
 /**
  * The whole stack killed with SIGKILL while an async batch renders, then started again on the same
@@ -16,11 +19,25 @@ let stack: RunningStack;
 let dataDir: string;
 /** A plan that never stops: each request's billed pages are on its own item and compared too. */
 let big: PlanTenant;
+/** A one-line document: the case is about the batch, and its 500 renders should not dominate the suite. */
+let note: { id: string; version: number };
+const noteDesign: TestDesignSource = {
+  label: "TEST note",
+  parameters: [{ name: "n", type: "number", label: "N" }],
+  template: "<p>Note {{ n }}</p>",
+  sampleParams: { n: 0 },
+};
 
 beforeAll(async () => {
   stack = await startStack();
   dataDir = stack.dataDir;
   big = await createPlanTenant(stack, "Killed batch", "standard");
+  const dir = mkdtempSync(join(tmpdir(), "platen-crash-batch-"));
+  try {
+    note = await publishFolder(stack, big.workspaceId, writeDesignFolder(dir, "note", noteDesign));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 afterAll(async () => {
@@ -36,9 +53,9 @@ describe("the stack is killed mid-batch", () => {
       for (let i = started++; i < 100; i = started++)
         accepted.push(
           await acceptOrFail(stack, big.appKey, "multiple", {
-            designId: big.invoiceId,
-            version: 1,
-            contents: invoiceItems(5, `batch-${i}`),
+            designId: note.id,
+            version: note.version,
+            contents: Array.from({ length: 5 }, (_, k) => ({ fileName: `batch-${i}-${k}`, params: { n: i * 5 + k } })),
           }),
         );
     };
