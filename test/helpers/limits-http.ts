@@ -163,3 +163,17 @@ export function postOversizedBody(
     );
   });
 }
+
+/** Reads (and drops) the body so the connection is reused; returns the status. */
+export async function statusOf(res: Promise<Response>): Promise<number> {
+  const answer = await res;
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+/** How many answers had each status, e.g. `{ 400: 30, 429: 10 }`. */
+export function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}

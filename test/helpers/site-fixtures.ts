@@ -43,6 +43,21 @@ export async function generateFile(
 }
 
 /** The site's origin of a running stack (the same gateway as the API locally). */
+/** Signs a seeded user in on the site (POST /login) and returns the session's `Cookie` header value. */
+export async function loginCookie(
+  origin: string,
+  user: { email: string; password: string },
+  returnTo = "/designs",
+): Promise<string> {
+  const res = await fetch(`${origin}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: user.email, password: user.password, return_to: returnTo }).toString(),
+    redirect: "manual",
+  });
+  return (res.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+}
+
 export const siteOrigin = (stack: RunningStack) => `http://127.0.0.1:${stack.port}`;
 
 /** Moves the stack's clock (test hook) by `offsetMs` from the real time. */

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf } from "../helpers/async-http.ts";
 import { armFaults, faultHits } from "../helpers/faults.ts";
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
+import { statusOf, tally } from "../helpers/limits-http.ts";
 import { burst, type ServiceClock, serviceClock } from "../helpers/limits-stack.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
+import { loginCookie } from "../helpers/site-fixtures.ts";
 
 /**
  * Design writes and bundle checks are admitted before any work, with the
@@ -54,19 +56,6 @@ async function designCaller(workspaceId: string) {
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-}
-
-/** Reads (and drops) the body; returns the status. */
-async function statusOf(res: Promise<Response>): Promise<number> {
-  const answer = await res;
-  await answer.arrayBuffer();
-  return answer.status;
-}
-
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-  return counts;
 }
 
 /** A 429 RATE_LIMITED with Retry-After equal to the body's retryAfter; answers that number. */
@@ -133,13 +122,7 @@ describe("design-write: 60 a minute per workspace for create, publish and the dr
     const designId = demo.designs[0]!.id;
     const origin = new URL(stack.localJson.siteUrl).origin;
     const admin = stack.localJson.users.find((u) => u.workspaceIds.includes(demo.id))!;
-    const login = await fetch(`${origin}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: admin.email, password: admin.password, return_to: "/designs" }).toString(),
-    });
-    const cookie = (login.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+    const cookie = await loginCookie(origin, admin);
     const editor = await (await fetch(`${origin}/designs/${designId}`, { headers: { cookie } })).text();
     const csrf = /data-csrf="([^"]+)"/.exec(editor)?.[1] ?? "";
     expect(csrf).not.toBe("");

@@ -7,6 +7,8 @@ import {
   type OversizedAnswer,
   postJson,
   postOversizedBody,
+  statusOf,
+  tally,
 } from "../helpers/limits-http.ts";
 import { burst, pagesUsedNow, rendererStats, type ServiceClock, serviceClock } from "../helpers/limits-stack.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
@@ -41,20 +43,6 @@ afterAll(async () => {
 
 const MiB = 1024 * 1024;
 const UNKNOWN_REQUEST = "ZZZZZZZZZZZZZZZZ";
-
-/** Reads (and drops) the body so the connection is reused; returns the status. */
-async function statusOf(res: Promise<Response>): Promise<number> {
-  const answer = await res;
-  await answer.arrayBuffer();
-  return answer.status;
-}
-
-/** How many answers had each status, e.g. `{ 400: 30, 429: 10 }`. */
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-  return counts;
-}
 
 const get = (appKey: string, path: string) => api(stack, appKey)(path);
 

@@ -8,8 +8,8 @@ import { removeDataDir, type RunningStack, startStack } from "../helpers/local-s
 import { pdfInfo, pdfPageTexts } from "../helpers/pdf-tools.ts";
 import { markPixels } from "../helpers/png-pixels.ts";
 import { csrfOf } from "../helpers/site-direct.ts";
-import { siteOrigin } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { loginCookie, siteOrigin } from "../helpers/site-fixtures.ts";
 
 /**
  * A preview stays a preview whatever its design says (shared/authoring/README.md#preview): the PREVIEW mark is
@@ -99,13 +99,7 @@ describe("the PREVIEW mark", () => {
   it("is in the studio's preview images and in a version's sample pages on the site", async () => {
     const site = siteOrigin(stack);
     const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
-    const login = await fetch(`${site}/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ email: admin.email, password: admin.password, return_to: "/designs" }).toString(),
-      redirect: "manual",
-    });
-    const cookie = (login.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+    const cookie = await loginCookie(site, admin);
     const style = hostileStyles[0]![1];
     const created = await call("POST", "/designs", { token: demoToken }, pagesDesign("Studio hostile", style, 2));
     expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -6,6 +6,7 @@ import { authOrigin } from "../helpers/oauth-http.ts";
 import { csrfOf } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
+import { loginCookie } from "../helpers/site-fixtures.ts";
 
 /**
  * Input that must be refused or bounded, not worked on until a time-out or a 500: the
@@ -69,11 +70,7 @@ beforeAll(async () => {
   origin = new URL(stack.localJson.siteUrl).origin;
   wsA = stack.localJson.workspaces[0]!.id;
   const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
-  const login = await fetch(`${origin}/login`, {
-    ...form({ email: admin.email, password: admin.password, return_to: "/designs" }),
-    redirect: "manual",
-  });
-  cookie = (login.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+  cookie = await loginCookie(origin, admin);
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { systemClock } from "#shared/clock.ts";
 import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
 import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { loginCookie } from "../helpers/site-fixtures.ts";
 
 /**
  * The design studio's forms without script and its access rules, over HTTP against `npm start`
@@ -40,11 +41,7 @@ beforeAll(async () => {
   seeded = a!.designs[0]!.id;
   identity.grant(wsA, "reader", "read").grant(b!.id, "outsider", "admin");
   const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
-  const login = await fetch(`${origin}/login`, {
-    ...form({ email: admin.email, password: admin.password, return_to: "/designs" }),
-    redirect: "manual",
-  });
-  cookie = (login.headers.getSetCookie() ?? []).map((c) => c.split(";")[0]).join("; ");
+  cookie = await loginCookie(origin, admin);
 });
 
 afterAll(async () => {
