@@ -43,6 +43,25 @@ export async function generateFile(
 }
 
 /** The site's origin of a running stack (the same gateway as the API locally). */
+/** A url-encoded form POST (what the site's no-script forms send). */
+export const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/**
+ * Requests to the site as a signed-in member, without following redirects: `session()` gives the
+ * site's origin and the member's cookie once the test's `beforeAll` has them.
+ */
+export function siteAs(session: () => { origin: string; cookie: string }) {
+  const as = (path: string, init: RequestInit = {}) => {
+    const { origin, cookie } = session();
+    return fetch(`${origin}${path}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers ?? {}) } });
+  };
+  return { as, pageOf: async (path: string) => (await as(path)).text() };
+}
+
 /** Signs a seeded user in on the site (POST /login) and returns the session's `Cookie` header value. */
 export async function loginCookie(
   origin: string,

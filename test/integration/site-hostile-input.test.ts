@@ -6,7 +6,7 @@ import { authOrigin } from "../helpers/oauth-http.ts";
 import { csrfOf } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
-import { loginCookie } from "../helpers/site-fixtures.ts";
+import { form, loginCookie, siteAs } from "../helpers/site-fixtures.ts";
 
 /**
  * Input that must be refused or bounded, not worked on until a time-out or a 500: the
@@ -19,14 +19,8 @@ let origin: string;
 let cookie = "";
 let wsA: string;
 
-const asAdmin = (path: string, init: RequestInit = {}) =>
-  fetch(`${origin}${path}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers ?? {}) } });
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams(fields).toString(),
-});
-const pageOf = async (path: string) => (await asAdmin(path)).text();
+/** Requests to the site as the logged-in ADMIN, without following redirects. */
+const { as: asAdmin, pageOf } = siteAs(() => ({ origin, cookie }));
 /** A call of the editor's script: JSON with the page's CSRF token in its header. */
 const scriptCall = (method: string, path: string, csrf: string, body: string) =>
   asAdmin(path, { method, headers: { "content-type": "application/json", "x-csrf-token": csrf }, body });

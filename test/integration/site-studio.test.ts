@@ -7,7 +7,7 @@ import { systemClock } from "#shared/clock.ts";
 import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
 import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
-import { loginCookie } from "../helpers/site-fixtures.ts";
+import { form, loginCookie, siteAs } from "../helpers/site-fixtures.ts";
 
 /**
  * The design studio's forms without script and its access rules, over HTTP against `npm start`
@@ -22,15 +22,8 @@ let seeded: string;
 const identity = new FakeIdentity().addUser("reader", "reader@a.example").addUser("outsider", "o@b.example");
 const site = directSite(identity);
 
-/** A request to the site as the logged-in ADMIN, without following redirects. */
-const asAdmin = (path: string, init: RequestInit = {}) =>
-  fetch(`${origin}${path}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers ?? {}) } });
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams(fields).toString(),
-});
-const pageOf = async (path: string) => (await asAdmin(path)).text();
+/** Requests to the site as the logged-in ADMIN, without following redirects. */
+const { as: asAdmin, pageOf } = siteAs(() => ({ origin, cookie }));
 
 beforeAll(async () => {
   stack = await startStack();
