@@ -14,10 +14,10 @@ import type { StageSettings } from "./stage.ts";
 
 /**
  * Function ids of the two front ends that are not part of `{base_url}`:
- * `{auth_url}` (oidc-provider, functions/auth) and `{site}` (functions/app).
+ * `{auth_url}` (oidc-provider, functions/auth) and `{site}` (functions/site).
  */
 export const AUTH_FUNCTION_ID = "auth";
-export const SITE_FUNCTION_ID = "app";
+export const SITE_FUNCTION_ID = "site";
 
 export interface ProxyEndpointProps {
   defs: Pick<PlatenDefinitions, "binaryMediaTypes" | "cors">;
@@ -30,7 +30,7 @@ export interface ProxyEndpointProps {
  * Extension point for `{auth_url}` and `{site}`: a regional RestApi that forwards every
  * path (`/` and `/{proxy+}`, any method) to one Lambda, so the function does its own
  * routing (oidc-provider does). The stack creates it only when functions.ts has an
- * `auth` or `app` entry; until then the URLs fall back as described in platen-stack.ts.
+ * `auth` or `site` entry; until then the URLs fall back as described in platen-stack.ts.
  *
  * Created before the function (its URL goes into every function's environment), attached
  * with {@link attach} afterwards.

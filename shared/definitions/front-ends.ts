@@ -20,8 +20,8 @@ export const frontEnds: FrontEndDefinition[] = [
   // {auth_url} (see shared/identity/README.md#auth_url): oidc-provider, the login and consent screens
   // (functions/auth).
   { function: "auth", prefixes: authPathPrefixes },
-  // {site}: file view, output history, error docs, workspace settings (functions/app).
-  { function: "app", prefixes: ["/"] },
+  // {site}: file view, output history, error docs, workspace settings (functions/site).
+  { function: "site", prefixes: ["/"] },
 ];
 
 /** The front end serving `path` locally, or undefined (API paths, or no such function). */

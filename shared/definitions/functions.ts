@@ -223,18 +223,18 @@ export const functions = {
       deadLettersSend: ["webhook"],
     },
   },
-  // {site} (functions/app): server-rendered pages. Reads what the status and
+  // {site} (functions/site): server-rendered pages. Reads what the status and
   // download endpoints read, streams file bytes from the same bucket, counts passcode
   // attempts in `usage`, keeps invitations next to the file records and its cookie key
   // in `workspaces`; the login form reads users and memberships (identity), counts
   // attempts in `oauth` and signs the session with the identity keys; settings write
-  // webhook endpoints. The design studio (functions/app/README.md#the-design-studio) does
+  // webhook endpoints. The design studio (functions/site/README.md#the-design-studio) does
   // what the design API's two functions do for a login session: it writes designs, drafts,
   // bundles and thumbnails (designs table and bucket), counts previews in `usage`, and renders
   // previews and thumbnails itself, hence Chromium.
-  app: {
-    id: "app",
-    entry: "functions/app/handler.ts",
+  site: {
+    id: "site",
+    entry: "functions/site/handler.ts",
     timeoutSeconds: 29,
     // Chromium needs ≥ 2048 MB; scrypt on every login is CPU-bound and gains from it too.
     memoryMb: 2048,

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
-import { siteRoutes } from "../../functions/app/handler.ts";
-import type { Role, SiteIdentity } from "../../functions/app/identity.ts";
-import { siteHandler } from "../../functions/app/site-edge.ts";
+import { siteRoutes } from "../../functions/site/handler.ts";
+import type { Role, SiteIdentity } from "../../functions/site/identity.ts";
+import { siteHandler } from "../../functions/site/site-edge.ts";
 
 /**
  * An in-memory stand-in for the identity port (its contract), for page tests

@@ -68,7 +68,7 @@ describe("routes of shared/definitions/routes.ts", () => {
   });
 
   it("serves {site} through its own proxy API in STREAM mode (file downloads are streamed)", () => {
-    const app = logicalId(s.stack, s.stack.functions.app!.fn);
+    const app = logicalId(s.stack, s.stack.functions.site!.fn);
     const proxies = apiMethods(s.json).filter(
       (m) => m.httpMethod === "ANY" && JSON.stringify(m.properties.Integration.Uri).includes(app),
     );

@@ -124,7 +124,7 @@ describe("least-privilege IAM", () => {
   });
 
   it("lets the site write only request ZIPs and page images of the files bucket, never the PDFs", () => {
-    const statements = byFunction.get("platen-dev-app")!;
+    const statements = byFunction.get("platen-dev-site")!;
     const files = bucketId("files");
     const written = statements
       .filter((s) => s.Effect === "Allow" && asArray(s.Action).includes("s3:PutObject"))
@@ -136,7 +136,7 @@ describe("least-privilege IAM", () => {
 
   it("lets every reader of sync file records read the PDFs that commit them (file-store.ts resolveStored); only the dispatcher may not write the records", () => {
     const files = bucketId("files");
-    const readers = ["generate-sync", "get-status", "download-files", "dispatch", "app", "sweep"];
+    const readers = ["generate-sync", "get-status", "download-files", "dispatch", "site", "sweep"];
     for (const id of readers) {
       const statements = byFunction.get(`platen-dev-${id}`)!;
       expect(allows(statements, "s3:GetObject", files), `${id} reads PDFs`).toBe(true);

@@ -40,7 +40,7 @@ describe("{auth_url}", () => {
     expect(sessionRoutes.size).toBeGreaterThan(0);
     for (const def of Object.values(functions)) {
       const reads = allows(byFunction.get(`platen-dev-${def.id}`) ?? [], "secretsmanager:GetSecretValue", secretId());
-      expect(reads, def.id).toBe(def.id === "auth" || def.id === "app" || sessionRoutes.has(def.id));
+      expect(reads, def.id).toBe(def.id === "auth" || def.id === "site" || sessionRoutes.has(def.id));
     }
     expect(lambda("auth").Environment.Variables.PLATEN_IDENTITY_SECRET_ID).toEqual({ Ref: secretId() });
   });

@@ -39,7 +39,7 @@ function synthWithNag(extend?: (stack: PlatenStack) => void): { violations: stri
   const base = definitionsWithConsumers();
   const definitions = {
     ...base,
-    functions: { ...base.functions, auth: { ...standIn, id: "auth" }, app: { ...standIn, id: "app" } },
+    functions: { ...base.functions, auth: { ...standIn, id: "auth" }, site: { ...standIn, id: "site" } },
   };
   const stack = new PlatenStack(app, "Platen-prod", { stage: "prod", definitions });
   extend?.(stack);

@@ -157,7 +157,7 @@ describe("custom domains and the auth/site extension points", () => {
     const standIn = { ...sharedDefinitions.functions["health-check"]!, access: {} };
     const definitions = {
       ...sharedDefinitions,
-      functions: { ...sharedDefinitions.functions, auth: { ...standIn, id: "auth" }, app: { ...standIn, id: "app" } },
+      functions: { ...sharedDefinitions.functions, auth: { ...standIn, id: "auth" }, site: { ...standIn, id: "site" } },
     };
     s = synthStack({
       definitions,
@@ -194,7 +194,7 @@ describe("custom domains and the auth/site extension points", () => {
   });
 
   it("serves auth and app functions through their own proxy APIs once they exist", () => {
-    for (const id of ["auth", "app"]) {
+    for (const id of ["auth", "site"]) {
       const fn = logicalId(s.stack, s.stack.functions[id]!.fn);
       const proxies = resourcesOfType(s.json, "AWS::ApiGateway::Method").filter(
         ([, p]) => p.HttpMethod === "ANY" && JSON.stringify(p.Integration.Uri).includes(fn),

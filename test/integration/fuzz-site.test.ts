@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { siteRoutes } from "../../functions/app/handler.ts";
+import { siteRoutes } from "../../functions/site/handler.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { fuzzSeed, hostRuns } from "../helpers/fuzz/fuzz-config.ts";
 import type { HostTargets } from "../helpers/fuzz/host-cases.ts";
@@ -13,7 +13,7 @@ import { csrfOf, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
- * Bad input, at scale, on every route of the site (functions/app): its route table gives the
+ * Bad input, at scale, on every route of the site (functions/site): its route table gives the
  * routes, so a new page is fuzzed without a change here. Each case is a generated request
  * (fast-check, seeded; test/helpers/fuzz/host-cases.ts): real ids, another workspace's and hostile
  * path segments (malformed percent-escapes, lone surrogates, oversized), query values, url-encoded
@@ -146,7 +146,7 @@ const EDITOR_FIELDS = {
   marginLeft: "10mm",
 };
 
-/** Form fields each route reads (functions/app/pages), with values it would accept. */
+/** Form fields each route reads (functions/site/pages), with values it would accept. */
 function formFields(route: HostRoute): Record<string, string> {
   const p = route.path;
   if (p === "/login") return { email: "demo@platen.local", password: "wrong password", return_to: "/designs" };
@@ -183,7 +183,7 @@ function jsonBody(route: HostRoute): Record<string, FuzzJson> | undefined {
   return undefined;
 }
 
-/** Query parameters the pages read (functions/app), with values they take; `lang` left out (it redirects). */
+/** Query parameters the pages read (functions/site), with values they take; `lang` left out (it redirects). */
 const QUERY = { workspace: "", page: "2", pages: "6", q: "invoice", tag: "a", version: "1", from: "1", to: "2" };
 
 const targets: HostTargets = {

@@ -11,7 +11,7 @@ import { invoice, moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
- * The file view's page images over HTTP against `npm start` (functions/app/README.md#page-images):
+ * The file view's page images over HTTP against `npm start` (functions/site/README.md#page-images):
  * drawn on the first request and cached in the files bucket, more pages by link, the file view's
  * access rules, protected PDFs, expiry.
  */

@@ -8,7 +8,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { problemText } from "../../functions/app/pages/settings-actions.ts";
+import { problemText } from "../../functions/site/pages/settings-actions.ts";
 
 /**
  * The logged-in pages with the identity port faked in memory (users, roles, a cookie),

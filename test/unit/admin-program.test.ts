@@ -44,7 +44,7 @@ describe("the admin CLI's command table", () => {
       "--workspace",
       "W1",
       "--name",
-      "app",
+      "site",
       "--public",
       "--redirect-uri",
       "https://a.example/cb",

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { routes } from "#shared/definitions/routes.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
-import { apiReference } from "../../functions/app/pages/api-docs.ts";
-import { errorDocsPage } from "../../functions/app/pages/error-docs.ts";
-import type { SiteRequest } from "../../functions/app/site-types.ts";
+import { apiReference } from "../../functions/site/pages/api-docs.ts";
+import { errorDocsPage } from "../../functions/site/pages/error-docs.ts";
+import type { SiteRequest } from "../../functions/site/site-types.ts";
 import { FakeIdentity } from "../helpers/site-direct.ts";
 
 /** The API reference page (`/docs/api`): generated from the OpenAPI document, escaped, linked to the error docs. */

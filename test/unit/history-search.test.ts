@@ -4,7 +4,7 @@ import { type HistoryPorts, listOutputHistory, matchesSearch } from "#shared/sit
 import { fileRecord, fixedClock } from "../helpers/memory-requests.ts";
 
 /**
- * The output-history search (functions/app/README.md) costs one match per file record read at most, so
+ * The output-history search (functions/site/README.md) costs one match per file record read at most, so
  * its work grows with the records read and not with their square; and it stops after its time budget,
  * saying the page is partial and where to go on.
  */

@@ -5,14 +5,14 @@ import { describe, expect, it } from "vitest";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { escapeHtml, html } from "#shared/html/html.ts";
 import { consentPage, loginPage, providerErrorPage, refusalPage } from "#shared/identity/screens.ts";
-import type { SiteIdentity } from "../../functions/app/identity.ts";
-import { layout } from "../../functions/app/layout.ts";
-import { errorCodeLink, timeElement, withCode } from "../../functions/app/page-parts.ts";
-import { apiReference } from "../../functions/app/pages/api-docs.ts";
-import { fileDetails } from "../../functions/app/pages/file-details.ts";
-import { historyTable, searchForm, statusBody } from "../../functions/app/pages/output-history.ts";
-import { flashBlock, keySection, membersSection } from "../../functions/app/pages/settings.ts";
-import { endpointSection } from "../../functions/app/pages/settings-hooks.ts";
+import type { SiteIdentity } from "../../functions/site/identity.ts";
+import { layout } from "../../functions/site/layout.ts";
+import { errorCodeLink, timeElement, withCode } from "../../functions/site/page-parts.ts";
+import { apiReference } from "../../functions/site/pages/api-docs.ts";
+import { fileDetails } from "../../functions/site/pages/file-details.ts";
+import { historyTable, searchForm, statusBody } from "../../functions/site/pages/output-history.ts";
+import { flashBlock, keySection, membersSection } from "../../functions/site/pages/settings.ts";
+import { endpointSection } from "../../functions/site/pages/settings-hooks.ts";
 
 /**
  * Every page of the site and every auth screen writes markup through the `html` tag of
@@ -21,7 +21,7 @@ import { endpointSection } from "../../functions/app/pages/settings-hooks.ts";
  * or when user-controlled text comes out unescaped.
  */
 const root = resolve(import.meta.dirname, "../..");
-const PAGE_FOLDERS = ["functions/app", "shared/identity"];
+const PAGE_FOLDERS = ["functions/site", "shared/identity"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -71,13 +71,13 @@ describe("pages write markup only through the html tag", () => {
     const names = files.map((f) => relative(root, f));
     expect(names).toEqual(
       expect.arrayContaining([
-        "functions/app/layout.ts",
-        "functions/app/pages/api-docs.ts",
-        "functions/app/pages/api-docs-text.ts",
+        "functions/site/layout.ts",
+        "functions/site/pages/api-docs.ts",
+        "functions/site/pages/api-docs-text.ts",
         "shared/identity/screens.ts",
       ]),
     );
-    expect(names.filter((n) => n.startsWith("functions/app/pages/")).length).toBeGreaterThan(5);
+    expect(names.filter((n) => n.startsWith("functions/site/pages/")).length).toBeGreaterThan(5);
   });
 
   it("has no markup in a plain string or template literal, and no hand-made fragment", () => {
@@ -98,7 +98,7 @@ describe("pages write markup only through the html tag", () => {
   });
 
   it("would notice markup written by hand", () => {
-    const page = join(root, "functions/app/pages/sample.ts");
+    const page = join(root, "functions/site/pages/sample.ts");
     const by = (code: string) => markupOutsideTheTag(page, code).map((f) => f.replace(/^\S+ /, ""));
     const hole = ["$", "{name}"].join("");
     expect(by(`const a = html\`<p>${hole}</p>\`;`)).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "#shared/html/html.ts";
-import { safeReturnTo } from "../../functions/app/return-to.ts";
+import { safeReturnTo } from "../../functions/site/return-to.ts";
 import { isEmailAddress } from "#shared/site/invitation-store.ts";
 import type { FileRecord } from "#shared/generation/file-store.ts";
 import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
 import { type Bilingual, byLanguage, fill } from "#shared/i18n/texts.ts";
 import { screenText } from "#shared/identity/screen-text.ts";
-import { apiDocsText } from "../../functions/app/pages/api-docs-text.ts";
-import { t } from "../../functions/app/strings.ts";
-import { studioText } from "../../functions/app/studio/studio-text.ts";
+import { apiDocsText } from "../../functions/site/pages/api-docs-text.ts";
+import { t } from "../../functions/site/strings.ts";
+import { studioText } from "../../functions/site/studio/studio-text.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

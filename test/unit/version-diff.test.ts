@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_CHANGED_LINES, MAX_COMPARED_LINES, versionDiff } from "../../functions/app/studio/version-diff.ts";
+import { MAX_CHANGED_LINES, MAX_COMPARED_LINES, versionDiff } from "../../functions/site/studio/version-diff.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 
 /** A bundle with only what the history compares filled in. */

@@ -5,7 +5,7 @@ import { authRoutes } from "#shared/identity/provider.ts";
 /**
  * The routes of the two hosts beside the API, as the fuzz sends them: one entry per method
  * and path pattern (`:name` is a path parameter). The site's come from its own route table
- * (functions/app/handler.ts `siteRoutes`), the auth host's from the provider's route names
+ * (functions/site/handler.ts `siteRoutes`), the auth host's from the provider's route names
  * (`authRoutes`) and the prefixes the gateway gives it (`authPathPrefixes`), so a new route
  * of either is fuzzed without a change to the suite.
  */

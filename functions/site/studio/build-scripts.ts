@@ -4,13 +4,13 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 /**
- * Bundles the studio's browser scripts (functions/app/scripts) into one JSON module the app
+ * Bundles the studio's browser scripts (functions/site/scripts) into one JSON module the site
  * function imports, so the deployed bundle and the local stack serve the same bytes without a
  * file system lookup. Each name carries a hash of its content: a new build is a new address, so
  * browsers may cache a script forever. Run by `npm install`/`npm ci` (prepare), `npm start` and
  * `npm run synth`; the output is not committed.
  */
-const ENTRIES = { editor: "functions/app/scripts/editor.ts" } as const;
+const ENTRIES = { editor: "functions/site/scripts/editor.ts" } as const;
 const OUT = fileURLToPath(new URL("./scripts.generated.json", import.meta.url));
 
 export async function buildStudioScripts(): Promise<Record<string, { file: string; js: string }>> {

@@ -1,5 +1,5 @@
 /**
- * The design editor's script (bundled by functions/app/studio/build-scripts.ts, served with
+ * The design editor's script (bundled by functions/site/studio/build-scripts.ts, served with
  * `script-src 'self'`). It enhances the editor page's plain form: the four textareas become
  * CodeMirror editors behind tabs, the preview re-renders (as page images from the renderer) once
  * typing pauses, the draft saves itself, problems link to their line, and "Publish" publishes

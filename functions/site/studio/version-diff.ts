@@ -22,7 +22,7 @@ export interface FileDiff {
 }
 
 /**
- * The bounds of a comparison (functions/app/README.md#version-history): Myers' diff costs about
+ * The bounds of a comparison (functions/site/README.md#version-history): Myers' diff costs about
  * (lines × changes), so two 20,000-line versions took over a minute of the site function. A file
  * with more than MAX_COMPARED_LINES lines or MAX_COMPARED_CHARS characters in either version is not
  * compared at all; below that the diff gives up past MAX_CHANGED_LINES lines added plus removed,
