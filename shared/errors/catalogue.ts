@@ -78,6 +78,11 @@ export const catalogue = {
     en: "The design's template could not be rendered with these params: {reason}",
     ja: "このパラメーターではデザインのテンプレートを描画できません: {reason}",
   },
+  EINVOICE_INVALID: {
+    status: 422,
+    en: "The document's e-invoice data breaks EN 16931 rules: details name each field and rule.",
+    ja: "文書の電子インボイスのデータが EN 16931 の規則に違反しています。details に各項目と規則を示します。",
+  },
   TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
   TEMPLATE_LIMIT_EXCEEDED: {
     status: 409,

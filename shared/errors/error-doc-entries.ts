@@ -144,6 +144,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "理由に示された params の値（またはテンプレート）を修正してから、再度送信してください。",
     },
   },
+  EINVOICE_INVALID: {
+    when: {
+      en: "The design writes an e-invoice (`einvoice` in design.json), and the invoice its mapping made from these params breaks an EN 16931 business rule (a mandatory term missing, totals that differ from the computed ones, a VAT category without what it needs) or a rule of the format (XRechnung, Peppol BIS). Each detail names the model field (`field`, e.g. `seller.name`) and the rule (`code`, e.g. `BR-06`). Sync answers it; an async file fails with it. Nothing is billed.",
+      ja: "デザインが電子インボイスを出力し（design.json の `einvoice`）、このパラメーターからマッピングが作ったインボイスが EN 16931 のビジネスルール（必須項目の欠落、計算結果と異なる合計、必要な情報のない税区分など）または形式の規則（XRechnung、Peppol BIS）に違反しています。各 detail はモデルの項目（`field`、例: `seller.name`）と規則（`code`、例: `BR-06`）を示します。同期生成はこのエラーで応答し、非同期生成ではそのファイルがこのコードで失敗します。課金されません。",
+    },
+    todo: {
+      en: "Correct the params (or the design's einvoice.liquid mapping) so each named field meets its rule, then send the request again.",
+      ja: "示された各項目が規則を満たすよう params（またはデザインの einvoice.liquid マッピング）を修正してから、再度送信してください。",
+    },
+  },
   TEMPLATE_NOT_FOUND: {
     todo: {
       en: "Use a template id from GET {auth_url}/public/templates; a withdrawn template is gone.",
