@@ -15,7 +15,7 @@ export interface PageIndex {
  * page that never needs an index never evaluates it.
  */
 export async function readPageIndex(pdf: Uint8Array): Promise<PageIndex> {
-  const { PDFDocument } = await import("pdf-lib");
+  const { PDFDocument } = await import("@cantoo/pdf-lib");
   const doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false });
   if (doc.isEncrypted) return { encrypted: true, pages: [] };
   const pages = doc.getPages().map((page) => {

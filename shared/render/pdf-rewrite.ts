@@ -9,7 +9,7 @@ import {
   PDFRef,
   PDFString,
   ParseSpeeds,
-} from "pdf-lib";
+} from "@cantoo/pdf-lib";
 import type { PdfValue } from "./pdf-increment.ts";
 import { SEARCH_METADATA_KEY } from "./pdf-postprocess.ts";
 import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";

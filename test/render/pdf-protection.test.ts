@@ -1,4 +1,4 @@
-import { PDFBool, PDFDict, PDFDocument, PDFName } from "pdf-lib";
+import { PDFBool, PDFDict, PDFDocument, PDFName } from "@cantoo/pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { protectionSchema } from "#shared/generation/request-schema.ts";

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
-import { PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, PDFRawStream } from "@cantoo/pdf-lib";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 

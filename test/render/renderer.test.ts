@@ -1,4 +1,4 @@
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSearchMetadata } from "#shared/render/pdf-postprocess.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";

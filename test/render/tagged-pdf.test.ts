@@ -1,4 +1,4 @@
-import { PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from "pdf-lib";
+import { PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";

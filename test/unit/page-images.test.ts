@@ -1,4 +1,4 @@
-import { degrees, PDFDocument } from "pdf-lib";
+import { degrees, PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import { type PageStore, pageImageOf, pageIndexOf, parsePageNumber } from "#shared/page-images/page-image-cache.ts";
 import { parsePageIndex, readPageIndex } from "#shared/page-images/page-index.ts";
