@@ -102,7 +102,7 @@ export interface Gateway {
 async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOptions): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (opts.testHooks && url.pathname.startsWith("/__local/")) return testHook(req, res, url);
-  // What S3 answers in AWS: presigned GETs of large request ZIPs (shared/generation/archive-link.ts).
+  // What S3 answers in AWS: presigned GETs of large request ZIPs (shared/generation/http/archive-link.ts).
   if (url.pathname.startsWith(PRESIGNED_S3_PREFIX)) return servePresignedGet(req, res, url);
   if (req.method === "OPTIONS") return send(res, 204, preflightHeaders, Buffer.alloc(0));
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));

@@ -24,7 +24,7 @@ export const buckets = {
     envVar: "BUCKET_FILES",
     purpose: "generated PDFs, async params, large request ZIPs and the site's page images",
     expireAfterDays: DEFAULT_FILE_RETENTION_DAYS,
-    // Request ZIPs served by presigned URL (shared/generation/archive-link.ts) copy PDFs kept
+    // Request ZIPs served by presigned URL (shared/generation/http/archive-link.ts) copy PDFs kept
     // anyway: a day's copy covers repeated downloads; a later download builds it again.
     // The site's page images of a file (shared/page-images/README.md) are a cache too: a day
     // after it was drawn an image is gone, so none outlives its file by more than a day.

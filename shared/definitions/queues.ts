@@ -15,7 +15,7 @@ export interface QueueDefinition {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /**
-   * Render only (PLATEN_RENDER_WORKSPACE_WORK_SECONDS, shared/generation/fair-share.ts):
+   * Render only (PLATEN_RENDER_WORKSPACE_WORK_SECONDS, shared/generation/scheduling/fair-share.ts):
    * seconds of expected rendering one workspace may have in flight across all consumers
    * (its renders in flight × its average render time). 20 = 2 s on each of 10 browsers, a
    * quarter of the fleet's 20 batches × 2 browsers: slow documents of one workspace never

@@ -6,7 +6,7 @@ export interface ScheduleDefinition {
   everyMinutes: number;
 }
 
-/** How often the sweeper runs (shared/generation/sweep.ts): the EventBridge schedule in AWS, a timer in the local stack. */
+/** How often the sweeper runs (shared/generation/async/sweep.ts): the EventBridge schedule in AWS, a timer in the local stack. */
 export const SWEEP_EVERY_MINUTES = 5;
 
 export const schedules = {

@@ -7,16 +7,16 @@
  * - ./rendering.ts: rendering (Chromium), for the functions that render.
  * Code inside shared/ imports the files themselves.
  */
-export { type AcceptedFile, acceptAsync } from "./accept-async.ts";
-export { RETRY_AFTER_SECONDS, resolveFileDownload } from "./download.ts";
-export { type FileRecord, getFileRecord, listFileRecords, openPdf } from "./file-store.ts";
-export { whenStored } from "./when-stored.ts";
-export { getJob } from "./job-store.ts";
-export { verifyPasscode } from "./passcodes.ts";
-export { parseRenderMessage } from "./render-queue.ts";
-export { replaySync, toStoredSync } from "./replay-sync.ts";
-export { liveRequestDeps } from "./request-adapters.ts";
-export { requestStatus, type StatusBody } from "./request-status.ts";
-export { failAndMaybeFinalize } from "./settle-file.ts";
-export { type SweepReport, sweepStalled } from "./sweep.ts";
-export { validateGenerationBody } from "./validate-request.ts";
+export { type AcceptedFile, acceptAsync } from "#shared/generation/async/accept-async.ts";
+export { RETRY_AFTER_SECONDS, resolveFileDownload } from "#shared/generation/reads/download.ts";
+export { type FileRecord, getFileRecord, listFileRecords, openPdf } from "#shared/generation/store/file-store.ts";
+export { whenStored } from "#shared/generation/reads/when-stored.ts";
+export { getJob } from "#shared/generation/store/job-store.ts";
+export { verifyPasscode } from "#shared/generation/requests/passcodes.ts";
+export { parseRenderMessage } from "#shared/generation/scheduling/render-queue.ts";
+export { replaySync, toStoredSync } from "#shared/generation/sync/replay-sync.ts";
+export { liveRequestDeps } from "#shared/generation/store/request-adapters.ts";
+export { requestStatus, type StatusBody } from "#shared/generation/reads/request-status.ts";
+export { failAndMaybeFinalize } from "#shared/generation/settle/settle-file.ts";
+export { type SweepReport, sweepStalled } from "#shared/generation/async/sweep.ts";
+export { validateGenerationBody } from "#shared/generation/requests/validate-request.ts";

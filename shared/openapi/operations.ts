@@ -13,7 +13,7 @@ import {
   updateEndpointBody,
   workspaceWebhookBody,
 } from "#shared/webhooks/endpoint-schemas.ts";
-import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/request-schema.ts";
+import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/request-schema.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
 import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
 import {
@@ -110,7 +110,7 @@ const generationCodes: ErrorCode[] = [
   "INTERNAL_ERROR",
   "SERVICE_STARTING",
 ];
-/** Downloads (shared/generation/download.ts). */
+/** Downloads (shared/generation/reads/download.ts). */
 const downloadCodes: ErrorCode[] = [...callerCodes, "FILE_NOT_FOUND", "FILE_NOT_READY", "FILE_GENERATION_FAILED"];
 /** Management admission (shared/auth/management-caller.ts, management-access.ts). */
 const managementCodes: ErrorCode[] = [

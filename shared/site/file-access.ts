@@ -1,4 +1,4 @@
-import type { FileRecord } from "#shared/generation/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/file-store.ts";
 
 /** What the file view may show a visitor. */
 export type FileAccess =

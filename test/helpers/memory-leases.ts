@@ -1,6 +1,11 @@
-import { type FairShareConfig, type Leases, liveLeases, type RenderShare } from "#shared/generation/fair-share.ts";
-import { LEASE_SHARDS } from "#shared/generation/lease-shards.ts";
-import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/render-leases.ts";
+import {
+  type FairShareConfig,
+  type Leases,
+  liveLeases,
+  type RenderShare,
+} from "#shared/generation/scheduling/fair-share.ts";
+import { LEASE_SHARDS } from "#shared/generation/scheduling/lease-shards.ts";
+import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/scheduling/render-leases.ts";
 
 /**
  * An in-memory LeaseStore with the DynamoDB items' semantics (render-lease-table.ts): one item per

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTableInputs } from "#infra/local/create-resources.ts";
 import { armFaults } from "#shared/aws/fault-injection.ts";
 import { type Clock, systemClock } from "#shared/clock.ts";
-import { type FileRecord, listFileRecords, RELEASED_CLAIM } from "#shared/generation/file-store.ts";
+import { type FileRecord, listFileRecords, RELEASED_CLAIM } from "#shared/generation/store/file-store.ts";
 import {
   type ClaimedFile,
   COUNT_TAKEOVER_SECONDS,
@@ -11,7 +11,7 @@ import {
   finishClaimed,
   finishPending,
   settledFileOf,
-} from "#shared/generation/settle-file.ts";
+} from "#shared/generation/settle/settle-file.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { writeQueuedRequest } from "../helpers/async-queued.ts";

@@ -7,7 +7,7 @@ import {
   fairRenderingFromEnv,
   renderInSlot,
   renderSlots,
-} from "#shared/generation/fair-render.ts";
+} from "#shared/generation/scheduling/fair-render.ts";
 import {
   admitRender,
   deferDelaySeconds,
@@ -19,10 +19,10 @@ import {
   type RenderEnd,
   type RenderShare,
   readFairShareConfig,
-} from "#shared/generation/fair-share.ts";
-import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/render-leases.ts";
+} from "#shared/generation/scheduling/fair-share.ts";
+import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/scheduling/render-leases.ts";
 import { MemoryLeaseStore, LEASE_TEST_CONFIG } from "../helpers/memory-leases.ts";
-import type { Outcome } from "#shared/generation/render-file.ts";
+import type { Outcome } from "#shared/generation/worker/render-file.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
 /**

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { finalizeIfSettled, finalizeSingle, finalizeWith, outcomeOf } from "#shared/generation/finalize-request.ts";
-import { JOB_RETENTION_MS } from "#shared/generation/retention.ts";
+import {
+  finalizeIfSettled,
+  finalizeSingle,
+  finalizeWith,
+  outcomeOf,
+} from "#shared/generation/settle/finalize-request.ts";
+import { JOB_RETENTION_MS } from "#shared/generation/store/retention.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 
 /**

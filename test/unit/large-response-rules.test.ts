@@ -6,9 +6,9 @@ import {
   DEFAULT_ZIP_REDIRECT_BYTES,
   DEFAULT_ZIP_URL_SECONDS,
   servedFromS3,
-} from "#shared/generation/archive-link.ts";
-import { planFiles } from "#shared/generation/plan-files.ts";
-import type { GenerationRequest } from "#shared/generation/request-schema.ts";
+} from "#shared/generation/http/archive-link.ts";
+import { planFiles } from "#shared/generation/requests/plan-files.ts";
+import type { GenerationRequest } from "#shared/generation/requests/request-schema.ts";
 import { fileMappingHeader } from "#shared/generation/http/file-headers.ts";
 import {
   checkFileMappingSize,

@@ -1,12 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { inFlightCap, latestAverage, liveLeases } from "#shared/generation/fair-share.ts";
-import { LEASE_SHARDS, leaseItemKey, leaseShardOf, shardCap, shardsInUse } from "#shared/generation/lease-shards.ts";
-import { giveBackLease, takeLease } from "#shared/generation/render-leases.ts";
+import { inFlightCap, latestAverage, liveLeases } from "#shared/generation/scheduling/fair-share.ts";
+import {
+  LEASE_SHARDS,
+  leaseItemKey,
+  leaseShardOf,
+  shardCap,
+  shardsInUse,
+} from "#shared/generation/scheduling/lease-shards.ts";
+import { giveBackLease, takeLease } from "#shared/generation/scheduling/render-leases.ts";
 import { MemoryLeaseStore, LEASE_TEST_CONFIG } from "../helpers/memory-leases.ts";
 
 /**
- * The write pattern of the render leases (shared/generation/lease-shards.ts, infra/README.md#capacity-model):
+ * The write pattern of the render leases (shared/generation/scheduling/lease-shards.ts, infra/README.md#capacity-model):
  * one item per workspace takes two writes per render and breaks DynamoDB's 1,000 writes a second per item
  * at ~15× the reference load (2,000 files a minute); spread over LEASE_SHARDS items with the cap split
  * between them, 100× stays under it on every item, and the workspace still holds at most its cap.

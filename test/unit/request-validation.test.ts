@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { MAX_PARAMS_BYTES } from "#shared/generation/params-shape.ts";
-import { MAX_CONTENTS, MAX_PASSTHROUGH_BYTES, MAX_WEBHOOK_URL } from "#shared/generation/request-schema.ts";
-import { validateGenerationBody } from "#shared/generation/validate-request.ts";
+import { MAX_PARAMS_BYTES } from "#shared/generation/requests/params-shape.ts";
+import { MAX_CONTENTS, MAX_PASSTHROUGH_BYTES, MAX_WEBHOOK_URL } from "#shared/generation/requests/request-schema.ts";
+import { validateGenerationBody } from "#shared/generation/requests/validate-request.ts";
 
 /**
  * Request validation (OpenAPI generateSyncSingle and the other generation operations; README.md#errors) as a

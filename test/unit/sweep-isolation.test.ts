@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JobRecord } from "#shared/generation/job-store.ts";
-import { type SweepPorts, sweepStalled } from "#shared/generation/sweep.ts";
+import type { JobRecord } from "#shared/generation/store/job-store.ts";
+import { type SweepPorts, sweepStalled } from "#shared/generation/async/sweep.ts";
 import { fixedClock, jobRecord } from "../helpers/memory-requests.ts";
 
 /**

@@ -6,12 +6,18 @@ import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { queues } from "#shared/definitions/queues.ts";
 import { relayOutbox, OUTBOX_RELAY_SECONDS } from "#shared/webhooks/event-outbox.ts";
 import { boundedTask } from "./bounded-task.ts";
-import { type FileRecord, listFileRecords } from "./file-store.ts";
-import { finalizeWith } from "./finalize-request.ts";
-import { getJob, type JobRecord, listActiveJobs } from "./job-store.ts";
-import type { Outcome } from "./render-file.ts";
-import { storedRequestDeps } from "./request-adapters.ts";
-import { countSettled, failAndMaybeFinalize, finalFilesOf, finishPending, pageSpreadOf } from "./settle-file.ts";
+import { type FileRecord, listFileRecords } from "#shared/generation/store/file-store.ts";
+import { finalizeWith } from "#shared/generation/settle/finalize-request.ts";
+import { getJob, type JobRecord, listActiveJobs } from "#shared/generation/store/job-store.ts";
+import type { Outcome } from "#shared/generation/worker/render-file.ts";
+import { storedRequestDeps } from "#shared/generation/store/request-adapters.ts";
+import {
+  countSettled,
+  failAndMaybeFinalize,
+  finalFilesOf,
+  finishPending,
+  pageSpreadOf,
+} from "#shared/generation/settle/settle-file.ts";
 
 /**
  * Acceptance runs inside the async API function (29 s time-out): a job that has not marked

@@ -1,9 +1,14 @@
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
-import { DEFERRED, type FairRendering, type RenderSlots, renderSlots } from "./fair-render.ts";
-import { deferDelaySeconds } from "./fair-share.ts";
-import { type FileRecord, getFileRecords } from "./file-store.ts";
-import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "./job-store.ts";
+import {
+  DEFERRED,
+  type FairRendering,
+  type RenderSlots,
+  renderSlots,
+} from "#shared/generation/scheduling/fair-render.ts";
+import { deferDelaySeconds } from "#shared/generation/scheduling/fair-share.ts";
+import { type FileRecord, getFileRecords } from "#shared/generation/store/file-store.ts";
+import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "#shared/generation/store/job-store.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
 import {
   type ClaimedFile,
@@ -14,8 +19,12 @@ import {
   finishOthersClaim,
   type SettledFile,
   settledFileOf,
-} from "./settle-file.ts";
-import { parseRenderMessage, type RenderMessage, sendDelayedRenderMessages } from "./render-queue.ts";
+} from "#shared/generation/settle/settle-file.ts";
+import {
+  parseRenderMessage,
+  type RenderMessage,
+  sendDelayedRenderMessages,
+} from "#shared/generation/scheduling/render-queue.ts";
 
 /** The worker's dependencies; without `fair` every file renders at once (no per-workspace cap). */
 export interface BatchDeps extends WorkerDeps {

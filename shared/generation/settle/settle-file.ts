@@ -4,12 +4,19 @@ import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } fr
 import type { PageSpread } from "#shared/limits/page-shards.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { functions } from "#shared/definitions/functions.ts";
-import { deletePdf, type FileRecord, isFinal, releaseCount, settleFileRecord, takeOverCount } from "./file-store.ts";
+import {
+  deletePdf,
+  type FileRecord,
+  isFinal,
+  releaseCount,
+  settleFileRecord,
+  takeOverCount,
+} from "#shared/generation/store/file-store.ts";
 import { finalizeIfSettled, finalizeSingle } from "./finalize-request.ts";
-import { markSettled } from "./job-store.ts";
-import { storedRequestDeps } from "./request-adapters.ts";
-import { deleteParams, paramsObjectKey } from "./params-store.ts";
-import type { Outcome } from "./render-file.ts";
+import { markSettled } from "#shared/generation/store/job-store.ts";
+import { storedRequestDeps } from "#shared/generation/store/request-adapters.ts";
+import { deleteParams, paramsObjectKey } from "#shared/generation/store/params-store.ts";
+import type { Outcome } from "#shared/generation/worker/render-file.ts";
 
 /**
  * Settling an async file, exactly once whatever is retried or duplicated:

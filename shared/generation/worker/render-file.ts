@@ -2,12 +2,12 @@ import type { Clock } from "#shared/clock.ts";
 import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
-import { permanentFileFailure } from "./document-failure.ts";
-import { type FileRecord, pdfObjectKey, putPdf } from "./file-store.ts";
-import { checkParams } from "./params-check.ts";
-import { getParams, paramsObjectKey } from "./params-store.ts";
-import { templateFileOf } from "./plan-files.ts";
-import { openProtection } from "./protection-seal.ts";
+import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
+import { type FileRecord, pdfObjectKey, putPdf } from "#shared/generation/store/file-store.ts";
+import { checkParams } from "#shared/generation/requests/params-check.ts";
+import { getParams, paramsObjectKey } from "#shared/generation/store/params-store.ts";
+import { templateFileOf } from "#shared/generation/requests/plan-files.ts";
+import { openProtection } from "#shared/generation/store/protection-seal.ts";
 import { shareUrl } from "#shared/share-link.ts";
 
 export interface WorkerDeps {

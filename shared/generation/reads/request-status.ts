@@ -1,8 +1,8 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import type { FileRecord } from "./file-store.ts";
-import type { JobRecord } from "./job-store.ts";
-import type { ReadDeps } from "./request-ports.ts";
+import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { JobRecord } from "#shared/generation/store/job-store.ts";
+import type { ReadDeps } from "#shared/generation/store/request-ports.ts";
 import { whenStored } from "./when-stored.ts";
 
 /** The body of OpenAPI getStatus. */

@@ -7,7 +7,7 @@ import { RenderError } from "#shared/render/renderer.ts";
 import { type FairShareConfig, fitsInvocation, readFairShareConfig } from "./fair-share.ts";
 import { dynamoLeaseStore } from "./render-lease-table.ts";
 import { giveBackLeases, type LeaseStore, takeLeases } from "./render-leases.ts";
-import type { Outcome } from "./render-file.ts";
+import type { Outcome } from "#shared/generation/worker/render-file.ts";
 
 /** What the render worker needs to share rendering fairly between workspaces. */
 export interface FairRendering {
