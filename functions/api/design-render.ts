@@ -3,7 +3,7 @@ import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { strictBundle } from "#shared/authoring/bundle-rules.ts";
-import { activeDesign, designDetail, publishVersion, readBundleBody } from "#shared/authoring/design-api.ts";
+import { activeDesign, designDetail, publishVersion, readBundleBody } from "#shared/authoring/design-lifecycle.ts";
 import { getBundle, getDesignHead, getThumbnail } from "#shared/designs/design-store.ts";
 import { getTemplate } from "#shared/designs/gallery.ts";
 import { previewSource, renderPreview } from "#shared/authoring/preview.ts";

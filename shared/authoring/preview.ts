@@ -10,7 +10,7 @@ import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { activeDesign, readDraft, versionOf } from "./design-api.ts";
+import { activeDesign, readDraft, versionOf } from "./design-lifecycle.ts";
 import type { previewBody } from "./request-bodies.ts";
 import { loadBundle } from "#shared/designs/find-design-version.ts";
 

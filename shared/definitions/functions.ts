@@ -145,7 +145,7 @@ export const functions = {
     bucketsWritePrefix: { files: "zips/" },
   }),
   ...managementFunctions(),
-  "design-api": api("design-api", manageDesigns),
+  "design-routes": api("design-routes", manageDesigns),
   // Publishing renders the thumbnail (the sample document), a preview the PDF; the preview's
   // rate window lives in `usage`.
   "design-render": {

@@ -95,13 +95,13 @@ function managementRoutes(): RouteDefinition[] {
 /**
  * The design API and the gallery's authenticated routes (shared/authoring/README.md): a Bearer
  * token or the login session, never an appkey. Routes that render (create, publish, preview) run
- * in the Chromium function `design-render`; the others in `design-api`. Every route that checks a
+ * in the Chromium function `design-render`; the others in `design-routes`. Every route that checks a
  * bundle counts toward a rate class (shared/limits/README.md#rate-limits), admitted before any work:
  * a preview toward `preview`; create, publish and the draft's save and read toward `design-write`.
  */
 function designRoutes(): RouteDefinition[] {
   const read = (method: RouteDefinition["method"], path: string, rateClass: RateClass | "none" = "none") =>
-    route(method, path, "design-api", rateClass, { auth: "bearer-or-session" });
+    route(method, path, "design-routes", rateClass, { auth: "bearer-or-session" });
   const render = (method: RouteDefinition["method"], path: string, rateClass: RateClass | "none" = "none") =>
     route(method, path, "design-render", rateClass, { auth: "bearer-or-session" });
   const design = "/designs/{designId}";

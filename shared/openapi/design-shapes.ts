@@ -5,7 +5,7 @@ import { parameterSpec } from "./response-shapes.ts";
 
 /**
  * Request and response bodies of the design API and the gallery (`/designs…`, `/templates…`)
- * for the OpenAPI document. The handlers (functions/api/design-api.ts, design-render.ts) build
+ * for the OpenAPI document. The handlers (functions/api/design-routes.ts, design-render.ts) build
  * their answers in shared/designs without a schema, and read create and publish bodies by hand
  * (`readBundleBody`, `rawFromJsonForm` of shared/designs): these schemas write down the same
  * shapes. The JSON bodies that do have a handler schema (`patchBody`, `previewBody`, `shareBody`)

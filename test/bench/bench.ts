@@ -4,7 +4,7 @@ import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
-import { runDesignPhase } from "./design-api.ts";
+import { runDesignPhase } from "./preview-and-publish.ts";
 import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
 import { startFloor } from "./floor.ts";

@@ -3,7 +3,7 @@ import { authorizeDesigns } from "#shared/auth/design-access.ts";
 import { authorizeManagement, type ManagementCaller } from "#shared/auth/management-access.ts";
 import { rawFromFiles, rawFromJsonForm } from "#shared/authoring/bundle-codec.ts";
 import { BundleInvalid, checkBundle } from "#shared/authoring/bundle-rules.ts";
-import { readBundleBody } from "#shared/authoring/design-api.ts";
+import { readBundleBody } from "#shared/authoring/design-lifecycle.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { checkEnabled, checkEndpointUrl, resolveDesignFilter } from "#shared/webhooks/endpoint-input.ts";

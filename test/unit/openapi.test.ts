@@ -5,7 +5,7 @@ import { routes } from "#shared/definitions/routes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
 import { singleRequestSchema } from "#shared/generation/requests/request-schema.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
-import { routes as designApiRoutes } from "../../functions/api/design-api.ts";
+import { routes as designApiRoutes } from "../../functions/api/design-routes.ts";
 import { routes as designRenderRoutes } from "../../functions/api/design-render.ts";
 
 /** The served OpenAPI document: valid OpenAPI 3.1, every route in it, schemas usable. */
@@ -52,7 +52,7 @@ describe("OpenAPI document", () => {
     // The design API takes its own scopes, one requirement each (any one suffices); the rest pdf:generate.
     const operation = designOperation(route);
     expect(operation !== undefined, "a design API route has its handler's operation").toBe(
-      route.function === "design-api" || route.function === "design-render",
+      route.function === "design-routes" || route.function === "design-render",
     );
     const bearer = (operation ? scopesOf(operation) : ["pdf:generate"]).map((scope) => ({ oauth2: scope.split(" ") }));
     const expected = {

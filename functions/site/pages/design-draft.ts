@@ -1,5 +1,5 @@
 import { type BundleProblem, BundleInvalid } from "#shared/authoring/bundle-rules.ts";
-import { draftBody, saveDraft } from "#shared/authoring/design-api.ts";
+import { draftBody, saveDraft } from "#shared/authoring/design-lifecycle.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";

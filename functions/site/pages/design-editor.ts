@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import * as z from "zod";
 import type { DesignJsonForm } from "#shared/authoring/bundle-codec.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
-import { publishVersion } from "#shared/authoring/design-api.ts";
+import { publishVersion } from "#shared/authoring/design-lifecycle.ts";
 import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";

@@ -1,5 +1,5 @@
 import { bundleZip, toJsonForm } from "#shared/authoring/bundle-codec.ts";
-import { listVersionsPage, saveDraft, versionBundle, versionOf } from "#shared/authoring/design-api.ts";
+import { listVersionsPage, saveDraft, versionBundle, versionOf } from "#shared/authoring/design-lifecycle.ts";
 import { systemClock } from "#shared/clock.ts";
 import { parsePage } from "#shared/designs/design-pages.ts";
 import { type Html, html } from "#shared/html/html.ts";

@@ -1,6 +1,6 @@
 import { rawFromJsonForm, rawFromZip } from "#shared/authoring/bundle-codec.ts";
 import { strictBundle } from "#shared/authoring/bundle-rules.ts";
-import { archiveDesign } from "#shared/authoring/design-api.ts";
+import { archiveDesign } from "#shared/authoring/design-lifecycle.ts";
 import { systemClock } from "#shared/clock.ts";
 import { getDesignVersion, getThumbnail } from "#shared/designs/design-store.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";

@@ -1,4 +1,4 @@
-import { shareDesignVersion } from "#shared/authoring/design-api.ts";
+import { shareDesignVersion } from "#shared/authoring/design-lifecycle.ts";
 import { shareBody } from "#shared/authoring/request-bodies.ts";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";

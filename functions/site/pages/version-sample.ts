@@ -1,4 +1,4 @@
-import { versionOf } from "#shared/authoring/design-api.ts";
+import { versionOf } from "#shared/authoring/design-lifecycle.ts";
 import { config } from "#shared/aws/config.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { type DesignJsonForm, toJsonForm } from "#shared/authoring/bundle-codec.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
-import { readDraft, versionBundle, versionOf } from "#shared/authoring/design-api.ts";
+import { readDraft, versionBundle, versionOf } from "#shared/authoring/design-lifecycle.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import { pageSetupOf } from "./page-fields.ts";
 

@@ -16,7 +16,7 @@ import {
   versionDetail,
   shareDesignVersion,
   versionOf,
-} from "#shared/authoring/design-api.ts";
+} from "#shared/authoring/design-lifecycle.ts";
 import { getBundle } from "#shared/designs/design-store.ts";
 import { getTemplate, withdrawTemplate } from "#shared/designs/gallery.ts";
 import { templateDetail } from "#shared/designs/gallery-api.ts";
@@ -195,5 +195,5 @@ export const routes: DesignRoute[] = [
   },
 ];
 
-/** The design API routes that render nothing (the route table's `design-api` function). */
+/** The design API routes that render nothing (the route table's `design-routes` function). */
 export const handler = designHandler(routes);
