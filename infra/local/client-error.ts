@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { corsHeaders } from "#shared/http/cors.ts";
+import { corsHeaders } from "#shared/http/cors-headers.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { type Language, pickLanguage } from "#shared/errors/language.ts";
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyResult } from "aws-lambda";
 import { setClockOffset } from "#shared/clock.ts";
-import { corsHeaders, preflightHeaders } from "#shared/http/cors.ts";
+import { corsHeaders, preflightHeaders } from "#shared/http/cors-headers.ts";
 import { frontEndFor, functions, type RouteDefinition, routes } from "#shared/definitions/index.ts";
 import { inInvocation } from "./invocation-scope.ts";
 import { LocalResponseStream, STREAMING, installLambdaStreamingRuntime } from "./lambda-streaming.ts";

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { Writable } from "node:stream";
-import { corsHeaders } from "#shared/http/cors.ts";
+import { corsHeaders } from "#shared/http/cors-headers.ts";
 
 /** The marker the Lambda Node.js runtime puts on a `streamifyResponse` handler. */
 export const STREAMING = Symbol.for("aws.lambda.runtime.handler.streaming");

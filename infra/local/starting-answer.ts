@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pickLanguage } from "#shared/errors/language.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { corsHeaders } from "#shared/http/cors.ts";
+import { corsHeaders } from "#shared/http/cors-headers.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 
 /**

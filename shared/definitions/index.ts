@@ -7,4 +7,4 @@ export * from "./tables.ts";
 export * from "./front-ends.ts";
 export * from "./schedules.ts";
 export * from "./rate-classes.ts";
-export * from "./cors.ts";
+export * from "./cors-policy.ts";

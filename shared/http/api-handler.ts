@@ -1,7 +1,7 @@
 import { systemClock } from "#shared/clock.ts";
 import type { Admission } from "./admit.ts";
 import type { ApiFunction, ApiRequest, ApiResult, EarlyApiFunction, PublicApiFunction } from "./api-types.ts";
-import { corsHeaders } from "./cors.ts";
+import { corsHeaders } from "./cors-headers.ts";
 import { type ProxyHandler, requestOf } from "./edge-context.ts";
 import { edgeChain } from "./edge-chain.ts";
 import { keyAgeHeaders, settledPrincipal } from "./key-age-headers.ts";

@@ -1,4 +1,4 @@
-import { cors } from "#shared/definitions/cors.ts";
+import { cors } from "#shared/definitions/cors-policy.ts";
 
 /** Headers on every response (API Gateway proxy responses carry their own). */
 export const corsHeaders: Record<string, string> = {

@@ -1,6 +1,6 @@
 /**
  * infra/README.md#cross-origin-access: cross-origin access. All origins; the gateway (CDK and local) and the
- * HTTP edge (shared/http/cors.ts, the headers of handler responses) use the same lists.
+ * HTTP edge (shared/http/cors-headers.ts, the headers of handler responses) use the same lists.
  */
 export const cors = {
   allowOrigins: ["*"],
