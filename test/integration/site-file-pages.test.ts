@@ -4,7 +4,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { buckets } from "#shared/definitions/buckets.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
-import { FILE_PAGES_PREFIX, filePagesPrefix } from "#shared/page-images/file-pages.ts";
+import { FILE_PAGES_PREFIX, filePagesPrefix } from "#shared/page-images/file-page-source.ts";
 import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
 import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
 import { invoice, moveClock, siteOrigin } from "../helpers/site-fixtures.ts";

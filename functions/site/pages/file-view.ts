@@ -9,7 +9,7 @@ import {
   verifyPasscode,
 } from "#shared/generation/index.ts";
 import { contentDisposition, pdfFileName } from "#shared/generation/http/index.ts";
-import { filePageSource } from "#shared/page-images/file-pages.ts";
+import { filePageSource } from "#shared/page-images/file-page-source.ts";
 import { pageIndexOf, parsePageNumber } from "#shared/page-images/page-image-cache.ts";
 import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
 import { takePasscodeAttempt } from "#shared/site/passcode-attempts.ts";

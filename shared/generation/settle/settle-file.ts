@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } from "#shared/limits/file-pages.ts";
+import { correctFilePages, correctFilesPages, dropMarkers, type PageAccount } from "#shared/limits/page-corrections.ts";
 import type { PageSpread } from "#shared/limits/page-shards.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { functions } from "#shared/definitions/functions.ts";
@@ -22,7 +22,7 @@ import type { Outcome } from "#shared/generation/worker/render-file.ts";
  * Settling an async file, exactly once whatever is retried or duplicated:
  * 1. `queued → counting` (conditional): the one delivery that wins it owns the file's
  *    outcome (kept on the record); every other delivery, late or concurrent, stops here;
- * 2. its pages are counted against the reservation, once per file (file-pages.ts marker;
+ * 2. its pages are counted against the reservation, once per file (page-corrections.ts marker;
  *    a stopping plan's limit may refuse them: the file then fails, never delivered);
  * 3. `counting → done | failed`; then the request counts it (and may be finalized).
  * A crash after 1 leaves `counting`: replays and the sweeper redo 2 and 3, once they have taken
