@@ -291,6 +291,18 @@ function parseRule(rule: string): ChildRule {
   };
 }
 
+const parsed = new Map<readonly string[], readonly ChildRule[]>();
+
+function rulesOf(schema: Schema, type: string): readonly ChildRule[] {
+  const rules = schema.types[type];
+  if (!rules) throw new Error(`schema description has no type ${type}`);
+  const known = parsed.get(rules);
+  if (known) return known;
+  const found = rules.map(parseRule);
+  parsed.set(rules, found);
+  return found;
+}
+
 /** Children against one sequence: order, cardinality, required ones present, nothing unknown. */
 function checkSequence(node: XmlNode, rules: readonly ChildRule[], path: string, errors: string[]): void {
   let at = 0;
@@ -336,8 +348,7 @@ function checkElement(node: XmlNode, rule: ChildRule, schema: Schema, path: stri
     if (node.text.trim() === "") errors.push(`${path}: empty text element`);
     return;
   }
-  const rules = schema.types[rule.type]?.map(parseRule);
-  if (!rules) throw new Error(`schema description has no type ${rule.type}`);
+  const rules = rulesOf(schema, rule.type);
   if (node.text.trim() !== "") errors.push(`${path}: text in an element of type ${rule.type}`);
   if (node.children.length === 0 && rules.length > 0) errors.push(`${path}: empty element`);
   checkSequence(node, rules, path, errors);
