@@ -7,7 +7,7 @@
  * so that their absence is reported by the business rule that requires them (`seller.name` → BR-06),
  * not as a bare type error.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** VAT category codes of UNCL 5305 that EN 16931 allows (BT-118, BT-151, BT-95, BT-102). */
 export const VAT_CATEGORIES = ["S", "Z", "E", "AE", "K", "G", "O", "L", "M"] as const;
@@ -112,7 +112,10 @@ export const invoiceModelSchema = z.strictObject({
   /** BT-2, `YYYY-MM-DD`. */
   issueDate: z.iso.date().optional(),
   /** BT-3, UNCL 1001 (`380` commercial invoice, `381` credit note). */
-  typeCode: z.string().regex(/^\d{3}$/, "must be a three-digit UNCL 1001 code").default("380"),
+  typeCode: z
+    .string()
+    .regex(/^\d{3}$/, "must be a three-digit UNCL 1001 code")
+    .default("380"),
   /** BT-5, ISO 4217. */
   currency: z
     .string()
