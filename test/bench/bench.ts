@@ -4,6 +4,7 @@ import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
 import { removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { runColdPhase } from "./cold.ts";
+import { runSiteColdPhase } from "./cold-site.ts";
 import { runDesignPhase } from "./preview-and-publish.ts";
 import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
@@ -160,6 +161,7 @@ const add = (into: Sample, run: { times: number[]; seconds: number }) => {
 // Cold first, while nothing else of the bench runs: the deployed bundles in fresh processes.
 if (only !== "warm") log(`cold starts (deployed bundles, fresh processes, empty TMPDIR), N=${n(10, 3)}:`);
 const coldTable = only === "warm" ? [] : await runColdPhase(stack, bundle, sample, n(10, 3), log);
+const siteColdTable = only === "warm" ? [] : await runSiteColdPhase(stack, n(10, 3), log);
 
 // Warm: every path of both sides has run (and been optimised by V8) before anything counts.
 log("warming up…");
@@ -266,4 +268,7 @@ for (const line of studioTable) log(line);
 log();
 log("Cold starts: ms from process start, p50 / p95 (first PDF ÷ floor: median of each round's ratio).");
 for (const line of coldTable) log(line);
+log();
+log("The site's pages cold, signed in: ms from process start, p50 / p95.");
+for (const line of siteColdTable) log(line);
 process.exit(0);

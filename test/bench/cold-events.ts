@@ -64,3 +64,36 @@ export function sqsEvent(messages: Message[], queueArn: string): SQSEvent {
     })),
   };
 }
+
+/** A request to the site's proxy API (infra/stack/frontends.ts: `/` and `/{proxy+}` to one function), as a browser with `cookie` sends it. */
+export function siteEvent(opts: { path: string; cookie: string }): APIGatewayProxyEvent {
+  const headers: Record<string, string> = { cookie: opts.cookie, accept: "text/html", "accept-language": "en" };
+  const proxy = opts.path.slice(1);
+  return {
+    resource: proxy ? "/{proxy+}" : "/",
+    path: opts.path,
+    httpMethod: "GET",
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: proxy ? { proxy } : null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "bench",
+      httpMethod: "GET",
+      path: opts.path,
+      protocol: "HTTP/1.1",
+      requestId: crypto.randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: "bench",
+      resourcePath: proxy ? "/{proxy+}" : "/",
+      stage: "site",
+      identity: { sourceIp: "127.0.0.1", userAgent: "platen-bench" },
+      authorizer: null,
+    } as unknown as APIGatewayProxyEvent["requestContext"],
+  };
+}

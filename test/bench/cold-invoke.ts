@@ -76,11 +76,14 @@ function installStreamingRuntime(): void {
 
 function responseStream(): Writable {
   return new Writable({
-    write(_chunk, _enc, done) {
+    write(chunk: Buffer, _enc, done) {
       if (times.answered === undefined) {
         times.answered = now();
         times.cpuMs = cpuMs();
       }
+      // The start of an error answer's body, for the parent's message.
+      if (times.status !== undefined && Number(times.status) >= 400 && (times.body ?? "").length < 4000)
+        times.body = (times.body ?? "") + chunk.toString("utf8", 0, Math.min(chunk.length, 4000));
       done();
     },
   });

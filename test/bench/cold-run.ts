@@ -41,6 +41,8 @@ export interface ColdRun {
   warmMs?: number;
   aws?: AwsCalls;
   body?: string;
+  /** What the child printed besides its times (the function's log lines). */
+  output: string;
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -68,7 +70,8 @@ export async function runCold(
       ...env,
       TMPDIR: tmp,
     });
-    const times = JSON.parse(out.trim().split("\n").at(-1)!) as ColdTimes;
+    const lines = out.stdout.trim().split("\n");
+    const times = JSON.parse(lines.at(-1)!) as ColdTimes;
     const since = (t: number | undefined) => (t === undefined ? undefined : t - spawnedAt);
     return {
       ready: since(times.ready)!,
@@ -81,13 +84,18 @@ export async function runCold(
       warmMs: times.warmMs,
       aws: times.aws,
       body: times.body,
+      output: [...lines.slice(0, -1), out.stderr].join("\n"),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
-function runChild(args: string[], jobFile: string, env: Record<string, string>): Promise<string> {
+function runChild(
+  args: string[],
+  jobFile: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string }> {
   const program = args.at(-1);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...args, jobFile], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -97,7 +105,7 @@ function runChild(args: string[], jobFile: string, env: Record<string, string>):
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.once("error", reject);
     child.once("exit", (code) => {
-      if (code === 0 && stdout.trim()) resolve(stdout);
+      if (code === 0 && stdout.trim()) resolve({ stdout, stderr });
       else reject(new Error(`cold run of ${program} exited with ${code}:\n${stderr.slice(-4000)}`));
     });
   });
