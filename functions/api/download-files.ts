@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { liveRequestDeps, openPdf, resolveFileDownload } from "#shared/generation/index.ts";
+import { liveRequestDeps, openPdf } from "#shared/generation/store/index.ts";
+import { resolveFileDownload } from "#shared/generation/reads/index.ts";
 import { contentDisposition, pdfFileName, requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";

@@ -1,6 +1,7 @@
 import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { acceptAsync, type AcceptedFile, validateGenerationBody } from "#shared/generation/index.ts";
+import { acceptAsync, type AcceptedFile } from "#shared/generation/async/index.ts";
+import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import { outputHistoryUrl, withIdempotencyKey } from "#shared/generation/http/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";

@@ -2,21 +2,23 @@
 import "#shared/render/launch-at-init.ts";
 import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { replaySync, toStoredSync, validateGenerationBody } from "#shared/generation/index.ts";
 import {
-  checkFileMappingSize,
-  fileMappingMaxBytes,
-  syncResponse,
-  withIdempotencyKey,
-} from "#shared/generation/http/index.ts";
-import {
+  replaySync,
+  toStoredSync,
   generateSync,
   type PreparedSync,
   prepareSync,
   rememberPlan,
   renderAhead,
   SyncDeadlineExceeded,
-} from "#shared/generation/rendering.ts";
+} from "#shared/generation/sync/index.ts";
+import { validateGenerationBody } from "#shared/generation/requests/index.ts";
+import {
+  checkFileMappingSize,
+  fileMappingMaxBytes,
+  syncResponse,
+  withIdempotencyKey,
+} from "#shared/generation/http/index.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";

@@ -1,4 +1,5 @@
-import { liveRequestDeps, requestStatus, RETRY_AFTER_SECONDS } from "#shared/generation/index.ts";
+import { liveRequestDeps } from "#shared/generation/store/index.ts";
+import { requestStatus, RETRY_AFTER_SECONDS } from "#shared/generation/reads/index.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /** GET /v1/file/status/{requestId} (OpenAPI getStatus): Retry-After: 2 while queued or processing. */

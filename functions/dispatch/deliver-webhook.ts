@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
-import { listFileRecords } from "#shared/generation/index.ts";
+import { listFileRecords } from "#shared/generation/store/index.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
 import { dispatchDelivery } from "#shared/webhooks/dispatch-delivery.ts";

@@ -1,7 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { failAndMaybeFinalize, getFileRecord, parseRenderMessage } from "#shared/generation/index.ts";
+import { failAndMaybeFinalize } from "#shared/generation/settle/index.ts";
+import { getFileRecord } from "#shared/generation/store/index.ts";
+import { parseRenderMessage } from "#shared/generation/scheduling/index.ts";
 
 /**
  * Render DLQ consumer: a message that exhausted its receives means its file will not be

@@ -1,5 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
-import { type FileRecord, getFileRecord, whenStored } from "#shared/generation/index.ts";
+import { type FileRecord, getFileRecord } from "#shared/generation/store/index.ts";
+import { whenStored } from "#shared/generation/reads/index.ts";
 import { isId } from "#shared/ids.ts";
 import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
 import { isInvited } from "#shared/site/invitation-store.ts";

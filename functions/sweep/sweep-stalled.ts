@@ -1,6 +1,6 @@
 import type { Context } from "aws-lambda";
 import { systemClock } from "#shared/clock.ts";
-import { type SweepReport, sweepStalled } from "#shared/generation/index.ts";
+import { type SweepReport, sweepStalled } from "#shared/generation/async/index.ts";
 import { logger, startLogContext } from "#shared/observability/logger.ts";
 
 /**

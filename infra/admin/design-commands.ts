@@ -7,11 +7,7 @@ import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
-import {
-  reconcileUsage,
-  storedReconcilePorts,
-  type UsageReconciliation,
-} from "#shared/generation/settle/reconcile-usage.ts";
+import { reconcileUsage, storedReconcilePorts, type UsageReconciliation } from "#shared/generation/settle/index.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
 
 /** `--month YYYY-MM`, this month when left out. */

@@ -6,7 +6,7 @@ import { GetObjectCommand, type GetObjectCommandOutput } from "@aws-sdk/client-s
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { presignClientFor, presignGet } from "#shared/generation/http/archive-link.ts";
+import { presignClientFor, presignGet } from "#shared/generation/http/index.ts";
 
 /** Path prefix of presigned GETs on the local gateway (`S3_PRESIGN_ENDPOINT` = `<origin>/__s3`). */
 export const PRESIGNED_S3_PREFIX = "/__s3/";

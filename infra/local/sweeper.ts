@@ -1,4 +1,4 @@
-import type { SweepReport } from "#shared/generation/async/sweep.ts";
+import type { SweepReport } from "#shared/generation/async/index.ts";
 import { schedules } from "#shared/definitions/index.ts";
 import { lambdaContext, loadHandler } from "./load-handler.ts";
 

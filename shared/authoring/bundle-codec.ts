@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ZipFile } from "yazl";
 import type { DesignBundle, DesignManifest } from "#shared/designs/bundle-schema.ts";
-import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/params-shape.ts";
+import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/index.ts";
 import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
 
 /**

@@ -3,7 +3,7 @@ import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { Liquid } from "liquidjs";
 import type * as z from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { checkParams } from "#shared/generation/requests/params-check.ts";
+import { checkParams } from "#shared/generation/requests/index.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
 import { issueMessages } from "#shared/validation/zod-messages.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";

@@ -1,7 +1,6 @@
 import type * as z from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { checkParams } from "#shared/generation/requests/params-check.ts";
-import { documentLimitError } from "#shared/generation/requests/document-failure.ts";
+import { checkParams, documentLimitError } from "#shared/generation/requests/index.ts";
 import { RenderError, type RenderedPdf, type Renderer } from "#shared/render/renderer.ts";
 import { systemClock } from "#shared/clock.ts";
 import { countPreviewPages, type PreviewAllowanceDeps } from "#shared/limits/preview-allowance.ts";

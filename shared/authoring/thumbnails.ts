@@ -1,4 +1,4 @@
-import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
+import { permanentFileFailure } from "#shared/generation/requests/index.ts";
 import { RenderError } from "#shared/render/render-error.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { BundleInvalid } from "./bundle-rules.ts";

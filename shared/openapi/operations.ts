@@ -13,7 +13,7 @@ import {
   updateEndpointBody,
   workspaceWebhookBody,
 } from "#shared/webhooks/endpoint-schemas.ts";
-import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/request-schema.ts";
+import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/index.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
 import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
 import {

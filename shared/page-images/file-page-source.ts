@@ -1,4 +1,4 @@
-import { type FileRecord, getPdf } from "#shared/generation/store/file-store.ts";
+import { type FileRecord, getPdf } from "#shared/generation/store/index.ts";
 import { once, type PageSource } from "./page-image-cache.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 
 /** What the file view may show a visitor. */
 export type FileAccess =

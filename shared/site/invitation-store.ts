@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 
 /** One person invited to one file (share type 02), by e-mail address. */
 export interface Invitation {

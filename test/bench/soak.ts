@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
-import { reconcileUsage, storedReconcilePorts } from "#shared/generation/settle/reconcile-usage.ts";
+import { reconcileUsage, storedReconcilePorts } from "#shared/generation/settle/index.ts";
 import { monthOf } from "#shared/limits/page-quota.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { watchHealth } from "../helpers/limit-fixtures.ts";

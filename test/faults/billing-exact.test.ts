@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COUNT_TAKEOVER_SECONDS } from "#shared/generation/settle/settle-file.ts";
-import { ACCEPT_DEADLINE_SECONDS } from "#shared/generation/async/sweep.ts";
+import { COUNT_TAKEOVER_SECONDS } from "#shared/generation/settle/index.ts";
+import { ACCEPT_DEADLINE_SECONDS } from "#shared/generation/async/index.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { acceptOrFail, moveClock } from "../helpers/async-http.ts";
 import {

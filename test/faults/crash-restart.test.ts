@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCEPT_DEADLINE_SECONDS } from "#shared/generation/async/sweep.ts";
+import { ACCEPT_DEADLINE_SECONDS } from "#shared/generation/async/index.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { type AcceptedJson, acceptOrFail, getStatus, moveClock, pollStatus, postAsync } from "../helpers/async-http.ts";
 import { armFaults, endAll, expectInvariant, jobsOfWorkspace, waitForDeath } from "../helpers/faults.ts";

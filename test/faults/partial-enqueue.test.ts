@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listFileRecords } from "#shared/generation/store/file-store.ts";
+import { listFileRecords } from "#shared/generation/store/index.ts";
 import { invoiceItems } from "../helpers/async-fixtures.ts";
 import { pollStatus, postAsync } from "../helpers/async-http.ts";
 import { armFaults, faultHits, jobsOfWorkspace } from "../helpers/faults.ts";

@@ -1,6 +1,6 @@
-import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/store/file-store.ts";
-import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/store/job-store.ts";
-import { paramsObjectKey, putParams } from "#shared/generation/store/params-store.ts";
+import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/store/index.ts";
+import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/store/index.ts";
+import { paramsObjectKey, putParams } from "#shared/generation/store/index.ts";
 import { newId } from "#shared/ids.ts";
 
 /**

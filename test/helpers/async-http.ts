@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand,
 import { api, type RunningStack } from "./local-stack.ts";
 import { readyRuntime } from "./stack-clients.ts";
 import { type ErrorBodyJson, type FileEntryJson, readErrorBody } from "./sync-http.ts";
-import type { StatusBody } from "#shared/generation/reads/request-status.ts";
+import type { StatusBody } from "#shared/generation/reads/index.ts";
 
 export type AsyncMode = "single" | "multiple";
 

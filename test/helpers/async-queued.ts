@@ -1,8 +1,8 @@
 import { systemClock } from "#shared/clock.ts";
-import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/store/file-store.ts";
-import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/store/job-store.ts";
-import type { RenderMessage } from "#shared/generation/scheduling/render-queue.ts";
-import { COUNT_TAKEOVER_SECONDS } from "#shared/generation/settle/settle-file.ts";
+import { type FileRecord, pdfObjectKey, putFileRecords, putPdf } from "#shared/generation/store/index.ts";
+import { ACTIVE_SHARD, type JobRecord, putJob } from "#shared/generation/store/index.ts";
+import type { RenderMessage } from "#shared/generation/scheduling/index.ts";
+import { COUNT_TAKEOVER_SECONDS } from "#shared/generation/settle/index.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";

@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { tables } from "#shared/definitions/index.ts";
 import { localTableName } from "#infra/local/resource-names.ts";
 import type { FaultRule } from "#shared/aws/fault-injection.ts";
-import type { SweepReport } from "#shared/generation/async/sweep.ts";
+import type { SweepReport } from "#shared/generation/async/index.ts";
 import { type AcceptedJson, hostOf, pollStatus, type StatusAnswer } from "./async-http.ts";
 import type { RunningStack } from "./local-stack.ts";
 import { scanWorkspaceFiles, stackDocumentClient } from "./stack-clients.ts";

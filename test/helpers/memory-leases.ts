@@ -5,7 +5,7 @@ import {
   type RenderShare,
 } from "#shared/generation/scheduling/fair-share.ts";
 import { LEASE_SHARDS } from "#shared/generation/scheduling/lease-shards.ts";
-import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/scheduling/render-leases.ts";
+import type { LeaseAverage, LeaseEnd, LeaseStore } from "#shared/generation/scheduling/index.ts";
 
 /**
  * An in-memory LeaseStore with the DynamoDB items' semantics (render-lease-table.ts): one item per

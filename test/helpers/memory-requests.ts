@@ -1,7 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
-import type { CountedAtEnd, JobRecord } from "#shared/generation/store/job-store.ts";
-import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "#shared/generation/store/request-ports.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
+import type { CountedAtEnd, JobRecord } from "#shared/generation/store/index.ts";
+import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "#shared/generation/store/index.ts";
 import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
 
 /**

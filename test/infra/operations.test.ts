@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buckets, queues, tables } from "#shared/definitions/index.ts";
 import { pascalCase, sharedDefinitions } from "../../infra/stack/definitions.ts";
 import { RENDER_P95_ALARM_MS } from "../../infra/stack/app-metrics.ts";
-import { RENDER_DEADLINE_SECONDS } from "#shared/generation/async/sweep.ts";
+import { RENDER_DEADLINE_SECONDS } from "#shared/generation/async/index.ts";
 import {
   type Cfn,
   definitionsWithConsumers,

@@ -2,7 +2,7 @@ import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
-import { getJob } from "#shared/generation/store/job-store.ts";
+import { getJob } from "#shared/generation/store/index.ts";
 import { INVOICE, mismatchedItem } from "../helpers/async-fixtures.ts";
 import { pollStatus, renderQueue } from "../helpers/async-http.ts";
 import { type QueuedRequest, writeQueuedRequest } from "../helpers/async-queued.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listFileRecords } from "#shared/generation/store/file-store.ts";
+import { listFileRecords } from "#shared/generation/store/index.ts";
 import { type CrashWindow, type CrashWindowRequest, writeCrashWindow } from "../helpers/async-crash-windows.ts";
 import {
   foreverDesign,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listFileRecords } from "#shared/generation/store/file-store.ts";
-import { getJob } from "#shared/generation/store/job-store.ts";
+import { listFileRecords } from "#shared/generation/store/index.ts";
+import { getJob } from "#shared/generation/store/index.ts";
 import {
   INVOICE_LABEL,
   invoiceItem,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RENDER_DEADLINE_SECONDS } from "#shared/generation/async/sweep.ts";
-import { getJob } from "#shared/generation/store/job-store.ts";
+import { RENDER_DEADLINE_SECONDS } from "#shared/generation/async/index.ts";
+import { getJob } from "#shared/generation/store/index.ts";
 import { acceptOrFail, moveClock, pollStatus, type StatusJson } from "../helpers/async-http.ts";
 import { armFaults, faultHits, sweepNow } from "../helpers/faults.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";

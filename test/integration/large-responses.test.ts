@@ -1,7 +1,7 @@
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRequestArchive } from "#shared/generation/http/download-archive.ts";
-import { liveRequestDeps } from "#shared/generation/store/request-adapters.ts";
+import { liveRequestDeps } from "#shared/generation/store/index.ts";
 import { invoiceItems, invoiceOf } from "../helpers/async-fixtures.ts";
 import { acceptOrFail, download, errorOf, hostOf, moveClock, pollStatus } from "../helpers/async-http.ts";
 import { api, type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";

@@ -5,7 +5,7 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
-import type { UsageReconciliation } from "#shared/generation/settle/reconcile-usage.ts";
+import type { UsageReconciliation } from "#shared/generation/settle/index.ts";
 import { pageItemKey } from "#shared/limits/page-shards.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFileRecord } from "#shared/generation/store/file-store.ts";
-import { verifyPasscode } from "#shared/generation/requests/passcodes.ts";
+import { getFileRecord } from "#shared/generation/store/index.ts";
+import { verifyPasscode } from "#shared/generation/requests/index.ts";
 import { invoiceItem, invoiceItems } from "../helpers/async-fixtures.ts";
 import { type AcceptedJson, acceptOrFail, errorOf, pollStatus } from "../helpers/async-http.ts";
 import { invoiceSingle, invoiceWithRows, postJson } from "../helpers/limits-http.ts";

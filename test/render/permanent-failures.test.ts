@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
+import { permanentFileFailure } from "#shared/generation/requests/index.ts";
 import { createRenderer, RenderError, type Renderer } from "#shared/render/renderer.ts";
 import { makeBundle } from "./render-fixtures.ts";
 

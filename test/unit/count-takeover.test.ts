@@ -11,7 +11,7 @@ import {
   finishClaimed,
   finishPending,
   settledFileOf,
-} from "#shared/generation/settle/settle-file.ts";
+} from "#shared/generation/settle/index.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { writeQueuedRequest } from "../helpers/async-queued.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RETRY_AFTER_SECONDS, resolveFileDownload, resolveRequestDownload } from "#shared/generation/reads/download.ts";
+import { RETRY_AFTER_SECONDS, resolveFileDownload, resolveRequestDownload } from "#shared/generation/reads/index.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 import { refusal } from "../helpers/refusal.ts";
 

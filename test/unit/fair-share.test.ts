@@ -22,7 +22,7 @@ import {
 } from "#shared/generation/scheduling/fair-share.ts";
 import { giveBackLease, type LeaseStore, takeLease } from "#shared/generation/scheduling/render-leases.ts";
 import { MemoryLeaseStore, LEASE_TEST_CONFIG } from "../helpers/memory-leases.ts";
-import type { Outcome } from "#shared/generation/worker/render-file.ts";
+import type { Outcome } from "#shared/generation/store/index.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
 /**

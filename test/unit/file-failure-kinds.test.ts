@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
+import { permanentFileFailure } from "#shared/generation/requests/index.ts";
 import { RenderError } from "#shared/render/renderer.ts";
 
 /**

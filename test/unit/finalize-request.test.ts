@@ -6,7 +6,7 @@ import {
   finalizeWith,
   outcomeOf,
 } from "#shared/generation/settle/finalize-request.ts";
-import { JOB_RETENTION_MS } from "#shared/generation/store/retention.ts";
+import { JOB_RETENTION_MS } from "#shared/generation/store/index.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 
 /**

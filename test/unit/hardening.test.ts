@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/params-shape.ts";
+import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/index.ts";
 import { hashPasscode, verifyPasscode } from "#shared/generation/requests/passcodes.ts";
-import { validateGenerationBody } from "#shared/generation/requests/validate-request.ts";
+import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
 
 /** Pure rules of reliability and security hardening, without the stack. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 import { type HistoryPorts, listOutputHistory, matchesSearch } from "#shared/site/history-query.ts";
 import { fileRecord, fixedClock } from "../helpers/memory-requests.ts";
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 import { escapeHtml, html } from "#shared/html/html.ts";
 import { consentPage, loginPage, providerErrorPage, refusalPage } from "#shared/identity/screens.ts";
 import type { SiteIdentity } from "../../functions/site/identity.ts";

@@ -55,6 +55,31 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
 
 type Graph = Map<string, Map<string, string[]>>;
 
+/** An import of a room's face: `#shared/generation/<room>/index.ts`. */
+const ROOM_FACE = /→ #shared\/generation\/[a-z-]+\/index\.ts$/;
+
+/** Room → room edges inside shared/generation: each of its folders is a node, as the folders of shared/ are. */
+function roomGraph(): Graph {
+  const generation = join(root, "shared/generation");
+  const roomOf = (path: string) => {
+    const [room, ...rest] = relative(generation, path).split("/");
+    return room && room !== ".." && rest.length > 0 ? room : undefined;
+  };
+  const graph: Graph = new Map();
+  for (const file of sourceFiles(generation)) {
+    const from = roomOf(file)!;
+    for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+      const target = resolveSpecifier(file, specifier);
+      const to = target && roomOf(target);
+      if (!to || to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string[]>();
+      edges.set(to, [...(edges.get(to) ?? []), `${relative(root, file)} → ${specifier}`]);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
 /** Folder → folder edges over shared/, functions/ and infra/, each with the file imports that make it. */
 function folderGraph(): Graph {
   const graph: Graph = new Map();
@@ -142,14 +167,23 @@ describe("imports between the folders of shared/, functions/ and infra/", () => 
     expect(out, "shared/definitions imports").toEqual([]);
   });
 
-  it("reach shared/generation from handlers only through its faces", () => {
-    const faces = ["index.ts", "http/index.ts", "rendering.ts"].map((face) => `#shared/generation/${face}`);
+  it("reach shared/generation from outside only through the faces of its rooms", () => {
     const past = importsBetween(
       graph,
-      (u) => u.startsWith("functions/"),
+      (u) => u !== "shared/generation",
       (u) => u === "shared/generation",
-    ).filter((line) => !faces.some((face) => line.endsWith(`→ ${face}`)));
-    expect(past, "handlers importing generation past its faces").toEqual([]);
+    ).filter((line) => !ROOM_FACE.test(line));
+    expect(past, "imports of generation past its rooms' faces").toEqual([]);
+  });
+
+  it("leave the rooms of shared/generation without a cycle, each reaching another only through its face", () => {
+    const rooms = roomGraph();
+    const cycles = cyclesOf(rooms);
+    const detail = cycles.map((c) => `${c.join(" ↔ ")}:\n  ${importsWithin(rooms, c).join("\n  ")}`).join("\n");
+    expect(cycles, `cycles between rooms:\n${detail}`).toEqual([]);
+    const past = [...rooms.values()].flatMap((edges) => [...edges.values()].flat()).filter((l) => !ROOM_FACE.test(l));
+    expect(past, "imports between rooms past their faces").toEqual([]);
+    expect(rooms.size, "rooms with imports").toBeGreaterThan(5);
   });
 
   it("see the whole tree: every layer and the definitions are nodes", () => {

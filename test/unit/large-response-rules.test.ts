@@ -7,8 +7,8 @@ import {
   DEFAULT_ZIP_URL_SECONDS,
   servedFromS3,
 } from "#shared/generation/http/archive-link.ts";
-import { planFiles } from "#shared/generation/requests/plan-files.ts";
-import type { GenerationRequest } from "#shared/generation/requests/request-schema.ts";
+import { planFiles } from "#shared/generation/requests/index.ts";
+import type { GenerationRequest } from "#shared/generation/requests/index.ts";
 import { fileMappingHeader } from "#shared/generation/http/file-headers.ts";
 import {
   checkFileMappingSize,

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { routes } from "#shared/definitions/routes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
-import { singleRequestSchema } from "#shared/generation/requests/request-schema.ts";
+import { singleRequestSchema } from "#shared/generation/requests/index.ts";
 import { createEndpointBody } from "#shared/webhooks/endpoint-schemas.ts";
 import { routes as designApiRoutes } from "../../functions/api/design-routes.ts";
 import { routes as designRenderRoutes } from "../../functions/api/design-render.ts";

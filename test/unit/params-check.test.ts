@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterSpec } from "#shared/designs/bundle-schema.ts";
-import { checkParams } from "#shared/generation/requests/params-check.ts";
+import { checkParams } from "#shared/generation/requests/index.ts";
 
 /**
  * Params against a design's parameter schema (OpenAPI generateSyncSingle, getDesignParameters): what the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type PreparedSync, renderAll } from "#shared/generation/sync/sync-generation.ts";
-import { rememberPlan, renderAhead } from "#shared/generation/sync/render-ahead.ts";
+import { rememberPlan, renderAhead } from "#shared/generation/sync/index.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 

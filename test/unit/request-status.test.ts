@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { downloadPath, requestStatus } from "#shared/generation/reads/request-status.ts";
+import { downloadPath, requestStatus } from "#shared/generation/reads/index.ts";
 import { epoch, fileRecord, fixedClock, jobRecord, memoryRequestDeps } from "../helpers/memory-requests.ts";
 import { refusal } from "../helpers/refusal.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { MAX_PARAMS_BYTES } from "#shared/generation/requests/params-shape.ts";
 import { MAX_CONTENTS, MAX_PASSTHROUGH_BYTES, MAX_WEBHOOK_URL } from "#shared/generation/requests/request-schema.ts";
-import { validateGenerationBody } from "#shared/generation/requests/validate-request.ts";
+import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 
 /**
  * Request validation (OpenAPI generateSyncSingle and the other generation operations; README.md#errors) as a

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "#shared/html/html.ts";
 import { safeReturnTo } from "../../functions/site/return-to.ts";
 import { isEmailAddress } from "#shared/site/invitation-store.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 import { issueCsrfToken, verifyCsrfToken } from "#shared/site/csrf.ts";
 import { decideFileAccess, type FileVisitor } from "#shared/site/file-access.ts";
 import { GRANT_SECONDS, issueGrant, verifyGrant } from "#shared/site/passcode-grant.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JobRecord } from "#shared/generation/store/job-store.ts";
+import type { JobRecord } from "#shared/generation/store/index.ts";
 import { type SweepPorts, sweepStalled } from "#shared/generation/async/sweep.ts";
 import { fixedClock, jobRecord } from "../helpers/memory-requests.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
-import { validateGenerationBody } from "#shared/generation/requests/validate-request.ts";
+import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";
 import { issueMessages } from "#shared/validation/zod-messages.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 import { activeSigningSecrets } from "#shared/webhooks/endpoint-input.ts";
 import type { DeliveryEvent } from "#shared/webhooks/generation-event.ts";
 import { buildWebhookPayload } from "#shared/webhooks/payload.ts";

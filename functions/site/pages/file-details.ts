@@ -1,5 +1,5 @@
 import type { Language } from "#shared/errors/language.ts";
-import type { FileRecord } from "#shared/generation/index.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { errorCodeLink, timeElement } from "../page-parts.ts";
 import { t } from "../strings.ts";

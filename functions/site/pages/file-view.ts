@@ -1,13 +1,9 @@
 import { Readable } from "node:stream";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import {
-  type FileRecord,
-  liveRequestDeps,
-  openPdf,
-  resolveFileDownload,
-  verifyPasscode,
-} from "#shared/generation/index.ts";
+import { type FileRecord, liveRequestDeps, openPdf } from "#shared/generation/store/index.ts";
+import { resolveFileDownload } from "#shared/generation/reads/index.ts";
+import { verifyPasscode } from "#shared/generation/requests/index.ts";
 import { contentDisposition, pdfFileName } from "#shared/generation/http/index.ts";
 import { filePageSource } from "#shared/page-images/file-page-source.ts";
 import { pageIndexOf, parsePageNumber } from "#shared/page-images/page-image-cache.ts";

@@ -1,5 +1,6 @@
 import { systemClock } from "#shared/clock.ts";
-import { getJob, listFileRecords, liveRequestDeps, requestStatus, type StatusBody } from "#shared/generation/index.ts";
+import { getJob, listFileRecords, liveRequestDeps } from "#shared/generation/store/index.ts";
+import { requestStatus, type StatusBody } from "#shared/generation/reads/index.ts";
 import { requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { isId } from "#shared/ids.ts";

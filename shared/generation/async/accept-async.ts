@@ -4,16 +4,29 @@ import { newId } from "#shared/ids.ts";
 import { admitPages, type PageCounter, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys, logger } from "#shared/observability/logger.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
-import { type FileRecord, putFileRecords } from "#shared/generation/store/file-store.ts";
-import { ACTIVE_SHARD, finalizeJob, type JobRecord, markEnqueued, putJob } from "#shared/generation/store/job-store.ts";
-import { type PlannedFile, type PlannedRecord, planFiles } from "#shared/generation/requests/plan-files.ts";
-import { INLINE_PARAMS_BYTES, paramsObjectKey, putParams } from "#shared/generation/store/params-store.ts";
-import { resolveDesign } from "#shared/generation/requests/prepare-generation.ts";
-import { sealProtection } from "#shared/generation/store/protection-seal.ts";
-import type { Outcome } from "#shared/generation/worker/render-file.ts";
-import { type RenderMessage, sendRenderMessagesReporting } from "#shared/generation/scheduling/render-queue.ts";
-import { failAndMaybeFinalize } from "#shared/generation/settle/settle-file.ts";
-import type { GenerationRequest } from "#shared/generation/requests/request-schema.ts";
+import {
+  type FileRecord,
+  putFileRecords,
+  ACTIVE_SHARD,
+  finalizeJob,
+  type JobRecord,
+  markEnqueued,
+  putJob,
+  INLINE_PARAMS_BYTES,
+  paramsObjectKey,
+  putParams,
+  sealProtection,
+  type Outcome,
+} from "#shared/generation/store/index.ts";
+import {
+  type PlannedFile,
+  type PlannedRecord,
+  planFiles,
+  resolveDesign,
+  type GenerationRequest,
+} from "#shared/generation/requests/index.ts";
+import { type RenderMessage, sendRenderMessagesReporting } from "#shared/generation/scheduling/index.ts";
+import { failAndMaybeFinalize } from "#shared/generation/settle/index.ts";
 
 /** A file of an accepted request as the 202 answer lists it (OpenAPI generateAsyncSingle). */
 export type AcceptedFile = PlannedFile;

@@ -1,8 +1,7 @@
 import type { Clock } from "#shared/clock.ts";
-import { listFileRecords } from "#shared/generation/store/file-store.ts";
-import { listActiveJobs } from "#shared/generation/store/job-store.ts";
-import { countSettled, finalFilesOf, finishPending } from "#shared/generation/settle/settle-file.ts";
-import { sendRenderMessages } from "#shared/generation/scheduling/render-queue.ts";
+import { listFileRecords, listActiveJobs } from "#shared/generation/store/index.ts";
+import { countSettled, finalFilesOf, finishPending } from "#shared/generation/settle/index.ts";
+import { sendRenderMessages } from "#shared/generation/scheduling/index.ts";
 
 /**
  * Finishes what a crash interrupted, for every unfinished request created before `before`:

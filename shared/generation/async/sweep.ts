@@ -6,18 +6,23 @@ import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { queues } from "#shared/definitions/queues.ts";
 import { relayOutbox, OUTBOX_RELAY_SECONDS } from "#shared/webhooks/event-outbox.ts";
 import { boundedTask } from "./bounded-task.ts";
-import { type FileRecord, listFileRecords } from "#shared/generation/store/file-store.ts";
-import { finalizeWith } from "#shared/generation/settle/finalize-request.ts";
-import { getJob, type JobRecord, listActiveJobs } from "#shared/generation/store/job-store.ts";
-import type { Outcome } from "#shared/generation/worker/render-file.ts";
-import { storedRequestDeps } from "#shared/generation/store/request-adapters.ts";
 import {
+  type FileRecord,
+  listFileRecords,
+  getJob,
+  type JobRecord,
+  listActiveJobs,
+  type Outcome,
+  storedRequestDeps,
+} from "#shared/generation/store/index.ts";
+import {
+  finalizeWith,
   countSettled,
   failAndMaybeFinalize,
   finalFilesOf,
   finishPending,
   pageSpreadOf,
-} from "#shared/generation/settle/settle-file.ts";
+} from "#shared/generation/settle/index.ts";
 
 /**
  * Acceptance runs inside the async API function (29 s time-out): a job that has not marked

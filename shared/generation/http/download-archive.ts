@@ -1,9 +1,8 @@
 import type { Readable } from "node:stream";
 import { zipEntryNames } from "#shared/zip/entry-names.ts";
 import { zipArchive } from "#shared/zip/zip-stream.ts";
-import { resolveRequestDownload } from "#shared/generation/reads/download.ts";
-import { openPdf, pdfSize } from "#shared/generation/store/file-store.ts";
-import type { DownloadDeps } from "#shared/generation/store/request-ports.ts";
+import { resolveRequestDownload } from "#shared/generation/reads/index.ts";
+import { openPdf, pdfSize, type DownloadDeps } from "#shared/generation/store/index.ts";
 
 /**
  * The ZIP of a whole request (OpenAPI downloadRequest) as a stream of known length, by the rules of

@@ -1,7 +1,6 @@
 import { ConfigError, type Environment, environment } from "#shared/aws/config.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import type { GenerationRequest } from "#shared/generation/requests/request-schema.ts";
-import { PASSCODE_LENGTH } from "#shared/generation/requests/passcodes.ts";
+import { type GenerationRequest, PASSCODE_LENGTH } from "#shared/generation/requests/index.ts";
 import { shareTypes, shareUrl } from "#shared/share-link.ts";
 import { fileMappingHeader } from "./file-headers.ts";
 import { fileEntry } from "./sync-response.ts";

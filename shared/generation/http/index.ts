@@ -1,8 +1,9 @@
 /**
- * The answers of the generation routes, for handlers: the sync answer (one PDF or a ZIP,
- * `X-File-Mapping`), a request's ZIP, file headers, the `Idempotency-Key` wrapper. Apart
- * from ../index.ts because the ZIP writer comes with them.
+ * The answers of the generation routes, for handlers: the sync answer (one PDF or a ZIP, `X-File-Mapping`),
+ * a request's ZIP (streamed, or stored in S3 and answered with a presigned link), file headers, the
+ * `Idempotency-Key` wrapper. A room of its own because the ZIP writer comes with them.
  */
+export { presignClientFor, presignGet } from "./archive-link.ts";
 export { contentDisposition, pdfFileName } from "./file-headers.ts";
 export { checkFileMappingSize, fileMappingMaxBytes } from "./file-mapping-cap.ts";
 export { withIdempotencyKey } from "./idempotent.ts";

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { type ArchiveLinkSettings, archiveLinkSettings, archiveUrl, servedFromS3 } from "./archive-link.ts";
 import { openRequestArchive } from "./download-archive.ts";
-import type { DownloadDeps } from "#shared/generation/store/request-ports.ts";
+import type { DownloadDeps } from "#shared/generation/store/index.ts";
 import { zipContentDisposition } from "./file-headers.ts";
 
 /** How a request's ZIP leaves: streamed, or (over `PLATEN_ZIP_REDIRECT_BYTES`) by a presigned S3 URL. */

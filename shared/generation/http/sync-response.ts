@@ -1,4 +1,4 @@
-import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync/sync-generation.ts";
+import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync/index.ts";
 import { zipEntryNames } from "#shared/zip/entry-names.ts";
 import { zipBuffer } from "#shared/zip/zip-stream.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";

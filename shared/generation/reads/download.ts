@@ -1,6 +1,5 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
-import type { DownloadDeps, ReadDeps } from "#shared/generation/store/request-ports.ts";
+import type { FileRecord, DownloadDeps, ReadDeps } from "#shared/generation/store/index.ts";
 import { liveFiles, liveJob } from "./request-status.ts";
 import { whenStored } from "./when-stored.ts";
 

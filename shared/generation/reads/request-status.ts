@@ -1,8 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
-import type { JobRecord } from "#shared/generation/store/job-store.ts";
-import type { ReadDeps } from "#shared/generation/store/request-ports.ts";
+import type { FileRecord, JobRecord, ReadDeps } from "#shared/generation/store/index.ts";
 import { whenStored } from "./when-stored.ts";
 
 /** The body of OpenAPI getStatus. */

@@ -1,6 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import type { FileRecord } from "#shared/generation/store/index.ts";
 
 /** How long a reader waits for sync files being stored (normally milliseconds) before answering "not ready". */
 const STORE_WAIT_MS = 3_000;

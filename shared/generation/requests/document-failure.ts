@@ -1,6 +1,6 @@
 import { catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { RenderError, type RenderErrorCode } from "#shared/render/renderer.ts";
+import { RenderError, type RenderErrorCode } from "#shared/render/render-error.ts";
 
 /** Render failures that are the document's own: each has a catalogue code of its own (422). */
 const DOCUMENT_CODES: Partial<Record<RenderErrorCode, ErrorCode>> = {

@@ -3,11 +3,11 @@ import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { readRenderConfig } from "#shared/render/render-config.ts";
-import { RenderError } from "#shared/render/renderer.ts";
+import { RenderError } from "#shared/render/render-error.ts";
 import { type FairShareConfig, fitsInvocation, readFairShareConfig } from "./fair-share.ts";
 import { dynamoLeaseStore } from "./render-lease-table.ts";
 import { giveBackLeases, type LeaseStore, takeLeases } from "./render-leases.ts";
-import type { Outcome } from "#shared/generation/worker/render-file.ts";
+import type { Outcome } from "#shared/generation/store/index.ts";
 
 /** What the render worker needs to share rendering fairly between workspaces. */
 export interface FairRendering {

@@ -1,9 +1,14 @@
 import { catalogue } from "#shared/errors/catalogue.ts";
 import type { GenerationEvent } from "#shared/webhooks/generation-event.ts";
-import { type FileRecord, isFinal } from "#shared/generation/store/file-store.ts";
-import type { CountedAtEnd, FailedFile, JobRecord } from "#shared/generation/store/job-store.ts";
-import type { FinalizeDeps } from "#shared/generation/store/request-ports.ts";
-import { JOB_RETENTION_MS } from "#shared/generation/store/retention.ts";
+import {
+  type FileRecord,
+  isFinal,
+  type CountedAtEnd,
+  type FailedFile,
+  type JobRecord,
+  type FinalizeDeps,
+  JOB_RETENTION_MS,
+} from "#shared/generation/store/index.ts";
 
 /** The outcome of a finished request (see shared/generation/README.md#request-states-and-retention). */
 export function outcomeOf(

@@ -1,7 +1,7 @@
 import { type PageCounter, planOf } from "#shared/limits/page-quota.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { billedByRequest, dynamoPageCounter } from "#shared/limits/usage-table.ts";
-import { type FileRecord, isFinal, listWorkspaceFiles } from "#shared/generation/store/file-store.ts";
+import { type FileRecord, isFinal, listWorkspaceFiles } from "#shared/generation/store/index.ts";
 
 /**
  * Usage reconciliation (shared/limits/README.md#billing-reconciliation): a month's billed pages

@@ -11,12 +11,13 @@ import {
   releaseCount,
   settleFileRecord,
   takeOverCount,
-} from "#shared/generation/store/file-store.ts";
+  markSettled,
+  storedRequestDeps,
+  deleteParams,
+  paramsObjectKey,
+  type Outcome,
+} from "#shared/generation/store/index.ts";
 import { finalizeIfSettled, finalizeSingle } from "./finalize-request.ts";
-import { markSettled } from "#shared/generation/store/job-store.ts";
-import { storedRequestDeps } from "#shared/generation/store/request-adapters.ts";
-import { deleteParams, paramsObjectKey } from "#shared/generation/store/params-store.ts";
-import type { Outcome } from "#shared/generation/worker/render-file.ts";
 
 /**
  * Settling an async file, exactly once whatever is retried or duplicated:

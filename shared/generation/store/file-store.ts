@@ -66,6 +66,14 @@ export interface FileRecord {
   expiresAt: number;
 }
 
+/**
+ * What rendering a queued file came to: the fields its settle writes (settle/settle-file.ts). Here, beside the
+ * record, because acceptance, the worker, fair rendering, settling and the sweeper all name it.
+ */
+export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage"> & {
+  status: "done" | "failed";
+};
+
 const fileKey = (requestId: string, fileId: string) => ({ pk: `REQ#${requestId}`, sk: `FILE#${fileId}` });
 
 /** Exponential pause before retrying what a batch call left unprocessed. */

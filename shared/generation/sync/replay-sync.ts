@@ -1,5 +1,5 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { getPdf, listFileRecords } from "#shared/generation/store/file-store.ts";
+import { getPdf, listFileRecords } from "#shared/generation/store/index.ts";
 import type { GeneratedFile, SyncGeneration } from "./sync-generation.ts";
 
 /** What an idempotent replay of a sync request keeps: ids and names, never PDFs or passcodes. */

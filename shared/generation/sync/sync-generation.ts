@@ -12,7 +12,16 @@ import { compiledBundleKey, renderHtml } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
-import { documentLimitError, isRenderDeadline } from "#shared/generation/requests/document-failure.ts";
+import {
+  documentLimitError,
+  isRenderDeadline,
+  type PlannedFile,
+  type PlannedRecord,
+  planFiles,
+  templateFileOf,
+  prepareGeneration,
+  type GenerationRequest,
+} from "#shared/generation/requests/index.ts";
 import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import {
   deleteFileRecords,
@@ -20,16 +29,8 @@ import {
   pdfObjectKey,
   putFileRecords,
   putPdf,
-} from "#shared/generation/store/file-store.ts";
-import {
-  type PlannedFile,
-  type PlannedRecord,
-  planFiles,
-  templateFileOf,
-} from "#shared/generation/requests/plan-files.ts";
-import { inTurns } from "#shared/generation/store/in-turns.ts";
-import { prepareGeneration } from "#shared/generation/requests/prepare-generation.ts";
-import type { GenerationRequest } from "#shared/generation/requests/request-schema.ts";
+  inTurns,
+} from "#shared/generation/store/index.ts";
 import type { Share } from "#shared/share-link.ts";
 
 /**

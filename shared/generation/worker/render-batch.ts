@@ -5,10 +5,17 @@ import {
   type FairRendering,
   type RenderSlots,
   renderSlots,
-} from "#shared/generation/scheduling/fair-render.ts";
-import { deferDelaySeconds } from "#shared/generation/scheduling/fair-share.ts";
-import { type FileRecord, getFileRecords } from "#shared/generation/store/file-store.ts";
-import { markRenderAlive, RENDER_ALIVE_EVERY_SECONDS } from "#shared/generation/store/job-store.ts";
+  deferDelaySeconds,
+  parseRenderMessage,
+  type RenderMessage,
+  sendDelayedRenderMessages,
+} from "#shared/generation/scheduling/index.ts";
+import {
+  type FileRecord,
+  getFileRecords,
+  markRenderAlive,
+  RENDER_ALIVE_EVERY_SECONDS,
+} from "#shared/generation/store/index.ts";
 import { produceFile, type WorkerDeps } from "./render-file.ts";
 import {
   type ClaimedFile,
@@ -19,12 +26,7 @@ import {
   finishOthersClaim,
   type SettledFile,
   settledFileOf,
-} from "#shared/generation/settle/settle-file.ts";
-import {
-  parseRenderMessage,
-  type RenderMessage,
-  sendDelayedRenderMessages,
-} from "#shared/generation/scheduling/render-queue.ts";
+} from "#shared/generation/settle/index.ts";
 
 /** The worker's dependencies; without `fair` every file renders at once (no per-workspace cap). */
 export interface BatchDeps extends WorkerDeps {

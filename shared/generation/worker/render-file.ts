@@ -2,12 +2,16 @@ import type { Clock } from "#shared/clock.ts";
 import { findDesignVersion, loadBundle } from "#shared/designs/find-design-version.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
-import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
-import { type FileRecord, pdfObjectKey, putPdf } from "#shared/generation/store/file-store.ts";
-import { checkParams } from "#shared/generation/requests/params-check.ts";
-import { getParams, paramsObjectKey } from "#shared/generation/store/params-store.ts";
-import { templateFileOf } from "#shared/generation/requests/plan-files.ts";
-import { openProtection } from "#shared/generation/store/protection-seal.ts";
+import { permanentFileFailure, checkParams, templateFileOf } from "#shared/generation/requests/index.ts";
+import {
+  type FileRecord,
+  type Outcome,
+  pdfObjectKey,
+  putPdf,
+  getParams,
+  paramsObjectKey,
+  openProtection,
+} from "#shared/generation/store/index.ts";
 import { shareUrl } from "#shared/share-link.ts";
 
 export interface WorkerDeps {
@@ -16,11 +20,6 @@ export interface WorkerDeps {
   /** `{site}`: the file's share URL, which its template may print (`file.share.url`), is built from it. */
   siteUrl: string;
 }
-
-/** What rendering a queued file came to (the fields its settle writes). */
-export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage"> & {
-  status: "done" | "failed";
-};
 
 /**
  * Renders a queued file to its outcome: the PDF is stored under a key derived from the

@@ -1,4 +1,4 @@
-import { type FileRecord, resolveStored } from "#shared/generation/store/file-store.ts";
+import { type FileRecord, resolveStored } from "#shared/generation/store/index.ts";
 import { pagesUsedNow } from "../limits-stack.ts";
 import type { RunningStack } from "../local-stack.ts";
 import { fileRecordsOfWorkspace } from "../stack-clients.ts";
