@@ -1,7 +1,7 @@
 import { PDFBool, PDFDict, PDFDocument, PDFName } from "@cantoo/pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
-import { protectionSchema } from "#shared/generation/request-schema.ts";
+import { protectionSchema } from "#shared/generation/requests/request-schema.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { decrypt, opens, pdfInfo, pdfText, showEncryption } from "../helpers/pdf-tools.ts";
 import { makeBundle } from "./render-fixtures.ts";
