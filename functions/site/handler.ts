@@ -1,18 +1,23 @@
 import { type SiteIdentity, siteIdentity } from "./identity.ts";
 import { apiDocsPage } from "./pages/api-docs.ts";
-import { draftRead, draftWrite, previewCall } from "./pages/design-draft.ts";
-import { draftFormAction, editorPage, publishAction } from "./pages/design-editor.ts";
-import { exportVersion, historyPage, restoreAction } from "./pages/design-history.ts";
-import { designsPage } from "./pages/designs.ts";
+import { draftRead, draftWrite, previewCall } from "./studio/pages/design-draft.ts";
+import { draftFormAction, editorPage, publishAction } from "./studio/pages/design-editor.ts";
+import { exportVersion, historyPage, restoreAction } from "./studio/pages/design-history.ts";
+import { designsPage } from "./studio/pages/designs.ts";
 import {
   galleryPage,
   galleryThumbnail,
   useTemplateAction,
   withdrawConfirmPage,
   withdrawTemplateAction,
-} from "./pages/gallery.ts";
-import { shareAction } from "./pages/gallery-share.ts";
-import { archiveAction, archiveConfirmPage, createDesignAction, designThumbnail } from "./pages/designs-actions.ts";
+} from "./studio/pages/gallery-page.ts";
+import { shareAction } from "./studio/pages/gallery-share.ts";
+import {
+  archiveAction,
+  archiveConfirmPage,
+  createDesignAction,
+  designThumbnail,
+} from "./studio/pages/designs-actions.ts";
 import { errorDocsPage } from "./pages/error-docs.ts";
 import { homePage } from "./pages/home.ts";
 import { fileBytes, filePageImage, fileViewPage } from "./pages/file-view.ts";
@@ -20,11 +25,10 @@ import { invitationsAction } from "./pages/invitations.ts";
 import { loginPage, logoutAction } from "./pages/login.ts";
 import { outputHistoryList, outputHistoryRequest, outputHistoryZip } from "./pages/output-history.ts";
 import { settingsPage } from "./pages/settings.ts";
-import { samplePage, samplePageImage } from "./pages/version-sample.ts";
+import { samplePage, samplePageImage } from "./studio/pages/version-sample.ts";
 import { settingsAction } from "./pages/settings-actions.ts";
 import { SITE_CSS } from "./site-css.ts";
 import { siteHandler } from "./site-edge.ts";
-import { scriptAsset } from "./studio/scripts.ts";
 import type { PageHandler, SitePage } from "./site-types.ts";
 
 /**
@@ -62,8 +66,8 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
     page: settingsAction(identity, "endpoint"),
   },
   { methods: ["POST"], path: "/settings/:workspaceId/key-rotate", page: settingsAction(identity, "key-rotate") },
-  // The design studio (README.md: "The design studio"): only the editor loads a script.
-  { methods: ["GET"], path: "/assets/js/:file", page: scriptAsset },
+  // The design studio (README.md: "The design studio"): only the editor loads a script, a static
+  // file the site does not serve (shared/definitions/static-assets.ts); an unknown one is the 404 page.
   { methods: ["GET"], path: "/designs", page: designsPage(identity) },
   { methods: ["POST"], path: "/designs", page: createDesignAction(identity) },
   { methods: ["GET"], path: "/designs/:designId", page: editorPage(identity), headers: "studio" },

@@ -12,6 +12,7 @@ import { toProxyEvent } from "./proxy-event.ts";
 import { answerClientError } from "./client-error.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { answerGatewayError, answerStarting } from "./starting-answer.ts";
+import { serveStaticAsset } from "./static-files.ts";
 
 /** shared/limits/README.md#service-limits: bodies over 50 MB are refused by the layer in front of the API. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -108,6 +109,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: GatewayOp
   const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
   const match = candidates.find((c) => c.route.method === req.method);
   const frontEnd = candidates.length ? undefined : frontEndFor(url.pathname, (fn) => fn in functions);
+  // The site's built scripts, which a bucket behind CloudFront serves in AWS (static-files.ts).
+  if (frontEnd?.function === "site" && (await serveStaticAsset(req, res, url))) return;
   if (frontEnd) return serveFrontEnd(req, res, url, frontEnd.function, opts);
   if (!match) {
     if (!candidates.length) return answerGatewayError(req, res, new PlatenError("NOT_FOUND"));

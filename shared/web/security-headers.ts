@@ -19,16 +19,16 @@ const PAGE_POLICY = [
 
 /**
  * The design studio's editor page runs the site's own bundled script (content-hashed, from
- * `/assets/js/`), never an inline one, and calls the site's own JSON routes. Its code editor
- * (CodeMirror) writes its styles into a `<style>` element, allowed by the page's one-time nonce
- * only. Everything else is the page policy: previews are PNG images from the renderer, so no
- * template HTML runs here.
+ * `/assets/js/`; in AWS from the static-assets distribution, `scriptOrigin`), never an inline one,
+ * and calls the site's own JSON routes. Its code editor (CodeMirror) writes its styles into a
+ * `<style>` element, allowed by the page's one-time nonce only. Everything else is the page
+ * policy: previews are PNG images from the renderer, so no template HTML runs here.
  */
-export const studioPolicy = (styleNonce: string) =>
-  PAGE_POLICY.replace("default-src 'none'", "default-src 'none'; script-src 'self'; connect-src 'self'").replace(
-    "style-src 'self'",
-    `style-src 'self' 'nonce-${styleNonce}'`,
-  );
+export const studioPolicy = (styleNonce: string, scriptOrigin?: string) =>
+  PAGE_POLICY.replace(
+    "default-src 'none'",
+    `default-src 'none'; script-src 'self'${scriptOrigin ? ` ${scriptOrigin}` : ""}; connect-src 'self'`,
+  ).replace("style-src 'self'", `style-src 'self' 'nonce-${styleNonce}'`);
 const STUDIO_POLICY = PAGE_POLICY.replace(
   "default-src 'none'",
   "default-src 'none'; script-src 'self'; connect-src 'self'",

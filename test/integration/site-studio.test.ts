@@ -4,6 +4,7 @@ import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
+import { siteStaticAssets } from "#shared/definitions/static-assets.ts";
 import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
 import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
@@ -481,8 +482,20 @@ describe("the studio's access rules", () => {
     const script = /<script src="(\/assets\/js\/editor\.[0-9a-f]{16}\.js)" defer><\/script>/.exec(
       await editor.text(),
     )![1]!;
+    // A static file the gateway serves (a bucket behind CloudFront in AWS), not the site function.
     const asset = await asAdmin(script);
+    expect(asset.status).toBe(200);
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const js = Buffer.from(await asset.arrayBuffer());
+    expect(
+      js.equals(readFileSync(join(import.meta.dirname, "../..", siteStaticAssets.dir, script.split("/").at(-1)!))),
+    ).toBe(true);
+    expect(js.toString()).toContain("cm-editor"); // CodeMirror's own class: the editor bundle itself
+    // A well-formed name no build wrote is the site's 404 page, as any unknown address.
+    const unknown = await asAdmin(script.replace(/\.[0-9a-f]{16}\.js$/, ".0000000000000000.js"));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/^text\/html/);
     const list = await asAdmin("/designs");
     expect(list.headers.get("content-security-policy")).not.toContain("script-src");
     expect(await list.text()).not.toContain("<script");

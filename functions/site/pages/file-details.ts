@@ -14,7 +14,7 @@ function passthroughList(passthrough: Record<string, string | number> | undefine
 
 /**
  * What the file page shows of a file: facts, then the download and open links and its `pages`
- * (the page images section of page-images.ts), or why there are none.
+ * (the page images section of page-image-views.ts), or why there are none.
  */
 export function fileDetails(lang: Language, file: FileRecord, base: string, pages: Html | string = ""): Html {
   const s = t(lang);

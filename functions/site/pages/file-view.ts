@@ -20,7 +20,7 @@ import { cookieAttributes } from "#shared/web/cookies.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { t } from "../strings.ts";
-import { pageImageAnswer, pageImagesSection, pagesOrNotice } from "../page-images.ts";
+import { pageImageAnswer, pageImagesSection, pagesOrNotice } from "../page-image-views.ts";
 import { fileDetails } from "./file-details.ts";
 import { invitationSection } from "./invitations.ts";
 

@@ -10,7 +10,7 @@ import { logger } from "#shared/observability/logger.ts";
 import { listOutputHistory } from "#shared/site/history-query.ts";
 import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store.ts";
 import type { SiteIdentity } from "../identity.ts";
-import { KEY_WARNING_DAYS, keyAgeDays } from "../key-age.ts";
+import { KEY_WARNING_DAYS, keyAgeDays } from "../key-age-notice.ts";
 import { dataTable, timeElement } from "../page-parts.ts";
 import { page } from "../site-edge.ts";
 import type { PageHandler } from "../site-types.ts";

@@ -6,7 +6,7 @@ import { getWorkspace, type Workspace } from "#shared/workspaces/workspace-store
 import { fill } from "#shared/i18n/texts.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
-import { KEY_WARNING_DAYS, keyAgeDays } from "../key-age.ts";
+import { KEY_WARNING_DAYS, keyAgeDays } from "../key-age-notice.ts";
 import { notFound, page } from "../site-edge.ts";
 import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
 import { csrfField, dataTable, timeElement } from "../page-parts.ts";

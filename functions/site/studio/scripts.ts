@@ -1,26 +1,20 @@
-import { PlatenError } from "#shared/errors/platen-error.ts";
-import type { PageHandler } from "../site-types.ts";
-import built from "./scripts.generated.json" with { type: "json" };
-
-/** The studio's bundled scripts (build-scripts.ts), by name. */
-const scripts: Record<string, { file: string; js: string }> = built;
+import { siteStaticAssets } from "#shared/definitions/static-assets.ts";
+import built from "./generated/scripts.json" with { type: "json" };
 
 export type StudioScript = "editor";
 
-/** The address of a script: its content hash is in the name, so it never changes under a cached copy. */
-export const scriptPath = (name: StudioScript) => `/assets/js/${scripts[name]!.file}`;
+/** The studio's bundled scripts by name: their content-hashed files (build-browser-scripts.ts). */
+const manifest: Record<StudioScript, string> = built;
 
 /**
- * GET `/assets/js/{file}`: a bundled script, cached a year (a new build is a new name). Any other name is
- * the site's 404 page, as for every unknown address (site-edge.ts shows a not-found error so).
+ * Where the scripts are served: in AWS the static-assets distribution (`PLATEN_SITE_ASSETS_URL`,
+ * infra/stack/static-assets.ts), locally the site's own origin (the gateway serves the files).
+ * The site function never carries their bytes, only these names.
  */
-export const scriptAsset: PageHandler = async (req) => {
-  const found = Object.values(scripts).find((s) => s.file === req.params.file);
-  if (!found) throw new PlatenError("NOT_FOUND");
-  return {
-    status: 200,
-    text: found.js,
-    contentType: "text/javascript; charset=utf-8",
-    headers: { "Cache-Control": "public, max-age=31536000, immutable" },
-  };
-};
+const ASSETS_ORIGIN = (process.env.PLATEN_SITE_ASSETS_URL ?? "").replace(/\/+$/, "");
+
+/** The origin the editor's CSP must allow scripts from besides its own, if any. */
+export const scriptOrigin: string | undefined = ASSETS_ORIGIN || undefined;
+
+/** The address of a script: its content hash is in the name, so it never changes under a cached copy. */
+export const scriptPath = (name: StudioScript) => `${ASSETS_ORIGIN}${siteStaticAssets.urlPrefix}${manifest[name]}`;

@@ -2,7 +2,7 @@ import type { DesignGrant } from "#shared/auth/design-access.ts";
 import { getBundle, getThumbnail } from "#shared/designs/design-store.ts";
 import { getTemplate } from "#shared/designs/gallery.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { publishDeps } from "./rendering.ts";
+import { publishDeps } from "./preview-render.ts";
 import { auditDesign } from "./studio-access.ts";
 
 /**

@@ -8,19 +8,19 @@ import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts"
 import type { Language } from "#shared/errors/language.ts";
 import { html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
-import type { SiteIdentity } from "../identity.ts";
-import { csrfAccepted, csrfField } from "../page-parts.ts";
-import { formRefused, notFound, page } from "../site-edge.ts";
-import type { PageHandler } from "../site-types.ts";
-import { pngAnswer } from "../studio/binary-answers.ts";
-import { copyTemplate } from "../studio/template-copy.ts";
-import { designRoute } from "../studio/design-route.ts";
-import { multipartParts, partFields } from "../studio/multipart.ts";
-import { publishDeps } from "../studio/rendering.ts";
-import { admitRate, auditDesign, sessionGrant } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
-import starter from "../studio/starter.json" with { type: "json" };
-import { requireUser } from "../visitor.ts";
+import type { SiteIdentity } from "../../identity.ts";
+import { csrfAccepted, csrfField } from "../../page-parts.ts";
+import { formRefused, notFound, page } from "../../site-edge.ts";
+import type { PageHandler } from "../../site-types.ts";
+import { pngAnswer } from "../binary-answers.ts";
+import { copyTemplate } from "../template-copy.ts";
+import { designRoute } from "../design-route.ts";
+import { multipartParts, partFields } from "../multipart.ts";
+import { publishDeps } from "../preview-render.ts";
+import { admitRate, auditDesign, sessionGrant } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
+import starter from "../starter.json" with { type: "json" };
+import { requireUser } from "../../visitor.ts";
 import { renderDesigns } from "./designs.ts";
 
 /** A refused change's reason, with each detail's place (a bundle's file, line and column). */

@@ -8,14 +8,14 @@ import { fill } from "#shared/i18n/texts.ts";
 import { type PageSource, pageIndexOf, parsePageNumber } from "#shared/page-images/page-image-cache.ts";
 import { samplePageSource } from "#shared/page-images/sample-pages.ts";
 import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
-import type { SiteIdentity } from "../identity.ts";
-import { pageImageAnswer, pageImagesSection, pagesOrNotice } from "../page-images.ts";
-import { errorCodeLink } from "../page-parts.ts";
-import { notFound, page } from "../site-edge.ts";
-import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { designRoute } from "../studio/design-route.ts";
-import { renderVersionSample } from "../studio/rendering.ts";
-import { studioText } from "../studio/studio-text.ts";
+import type { SiteIdentity } from "../../identity.ts";
+import { pageImageAnswer, pageImagesSection, pagesOrNotice } from "../../page-image-views.ts";
+import { errorCodeLink } from "../../page-parts.ts";
+import { notFound, page } from "../../site-edge.ts";
+import type { PageHandler, SiteRequest } from "../../site-types.ts";
+import { designRoute } from "../design-route.ts";
+import { renderVersionSample } from "../preview-render.ts";
+import { studioText } from "../studio-text.ts";
 
 /** The version's sample as a page-image source: rendered once, kept beside the version's bundle. */
 const sampleSource = (version: DesignVersion): PageSource =>

@@ -10,17 +10,17 @@ import { parseBody } from "#shared/http/management-handler.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { studioPolicy } from "#shared/web/security-headers.ts";
 import { fill } from "#shared/i18n/texts.ts";
-import type { SiteIdentity } from "../identity.ts";
-import { csrfField, csrfToken, formatTime } from "../page-parts.ts";
-import { page } from "../site-edge.ts";
-import type { PageHandler, SiteResult } from "../site-types.ts";
-import { DESIGN_WRITE, type DesignCall, designRoute } from "../studio/design-route.ts";
-import { editorBase } from "../studio/editable.ts";
-import { publishDeps } from "../studio/rendering.ts";
-import { scriptPath } from "../studio/scripts.ts";
-import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
-import { diffHref } from "../studio/version-diff.ts";
+import type { SiteIdentity } from "../../identity.ts";
+import { csrfField, csrfToken, formatTime } from "../../page-parts.ts";
+import { page } from "../../site-edge.ts";
+import type { PageHandler, SiteResult } from "../../site-types.ts";
+import { DESIGN_WRITE, type DesignCall, designRoute } from "../design-route.ts";
+import { editorBase } from "../editable.ts";
+import { publishDeps } from "../preview-render.ts";
+import { scriptOrigin, scriptPath } from "../scripts.ts";
+import { auditDesign, jsonAnswer } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
+import { diffHref } from "../version-diff.ts";
 import { problemItems, saveDraftFromForm } from "./design-draft.ts";
 
 type Texts = ReturnType<typeof studioText>;
@@ -193,7 +193,7 @@ export async function renderEditor(
   const title = fill(s.editorTitle, { label: call.head.label });
   return {
     status: notice.status ?? 200,
-    headers: { "Content-Security-Policy": studioPolicy(nonce) },
+    headers: { "Content-Security-Policy": studioPolicy(nonce, scriptOrigin) },
     page: page(call.req, identity, true, title, body, { script: scriptPath("editor"), wide: true }),
   };
 }

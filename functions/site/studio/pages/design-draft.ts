@@ -5,13 +5,13 @@ import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { parseBody } from "#shared/http/management-handler.ts";
-import type { SiteIdentity } from "../identity.ts";
-import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { DESIGN_WRITE, type DesignCall, DRAFT_READ, designRoute, PREVIEW } from "../studio/design-route.ts";
-import { type EditableFields, editableFields, editorBase, fieldsFromForm, withEdits } from "../studio/editable.ts";
-import { previewPages } from "../studio/rendering.ts";
-import { auditDesign, jsonAnswer } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
+import type { SiteIdentity } from "../../identity.ts";
+import type { PageHandler, SiteRequest } from "../../site-types.ts";
+import { DESIGN_WRITE, type DesignCall, DRAFT_READ, designRoute, PREVIEW } from "../design-route.ts";
+import { type EditableFields, editableFields, editorBase, fieldsFromForm, withEdits } from "../editable.ts";
+import { previewPages } from "../preview-render.ts";
+import { auditDesign, jsonAnswer } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
 
 /** A problem list as the page shows it before the script takes over (the form's answer). */
 export function problemItems(lang: Language, problems: readonly BundleProblem[]): Html[] {

@@ -5,15 +5,15 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import type { Role, SiteIdentity } from "../identity.ts";
-import { csrfAccepted, csrfField } from "../page-parts.ts";
-import { formRefused, notFound, page } from "../site-edge.ts";
-import type { PageHandler, SiteRequest } from "../site-types.ts";
-import { pngAnswer } from "../studio/binary-answers.ts";
-import { admitRate, auditDesign, sessionGrant } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
-import { copyTemplate } from "../studio/template-copy.ts";
-import { requireUser } from "../visitor.ts";
+import type { Role, SiteIdentity } from "../../identity.ts";
+import { csrfAccepted, csrfField } from "../../page-parts.ts";
+import { formRefused, notFound, page } from "../../site-edge.ts";
+import type { PageHandler, SiteRequest } from "../../site-types.ts";
+import { pngAnswer } from "../binary-answers.ts";
+import { admitRate, auditDesign, sessionGrant } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
+import { copyTemplate } from "../template-copy.ts";
+import { requireUser } from "../../visitor.ts";
 
 type Texts = ReturnType<typeof studioText>;
 

@@ -4,13 +4,13 @@ import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { templateOfDesign } from "#shared/designs/gallery.ts";
 import { type Html, html } from "#shared/html/html.ts";
-import type { SiteIdentity } from "../identity.ts";
-import { csrfField } from "../page-parts.ts";
-import { page } from "../site-edge.ts";
-import type { PageHandler, SiteResult } from "../site-types.ts";
-import { type DesignCall, designRoute } from "../studio/design-route.ts";
-import { auditDesign } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
+import type { SiteIdentity } from "../../identity.ts";
+import { csrfField } from "../../page-parts.ts";
+import { page } from "../../site-edge.ts";
+import type { PageHandler, SiteResult } from "../../site-types.ts";
+import { type DesignCall, designRoute } from "../design-route.ts";
+import { auditDesign } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
 import { problemText } from "./designs-actions.ts";
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The design editor's script (bundled by functions/site/studio/build-scripts.ts, served with
- * `script-src 'self'`). It enhances the editor page's plain form: the four textareas become
+ * The design editor's script (bundled into a static file by ../build-browser-scripts.ts, allowed
+ * by the editor's `script-src`). It enhances the editor page's plain form: the four textareas become
  * CodeMirror editors behind tabs, the preview re-renders (as page images from the renderer) once
  * typing pauses, the draft saves itself, problems link to their line, and "Publish" publishes
  * without leaving the page. Without it the page's forms still save and publish.
@@ -10,7 +10,7 @@
 import { css } from "@codemirror/lang-css";
 import { html } from "@codemirror/lang-html";
 import { json } from "@codemirror/lang-json";
-import { pageSetupOf } from "../studio/page-fields.ts";
+import { pageSetupOf } from "../page-fields.ts";
 import { EditorSelection, type Extension } from "@codemirror/state";
 import { basicSetup, EditorView } from "codemirror";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";

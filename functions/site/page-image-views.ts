@@ -15,7 +15,7 @@ import { t } from "./strings.ts";
 /*
  * Page images of a PDF, drawn on the server (shared/page-images/README.md): what the file view
  * and a design version's sample show instead of a PDF viewer, which phones and headless browsers
- * do not have. Used by pages/file-view.ts and pages/version-sample.ts.
+ * do not have. Used by pages/file-view.ts and studio/pages/version-sample.ts.
  */
 
 /** Pages a view shows at first, and how many more each "more pages" link adds. */

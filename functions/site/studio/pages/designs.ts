@@ -6,14 +6,14 @@ import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
-import type { Role, SiteIdentity } from "../identity.ts";
-import { csrfField, dataTable, timeElement } from "../page-parts.ts";
-import { page } from "../site-edge.ts";
-import type { PageHandler, SiteRequest, SiteResult } from "../site-types.ts";
-import { t } from "../strings.ts";
-import { sessionGrant } from "../studio/studio-access.ts";
-import { studioText } from "../studio/studio-text.ts";
-import { chosenWorkspace, requireUser } from "../visitor.ts";
+import type { Role, SiteIdentity } from "../../identity.ts";
+import { csrfField, dataTable, timeElement } from "../../page-parts.ts";
+import { page } from "../../site-edge.ts";
+import type { PageHandler, SiteRequest, SiteResult } from "../../site-types.ts";
+import { t } from "../../strings.ts";
+import { sessionGrant } from "../studio-access.ts";
+import { studioText } from "../studio-text.ts";
+import { chosenWorkspace, requireUser } from "../../visitor.ts";
 
 export interface DesignsView {
   userId: string;
