@@ -37,7 +37,7 @@ export const typeCodeRules: readonly EinvoiceRule[] = [
   {
     id: "PEPPOL-EN16931-P0100",
     path: "typeCode",
-    formats: XRECHNUNG_AND_PEPPOL,
+    formats: PEPPOL,
     message: {
       en: "The invoice type code (BT-3) is not one the Peppol BIS Billing profile allows: use 380 (invoice) or 381 (credit note).",
       ja: "請求書タイプコード (BT-3) は Peppol BIS Billing のプロファイルで使えないコードです。380（請求書）または 381（クレジットノート）を使ってください。",
@@ -202,7 +202,10 @@ function meansWithoutGroup(id: string, codes: readonly string[], message: Einvoi
   };
 }
 
-/** Peppol BIS Billing 3.0, and the Peppol rules XRechnung 3.0 adopts. */
+/**
+ * Peppol BIS Billing 3.0; of these, XRechnung 3.0 adopts the electronic addresses (R010, R020)
+ * but not R002, R003 or the type code list.
+ */
 export const peppolRules: readonly EinvoiceRule[] = [
   {
     id: "PEPPOL-EN16931-R003",
@@ -238,7 +241,7 @@ export const peppolRules: readonly EinvoiceRule[] = [
   {
     id: "PEPPOL-EN16931-R002",
     path: "notes",
-    formats: XRECHNUNG_AND_PEPPOL,
+    formats: PEPPOL,
     message: {
       en: "At most one invoice note (BT-22) is allowed, unless both seller and buyer are in Germany.",
       ja: "請求書の注記 (BT-22) は 1 つまでです（売り手と買い手がともにドイツにある場合を除く）。",
