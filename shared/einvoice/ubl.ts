@@ -21,10 +21,11 @@ const PROFILE_ID = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
 const CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
 const CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
 
-/** UNCL 1001 codes Peppol BIS sends as a UBL `CreditNote` rather than an `Invoice`. */
+/**
+ * UNCL 1001 codes Peppol BIS sends as a UBL `CreditNote` rather than an `Invoice` (its two-digit
+ * credit-note codes cannot reach here: the model takes three digits).
+ */
 export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
-  "81",
-  "83",
   "261",
   "262",
   "296",
