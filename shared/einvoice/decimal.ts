@@ -17,14 +17,29 @@ export const ZERO: Decimal = { units: 0n, scale: 0 };
 
 const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+/** Powers of ten, computed once: amounts rarely need more than a few dozen digits. */
+const POWERS = Array.from({ length: 64 }, (_, n) => 10n ** BigInt(n));
+const pow10 = (n: number): bigint => POWERS[n] ?? 10n ** BigInt(n);
 
 /**
  * The exact decimal of a finite number or of a decimal string (`"12.50"`, `"-3"`, `"1e-7"`).
  * Throws on anything else: callers pass values the model's schema has already checked.
  */
 export function toDecimal(value: number | string): Decimal {
-  const text = typeof value === "number" ? String(value) : value.trim();
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new RangeError(`not a finite decimal: ${value}`);
+    // Fast paths for the common shapes (an invoice of thousands of lines parses two numbers a line).
+    if (Number.isSafeInteger(value)) return { units: BigInt(value), scale: 0 };
+    const text = String(value);
+    const dot = text.indexOf(".");
+    if (dot > 0 && !text.includes("e")) {
+      return { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+    }
+  }
+  return parseDecimalText(typeof value === "number" ? String(value) : value.trim());
+}
+
+function parseDecimalText(text: string): Decimal {
   const match = DECIMAL_TEXT.exec(text);
   if (!match) throw new RangeError(`not a finite decimal: ${text}`);
   const [, sign, whole, fraction = "", exponent = "0"] = match;
@@ -36,7 +51,7 @@ export function toDecimal(value: number | string): Decimal {
 
 /** `value` at a larger scale (same value, more digits). */
 function rescale(value: Decimal, scale: number): bigint {
-  return value.units * pow10(scale - value.scale);
+  return scale === value.scale ? value.units : value.units * pow10(scale - value.scale);
 }
 
 export function add(a: Decimal, b: Decimal): Decimal {
@@ -106,5 +121,13 @@ export function formatDecimal(value: Decimal): string {
   return `${negative ? "-" : ""}${whole}${fraction}`;
 }
 
-/** The nearest number: exact for amounts of up to 15 significant digits. */
-export const toNumber = (value: Decimal): number => Number(formatDecimal(value));
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The nearest number: exact for amounts of up to 15 significant digits. Dividing two exactly
+ * held integers rounds correctly, so it is the number the decimal's text parses to.
+ */
+export function toNumber(value: Decimal): number {
+  const small = value.units <= MAX_SAFE && value.units >= -MAX_SAFE && value.scale <= 22;
+  return small ? Number(value.units) / 10 ** value.scale : Number(formatDecimal(value));
+}

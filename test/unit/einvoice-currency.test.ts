@@ -89,6 +89,23 @@ describe("exact rounding, properties", () => {
     );
   });
 
+  it("reads any finite number as the decimal it prints as, and gives it back unchanged", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const exact = toDecimal(x);
+        expect(Number(formatDecimal(exact))).toBe(x === 0 ? 0 : x);
+        expect(toNumber(exact)).toBe(x === 0 ? 0 : x);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(anyDecimal, (value) => {
+        expect(toNumber({ units: value.units, scale: value.scale })).toBe(Number(value.text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("agrees with rounding the printed decimal by hand", () => {
     fc.assert(
       fc.property(fc.integer({ min: -99_999_999, max: 99_999_999 }), (thousandths) => {
