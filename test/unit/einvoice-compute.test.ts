@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeInvoice } from "#shared/einvoice/compute.ts";
-import { type InvoiceModel, invoiceModelSchema, VAT_CATEGORIES } from "#shared/einvoice/model.ts";
+import { type InvoiceModel, invoiceModelSchema, VAT_CATEGORIES, type VatCategory } from "#shared/einvoice/model.ts";
 import { baseInvoice, invoiceWith, type ModelInput } from "../helpers/einvoice-model-fixtures.ts";
 
 const compute = (input: ModelInput) => computeInvoice(invoiceModelSchema.parse(input));
 
 /** A line of the model at a VAT category and rate. */
-const line = (quantity: number, netPrice: number | string, category: string, rate?: number) => ({
+const line = (quantity: number, netPrice: number | string, category: VatCategory, rate?: number) => ({
   id: "x",
   name: "x",
   quantity,
