@@ -14,11 +14,25 @@ import { fixRadicalsInToUnicode } from "./to-unicode-fix.ts";
 export function appendUpdate(
   pdf: Buffer,
   info: Record<string, PdfValue>,
+  extend?: (context: UpdateContext) => UpdateExtension | undefined,
 ): { pdf: Buffer; pageCount: number } | undefined {
   const text = pdf.toString("latin1");
   const xref = readXref(text);
   if (!xref) return undefined;
   const object = (num: number) => readObject(text, xref.offsets.get(num), num);
+  const infoNum = xref.info ?? xref.size;
+  let next = Math.max(xref.size, infoNum + 1);
+  const extension = extend?.({
+    text,
+    root: xref.root,
+    object,
+    objectNumbers: () => xref.offsets.keys(),
+    ...(xref.id !== undefined && { id: xref.id }),
+    ...(xref.info !== undefined && { info: object(xref.info) }),
+    newObject: () => next++,
+  });
+  if (extend && !extension) return undefined;
+  if (extension?.info) info = { ...info, ...extension.info };
 
   const root = object(xref.root);
   const pagesRef = root && /\/Pages\s+(\d+)\s+0\s+R/.exec(root)?.[1];
@@ -32,8 +46,7 @@ export function appendUpdate(
   const infoBody = `<<${kept}${Object.entries(info)
     .map(([key, value]) => `/${key} ${value.text}`)
     .join("\n")}>>`;
-  const infoNum = xref.info ?? xref.size;
-  updates.push({ num: infoNum, body: infoBody });
+  updates.push({ num: infoNum, body: infoBody }, ...(extension?.objects ?? []));
 
   for (const num of new Set([...text.matchAll(/\/ToUnicode\s+(\d+)\s+0\s+R/g)].map((m) => Number(m[1])))) {
     const fixed = fixedToUnicode(pdf, text, xref.offsets.get(num), num);
@@ -52,10 +65,33 @@ export function appendUpdate(
     chunks.push(head, body, tail);
     offset += head.length + body.length + tail.length;
   }
-  const size = Math.max(xref.size, infoNum + 1);
-  const trailer = `xref\n${entries.join("")}trailer\n<</Size ${size}\n/Root ${xref.root} 0 R\n/Info ${infoNum} 0 R\n/Prev ${xref.start}>>\nstartxref\n${offset}\n%%EOF\n`;
+  const extra = extension?.trailer ? `\n${extension.trailer}` : "";
+  const trailer = `xref\n${entries.join("")}trailer\n<</Size ${next}\n/Root ${xref.root} 0 R\n/Info ${infoNum} 0 R\n/Prev ${xref.start}${extra}>>\nstartxref\n${offset}\n%%EOF\n`;
   chunks.push(Buffer.from(trailer, "latin1"));
   return { pdf: Buffer.concat(chunks), pageCount: Number(count) };
+}
+
+/** What an extension of the update (the PDF/A pass, pdf-a.ts) reads of the file. */
+export interface UpdateContext {
+  /** The whole file as latin1 text (byte offsets are string offsets). */
+  text: string;
+  root: number;
+  /** Object `num`'s text from its header to `endobj` (for a stream: its dictionary and data). */
+  object(num: number): string | undefined;
+  objectNumbers(): Iterable<number>;
+  /** The first string of the trailer's `/ID`, as hex, when the file has one. */
+  id?: string;
+  /** The Info dictionary's object text, when the file has one. */
+  info?: string | undefined;
+  /** A free object number for a new object. */
+  newObject(): number;
+}
+
+/** What an extension adds: Info entries (over the caller's), objects (new or replacing), trailer entries. */
+export interface UpdateExtension {
+  info?: Record<string, PdfValue>;
+  objects: { num: number; body: string | Buffer }[];
+  trailer?: string;
 }
 
 interface Xref {
@@ -63,6 +99,7 @@ interface Xref {
   size: number;
   root: number;
   info?: number;
+  id?: string;
   offsets: Map<number, number>;
 }
 
@@ -87,8 +124,16 @@ function readXref(text: string): Xref | undefined {
   const size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1]);
   const root = Number(/\/Root\s+(\d+)\s+0\s+R/.exec(trailer)?.[1]);
   const info = /\/Info\s+(\d+)\s+0\s+R/.exec(trailer)?.[1];
+  const id = /\/ID\s*\[\s*<([0-9A-Fa-f]+)>/.exec(trailer)?.[1];
   if (!Number.isInteger(size) || !Number.isInteger(root) || offsets.size === 0) return undefined;
-  return { start, size, root, offsets, ...(info !== undefined && { info: Number(info) }) };
+  return {
+    start,
+    size,
+    root,
+    offsets,
+    ...(info !== undefined && { info: Number(info) }),
+    ...(id !== undefined && { id }),
+  };
 }
 
 /** The text of object `num` from its header to `endobj` (dictionaries only; streams are read apart). */

@@ -1,4 +1,5 @@
 import { type DocumentInfo, keywordsText } from "./document-info.ts";
+import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import { appendUpdate, type PdfValue, plainString, textString } from "./pdf-increment.ts";
 
 /**
@@ -54,19 +55,28 @@ function percentEncode(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-export interface PostprocessOptions extends DocumentInfo {
+export interface PostprocessOptions extends DocumentInfo, PdfArchiveOptions {
   passthrough?: Record<string, unknown>;
+  /** The archival pass's dates (CreationDate = ModDate = xmp:CreateDate = xmp:ModifyDate); now by default. */
+  now?: Date;
 }
 
 /**
  * Sets the Title, Author, Subject, Keywords and `rf:params`, repairs Japanese text extraction (see to-unicode-fix.ts)
- * and counts pages. Chromium's producer and dates are kept.
+ * and counts pages. Chromium's producer and dates are kept. With `standard`, `attachments` or `facturX` the same
+ * update also makes the file PDF/A and embeds the files (pdf-a.ts, loaded only then;
+ * shared/render/README.md#pdf-a-and-embedded-files).
+ * @throws PdfArchiveError for archival options that contradict each other, or a PDF that cannot be made PDF/A
  */
 export async function postprocessPdf(
   pdf: Uint8Array,
   options: PostprocessOptions,
 ): Promise<{ pdf: Buffer; pageCount: number }> {
   const metadata = buildSearchMetadata(options.passthrough);
+  if (options.standard !== undefined || options.attachments?.length || options.facturX !== undefined) {
+    const { archivePdf } = await import("./pdf-a.ts");
+    return archivePdf(pdf, options, infoEntries(options), metadata);
+  }
   let updated: { pdf: Buffer; pageCount: number } | undefined;
   try {
     updated = appendUpdate(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), {
@@ -83,7 +93,7 @@ export async function postprocessPdf(
 }
 
 /** The document information entries, as text strings (any characters). */
-function infoEntries(info: DocumentInfo): Record<string, PdfValue> {
+export function infoEntries(info: DocumentInfo): Record<string, PdfValue> {
   return {
     Title: textString(info.title),
     ...(info.author !== undefined && { Author: textString(info.author) }),

@@ -19,6 +19,7 @@ import { type GuardedPage, guardPage } from "./page-guard.ts";
 import { onePerBrowser } from "./per-browser.ts";
 import { documentInfo } from "./document-info.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
+import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import type { PdfProtection } from "./pdf-protect.ts";
 import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
 import { toRenderError } from "./render-error.ts";
@@ -29,8 +30,11 @@ import type { TemplateFile } from "./template-file.ts";
 export type { DocumentLimits, RendererConfig } from "./render-config.ts";
 export { RenderError, type RenderErrorCode } from "./render-error.ts";
 
-/** One document to render. */
-export interface RenderRequest {
+/**
+ * One document to render. `standard`, `attachments` and `facturX` (PdfArchiveOptions) make it PDF/A and embed
+ * files (shared/render/README.md#pdf-a-and-embedded-files); never together with `protection`.
+ */
+export interface RenderRequest extends PdfArchiveOptions {
   bundle: DesignBundle;
   /** Cache key of the immutable bundle version, e.g. `designId@version`. */
   bundleKey: string;
@@ -75,7 +79,10 @@ export interface RenderedPdf {
 export interface Renderer {
   /**
    * @throws RenderError RENDER_TIMEOUT, BROWSER_BUSY, TEMPLATE_FAILED, RENDER_FAILED, or a
-   * document limit: HTML_TOO_LARGE, PAGE_LIMIT_EXCEEDED, PDF_TOO_LARGE
+   * document limit: HTML_TOO_LARGE, PAGE_LIMIT_EXCEEDED, PDF_TOO_LARGE; DOCUMENT_DATA_INVALID (with a
+   * PdfArchiveError as its cause) for a printed PDF that cannot be made PDF/A.
+   * @throws PdfArchiveError before any work, for archival options that contradict each other or `protection`
+   * (check them at validation with `checkArchiveOptions`, pdf-a-options.ts)
    */
   renderPdf(req: RenderRequest): Promise<RenderedPdf>;
   /** The Chromium half of renderPdf, for callers that templated ahead. @throws RenderError as renderPdf, but no template errors */
@@ -96,7 +103,7 @@ export interface Renderer {
 /** A thumbnail is a picture of page 1: nothing of the PDF's own (title, metadata, encryption) applies. */
 export type ThumbnailRequest = Omit<
   RenderRequest,
-  "title" | "file" | "passthrough" | "metadata" | "protection" | "extraCss"
+  "title" | "file" | "passthrough" | "metadata" | "protection" | "extraCss" | keyof PdfArchiveOptions
 >;
 
 const THUMBNAIL_WIDTH_PX = 400;
@@ -214,6 +221,9 @@ const budgetOf = (config: RendererConfig, req: RenderRequest | PrintRequest): Om
 async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBounds): Promise<RenderedPdf> {
   const { limits } = bounds;
   const { html } = req;
+  const archive = archiveOptionsOf(req);
+  // Refused before the browser is taken; the module is loaded only for a document that asks for PDF/A.
+  if (archive) (await import("./pdf-a-options.ts")).checkArchiveOptions(archive, req.protection);
   const box = resolvePageBox(req.bundle.manifest.page);
   // Web fonts need page.pdf's wait for document.fonts; system fonts (fontconfig) do not.
   // Stylesheets a document links or imports may declare them too.
@@ -237,10 +247,16 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
     pdf = await postprocessPdf(raw, {
       ...documentInfo(req.title, req.bundle.manifest.metadata, req.metadata),
       passthrough: req.passthrough,
+      ...archive,
     });
   } catch (error) {
     // Deterministic (no browser, no network): the same document fails the same way on every retry.
-    throw toRenderError(error, "DOCUMENT_DATA_INVALID", "the title or passthrough could not be written into the PDF");
+    const why = error instanceof Error && error.name === "PdfArchiveError" ? error.message : undefined;
+    throw toRenderError(
+      error,
+      "DOCUMENT_DATA_INVALID",
+      why ?? "the title or passthrough could not be written into the PDF",
+    );
   }
   checkPageCount(pdf.pageCount, limits);
   if (req.protection) {
@@ -255,6 +271,16 @@ async function printPdf(pool: BrowserPool, req: PrintRequest, bounds: PrintBound
   }
   publishRenderEvent({ event: "pdf-printed", bytes: pdf.pdf.length });
   return pdf;
+}
+
+/** The request's archival options, undefined when it asks for none (today's path, nothing loaded). */
+function archiveOptionsOf(req: PrintRequest): PdfArchiveOptions | undefined {
+  if (req.standard === undefined && !req.attachments?.length && req.facturX === undefined) return undefined;
+  return {
+    ...(req.standard !== undefined && { standard: req.standard }),
+    ...(req.attachments?.length && { attachments: req.attachments }),
+    ...(req.facturX !== undefined && { facturX: req.facturX }),
+  };
 }
 
 async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: ThumbnailRequest): Promise<Buffer> {

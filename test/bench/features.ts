@@ -8,7 +8,8 @@ import { percentile } from "./stats.ts";
  * What each optional document feature costs on the 1-page invoice, rendered by the service's
  * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
  * and a Code 128 symbol, the same tagged with an outline (design.json `pdf`), and the plain one
- * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld).
+ * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld), and the
+ * plain one as PDF/A-3b with an embedded Factur-X XML (shared/render/README.md#pdf-a-and-embedded-files).
  * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one. Then the
  * browser's periodic collections during the phase (BrowserPool `gcEvery`): how many, p50 and slowest
  * (measured here, not bounded in a test, where a busy machine would break a time limit).
@@ -32,11 +33,27 @@ export async function runFeaturePhase(
     allowCopying: false,
     allowModifying: false,
   };
+  // A stand-in of the size an EN 16931 invoice's XML has: the archival pass copies it, it does not read it.
+  const facturXml = {
+    name: "factur-x.xml",
+    bytes: Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<rsm:CrossIndustryInvoice>${"<x>明細</x>".repeat(1000)}</rsm:CrossIndustryInvoice>`,
+    ),
+    mimeType: "text/xml",
+    relationship: "Alternative",
+  } as const;
+  const facturX = {
+    documentType: "INVOICE",
+    fileName: "factur-x.xml",
+    version: "1.0",
+    conformanceLevel: "EN 16931",
+  } as const;
   const variants: [string, DesignBundle, Partial<RenderRequest>?][] = [
     ["plain", bundle],
     ["+ QR code and Code 128 (barcode filter)", withBarcodes],
     ["tagged + outline", tagged],
     ["password-protected (AES-256 R6)", bundle, { protection }],
+    ["PDF/A-3b + Factur-X XML", bundle, { standard: "PDF/A-3b", attachments: [facturXml], facturX }],
   ];
   const renderer = createRenderer({ browsers: 1 });
   const results: { label: string; p50: number; p95: number; kb: number }[] = [];

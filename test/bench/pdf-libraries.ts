@@ -19,6 +19,7 @@ import { fixRadicalsInToUnicode } from "#shared/render/to-unicode-fix.ts";
 import { percentile } from "./stats.ts";
 
 type PdfLib = typeof import("@cantoo/pdf-lib");
+type PdfDict = import("@cantoo/pdf-lib").PDFDict;
 
 const runs = Number(process.argv[2] ?? 40);
 
@@ -31,11 +32,8 @@ async function rewriteWith(lib: PdfLib, pdf: Uint8Array): Promise<number> {
     info = doc.context.obj({});
     doc.context.trailerInfo.Info = doc.context.register(info as never);
   }
-  (info as InstanceType<PdfLib["PDFDict"]>).set(
-    PDFName.of("Title"),
-    PDFHexString.of(textString("請求書").text.slice(1, -1)),
-  );
-  (info as InstanceType<PdfLib["PDFDict"]>).set(PDFName.of("rf:params"), PDFString.of("id=INV-1"));
+  (info as PdfDict).set(PDFName.of("Title"), PDFHexString.of(textString("請求書").text.slice(1, -1)));
+  (info as PdfDict).set(PDFName.of("rf:params"), PDFString.of("id=INV-1"));
   const seen = new Set<string>();
   for (const [, object] of doc.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
