@@ -4,6 +4,7 @@ import type { IConstruct } from "constructs";
 import { writePrefixes } from "#shared/definitions/index.ts";
 import type { PlatenDataResources } from "./data.ts";
 import type { PlatenFunction } from "./platen-function.ts";
+import type { SiteStaticAssets } from "./static-assets.ts";
 
 /**
  * The cdk-nag AwsSolutions findings Platen accepts, each on the construct it concerns and
@@ -36,7 +37,12 @@ const ACKNOWLEDGED_API = [
 /** Acknowledges the accepted findings of the whole stack; call once everything is built. */
 export function acknowledgeNagFindings(
   stack: Stack,
-  parts: { data: PlatenDataResources; functions: Record<string, PlatenFunction>; quietApis: RestApi[] },
+  parts: {
+    data: PlatenDataResources;
+    functions: Record<string, PlatenFunction>;
+    quietApis: RestApi[];
+    siteAssets?: SiteStaticAssets;
+  },
 ): void {
   for (const api of stack.node.findAll().filter((c): c is RestApi => c instanceof RestApi)) {
     acknowledge(api, ACKNOWLEDGED_API);
@@ -62,6 +68,7 @@ export function acknowledgeNagFindings(
       },
     ]);
   }
+  if (parts.siteAssets) acknowledgeSiteAssets(stack, parts.siteAssets);
   for (const fn of Object.values(parts.functions)) {
     acknowledgeObjectKeys(stack, fn, parts.data);
     acknowledge(fn, [{ id: "AwsSolutions-L1", reason: NODE_22 }]);
@@ -86,6 +93,53 @@ function acknowledgeObjectKeys(stack: Stack, fn: PlatenFunction, data: PlatenDat
       })),
     );
   }
+}
+
+/** The site's built scripts behind CloudFront (static-assets.ts) and the CDK helper that uploads them. */
+function acknowledgeSiteAssets(stack: Stack, assets: SiteStaticAssets): void {
+  const PUBLIC_FILES =
+    "The distribution serves only the site's built browser scripts: public, content-hashed, immutable files with no cookies, " +
+    "query strings or user data, which any visitor of the editor downloads anyway.";
+  acknowledge(assets.distribution, [
+    { id: "AwsSolutions-CFR1", reason: `${PUBLIC_FILES} There is no audience to restrict by country.` },
+    {
+      id: "AwsSolutions-CFR2",
+      reason: `${PUBLIC_FILES} A CloudFront web ACL must live in us-east-1, apart from this regional stack; GET and HEAD only reach a private bucket through origin access control, so there is no input to filter.`,
+    },
+    {
+      id: "AwsSolutions-CFR3",
+      reason: `${PUBLIC_FILES} Every fetch CloudFront makes of the bucket is in its S3 server access log (site-assets/ of the access-log bucket); CloudFront's own logs would need an ACL-enabled log bucket.`,
+    },
+    {
+      id: "AwsSolutions-CFR4",
+      reason: `${PUBLIC_FILES} The distribution uses its cloudfront.net name, whose default certificate CloudFront serves from TLSv1; a minimum protocol needs a custom domain and certificate, which carry nothing to protect here.`,
+    },
+  ]);
+  // aws-s3-deployment's upload function: one per stack, created by CDK beside the stack's top level.
+  const uploader = stack.node.children.find((c) => c.node.id.startsWith("Custom::CDKBucketDeployment"));
+  if (!uploader) return;
+  const UPLOADER =
+    "aws-s3-deployment's own function (BucketDeployment), which copies the built scripts from the CDK asset bucket into the " +
+    "site-assets bucket during a deploy; CDK defines its role, policy and runtime.";
+  acknowledge(uploader, [
+    {
+      id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+      reason: `${UPLOADER} The managed policy only lets it write its own logs.`,
+    },
+    ...["s3:GetBucket*", "s3:GetObject*", "s3:List*", "s3:Abort*", "s3:DeleteObject*"].map((action) => ({
+      id: `AwsSolutions-IAM5[Action::${action}]`,
+      reason: `${UPLOADER} Its grants name only the CDK asset bucket (read) and the site-assets bucket (read-write); it runs no code of ours and is not reachable from the service.`,
+    })),
+    {
+      id: "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]",
+      reason: `${UPLOADER} It reads the asset zip CDK uploaded, keyed by its hash at deploy time.`,
+    },
+    {
+      id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(assets.bucket.node.defaultChild as CfnElement)}.Arn>/*]`,
+      reason: `${UPLOADER} It writes the files under assets/js/, named by their content hash at build time.`,
+    },
+    { id: "AwsSolutions-L1", reason: `${UPLOADER} CDK chooses its runtime with the aws-cdk-lib version.` },
+  ]);
 }
 
 function acknowledgeCloudWatchRole(api: RestApi): void {

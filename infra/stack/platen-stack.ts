@@ -12,6 +12,7 @@ import { AUTH_FUNCTION_ID, ProxyEndpoint, SITE_FUNCTION_ID } from "./frontends.t
 import { PlatenMonitoring } from "./monitoring.ts";
 import { acknowledgeNagFindings } from "./nag.ts";
 import { PlatenFunction } from "./platen-function.ts";
+import { SiteStaticAssets } from "./static-assets.ts";
 import { type StageSettings, stageSettings } from "./stage.ts";
 import { PlatenWaf } from "./waf.ts";
 
@@ -49,6 +50,8 @@ export class PlatenStack extends Stack {
   readonly functions: Record<string, PlatenFunction> = {};
   readonly monitoring: PlatenMonitoring;
   readonly urls: PublicUrls;
+  /** The site's built browser scripts behind CloudFront, when the site exists. */
+  readonly siteAssets: SiteStaticAssets | undefined;
   private readonly hasBaseDomain: boolean;
 
   constructor(scope: Construct, id: string, props: PlatenStackProps = {}) {
@@ -67,6 +70,7 @@ export class PlatenStack extends Stack {
       siteUrl: domains.url("site") ?? site?.generatedUrl,
     };
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
+    this.siteAssets = this.siteStaticAssets(props.projectRoot ?? REPO_ROOT);
     this.api.addRoutes(
       Object.fromEntries(Object.entries(this.functions).map(([k, f]) => [k, f.fn])),
       this.urls.siteUrl ?? this.urls.baseUrl,
@@ -88,6 +92,7 @@ export class PlatenStack extends Stack {
       data: this.data,
       functions: this.functions,
       quietApis: this.api.quietApis.map((q) => q.api),
+      siteAssets: this.siteAssets,
     });
     this.addOutputs();
   }
@@ -112,6 +117,19 @@ export class PlatenStack extends Stack {
     const fn = this.functions[functionId];
     const streaming = defs.functions[functionId]?.streaming;
     if (endpoint && fn) endpoint.attach(fn.fn, { streaming });
+  }
+
+  /** The editor's script from a bucket behind CloudFront, named to the site only (static-assets.ts). */
+  private siteStaticAssets(projectRoot: string): SiteStaticAssets | undefined {
+    const site = this.functions[SITE_FUNCTION_ID];
+    if (!site) return undefined;
+    const assets = new SiteStaticAssets(this, "SiteAssets", {
+      settings: this.settings,
+      projectRoot,
+      accessLogs: this.data.accessLogs,
+    });
+    site.addEnvironment("PLATEN_SITE_ASSETS_URL", assets.url);
+    return assets;
   }
 
   private createFunctions(defs: PlatenDefinitions, projectRoot: string): void {
@@ -154,6 +172,11 @@ export class PlatenStack extends Stack {
       value: this.urls.siteUrl ?? this.urls.baseUrl,
       description: `{site}${this.urls.siteUrl ? "" : ` (${fallback})`}`,
     });
+    if (this.siteAssets)
+      new CfnOutput(this, "SiteAssetsUrl", {
+        value: this.siteAssets.url,
+        description: "the site's built browser scripts (CloudFront, immutable)",
+      });
     for (const { route, url } of this.api.quietRouteUrls()) {
       // With a base domain the `v1/<segment>` mapping serves the quiet route under {base_url}.
       const value = this.hasBaseDomain ? `${this.urls.baseUrl}${route.path}` : url;
