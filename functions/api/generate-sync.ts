@@ -3,14 +3,13 @@ import "#shared/render/launch-at-init.ts";
 import { config, fileRetentionDays } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import {
-  replaySync,
-  toStoredSync,
   generateSync,
-  type PreparedSync,
   prepareSync,
-  rememberPlan,
-  renderAhead,
+  replaySync,
+  startEarlyWork,
   SyncDeadlineExceeded,
+  syncMemory,
+  toStoredSync,
 } from "#shared/generation/sync/index.ts";
 import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import {
@@ -36,12 +35,18 @@ const storeMarginMs = (remaining: number) => Math.min(5_000, remaining * 0.1);
 const GATEWAY_TIMEOUT = { status: 504, json: { message: "Endpoint request timed out" } };
 
 /**
+ * What this container remembers between requests, for the next one's early work (sync-memory.ts):
+ * made once, here, and passed to admission and to the pipeline.
+ */
+const memory = syncMemory();
+
+/**
  * POST /v1/file/sync/single and /v1/file/sync/multiple (OpenAPI generateSyncSingle, generateSyncMultiple). The
  * answer goes out as soon as the PDFs exist; storing them is the response's after-work (sync-generation.ts).
  * With an Idempotency-Key the files are stored first, so a replay can serve them.
  */
 /** Admission runs beside the parsing and templating; the PDF is streamed, then stored. */
-const syncRoute = { caller: "early", streaming: true } as const;
+const syncRoute = { caller: "early", streaming: true, memory: memory.admissions } as const;
 
 export const handler = apiHandler(syncRoute, async function handleGenerateSync(req): Promise<ApiResult> {
   const mode = req.event.resource.endsWith("/multiple") ? "multiple" : "single";
@@ -57,39 +62,23 @@ export const handler = apiHandler(syncRoute, async function handleGenerateSync(r
   };
   const renderer = measuredRenderer(getRenderer());
   const budgetMs = () => req.remainingMs() - storeMarginMs(req.remainingMs());
-  // Parse, check, template (and for a single, render: render-ahead.ts) while admission runs:
-  // for a key this container has admitted before, at once (admission's requests leave on the
-  // next turn of the event loop, admit.ts, so their round trips run while Chromium renders);
-  // for another, once the key is read (its rate-limit write then runs beside the work). Its
-  // errors still come first (401, 429 before 400). With an Idempotency-Key nothing starts early.
-  const startEarly = (workspaceId: string) =>
-    prepare(workspaceId).then((prepared) => renderAhead(prepared, workspaceId, { renderer, budgetMs: budgetMs() }));
-  const { knownWorkspaceId: known, authenticated } = req.admission;
-  let earlyWorkspaceId = known;
-  const early: Promise<PreparedSync> | undefined = idempotent
-    ? undefined
-    : known
-      ? startEarly(known)
-      : authenticated?.then((caller) => {
-          rememberPlan(caller.workspace);
-          earlyWorkspaceId = caller.workspace.id;
-          return startEarly(caller.workspace.id);
-        });
-  early?.catch(() => undefined);
+  // Parse, check and template (a single also renders) while admission runs (early-work.ts);
+  // with an Idempotency-Key nothing starts early.
+  const early = startEarlyWork(idempotent ? undefined : req.admission, memory, { prepare, renderer, budgetMs });
   const principal = await req.admission.principal;
-  const workspace = principal.workspace;
-  rememberPlan(workspace);
+  const workspace = early.admitted(principal.workspace);
   const outcome = await withIdempotencyKey(
     { ...req, principal },
     async () => {
       // The early work is only used if admission agrees on the workspace.
-      const prepared = early && earlyWorkspaceId === workspace.id ? await early : await prepare(workspace.id);
+      const prepared = await early.preparedFor(workspace);
       const generation = await generateSync(workspace, prepared, {
         clock: systemClock,
         renderer,
         retentionDays: fileRetentionDays(),
         budgetMs: budgetMs(),
         pages: dynamoPageCounter,
+        memory,
       });
       if (idempotent) {
         // Stored before the answer so a replay can serve it; if that fails, nothing is kept or counted.

@@ -11,7 +11,7 @@ import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
-import { whileAdmitting } from "#shared/admissions-first.ts";
+import { type AdmissionsInProgress, admissionsInProgress } from "#shared/admissions-first.ts";
 import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 
 /**
@@ -36,12 +36,27 @@ export interface Admission {
 }
 
 /**
- * A key belongs to one workspace for ever (rotation makes a new key), so the key hash →
- * workspace id mapping can be remembered; whether the key is still valid is read every time.
+ * What admission remembers between the requests of one container, made once per container
+ * (`admissionMemory`, when a handler is assembled at module load) and passed in.
  */
-const workspaceOfKey = new BoundedCache<string, string>({ maxBytes: 4 * MiB, maxEntries: 10_000 });
-/** `workspaceId#class` → epoch seconds until which the last check said "over the limit". */
-const limitedUntil = new BoundedCache<string, number>({ maxBytes: 4 * MiB, maxEntries: 10_000 });
+export interface AdmissionMemory {
+  /**
+   * A key belongs to one workspace for ever (rotation makes a new key), so the key hash →
+   * workspace id mapping can be remembered; whether the key is still valid is read every time.
+   */
+  workspaceOfKey: BoundedCache<string, string>;
+  /** `workspaceId#class` → epoch seconds until which the last check said "over the limit". */
+  limitedUntil: BoundedCache<string, number>;
+  /** The requests being admitted right now: work after an answer yields to them (admissions-first.ts). */
+  inProgress: AdmissionsInProgress;
+}
+
+/** A container's admission memory, empty: no key admitted yet. */
+export const admissionMemory = (): AdmissionMemory => ({
+  workspaceOfKey: new BoundedCache<string, string>({ maxBytes: 4 * MiB, maxEntries: 10_000 }),
+  limitedUntil: new BoundedCache<string, number>({ maxBytes: 4 * MiB, maxEntries: 10_000 }),
+  inProgress: admissionsInProgress(),
+});
 
 /**
  * Starts admitting a request. With a remembered key the key read and the rate-limit write
@@ -55,24 +70,25 @@ export function admit(
   header: HeaderReader,
   rateClass: RateClass | undefined,
   clock: Clock,
+  memory: AdmissionMemory,
   auth: AuthenticateOptions = {},
 ): Admission {
   const appKey = header("appkey")?.trim();
   const keyHash = appKey !== undefined && isWellFormedAppKey(appKey) ? hashAppKey(appKey) : undefined;
-  const known = keyHash ? workspaceOfKey.get(keyHash) : undefined;
+  const known = keyHash ? memory.workspaceOfKey.get(keyHash) : undefined;
   const limited =
-    known && rateClass ? (limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
+    known && rateClass ? (memory.limitedUntil.get(`${known}#${rateClass}`) ?? 0) > clock.now().getTime() / 1000 : false;
   // A remembered key's requests leave on the event loop's next turn: the caller's early work
   // (checking and templating the request, the document sent to Chromium) goes first, and the
   // round trips then run while Chromium renders instead of before the templating.
   const admission: Admission =
     known && rateClass && !limited
       ? {
-          principal: nextTurn().then(() => admitTogether(header, keyHash!, known, rateClass, clock, auth)),
+          principal: nextTurn().then(() => admitTogether(header, keyHash!, known, rateClass, clock, memory, auth)),
           knownWorkspaceId: known,
         }
-      : admitInOrder(header, keyHash, rateClass, clock, auth);
-  whileAdmitting(admission.principal);
+      : admitInOrder(header, keyHash, rateClass, clock, memory, auth);
+  memory.inProgress.whileAdmitting(admission.principal);
   return admission;
 }
 
@@ -86,16 +102,17 @@ function admitInOrder(
   keyHash: string | undefined,
   rateClass: RateClass | undefined,
   clock: Clock,
+  memory: AdmissionMemory,
   auth: AuthenticateOptions,
 ): Admission {
   const authenticated = authenticate(header, auth).then((principal) => {
-    if (keyHash && principal.method === "appkey") remember(keyHash, principal.workspace.id);
+    if (keyHash && principal.method === "appkey") remember(memory, keyHash, principal.workspace.id);
     return principal;
   });
   const principal = authenticated.then(async (caller) => {
     if (rateClass) {
       await nextTurn();
-      await limitRate(caller.workspace.id, rateClass, clock);
+      await limitRate(caller.workspace.id, rateClass, clock, memory);
     }
     return caller;
   });
@@ -109,36 +126,45 @@ async function admitTogether(
   workspaceId: string,
   rateClass: RateClass,
   clock: Clock,
+  memory: AdmissionMemory,
   opts: AuthenticateOptions,
 ): Promise<Principal> {
-  const [auth, rate] = await Promise.allSettled([authenticate(header, opts), limitRate(workspaceId, rateClass, clock)]);
+  const [auth, rate] = await Promise.allSettled([
+    authenticate(header, opts),
+    limitRate(workspaceId, rateClass, clock, memory),
+  ]);
   if (auth.status === "rejected") {
-    workspaceOfKey.delete(keyHash);
+    memory.workspaceOfKey.delete(keyHash);
     throw auth.reason;
   }
   if (auth.value.workspace.id !== workspaceId) {
     // Not the workspace the key was remembered for (cannot happen with appkeys): count the right one.
-    workspaceOfKey.delete(keyHash);
-    await limitRate(auth.value.workspace.id, rateClass, clock);
+    memory.workspaceOfKey.delete(keyHash);
+    await limitRate(auth.value.workspace.id, rateClass, clock, memory);
     return auth.value;
   }
   if (rate.status === "rejected") throw rate.reason;
   return auth.value;
 }
 
-async function limitRate(workspaceId: string, rateClass: RateClass, clock: Clock): Promise<void> {
+async function limitRate(
+  workspaceId: string,
+  rateClass: RateClass,
+  clock: Clock,
+  memory: AdmissionMemory,
+): Promise<void> {
   try {
     await checkRateLimit(workspaceId, rateClass, { clock, windows: dynamoRateWindows });
-    limitedUntil.delete(`${workspaceId}#${rateClass}`);
+    memory.limitedUntil.delete(`${workspaceId}#${rateClass}`);
   } catch (err) {
     if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {
       const key = `${workspaceId}#${rateClass}`;
-      limitedUntil.set(key, clock.now().getTime() / 1000 + err.retryAfter, textBytes(key) + 8);
+      memory.limitedUntil.set(key, clock.now().getTime() / 1000 + err.retryAfter, textBytes(key) + 8);
     }
     throw err;
   }
 }
 
-function remember(keyHash: string, workspaceId: string): void {
-  workspaceOfKey.set(keyHash, workspaceId, textBytes(keyHash) + textBytes(workspaceId));
+function remember(memory: AdmissionMemory, keyHash: string, workspaceId: string): void {
+  memory.workspaceOfKey.set(keyHash, workspaceId, textBytes(keyHash) + textBytes(workspaceId));
 }

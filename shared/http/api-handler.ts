@@ -1,5 +1,5 @@
 import { systemClock } from "#shared/clock.ts";
-import type { Admission } from "./admit.ts";
+import type { Admission, AdmissionMemory } from "./admit.ts";
 import type { ApiFunction, ApiRequest, ApiResult, EarlyApiFunction, PublicApiFunction } from "./api-types.ts";
 import { corsHeaders } from "./cors-headers.ts";
 import { type ProxyHandler, requestOf } from "./edge-context.ts";
@@ -26,7 +26,10 @@ export const apiRequest = (request: Omit<ApiRequest, "path">): ApiRequest => ({
  * (skipped for routes the route table marks public). Page quotas are checked by the generation domain,
  * once the number of files is known.
  */
-function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: boolean; streaming?: boolean }) {
+function chain(
+  fn: (req: ApiRequest) => Promise<ApiResult>,
+  opts: { early?: boolean; streaming?: boolean; memory?: AdmissionMemory },
+) {
   const streaming = opts.streaming ?? false;
   const handler = edgeChain<ApiRequest>(
     {
@@ -36,7 +39,7 @@ function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: bool
       }),
       errors: apiErrorAnswer,
       request: apiRequest,
-      steps: [admission({ early: opts.early ?? false })],
+      steps: [admission({ early: opts.early ?? false, memory: opts.memory })],
       // Sync generation (the early handlers) must time out as README.md#errors says, with the gateway's 504;
       // middy's early time-out would answer 500 INTERNAL_ERROR a few milliseconds before it.
       timeoutEarlyInMillis: opts.early ? 0 : 5,
@@ -59,10 +62,13 @@ function chain(fn: (req: ApiRequest) => Promise<ApiResult>, opts: { early?: bool
  *   description), or a management route that resolves its caller itself.
  * `streaming` sends the body through Lambda response streaming (downloads: OpenAPI downloadRequest ZIPs
  * of up to 100 PDFs, one chunk in memory) and runs the after-answer work once it is sent.
+ * `memory`: what admission remembers between the container's requests (admit.ts); made with the
+ * chain when omitted. Sync generation passes its own, which its early work reads too.
  */
 export interface ApiHandlerOptions {
   caller?: "required" | "early" | "none";
   streaming?: boolean;
+  memory?: AdmissionMemory;
 }
 
 /**
@@ -71,7 +77,10 @@ export interface ApiHandlerOptions {
  */
 export function apiHandler(fn: ApiFunction): ProxyHandler;
 export function apiHandler(opts: { caller?: "required"; streaming?: boolean }, fn: ApiFunction): ProxyHandler;
-export function apiHandler(opts: { caller: "early"; streaming?: boolean }, fn: EarlyApiFunction): ProxyHandler;
+export function apiHandler(
+  opts: { caller: "early"; streaming?: boolean; memory?: AdmissionMemory },
+  fn: EarlyApiFunction,
+): ProxyHandler;
 export function apiHandler(opts: { caller: "none"; streaming?: boolean }, fn: PublicApiFunction): ProxyHandler;
 export function apiHandler(
   first: ApiHandlerOptions | ApiFunction,
@@ -81,7 +90,11 @@ export function apiHandler(
   const streaming = opts.streaming ?? false;
   switch (opts.caller ?? "required") {
     case "early":
-      return chain((req) => (fn as EarlyApiFunction)(withAdmission(req)), { early: true, streaming });
+      return chain((req) => (fn as EarlyApiFunction)(withAdmission(req)), {
+        early: true,
+        streaming,
+        memory: opts.memory,
+      });
     case "none":
       return chain(fn as PublicApiFunction, { streaming });
     default:

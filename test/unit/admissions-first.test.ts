@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { afterAdmissions, waitingSteps, whileAdmitting } from "#shared/admissions-first.ts";
+import { admissionsInProgress } from "#shared/admissions-first.ts";
+
+const { afterAdmissions, waitingSteps, whileAdmitting } = admissionsInProgress();
 
 const settledYet = async (p: Promise<void>) => {
   let done = false;

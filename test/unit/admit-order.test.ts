@@ -3,7 +3,7 @@ import type { ClientRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTableInputs } from "#infra/local/create-resources.ts";
 import { systemClock } from "#shared/clock.ts";
-import { admit } from "#shared/http/admit.ts";
+import { admissionMemory, admit } from "#shared/http/admit.ts";
 import { rateLimits } from "#shared/limits/limits-config.ts";
 import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
 import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
@@ -35,6 +35,8 @@ function sentOperations(): { ops: string[]; stop(): void } {
   return { ops, stop: () => unsubscribe("http.client.request.start", onStart) };
 }
 
+/** One container's memory: what its earlier admissions left. */
+const memory = admissionMemory();
 const headers = (appKey: string) => (name: string) => (name === "appkey" ? appKey : undefined);
 let watching: ReturnType<typeof sentOperations> | undefined;
 afterEach(() => watching?.stop());
@@ -43,7 +45,7 @@ describe("admitting a key not admitted before (admit.ts)", () => {
   it("knows the caller once the key is read; the rate-limit write leaves after the work started then", async () => {
     const { workspace, appKey } = await createWorkspace({ name: "cold", plan: "standard" }, systemClock);
     watching = sentOperations();
-    const admission = admit(headers(appKey), "sync", systemClock);
+    const admission = admit(headers(appKey), "sync", systemClock, memory);
     expect(admission.knownWorkspaceId).toBeUndefined();
     const early = admission.authenticated!.then((caller) => {
       // What generate-sync starts here: the design reads (a GetItem each).
@@ -56,14 +58,14 @@ describe("admitting a key not admitted before (admit.ts)", () => {
     expect(watching.ops).toEqual(["GetItem", "GetItem", "UpdateItem"]);
 
     // The key is remembered: the next request knows its workspace at once, with no `authenticated` step.
-    const next = admit(headers(appKey), "sync", systemClock);
+    const next = admit(headers(appKey), "sync", systemClock, memory);
     expect(next.knownWorkspaceId).toBe(workspace.id);
     expect(next.authenticated).toBeUndefined();
     await next.principal;
   });
 
   it("a refused key rejects both promises alike; an over-limit caller is authenticated, then refused 429", async () => {
-    const unknown = admit(headers(`plt_${"x".repeat(40)}`), "sync", systemClock);
+    const unknown = admit(headers(`plt_${"x".repeat(40)}`), "sync", systemClock, memory);
     await expect(unknown.authenticated).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
     await expect(unknown.principal).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
 
@@ -71,7 +73,7 @@ describe("admitting a key not admitted before (admit.ts)", () => {
     // The window filled by other containers: this process has never admitted the key.
     for (let i = 0; i < rateLimits().sync; i++)
       await checkRateLimit(workspace.id, "sync", { clock: systemClock, windows: dynamoRateWindows });
-    const over = admit(headers(appKey), "sync", systemClock);
+    const over = admit(headers(appKey), "sync", systemClock, memory);
     expect(over.knownWorkspaceId).toBeUndefined();
     expect((await over.authenticated!).workspace.id).toBe(workspace.id);
     await expect(over.principal).rejects.toMatchObject({ code: "RATE_LIMITED" });

@@ -1,9 +1,10 @@
 /**
- * Sync generation: a request prepared while its admission runs (a single rendered ahead), answered as soon as
- * its PDFs exist and stored right after; an idempotent replay rebuilt from what was stored. Brings the
- * template engine: only the sync function imports it.
+ * Sync generation as one pipeline: the container's memory (made once by the handler), the work started
+ * while admission runs (a single rendered ahead), the request generated and answered as soon as its PDFs
+ * exist, stored right after; an idempotent replay rebuilt from what was stored. Brings the template engine:
+ * only the sync function imports it.
  */
-export { rememberPlan, renderAhead } from "./render-ahead.ts";
+export { type EarlyWork, startEarlyWork } from "./early-work.ts";
 export { replaySync, toStoredSync } from "./replay-sync.ts";
 export {
   type GeneratedFile,
@@ -14,3 +15,4 @@ export {
   SyncDeadlineExceeded,
   type SyncGeneration,
 } from "./sync-generation.ts";
+export { type SyncMemory, syncMemory } from "./sync-memory.ts";

@@ -17,23 +17,34 @@ import { type PreparedSync, renderAll, type SyncDeps } from "./sync-generation.t
  * container may be frozen while that render runs on; past its deadline the pool replaces the
  * browser, so the next request of that container may wait for a relaunch.
  */
-const planStops = new BoundedCache<string, boolean>({ maxBytes: 1 * MiB, maxEntries: 10_000 });
+export interface PlanMemory {
+  /** Notes whether the admitted workspace's plan stops at its page limit (read on the next request). */
+  remember(workspace: Workspace): void;
+  /** True only for a workspace last admitted here on a plan that never stops. */
+  neverStops(workspaceId: string): boolean;
+}
 
-/** Notes whether the admitted workspace's plan stops at its page limit (read on the next request). */
-export function rememberPlan(workspace: Workspace): void {
-  try {
-    planStops.set(workspace.id, planOf(workspace).stops, textBytes(workspace.id) + 8);
-  } catch {
-    planStops.delete(workspace.id); // no plan: generation reports it
-  }
+/** A container's plan memory (part of its SyncMemory, sync-memory.ts), empty. */
+export function planMemory(): PlanMemory {
+  const planStops = new BoundedCache<string, boolean>({ maxBytes: 1 * MiB, maxEntries: 10_000 });
+  return {
+    remember(workspace) {
+      try {
+        planStops.set(workspace.id, planOf(workspace).stops, textBytes(workspace.id) + 8);
+      } catch {
+        planStops.delete(workspace.id); // no plan: generation reports it
+      }
+    },
+    neverStops: (workspaceId) => planStops.get(workspaceId) === false,
+  };
 }
 
 /** A prepared single of a workspace known not to stop, with its render started; else unchanged. */
 export function renderAhead(
   prepared: PreparedSync,
   workspaceId: string,
-  deps: Pick<SyncDeps, "renderer" | "budgetMs">,
+  deps: Pick<SyncDeps, "renderer" | "budgetMs"> & { plans: PlanMemory },
 ): PreparedSync {
-  if (prepared.request.mode !== "single" || planStops.get(workspaceId) !== false) return prepared;
+  if (prepared.request.mode !== "single" || !deps.plans.neverStops(workspaceId)) return prepared;
   return { ...prepared, rendered: renderAll(prepared, deps) };
 }

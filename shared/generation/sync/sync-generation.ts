@@ -3,7 +3,7 @@ import type { Clock } from "#shared/clock.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { afterAdmissions } from "#shared/admissions-first.ts";
+import type { AdmissionsInProgress } from "#shared/admissions-first.ts";
 import { newId } from "#shared/ids.ts";
 import { admitPages, claimPages, monthOf, type PageCounter, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
@@ -32,6 +32,7 @@ import {
   inTurns,
 } from "#shared/generation/store/index.ts";
 import type { Share } from "#shared/share-link.ts";
+import type { SyncMemory } from "./sync-memory.ts";
 
 /**
  * The renders did not finish within the sync budget (shared/limits/README.md#service-limits: 60 s). The edge
@@ -80,6 +81,8 @@ export interface SyncDeps {
   budgetMs: number;
   /** The workspace's page counts (shared/limits/README.md#service-limits). */
   pages: PageCounter;
+  /** The container's memory (sync-memory.ts): storing yields to the requests it is admitting. */
+  memory: SyncMemory;
 }
 
 /** A sync request checked and templated: everything before the first effect. */
@@ -211,10 +214,19 @@ export async function generateSync(
     designLabel: design.manifest.label,
     files,
     store: () =>
-      storeFiles(workspaceId, requestId, request.webhookUrl, records, files, now, deps.clock, async (pages) => {
-        await settlePages(deps.pages, workspaceId, month, pages - counted, spread);
-        counted = pages;
-      }),
+      storeFiles(
+        workspaceId,
+        requestId,
+        request.webhookUrl,
+        records,
+        files,
+        now,
+        { clock: deps.clock, admitting: deps.memory.admissions.inProgress },
+        async (pages) => {
+          await settlePages(deps.pages, workspaceId, month, pages - counted, spread);
+          counted = pages;
+        },
+      ),
     discard: async () => {
       await Promise.all([
         counted ? settlePages(deps.pages, workspaceId, month, -counted, spread) : undefined,
@@ -311,8 +323,8 @@ function fileRecord(
  * receiver may download at once. Passcodes exist in clear only here, for the first
  * delivery (see shared/webhooks/README.md#payloads).
  * Background work: one store call at a time (a few PDFs at once for a multiple), each
- * after the admissions in progress in this process (shared/admissions-first.ts), so requests arriving
- * meanwhile never queue behind a burst of these (the local stack serves many at once).
+ * after the admissions in progress in this container (`admitting`, shared/admissions-first.ts), so requests
+ * arriving meanwhile never queue behind a burst of these (the local stack serves many at once).
  */
 async function storeFiles(
   workspaceId: string,
@@ -321,10 +333,10 @@ async function storeFiles(
   records: FileRecord[],
   files: GeneratedFile[],
   generatedAt: Date,
-  clock: Clock,
+  { clock, admitting }: { clock: Clock; admitting: AdmissionsInProgress },
   countPages: (pages: number) => Promise<void>,
 ): Promise<void> {
-  const call = <T>(fn: () => Promise<T>) => afterAdmissions().then(fn);
+  const call = <T>(fn: () => Promise<T>) => admitting.afterAdmissions().then(fn);
   await call(() => countPages(files.reduce((n, f) => n + f.pageCount, 0)));
   const completedAt = clock.now().toISOString();
   const { designId, version, expiresAt } = records[0]!;

@@ -4,7 +4,7 @@ import { findRoute } from "#shared/definitions/routes.ts";
 import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
-import { admit } from "../admit.ts";
+import { type AdmissionMemory, admissionMemory, admit } from "../admit.ts";
 import type { ApiContext } from "../api-types.ts";
 import type { EdgeResponse } from "../edge-context.ts";
 
@@ -14,10 +14,14 @@ import type { EdgeResponse } from "../edge-context.ts";
  * here and awaited by the handler itself before any work with effects (see admit.ts). The route
  * table says whether a route needs a caller and which rate class it counts toward; a route
  * missing from it (never in a deployed API) needs a caller and counts toward no class.
+ * `memory`: what admission remembers between this container's requests (admit.ts), made here
+ * when the handler made none; the chain is assembled once, at the handler's module load.
  */
 export function admission(opts: {
   early: boolean;
+  memory?: AdmissionMemory;
 }): MiddlewareObj<APIGatewayProxyEvent, EdgeResponse, Error, ApiContext> {
+  const memory = opts.memory ?? admissionMemory();
   return {
     before: async (handler) => {
       const request = handler.context.request;
@@ -27,7 +31,9 @@ export function admission(opts: {
       // Management routes resolve their caller themselves: a token or a login session (management-handler.ts).
       if (route?.auth === "none" || route?.auth === "bearer-or-session") return;
       const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
-      request.admission = admit(request.header, rateClass, systemClock, { requiredScopes: requiredScopesOf(path) });
+      request.admission = admit(request.header, rateClass, systemClock, memory, {
+        requiredScopes: requiredScopesOf(path),
+      });
       // Also swallows the rejection an early handler that fails before awaiting it would leave unhandled.
       request.admission.principal.then(
         (p) => addLogKeys({ workspaceId: p.workspace.id }),
