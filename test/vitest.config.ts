@@ -15,6 +15,8 @@ export default defineConfig({
     minWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Lazily starts one default stack per worker for the files that call sharedStack().
+    globalSetup: ["test/helpers/stack-broker.ts"],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   },
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseReadyLine } from "#infra/local/ready-line.ts";
@@ -45,9 +45,14 @@ export const STACK_NODE_ARGS = ["--max-old-space-size=1024", "--import", "tsx", 
 
 /**
  * Starts `npm start`'s entry as a child process on a free port with a temporary (or
- * given) data dir, exactly as a user would, and waits for its ready line.
+ * given) data dir, exactly as a user would, and waits for its ready line. `outputFile`
+ * also receives what it prints (the shared stacks' output, read from other processes).
+ * With `PLATEN_TEST_STACK_TIMES=<file>`, each start appends a line: test file, milliseconds.
  */
-export async function startStack(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningStack> {
+export async function startStack(
+  opts: { dataDir?: string; env?: Record<string, string>; outputFile?: string } = {},
+): Promise<RunningStack> {
+  const startedAt = Date.now();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "platen-test-"));
   const child = spawn(process.execPath, STACK_NODE_ARGS, {
     cwd: repoRoot,
@@ -63,9 +68,14 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const collect = (d: Buffer) => {
+    output += d.toString();
+    if (opts.outputFile) appendFileSync(opts.outputFile, d);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
   const ready = await waitForReady(child, () => output);
+  logStartTime(Date.now() - startedAt);
   const localJson = JSON.parse(readFileSync(ready.localJson, "utf8")) as LocalJson;
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   return {
@@ -89,6 +99,13 @@ export async function startStack(opts: { dataDir?: string; env?: Record<string, 
       await removeDirs(profiles);
     },
   };
+}
+
+function logStartTime(ms: number): void {
+  const file = process.env.PLATEN_TEST_STACK_TIMES;
+  if (!file) return;
+  const testFile = (globalThis as { __vitest_worker__?: { filepath?: string } }).__vitest_worker__?.filepath;
+  appendFileSync(file, `${testFile ?? "(shared)"}\t${ms}\n`);
 }
 
 function waitForReady(child: ChildProcess, output: () => string): Promise<{ port: number; localJson: string }> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DesignCaller, designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import {
   makePublicClient,
   makeUser,
@@ -22,7 +22,7 @@ import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
  * workspace (same PDF bytes), withdraw.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let call: ReturnType<typeof designApi>;
 let a: Tenant;
 let b: Tenant;
@@ -33,7 +33,7 @@ let design: string;
 let foreign: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   call = designApi(stack);
@@ -73,10 +73,7 @@ beforeAll(async () => {
   foreign = (await call("POST", "/designs", bWriter, jsonDesign("B's design"))).body.id;
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 type Kind = "read" | "write";
 /** Every design route, on a design id; `write` routes change something. */

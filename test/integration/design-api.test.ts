@@ -5,7 +5,8 @@ import { bundleZip } from "#shared/authoring/bundle-codec.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
-import { api, type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
+import { api, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { compactPdfText, inspectPdf } from "../helpers/pdf-inspect.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, sampleDir, type Tenant } from "../helpers/sync-fixtures.ts";
@@ -20,13 +21,13 @@ import { authOrigin } from "../helpers/oauth-http.ts";
  * token with designs:write (the CI-pipeline case); who-may-call rows are in design-access.test.ts.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let call: ReturnType<typeof designApi>;
 let tenant: Tenant;
 let writer: { token: string };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   call = designApi(stack);
   tenant = await createTenant(stack, "design api");
@@ -34,10 +35,7 @@ beforeAll(async () => {
   writer = { token: await clientCredentialsToken(stack, client, "designs:read designs:write pdf:generate") };
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 async function create(label: string, extra: Record<string, unknown> = {}) {
   const res = await call("POST", "/designs", writer, jsonDesign(label, extra));

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf } from "../helpers/async-http.ts";
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 
 /**
@@ -12,12 +13,12 @@ import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
  * preview's PNG) are bounded images.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let tenant: Tenant;
 let call: (method: string, path: string, body?: unknown) => Promise<Response>;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   tenant = await createTenant(stack, "Page sizes");
   const client = await makeConfidentialClient(tenant.workspaceId, ["designs:read", "designs:write"]);
   const token = await clientCredentialsToken(stack, client, "designs:read designs:write");
@@ -29,10 +30,7 @@ beforeAll(async () => {
     });
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const NO_MARGIN = { top: "0mm", right: "0mm", bottom: "0mm", left: "0mm" };
 const form = (label: string, page: Record<string, unknown>) => ({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pagesUsedNow } from "../helpers/limits-stack.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 
 /**
@@ -9,18 +10,15 @@ import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
  * anywhere else, the detail naming the field, and nothing rendered, stored or billed.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   tenant = await createTenant(stack, "ill-formed text");
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const routes = [
   "/file/sync/single",

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser } from "../helpers/identity-fixtures.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
@@ -13,21 +13,18 @@ import { createTenant } from "../helpers/sync-fixtures.ts";
  * in on before (its device cookie) still passes. Each client address is a different loopback source address.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let user: { email: string; password: string };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   const tenant = await createTenant(stack, "lockout");
   user = await makeUser({ [tenant.workspaceId]: "admin" });
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 /** POST the site's login form from `localAddress`; the status and the cookies it sets. */
 function siteLogin(

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readWebhookSecret } from "#shared/webhooks/endpoints.ts";
 import { armFaults } from "../helpers/faults.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { makePublicClient, makeUser, manage, userToken, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
@@ -13,13 +14,13 @@ import { admin } from "../helpers/webhook-fixtures.ts";
  * webhook endpoint per URL per workspace whatever the interleaving of creates and updates.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let call: ReturnType<typeof manage>;
 let tenant: Tenant;
 let token: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   call = manage(stack);
@@ -29,10 +30,7 @@ beforeAll(async () => {
   token = await userToken(stack, client, user, tenant.workspaceId);
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const rotatePath = () => `/workspace/${tenant.workspaceId}/application-token/regenerate`;
 const endpoints = () => `/workspace/${tenant.workspaceId}/webhook-endpoints`;

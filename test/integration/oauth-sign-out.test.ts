@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser } from "../helpers/identity-fixtures.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { makePublicClient, REDIRECT_URI, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { OAuthBrowser, type Screen } from "../helpers/oauth-browser.ts";
 import { tokenRequest } from "../helpers/oauth-http.ts";
@@ -14,7 +14,7 @@ import { createTenant } from "../helpers/sync-fixtures.ts";
  * really given (shared/identity/README.md#sessions-and-login).
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let client: { clientId: string; redirectUri: string };
 let workspaceId: string;
 let user: { email: string; password: string };
@@ -24,7 +24,7 @@ const claimsOf = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   const tenant = await createTenant(stack, "oauth-sign-out");
@@ -33,10 +33,7 @@ beforeAll(async () => {
   client = { clientId: await makePublicClient(workspaceId, "Shared computer"), redirectUri: REDIRECT_URI };
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const signIn = (browser: OAuthBrowser, screen: Screen) =>
   browser.submit(screen, { email: user.email, password: user.password });

@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 
 /**
  * A request head over the local gateway's 16 KB: 431 with the error body (README.md#errors), JSON content
  * type and the CORS headers, so a browser on another origin can read why, like every other refusal.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 describe("request head over 16 KB", () => {
   it("answers 431 REQUEST_HEADERS_TOO_LARGE with the error body and CORS headers", async () => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { idsOf, siteOrigin } from "../helpers/site-fixtures.ts";
 
 /** The API reference on the site (`/docs/api`, `/ja/docs/api`) over HTTP against `npm start`. */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let site: string;
 let document: {
   servers: { url: string }[];
@@ -13,7 +14,7 @@ let document: {
 let operationIds: string[];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   site = siteOrigin(stack);
   const res = await api(stack)("/openapi.json");
   expect(res.status).toBe(200);
@@ -21,10 +22,7 @@ beforeAll(async () => {
   operationIds = Object.values(document.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 describe.each([
   ["/docs/api", "en", "/docs/errors"],

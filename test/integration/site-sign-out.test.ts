@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { makeUser, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
@@ -10,22 +10,19 @@ import { createTenant } from "../helpers/sync-fixtures.ts";
  * of another site cannot sign a visitor out even where the browser sends no Origin or Referer.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let user: { email: string; password: string };
 const origin = () => `http://127.0.0.1:${stack.port}`;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   const tenant = await createTenant(stack, "sign-out");
   user = await makeUser({ [tenant.workspaceId]: "admin" });
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 async function login(): Promise<string> {
   const res = await fetch(`${origin()}/login?return_to=%2Foutput-history`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { compactPdfText } from "../helpers/pdf-inspect.ts";
 import { createTenant, sampleParams, type Tenant } from "../helpers/sync-fixtures.ts";
 import { type ErrorBodyJson, readErrorBody, type SyncMode, syncCaller } from "../helpers/sync-http.ts";
@@ -12,7 +13,7 @@ import { type ErrorBodyJson, readErrorBody, type SyncMode, syncCaller } from "..
  * requests/min) cannot interfere with what is tested here.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 /** One fresh workspace per group of tests, each sending well under 30 requests. */
 let tBody: Tenant;
 let tNames: Tenant;
@@ -22,16 +23,13 @@ let tTypes: Tenant;
 let tLookup: Tenant;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   [tBody, tNames, tContents, tShape, tTypes, tLookup] = await Promise.all(
     ["body", "names", "contents", "shape", "types", "lookup"].map((n) => createTenant(stack, `Sync errors ${n}`)),
   );
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const send = (tenant: Tenant | undefined, mode: SyncMode, body: unknown, headers: Record<string, string> = {}) =>
   syncCaller(stack, tenant?.appKey)(mode, body, { headers });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { compactPdfText } from "../helpers/pdf-inspect.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 
 /**
  * The README's "Try it" block, run as a script exactly as written, against
@@ -13,7 +13,7 @@ import { type RunningStack, removeDataDir, startStack } from "../helpers/local-s
  */
 
 const repoRoot = resolve(import.meta.dirname, "../..");
-let stack: RunningStack;
+let stack: SharedStack;
 let cwd: string;
 
 /** The first bash block under the `## Try it` heading. */
@@ -25,14 +25,13 @@ function tryItBlock(readme: string): string {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   cwd = mkdtempSync(join(tmpdir(), "platen-try-it-"));
   symlinkSync(join(repoRoot, "shared"), join(cwd, "shared"));
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
   if (cwd) rmSync(cwd, { recursive: true, force: true });
 });
 
