@@ -1,3 +1,5 @@
+import type { EinvoiceViolation } from "#shared/einvoice/check.ts";
+
 /** Why a render failed; the generation layer maps each code to a catalogue code (document-failure.ts). */
 export type RenderErrorCode =
   /** The document used up its time budget (Chromium killed, or Liquid's render limit): it will not render in time. */
@@ -6,6 +8,8 @@ export type RenderErrorCode =
   | "BROWSER_BUSY"
   /** The design's Liquid template failed to parse or render (syntax, unknown filter). */
   | "TEMPLATE_FAILED"
+  /** The document's e-invoice breaks an EN 16931 or format rule (`violations` name each field and rule). */
+  | "EINVOICE_INVALID"
   /** The template wrote more than the HTML limit, or allocated more than Liquid's memory limit. */
   | "HTML_TOO_LARGE"
   /** The document has more pages than the page limit. */
@@ -24,6 +28,7 @@ export type RenderErrorCode =
 const DOCUMENT_CODES = new Set<RenderErrorCode>([
   "RENDER_TIMEOUT",
   "TEMPLATE_FAILED",
+  "EINVOICE_INVALID",
   "HTML_TOO_LARGE",
   "PAGE_LIMIT_EXCEEDED",
   "PDF_TOO_LARGE",
@@ -38,12 +43,19 @@ export class RenderError extends Error {
   readonly code: RenderErrorCode;
   /** The limit that was exceeded (pages, characters, bytes or milliseconds), for the client's message. */
   readonly limit?: number;
+  /** EINVOICE_INVALID: each field and rule the invoice breaks. */
+  readonly violations?: readonly EinvoiceViolation[];
 
-  constructor(code: RenderErrorCode, message: string, options?: { cause?: unknown; limit?: number }) {
+  constructor(
+    code: RenderErrorCode,
+    message: string,
+    options?: { cause?: unknown; limit?: number; violations?: readonly EinvoiceViolation[] },
+  ) {
     super(message, options);
     this.name = "RenderError";
     this.code = code;
     if (options?.limit !== undefined) this.limit = options.limit;
+    if (options?.violations !== undefined) this.violations = options.violations;
   }
 
   /** True when the document itself is the cause: a retry cannot succeed. */

@@ -2,6 +2,7 @@ import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import { type DesignBundle, FILE_GLOBAL } from "#shared/designs/bundle-schema.ts";
+import type { ComputedInvoice } from "#shared/einvoice/model.ts";
 import { escapeHtml } from "#shared/html/html.ts";
 import { registerPlatenFilters } from "./filters.ts";
 import { BoundedEmitter, HtmlLimitReached } from "./html-emitter.ts";
@@ -60,10 +61,11 @@ const BASE_CSS = [
  * prototype access, and an empty in-memory (null-prototype) template map so
  * `include`/`render`/`layout` can never read the disk.
  */
-export function createTemplateEngine(): Liquid {
+export function createTemplateEngine(output: "html" | "json" = "html"): Liquid {
   return registerPlatenFilters(
     new Liquid({
-      outputEscape: "escape",
+      // A JSON mapping (einvoice.liquid) writes values with `| json`: HTML escaping would corrupt them.
+      ...(output === "html" && { outputEscape: "escape" as const }),
       strictFilters: true,
       ownPropertyOnly: true,
       // What LiquidJS would resolve on Lambda (the runtime's ICU default), fixed: the same
@@ -127,6 +129,8 @@ export interface RenderHtmlOptions {
   maxHtmlChars?: number;
   /** The generated file the template sees as `file`; without one (previews, thumbnails), a placeholder. */
   file?: TemplateFile;
+  /** The document's computed e-invoice, which the template sees as `einvoice` (shared/einvoice/README.md). */
+  einvoice?: ComputedInvoice;
 }
 
 let defaultMaxHtmlChars: number | undefined;
@@ -190,7 +194,54 @@ export async function renderHtml(
  */
 const templateGlobals = (options: RenderHtmlOptions) => ({
   [FILE_GLOBAL]: options.file ?? previewFile(options.title),
+  ...(options.einvoice && { [EINVOICE_GLOBAL]: options.einvoice }),
 });
+
+/** The template global holding the document's computed e-invoice. */
+export const EINVOICE_GLOBAL = "einvoice";
+
+const mappingEngine = createTemplateEngine("json");
+/** Compiled e-invoice mappings by bundle key: small (a page of JSON), so a count bounds them. */
+const mappingByKey = new BoundedCache<string, Template[]>({ maxBytes: 32 * MiB, maxEntries: 64 });
+
+/**
+ * Renders a design's e-invoice mapping (`einvoice.liquid`) with the request's params as sent: the
+ * invoice model as JSON text (shared/einvoice/README.md#the-mapping). Values are not HTML-escaped.
+ * @throws RenderError TEMPLATE_FAILED naming einvoice.liquid, RENDER_TIMEOUT, HTML_TOO_LARGE
+ */
+export function renderEinvoiceMapping(
+  mapping: string,
+  params: Record<string, unknown>,
+  options: { bundleKey?: string; renderLimitMs?: number; maxChars?: number },
+): string {
+  let templates = options.bundleKey === undefined ? undefined : mappingByKey.get(options.bundleKey);
+  if (!templates) {
+    try {
+      templates = mappingEngine.parse(mapping);
+    } catch (cause) {
+      throw new RenderError("TEMPLATE_FAILED", `einvoice.liquid: ${(cause as Error).message}`, { cause });
+    }
+    if (options.bundleKey !== undefined) mappingByKey.set(options.bundleKey, templates, textBytes(mapping) * 4);
+  }
+  const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
+  const maxChars = options.maxChars ?? configuredMaxHtmlChars();
+  const emitter = new BoundedEmitter(maxChars);
+  const started = performance.now();
+  try {
+    toValueSync(
+      mappingEngine.renderer.renderTemplates(
+        templates,
+        new Context(params, mappingEngine.options, { renderLimit, sync: true }, { liquid: mappingEngine }),
+        emitter,
+      ),
+    );
+  } catch (cause) {
+    const error = templateError(cause, { maxChars, renderLimit, elapsed: performance.now() - started });
+    if (error.code !== "TEMPLATE_FAILED") throw error;
+    throw new RenderError("TEMPLATE_FAILED", `einvoice.liquid: ${(cause as Error).message}`, { cause });
+  }
+  return emitter.buffer;
+}
 
 /** Liquid's failure as the renderer reports it: out of time, too large, or a template error. */
 function templateError(cause: unknown, at: { maxChars: number; renderLimit: number; elapsed: number }): RenderError {
