@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./helpers/longest-first.ts";
 
 /**
  * Lives under test/ so the top level keeps the designed layout. Integration tests start
@@ -17,6 +18,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Lazily starts one default stack per worker for the files that call sharedStack().
     globalSetup: ["test/helpers/stack-broker.ts"],
+    // Longest files first (helpers/file-durations.json), so both workers end together.
+    sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   },
 });
