@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
@@ -6,7 +6,7 @@ import { systemClock } from "#shared/clock.ts";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { createWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
 import type { RunningStack } from "./local-stack.ts";
 import { useStackEmulators } from "./stack-clients.ts";
 
@@ -86,6 +86,29 @@ export async function createTenant(stack: RunningStack, name: string): Promise<T
   const { workspace, appKey } = await createWorkspace({ name, plan: "standard" }, systemClock);
   const invoice = await publishFolder(stack, workspace.id, sampleDir("invoice-ja"));
   return { workspaceId: workspace.id, appKey, invoiceId: invoice.id };
+}
+
+/**
+ * A fresh workspace shaped like a seeded one of local.json: every sample design published
+ * (version 1, without the seed's thumbnails). For a file on a shared stack, whose seeded
+ * workspaces earlier files may have used.
+ */
+export async function createSeededLike(
+  stack: RunningStack,
+  name: string,
+  plan: Plan = "standard",
+): Promise<RunningStack["localJson"]["workspaces"][number]> {
+  useStackEmulators(stack.dataDir);
+  const { workspace, appKey } = await createWorkspace({ name, plan }, systemClock);
+  const designs = [];
+  for (const folder of readdirSync(samplesDir).sort()) {
+    const published = await publishDesign(
+      { workspaceId: workspace.id, bundle: await loadBundleFromDir(join(samplesDir, folder)) },
+      { clock: systemClock },
+    );
+    designs.push({ id: published.id, label: published.label, latestVersion: published.version });
+  }
+  return { id: workspace.id, name, plan, appKey, designs };
 }
 
 export interface ProbeServer {

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeLinearOnPage, decodeQr, japanPostBars, type Raster, rasterize } from "../helpers/barcode-decode.ts";
 import { acceptOrFail, download, pollStatus } from "../helpers/async-http.ts";
 import { pagesUsedNow } from "../helpers/limits-stack.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
-import { type SampleName, sampleLabel, sampleParams } from "../helpers/sync-fixtures.ts";
+import type { RunningStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
+import { createSeededLike, type SampleName, sampleLabel, sampleParams } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, type FileEntryJson, readErrorBody, syncCaller } from "../helpers/sync-http.ts";
 
 /**
@@ -17,7 +18,7 @@ import { decodeFileMapping, type FileEntryJson, readErrorBody, syncCaller } from
 
 type Workspace = RunningStack["localJson"]["workspaces"][number];
 
-let stack: RunningStack;
+let stack: SharedStack;
 let demo: Workspace;
 let sync: ReturnType<typeof syncCaller>;
 
@@ -31,15 +32,12 @@ const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 const qrOf = (pdf: Uint8Array) => decodeQr(rasterize(pdf));
 
 beforeAll(async () => {
-  stack = await startStack();
-  demo = stack.localJson.workspaces[0]!;
+  stack = await sharedStack();
+  demo = await createSeededLike(stack, "Barcodes");
   sync = syncCaller(stack, demo.appKey);
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 /** A file's view on the site, as every answer builds it (OpenAPI generateAsyncSingle). */
 const expectViewUrl = (file: FileEntryJson, requestId: string) =>

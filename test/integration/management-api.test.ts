@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeConfidentialClient, clientCredentialsToken } from "../helpers/identity-fixtures.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import {
   makePublicClient,
   makeUser,
@@ -19,7 +20,7 @@ import { admin } from "../helpers/webhook-fixtures.ts";
  * code flow (two clients), a client-credentials token and first-party login sessions. One stack for the file.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let call: ReturnType<typeof manage>;
 let a: Tenant;
 const t: Record<"adminOne" | "adminTwo" | "reader" | "noScope" | "cc" | "outsider", string> = {} as never;
@@ -30,7 +31,7 @@ let adminId: string;
 const hook = (n: string) => `https://hooks.example.com/${n}`;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   call = manage(stack);
@@ -57,10 +58,7 @@ beforeAll(async () => {
   s.outsider = await sessionOf(outsiderUser.id);
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 const ep = () => `/workspace/${a.workspaceId}/webhook-endpoints`;
 /** The seven webhook-endpoint operations (and rotation), on an endpoint id that may not exist. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
-import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
-import { removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { clientCredentialsToken, makeConfidentialClient, makeUser } from "../helpers/identity-fixtures.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { authOrigin } from "../helpers/oauth-http.ts";
 import { csrfOf } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
@@ -12,9 +12,9 @@ import { form, loginCookie, siteAs } from "../helpers/site-fixtures.ts";
  * Input that must be refused or bounded, not worked on until a time-out or a 500: the
  * history's diff of two huge versions, a publish call whose JSON does not parse, sample data nested
  * too deep, path segments whose percent-escapes do not decode, and words a forged link puts on the
- * history page. Over HTTP against `npm start`, as the seeded ADMIN who logs in with the real form.
+ * history page. Over HTTP against `npm start`, as an ADMIN of a workspace of its own who logs in with the real form.
  */
-let stack: RunningStack;
+let stack: SharedStack;
 let origin: string;
 let cookie = "";
 let wsA: string;
@@ -59,18 +59,14 @@ const withDeep = (value: unknown, depth: number) =>
   JSON.stringify(value).replace('"DEEP"', `{"list":${"[".repeat(depth)}${"]".repeat(depth)}}`);
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   origin = new URL(stack.localJson.siteUrl).origin;
-  wsA = stack.localJson.workspaces[0]!.id;
-  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
-  cookie = await loginCookie(origin, admin);
+  wsA = (await createTenant(stack, "Hostile input A")).workspaceId;
+  cookie = await loginCookie(origin, await makeUser({ [wsA]: "admin" }));
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 describe("the history's diff is bounded", () => {
   it("answers two 500,000-line versions with “too large to compare” and both versions to download, in en and ja", async () => {

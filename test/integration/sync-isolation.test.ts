@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { compactPdfText } from "../helpers/pdf-inspect.ts";
 import {
+  createSeededLike,
   type ProbeServer,
   publishFolder,
   sampleParams,
@@ -21,7 +22,7 @@ import { syncCaller } from "../helpers/sync-http.ts";
  * text. A real HTTP server on 127.0.0.1 is the canary. One local stack for the file.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let sync: ReturnType<typeof syncCaller>;
 let tmp: string;
 let probe: ProbeServer;
@@ -30,8 +31,8 @@ let ssrfDesign: { id: string; version: number };
 let scriptDesign: { id: string; version: number };
 
 beforeAll(async () => {
-  stack = await startStack();
-  const demo = stack.localJson.workspaces[0]!;
+  stack = await sharedStack();
+  const demo = await createSeededLike(stack, "Sync isolation");
   sync = syncCaller(stack, demo.appKey);
   invoiceId = demo.designs.find((d) => d.label.includes("請求書"))!.id;
   tmp = mkdtempSync(join(tmpdir(), "platen-sync-isolation-"));
@@ -42,8 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await probe?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

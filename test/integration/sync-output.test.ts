@@ -5,9 +5,16 @@ import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPdf, listFileRecords } from "#shared/generation/store/index.ts";
 import { verifyPasscode } from "#shared/generation/requests/index.ts";
-import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
+import { type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { compactPdfText, extractPdfText, inspectPdf } from "../helpers/pdf-inspect.ts";
-import { publishFolder, sampleLabel, sampleParams, writeDesignFolder } from "../helpers/sync-fixtures.ts";
+import {
+  createSeededLike,
+  publishFolder,
+  sampleLabel,
+  sampleParams,
+  writeDesignFolder,
+} from "../helpers/sync-fixtures.ts";
 import {
   allHeadersText,
   decodeFileMapping,
@@ -27,7 +34,7 @@ import {
 
 type Workspace = RunningStack["localJson"]["workspaces"][number];
 
-let stack: RunningStack;
+let stack: SharedStack;
 let demo: Workspace;
 let sync: ReturnType<typeof syncCaller>;
 let tmp: string;
@@ -45,8 +52,8 @@ const HOSTILE_NAME = "Rechnung & Co; 'v2' = 100% + #1, fertig 🎉 שלום مر
 const INVOICE_LABEL = sampleLabel("invoice-ja");
 
 beforeAll(async () => {
-  stack = await startStack();
-  demo = stack.localJson.workspaces[0]!;
+  stack = await sharedStack();
+  demo = await createSeededLike(stack, "Sync output");
   sync = syncCaller(stack, demo.appKey);
   tmp = mkdtempSync(join(tmpdir(), "platen-sync-output-"));
   tinyDesign = await publishFolder(
@@ -61,8 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
