@@ -187,9 +187,25 @@ export const designManifestSchema = z
      * default: tagging costs render time and size (shared/render/README.md "Tagged PDF").
      */
     pdf: z
-      .object({ tagged: z.boolean().default(false), outline: z.boolean().default(false) })
+      .object({
+        tagged: z.boolean().default(false),
+        outline: z.boolean().default(false),
+        /** An archival PDF (shared/render/README.md#pdf-a-and-embedded-files); `factur-x` implies PDF/A-3b. */
+        standard: z.enum(["PDF/A-2b", "PDF/A-3b"]).optional(),
+      })
       .strict()
       .prefault({}),
+    /**
+     * The design writes an EN 16931 e-invoice (shared/einvoice/README.md): `data` names the bundle's
+     * mapping, a Liquid template rendering the request's params as the invoice model (JSON).
+     */
+    einvoice: z
+      .object({
+        format: z.enum(["factur-x", "zugferd", "xrechnung", "peppol-bis"]),
+        data: z.literal("einvoice.liquid", "the mapping file must be einvoice.liquid"),
+      })
+      .strict()
+      .optional(),
     /** Info dictionary entries of every PDF of the design; a request's `metadata` overrides them field by field. */
     metadata: pdfMetadataSchema.optional(),
     parameters: z.array(parameterSpecSchema).max(500),
@@ -229,5 +245,7 @@ export interface DesignBundle {
   manifest: DesignManifest;
   template: string;
   css: string;
+  /** `einvoice.liquid`, the e-invoice mapping of a design with `einvoice` (shared/einvoice/README.md). */
+  einvoiceMapping?: string;
   assets: Record<string, { contentType: string; body: Buffer }>;
 }
