@@ -9,10 +9,14 @@ import {
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from "aws-cdk-lib/aws-s3";
+import { Asset } from "aws-cdk-lib/aws-s3-assets";
 import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct } from "constructs";
 import { siteStaticAssets } from "#shared/definitions/static-assets.ts";
+import { executionRole } from "./function-access.ts";
 import type { StageSettings } from "./stage.ts";
 
 /** A year: the longest a browser and CloudFront keep a file (its name changes with its content). */
@@ -78,10 +82,35 @@ export class SiteStaticAssets extends Construct {
       },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
+    this.deployBuild(props);
+  }
+
+  /**
+   * Uploads the build with aws-s3-deployment's function, on a role of our own: its log group only,
+   * the build's zip, and listing and writing `assets/js/` of this bucket (the construct's own grants,
+   * `s3:*Object*` wildcards and deletes, are dropped: the role is passed in without policy updates).
+   */
+  private deployBuild(props: SiteStaticAssetsProps): void {
+    const build = new Asset(this, "Build", { path: join(props.projectRoot, siteStaticAssets.dir) });
+    const prefix = siteStaticAssets.urlPrefix.replace(/^\//, "");
+    const logGroup = new LogGroup(this, "DeployLogs", {
+      retention: props.settings.logRetention,
+      removalPolicy: props.settings.removalPolicy,
+    });
+    const role = executionRole(this, logGroup);
+    role.addToPolicy(
+      new PolicyStatement({ actions: ["s3:GetObject"], resources: [build.bucket.arnForObjects(build.s3ObjectKey)] }),
+    );
+    role.addToPolicy(new PolicyStatement({ actions: ["s3:ListBucket"], resources: [this.bucket.bucketArn] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ["s3:PutObject"], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
     new BucketDeployment(this, "Deploy", {
-      sources: [Source.asset(join(props.projectRoot, siteStaticAssets.dir))],
+      sources: [Source.bucket(build.bucket, build.s3ObjectKey)],
+      role: role.withoutPolicyUpdates(),
+      logGroup,
       destinationBucket: this.bucket,
-      destinationKeyPrefix: siteStaticAssets.urlPrefix.replace(/^\//, ""),
+      destinationKeyPrefix: prefix,
       contentType: siteStaticAssets.contentType,
       cacheControl: [CacheControl.fromString(siteStaticAssets.cacheControl)],
       // Earlier builds stay: a page opened before a deploy still loads the script it names.

@@ -67,8 +67,8 @@ describe("DynamoDB tables of shared/definitions/tables.ts", () => {
 
 describe("S3 buckets of shared/definitions/buckets.ts", () => {
   it("creates one private, encrypted, unversioned bucket per definition with its lifecycle", () => {
-    // Plus the access-log bucket.
-    expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length + 1);
+    // Plus the access-log bucket and the site's static assets (static-assets.test.ts).
+    expect(resourcesOfType(dev.json, "AWS::S3::Bucket")).toHaveLength(Object.keys(buckets).length + 2);
     const logBucket = logicalId(dev.stack, dev.stack.data.accessLogs);
     for (const def of Object.values(buckets)) {
       const id = logicalId(dev.stack, dev.stack.data.buckets[def.id]!.bucket);

@@ -3,7 +3,14 @@ import { buckets, type FunctionAccess, functions, queues, tables } from "#shared
 import { CHROMIUM_PATH } from "../../infra/stack/chromium-layer.ts";
 import { RENDER_FONT_DIR } from "../../infra/stack/font-layer.ts";
 import { allows, allStatements, asArray, resolveResource, type Statement, statementsByFunction } from "./iam.ts";
-import { logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import {
+  isAssetUploader,
+  logicalId,
+  resourcesOfType,
+  SYNTH_TIMEOUT_MS,
+  type Synthesized,
+  synthStack,
+} from "./synth.ts";
 
 let s: Synthesized;
 let byFunction: Map<string, Statement[]>;
@@ -20,7 +27,8 @@ const queueId = (id: string) => logicalId(s.stack, s.stack.data.queues[id]!.queu
 
 describe("every function of shared/definitions/functions.ts", () => {
   it("exists once, on Node 22 and x86-64", () => {
-    const lambdas = resourcesOfType(s.json, "AWS::Lambda::Function");
+    // Not aws-s3-deployment's upload function (static-assets.test.ts), which runs only during a deploy.
+    const lambdas = resourcesOfType(s.json, "AWS::Lambda::Function").filter(([id]) => !isAssetUploader(id));
     expect(lambdas).toHaveLength(Object.keys(functions).length);
     for (const [, p] of lambdas) {
       expect(p.Runtime).toBe("nodejs22.x");

@@ -7,7 +7,15 @@ import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteStaticAssets } from "#shared/definitions/static-assets.ts";
 import manifest from "../../functions/site/studio/generated/scripts.json" with { type: "json" };
-import { bundleCode, logicalId, resourcesOfType, SYNTH_TIMEOUT_MS, type Synthesized, synthStack } from "./synth.ts";
+import {
+  bundleCode,
+  isAssetUploader,
+  logicalId,
+  resourcesOfType,
+  SYNTH_TIMEOUT_MS,
+  type Synthesized,
+  synthStack,
+} from "./synth.ts";
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
@@ -88,6 +96,19 @@ describe("the site's static assets", () => {
         "cache-control": siteStaticAssets.cacheControl,
       },
     });
+  });
+
+  it("uploads on a role of its own: its log group, the build's zip, and assets/js/ of the bucket, no wildcard action", () => {
+    const [[, upload]] = resourcesOfType(synth.json, "AWS::Lambda::Function").filter(([id]) => isAssetUploader(id));
+    const roleId = upload!.Role["Fn::GetAtt"][0] as string;
+    expect(roleId).toContain("SiteAssets");
+    const [, policy] = resourcesOfType(synth.json, "AWS::IAM::Policy").find(([, p]) =>
+      (p.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+    )!;
+    const actions = (policy.PolicyDocument.Statement as { Action: string }[]).map((st) => st.Action).sort();
+    expect(actions).toEqual(["s3:GetObject", "s3:ListBucket", "s3:PutObject"]);
+    const role = synth.json.Resources[roleId]!.Properties!;
+    for (const arn of role.ManagedPolicyArns) expect(JSON.stringify(arn)).not.toContain("iam::aws:policy");
   });
 
   it("tells the site, and no other function, where the scripts are", () => {

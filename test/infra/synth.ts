@@ -52,6 +52,9 @@ export function logicalId(stack: PlatenStack, construct: IConstruct): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
+/** aws-s3-deployment's upload function (infra/stack/static-assets.ts): a CDK singleton run only during a deploy. */
+export const isAssetUploader = (logicalId: string) => logicalId.startsWith("CustomCDKBucketDeployment");
+
 /** Resources of one type, as [logicalId, properties]. */
 export function resourcesOfType(json: TemplateJson, type: string): [string, Record<string, Cfn>][] {
   return Object.entries(json.Resources)
