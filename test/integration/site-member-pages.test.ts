@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
-import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { api, type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { csrfOf, directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { type GeneratedFile, generateFile } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -14,7 +16,11 @@ import { problemText } from "../../functions/site/pages/settings-actions.ts";
  * The logged-in pages with the identity port faked in memory (users, roles, a cookie),
  * everything else real: the site's handler and routes against the stack's emulators.
  */
-let stack: RunningStack;
+type Workspace = RunningStack["localJson"]["workspaces"][number];
+
+let stack: SharedStack;
+/** Workspaces of this file's own, shaped like local.json's seeded two. */
+let seeded: [Workspace, Workspace];
 let wsA: string;
 let wsB: string;
 const identity = new FakeIdentity()
@@ -28,12 +34,10 @@ let invited: GeneratedFile;
 let partialId: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
-  const [a, b] = stack.localJson.workspaces as [
-    RunningStack["localJson"]["workspaces"][number],
-    RunningStack["localJson"]["workspaces"][number],
-  ];
+  seeded = [await createSeededLike(stack, "Member pages A"), await createSeededLike(stack, "Member pages B", "free")];
+  const [a, b] = seeded;
   wsA = a.id;
   wsB = b.id;
   identity.grant(wsA, "admin", "admin").grant(wsA, "reader", "read").grant(wsB, "outsider", "admin");
@@ -51,10 +55,7 @@ beforeAll(async () => {
   await settled(stack);
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 describe("share types 01 and 02", () => {
   it("shows a workspace file to members only; others get the 404 page", async () => {
@@ -116,7 +117,7 @@ describe("output history pages", () => {
     expect(page.text).toMatch(/<a href="\/file\/\w+\/\w+">good<\/a>/);
     expect(page.text).toContain('<a href="/docs/errors#params_type_mismatch"><code>PARAMS_TYPE_MISMATCH</code></a>');
     const zip = await site("GET", `/output-history/${partialId}/download`, { cookie: identity.cookie("reader") });
-    const fromApi = await api(stack, stack.localJson.workspaces[0]!.appKey)(`/file/download/${partialId}`);
+    const fromApi = await api(stack, seeded[0].appKey)(`/file/download/${partialId}`);
     expect(zip.headers["content-type"]).toBe("application/zip");
     expect(zip.body.length).toBe(Number(fromApi.headers.get("content-length")));
   });
@@ -142,7 +143,7 @@ describe("workspace settings", () => {
   it("lets an admin create an endpoint and warns about design ids the workspace does not have", async () => {
     const page = await site("GET", `/settings?workspace=${wsA}`, { cookie: identity.cookie("admin") });
     expect(page.status).toBe(200);
-    const design = stack.localJson.workspaces[0]!.designs[0]!.id;
+    const design = seeded[0].designs[0]!.id;
     const created = await site("POST", `/settings/${wsA}/hooks`, {
       cookie: identity.cookie("admin"),
       form: {
@@ -218,7 +219,7 @@ describe("workspace settings", () => {
     });
     expect(forged.status).toBe(403);
     expect(forged.text).not.toMatch(/id="shown-secret"/);
-    const a = stack.localJson.workspaces[0]!;
+    const a = seeded[0];
     expect((await api(stack, a.appKey)("/file/designs")).status).toBe(200); // the key still works
     expect(
       (await site("POST", `/settings/${wsA}/key-rotate`, { cookie: identity.cookie("outsider"), form: {} })).status,
@@ -238,7 +239,7 @@ describe("workspace settings", () => {
     expect(rotated.status).toBe(200);
     const newKey = /<output class="secret" id="shown-secret">([^<]+)<\/output>/.exec(rotated.text)?.[1] ?? "";
     expect((await api(stack, newKey)("/file/designs")).status).toBe(200);
-    expect((await api(stack, stack.localJson.workspaces[0]!.appKey)("/file/designs")).status).toBe(401);
+    expect((await api(stack, seeded[0].appKey)("/file/designs")).status).toBe(401);
     const entries = await listAudit(wsA, systemClock);
     const rotation = entries.find((e) => e.action === "application-key.rotate");
     expect(rotation?.actor).toEqual({ via: "session", userId: "admin" });

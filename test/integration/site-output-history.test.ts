@@ -3,21 +3,28 @@ import { systemClock } from "#shared/clock.ts";
 import { listOutputHistory, matchesSearch } from "#shared/site/history-query.ts";
 import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
-import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { generateFile } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
-let stack: RunningStack;
+type Workspace = RunningStack["localJson"]["workspaces"][number];
+
+let stack: SharedStack;
+/** Workspaces of this file's own, shaped like local.json's seeded two. */
+let seeded: [Workspace, Workspace];
 const requestIds: string[] = [];
 let partialId: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
-  const [ws, other] = stack.localJson.workspaces as [
-    RunningStack["localJson"]["workspaces"][number],
-    RunningStack["localJson"]["workspaces"][number],
+  seeded = [
+    await createSeededLike(stack, "Output history A"),
+    await createSeededLike(stack, "Output history B", "free"),
   ];
+  const [ws, other] = seeded;
   for (let i = 0; i < 5; i++) {
     requestIds.push(
       (
@@ -40,14 +47,11 @@ beforeAll(async () => {
   await settled(stack);
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
-});
+afterAll(() => stack?.release());
 
 describe("output history listing", () => {
   it("lists the workspace's requests newest first, with their files, and nothing of other workspaces", async () => {
-    const page = await listOutputHistory(stack.localJson.workspaces[0]!.id, {}, systemClock);
+    const page = await listOutputHistory(seeded[0].id, {}, systemClock);
     expect(page.requests.map((r) => r.requestId)).toEqual([partialId, ...[...requestIds].reverse()]);
     const partial = page.requests[0]!;
     expect(partial.status).toBe("completed");
@@ -59,23 +63,19 @@ describe("output history listing", () => {
   });
 
   it("pages with an opaque cursor that only continues the same workspace", async () => {
-    const wsId = stack.localJson.workspaces[0]!.id;
+    const wsId = seeded[0].id;
     const first = await listOutputHistory(wsId, { pageSize: 4 }, systemClock);
     expect(first.requests).toHaveLength(4);
     expect(first.next).toBeDefined();
     const second = await listOutputHistory(wsId, { pageSize: 4, cursor: first.next }, systemClock);
     expect(second.requests.map((r) => r.requestId)).toEqual([requestIds[1], requestIds[0]]);
     expect(second.next).toBeUndefined();
-    const foreign = await listOutputHistory(
-      stack.localJson.workspaces[1]!.id,
-      { pageSize: 4, cursor: first.next },
-      systemClock,
-    );
+    const foreign = await listOutputHistory(seeded[1].id, { pageSize: 4, cursor: first.next }, systemClock);
     expect(foreign.requests.map((r) => r.files[0]!.fileName)).toEqual(["elsewhere"]);
   });
 
   it("searches the passthrough search metadata: key=value exactly, or text in any value", async () => {
-    const wsId = stack.localJson.workspaces[0]!.id;
+    const wsId = seeded[0].id;
     const exact = await listOutputHistory(wsId, { search: "customer=ACME Corp" }, systemClock);
     expect(exact.requests.map((r) => r.requestId).sort()).toEqual([requestIds[1], requestIds[3]].sort());
     const number = await listOutputHistory(wsId, { search: "order=1004" }, systemClock);
