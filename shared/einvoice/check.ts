@@ -11,7 +11,8 @@ import { computeInvoice } from "./compute.ts";
 import { type ComputedInvoice, EINVOICE_FORMATS, type EinvoiceFormat, invoiceModelSchema } from "./model.ts";
 import { type EinvoiceRule, type RuleInput, vatItems } from "./rules.ts";
 import { allowanceChargeRules, conditionRules, headerRules, lineRules } from "./rules-core.ts";
-import { peppolRules, typeCodeRules, xrechnungRules } from "./rules-formats.ts";
+import { typeCodeRules, xrechnungRules } from "./rules-formats.ts";
+import { peppolRules } from "./rules-peppol.ts";
 import { decimalRules, sumRules } from "./rules-totals.ts";
 import { vatCategoryRules } from "./rules-vat.ts";
 

@@ -1,14 +1,12 @@
 /**
- * The invoice type code (BR-CL-01) and the rules of the formats on top of EN 16931: the
- * XRechnung 3.0 CIUS (BR-DE-*, and the Peppol rules XRechnung adopts) and Peppol BIS
- * Billing 3.0 (PEPPOL-EN16931-*).
+ * The invoice type code (BR-CL-01, and Peppol's list) and the XRechnung 3.0 CIUS rules
+ * (BR-DE-*) on top of EN 16931; the Peppol rules are in `rules-peppol.ts`.
  */
 import type { VatCategory } from "./model.ts";
 import { type EinvoiceRule, isBlank, requiredTerm } from "./rules.ts";
 
 const XRECHNUNG = ["xrechnung"] as const;
 const PEPPOL = ["peppol-bis"] as const;
-const XRECHNUNG_AND_PEPPOL = ["xrechnung", "peppol-bis"] as const;
 
 /** UNTDID 1001 codes EN 16931 allows for an invoice or a credit note. */
 const EN16931_TYPE_CODES = new Set(
@@ -201,55 +199,3 @@ function meansWithoutGroup(id: string, codes: readonly string[], message: Einvoi
     },
   };
 }
-
-/**
- * Peppol BIS Billing 3.0; of these, XRechnung 3.0 adopts the electronic addresses (R010, R020)
- * but not R002, R003 or the type code list.
- */
-export const peppolRules: readonly EinvoiceRule[] = [
-  {
-    id: "PEPPOL-EN16931-R003",
-    path: "buyerReference",
-    formats: PEPPOL,
-    message: {
-      en: "A buyer reference (BT-10) or a purchase order reference (BT-13) is required.",
-      ja: "買い手参照 (BT-10) または発注番号 (BT-13) が必要です。",
-    },
-    check: ({ model }) =>
-      isBlank(model.buyerReference) && isBlank(model.orderReference) ? [{ path: "buyerReference" }] : [],
-  },
-  requiredTerm(
-    "PEPPOL-EN16931-R010",
-    "buyer.electronicAddress",
-    {
-      en: "The buyer's electronic address (BT-49) is required, with its scheme (such as 0204 for a Leitweg-ID, EM for e-mail).",
-      ja: "買い手の電子アドレス (BT-49) とそのスキーム（例: Leitweg-ID は 0204、メールは EM）が必要です。",
-    },
-    (m) => m.buyer?.electronicAddress,
-    { formats: XRECHNUNG_AND_PEPPOL },
-  ),
-  requiredTerm(
-    "PEPPOL-EN16931-R020",
-    "seller.electronicAddress",
-    {
-      en: "The seller's electronic address (BT-34) is required, with its scheme (such as 0088 for a GLN, EM for e-mail).",
-      ja: "売り手の電子アドレス (BT-34) とそのスキーム（例: GLN は 0088、メールは EM）が必要です。",
-    },
-    (m) => m.seller?.electronicAddress,
-    { formats: XRECHNUNG_AND_PEPPOL },
-  ),
-  {
-    id: "PEPPOL-EN16931-R002",
-    path: "notes",
-    formats: PEPPOL,
-    message: {
-      en: "At most one invoice note (BT-22) is allowed, unless both seller and buyer are in Germany.",
-      ja: "請求書の注記 (BT-22) は 1 つまでです（売り手と買い手がともにドイツにある場合を除く）。",
-    },
-    check: ({ model }) =>
-      (model.notes ?? []).length > 1 &&
-      !(model.seller?.address?.country === "DE" && model.buyer?.address?.country === "DE")
-        ? [{ path: "notes" }]
-        : [],
-  },
-];

@@ -178,14 +178,14 @@ const peppolCases: RuleCase[] = [
     },
   ]),
   {
-    rule: "PEPPOL-EN16931-R002",
-    path: "notes",
+    rule: "PLATEN-UBL-CREDIT-NOTE-DUE-DATE",
+    path: "payment.meansCode",
     format: PEPPOL,
-    fail: invoiceWith((m) => (m.notes = ["one", "two"])),
-    pass: invoiceWith((m) => {
-      m.notes = ["one", "two"];
-      m.buyer!.address!.country = "DE";
+    fail: invoiceWith((m) => {
+      m.typeCode = "381";
+      delete m.payment!.meansCode;
     }),
+    pass: invoiceWith((m) => (m.typeCode = "381")),
   },
 ];
 
