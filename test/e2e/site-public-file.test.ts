@@ -1,11 +1,15 @@
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { api, type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { allowDownloads, launchSiteBrowser, screenshotFolder, shoot } from "../helpers/site-browser.ts";
 import { type GeneratedFile, generateFile, siteOrigin } from "../helpers/site-fixtures.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
-let stack: RunningStack;
+let stack: SharedStack;
+/** Workspaces of this file's own, shaped like local.json's seeded two. */
+let seeded: RunningStack["localJson"]["workspaces"];
 let browser: Browser;
 let shots: string;
 let file: GeneratedFile;
@@ -14,9 +18,10 @@ let file: GeneratedFile;
 const visit = (path: string) => `${siteOrigin(stack)}${path}`;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), launchSiteBrowser()]);
+  seeded = [await createSeededLike(stack, "Public file A"), await createSeededLike(stack, "Public file B", "free")];
   shots = screenshotFolder("public-file");
-  file = await generateFile(stack, stack.localJson.workspaces[0]!, {
+  file = await generateFile(stack, seeded[0]!, {
     fileName: "見積書 2026",
     shareType: "03",
     passcodeEnabled: true,
@@ -27,8 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 describe("a public file with a passcode, in a browser", () => {
@@ -56,10 +60,7 @@ describe("a public file with a passcode, in a browser", () => {
     const downloads = await allowDownloads(page);
     await page.click("#download");
     const bytes = await downloads.next();
-    const fromApi = await api(
-      stack,
-      stack.localJson.workspaces[0]!.appKey,
-    )(`/file/download/${file.requestId}/${file.fileId}`);
+    const fromApi = await api(stack, seeded[0]!.appKey)(`/file/download/${file.requestId}/${file.fileId}`);
     expect(bytes.equals(Buffer.from(await fromApi.arrayBuffer()))).toBe(true);
     const cookies = await browser.cookies();
     expect(cookies.find((c) => c.name.startsWith("platen_pc_"))).toMatchObject({
@@ -71,7 +72,7 @@ describe("a public file with a passcode, in a browser", () => {
   });
 
   it("refuses the 6th wrong attempt with a clear message", async () => {
-    const other = await generateFile(stack, stack.localJson.workspaces[1]!, {
+    const other = await generateFile(stack, seeded[1]!, {
       fileName: "limited",
       shareType: "03",
       passcodeEnabled: true,
