@@ -1,14 +1,19 @@
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { makeUser } from "../helpers/identity-fixtures.ts";
+import { settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
 import { invoice, siteOrigin } from "../helpers/site-fixtures.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
 /**
  * The file view and a version's sample in a real browser (headless Chromium has no PDF viewer,
  * as phones often have none): the pages are images the site drew, and they load.
  */
-let stack: RunningStack;
+let stack: SharedStack;
+/** The ADMIN of this file's own workspace. */
+let admin: { email: string; password: string };
 let browser: Browser;
 let shots: string;
 let filePath: string;
@@ -16,12 +21,13 @@ let pageCount: number;
 let designId: string;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), launchSiteBrowser()]);
   shots = screenshotFolder("file-pages");
-  const ws = stack.localJson.workspaces[0]!;
+  const ws = await createSeededLike(stack, "File pages");
+  admin = await makeUser({ [ws.id]: "admin" });
   const design = ws.designs.find((d) => d.label.includes("請求書"))!;
   designId = design.id;
-  const file = await invoice(stack, 0, "複数ページの請求書", 120);
+  const file = await invoice(stack, ws, "複数ページの請求書", 120);
   filePath = file.path;
   pageCount = file.pageCount;
   await settled(stack);
@@ -29,8 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 /** Every `<img>` of the page has loaded with pixels (none broken, none still loading) and is decoded. */
@@ -61,7 +66,7 @@ describe("page images in a browser without a PDF viewer", () => {
   it("the file view shows page images with no PDF viewer, and more pages by its link", async () => {
     expect(pageCount).toBeGreaterThan(3);
     const page = await browser.newPage();
-    await logIn(page, siteOrigin(stack), stack.localJson.users.find((u) => u.email === "demo@platen.local")!, filePath);
+    await logIn(page, siteOrigin(stack), admin, filePath);
     expect(new URL(page.url()).pathname).toBe(filePath);
     await imagesLoaded(page);
     const first = await pageImages(page);
@@ -86,12 +91,7 @@ describe("page images in a browser without a PDF viewer", () => {
 
   it("a version's sample opens from the history as page images", async () => {
     const page = await browser.newPage();
-    await logIn(
-      page,
-      siteOrigin(stack),
-      stack.localJson.users.find((u) => u.email === "demo@platen.local")!,
-      `/designs/${designId}/versions`,
-    );
+    await logIn(page, siteOrigin(stack), admin, `/designs/${designId}/versions`);
     await Promise.all([page.waitForNavigation(), page.click('tr[data-version="1"] a.sample-link')]);
     expect(new URL(page.url()).pathname).toBe(`/designs/${designId}/versions/1/sample`);
     await imagesLoaded(page);

@@ -88,15 +88,18 @@ export async function moveClock(stack: RunningStack, offsetMs: number): Promise<
 /** `id="..."` values of an HTML page. */
 export const idsOf = (page: string) => new Set([...page.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]!));
 
-/** One invoice of `items` line items of workspace `ws`, generated through the API (sync single, JSON answer). */
+/**
+ * One invoice of `items` line items of workspace `ws` (local.json's index, or a workspace of the
+ * same shape), generated through the API (sync single, JSON answer).
+ */
 export async function invoice(
   stack: RunningStack,
-  ws: number,
+  ws: number | RunningStack["localJson"]["workspaces"][number],
   fileName: string,
   items: number,
   extra: Record<string, unknown> = {},
 ) {
-  const workspace = stack.localJson.workspaces[ws]!;
+  const workspace = typeof ws === "number" ? stack.localJson.workspaces[ws]! : ws;
   const design = workspace.designs.find((d) => d.label.includes("請求書"))!;
   const 明細 = Array.from({ length: items }, (_, i) => ({ 品名: `品目 ${i + 1}`, 数量: 1, 単価: 1000, 税率: 10 }));
   const res = await api(stack, workspace.appKey)("/file/sync/single?response=json", {
