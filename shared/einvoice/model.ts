@@ -32,7 +32,7 @@ const vat = z.strictObject({
 });
 
 const address = z.strictObject({
-  /** BT-35…BT-37 / BT-50…BT-52, at most three lines. */
+  /** BT-35, BT-36, BT-162 / BT-50, BT-51, BT-163: at most three street lines. */
   lines: z.array(text).max(3).optional(),
   /** BT-37 / BT-52. */
   city: text.optional(),

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkInvoice, EINVOICE_RULES, type EinvoiceCheck } from "#shared/einvoice/check.ts";
 import { EINVOICE_FORMATS, type EinvoiceFormat, VAT_CATEGORIES, type VatCategory } from "#shared/einvoice/model.ts";
@@ -335,5 +336,32 @@ describe("e-invoice rule messages", () => {
     const violation = violationsOf(checkInvoice(card, "xrechnung")).find((v) => v.rule === "BR-DE-24-a");
     expect(violation?.message.en).toContain("payment means 48");
     expect(violation?.message.ja).toContain("支払手段 48");
+  });
+});
+
+describe("shared/einvoice/README.md", () => {
+  const readme = readFileSync(new URL("../../shared/einvoice/README.md", import.meta.url), "utf8");
+  const checked = readme.slice(readme.indexOf("## What is checked"), readme.indexOf("### Met by construction"));
+
+  it("lists every rule that is checked (a VAT category rule by its family)", () => {
+    const family = /^(BR-(?:S|Z|E|AE|IC|G|O|IG|IP))-(?:0[2-7]|10)$/;
+    for (const { id } of EINVOICE_RULES) {
+      const named = family.exec(id)?.[1] ?? id;
+      // A rule of a numbered run (BR-CO-10 … BR-CO-16) may be named by the run's ends.
+      const inRun = /^(.*-)(\d+)$/.exec(id);
+      const runs = [...checked.matchAll(/(BR-[A-Z-]+?)(\d+) … (?:BR-[A-Z-]+?)?(\d+)/g)];
+      const covered =
+        new RegExp(`(?<![\\w-])${named}(?![\\w-])`).test(checked) ||
+        (inRun !== null &&
+          runs.some(([, prefix, from, to]) => prefix === inRun[1] && +inRun[2]! >= +from! && +inRun[2]! <= +to!)) ||
+        (id.startsWith("PEPPOL-EN16931-R0") && checked.includes(`-${id.slice(-4)}`));
+      expect(covered, id).toBe(true);
+    }
+  });
+
+  it("has the sections the model's users read", () => {
+    for (const heading of ["## The model", "## Computed values", "## What is checked", "## Formats"]) {
+      expect(readme).toContain(`\n${heading}\n`);
+    }
   });
 });
