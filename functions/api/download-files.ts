@@ -1,12 +1,15 @@
 import { Readable } from "node:stream";
-import { liveRequestDeps, openPdf } from "#shared/generation/store/index.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type FileRecord, liveRequestDeps, openEinvoiceXml, openPdf } from "#shared/generation/store/index.ts";
+import { einvoiceFileName } from "#shared/zip/entry-names.ts";
 import { resolveFileDownload } from "#shared/generation/reads/index.ts";
 import { contentDisposition, pdfFileName, requestArchiveAnswer } from "#shared/generation/http/index.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 
 /**
- * GET /v1/file/download/{requestId}[/{fileId}] (OpenAPI downloadRequest, downloadFile), streamed from S3. A
+ * GET /v1/file/download/{requestId}[/{fileId}[/einvoice]] (OpenAPI downloadRequest, downloadFile,
+ * downloadEinvoice), streamed from S3. A
  * request ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
  * deviation), after the same authentication and ownership checks.
  */
@@ -16,6 +19,7 @@ export const handler = apiHandler({ streaming: true }, async function handleDown
   const workspaceId = req.principal.workspace.id;
   if (fileId !== undefined) {
     const file = await resolveFileDownload(requestId, fileId, workspaceId, liveRequestDeps);
+    if (req.event.resource.endsWith("/einvoice")) return einvoiceAnswer(file);
     const pdf = await openPdf(file.s3Key!);
     return {
       status: 200,
@@ -42,3 +46,16 @@ export const handler = apiHandler({ streaming: true }, async function handleDown
     headers: { "Content-Disposition": answer.contentDisposition },
   };
 });
+
+/** A file's e-invoice XML (OpenAPI downloadEinvoice): 404 for a file whose design writes none. */
+async function einvoiceAnswer(file: FileRecord): Promise<ApiResult> {
+  const xml = await openEinvoiceXml(file.s3Key!);
+  if (!xml) throw new PlatenError("FILE_NOT_FOUND");
+  return {
+    status: 200,
+    contentType: "application/xml",
+    stream: Readable.from(xml.stream),
+    contentLength: xml.bytes,
+    headers: { "Content-Disposition": contentDisposition(einvoiceFileName(file.fileName)), "File-ID": file.fileId },
+  };
+}

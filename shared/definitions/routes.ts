@@ -67,6 +67,7 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/status/{requestId}", "get-status", "status"),
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
+  route("GET", "/file/download/{requestId}/{fileId}/einvoice", "download-files", "retrieval", { streaming: true }),
   ...managementRoutes(),
   ...designRoutes(),
 ];

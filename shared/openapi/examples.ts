@@ -396,6 +396,15 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
       },
       error: { code: "FILE_GENERATION_FAILED" },
     },
+    downloadEinvoice: {
+      request: { path: `/file/download/${REQUEST}/${FILE}/einvoice`, headers: appKey },
+      answer: {
+        status: 200,
+        headers: { "Content-Type": "application/xml", "Content-Disposition": 'attachment; filename="invoice-1042.xml"' },
+        note: "application/xml bytes: the EN 16931 invoice (CII or UBL)",
+      },
+      error: { code: "FILE_NOT_FOUND" },
+    },
     listWebhookEndpoints: {
       request: { path: endpointsPath, headers: bearer },
       answer: { status: 200, json: { items: [endpoint] } },

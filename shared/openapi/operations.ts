@@ -338,6 +338,16 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [401, 404, 409, 412, 422, 429],
     codes: downloadCodes,
   },
+  "GET /file/download/{requestId}/{fileId}/einvoice": {
+    operationId: "downloadEinvoice",
+    summary: "A file's e-invoice XML",
+    description:
+      "The EN 16931 XML of a file whose design writes an e-invoice (`einvoice` in design.json): CII for factur-x and xrechnung, UBL for peppol-bis; for Factur-X the same bytes the PDF embeds as factur-x.xml. Files of other designs answer 404.",
+    tags: ["generation"],
+    responses: { 200: { description: 'the XML, `attachment; filename="<fileName>.xml"`', binary: "application/xml" } },
+    errors: [401, 404, 409, 412, 422, 429],
+    codes: downloadCodes,
+  },
   [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", {
     200: ok("every endpoint, never a secret", endpointListResponse),
   }),

@@ -1,11 +1,11 @@
-import { type EinvoiceViolation, checkInvoice } from "#shared/einvoice/check.ts";
-import type { ComputedInvoice, EinvoiceFormat } from "#shared/einvoice/model.ts";
-import { unsupportedFor, writeEinvoiceXml } from "#shared/einvoice/write-einvoice.ts";
-import { facturXRelationship, type PdfArchiveOptions } from "./pdf-a-options.ts";
+import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import type { EinvoiceViolation } from "#shared/einvoice/check.ts";
+import { EINVOICE_FORMATS, type ComputedInvoice, type EinvoiceFormat } from "#shared/einvoice/model.ts";
+import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import { RenderError } from "./render-error.ts";
+import { type RenderHtmlOptions, renderEinvoiceMapping, renderHtml } from "./template.ts";
 
-/** The name Factur-X gives the embedded XML (and the attachment's `fx:DocumentFileName`). */
-export const FACTUR_X_FILE_NAME = "factur-x.xml";
+export type { EinvoiceViolation };
 
 /** One document's e-invoice: the model its mapping made, computed, and the XML written from it. */
 export interface DocumentEinvoice {
@@ -14,64 +14,51 @@ export interface DocumentEinvoice {
   readonly invoice: ComputedInvoice;
   /** UTF-8 bytes, the same in the PDF (Factur-X) and in the download. */
   readonly xml: Buffer;
+  /** What post-processing writes for it: Factur-X's PDF/A-3b and attachment; nothing for the XML-only formats. */
+  readonly archive: PdfArchiveOptions;
+}
+
+/** One document ready for Chromium: its HTML and, for a design with `einvoice`, its e-invoice. */
+export interface PreparedDocument {
+  readonly html: string;
+  readonly einvoice?: DocumentEinvoice;
 }
 
 /**
- * Checks what a design's `einvoice.liquid` rendered for one document and writes its XML
- * (shared/einvoice/README.md). Runs before a browser is taken: a refusal costs no print and
- * bills nothing.
- * @throws RenderError TEMPLATE_FAILED when the mapping's output is not JSON (naming its line),
- * EINVOICE_INVALID with the violations when the invoice breaks a rule.
+ * A document's way in (the template step). For a design with `einvoice`, the mapping renders the params as
+ * sent (`mappingParams`: every key, not only the schema's), and the invoice is checked and written first:
+ * the template sees the computed `einvoice`, and a refusal costs no browser and bills nothing. Other
+ * designs take exactly the template step they always did, and load none of the e-invoice code.
+ * @throws RenderError as renderHtml; TEMPLATE_FAILED naming einvoice.liquid; EINVOICE_INVALID with the violations
  */
-export function einvoiceOf(mappingOutput: string, format: EinvoiceFormat): DocumentEinvoice {
-  let model: unknown;
-  try {
-    model = JSON.parse(mappingOutput);
-  } catch (cause) {
-    throw new RenderError("TEMPLATE_FAILED", `einvoice.liquid: ${jsonProblem(mappingOutput, cause)}`, { cause });
+export async function prepareDocument(
+  bundle: DesignBundle,
+  params: Record<string, unknown>,
+  options: RenderHtmlOptions & { mappingParams?: Record<string, unknown> },
+): Promise<PreparedDocument> {
+  const { mappingParams, ...htmlOptions } = options;
+  const design = bundle.manifest.einvoice;
+  if (!design) return { html: await renderHtml(bundle, params, htmlOptions) };
+  if (bundle.einvoiceMapping === undefined) {
+    // Publishing refuses it, so only a bundle stored by hand gets here: it fails the same way every time.
+    throw new RenderError("TEMPLATE_FAILED", "einvoice.liquid: the design names an e-invoice but has no mapping");
   }
-  const checked = checkInvoice(model, format);
-  if (!checked.ok) {
-    throw new RenderError("EINVOICE_INVALID", summary(checked.violations), { violations: checked.violations });
-  }
-  const unsupported = unsupportedFor(format, checked.invoice);
-  if (unsupported) {
-    throw new RenderError("EINVOICE_INVALID", unsupported, {
-      violations: [{ path: "", rule: format, message: { en: unsupported, ja: unsupported } }],
-    });
-  }
-  return { format, invoice: checked.invoice, xml: Buffer.from(writeEinvoiceXml(checked.invoice, format), "utf8") };
+  const output = renderEinvoiceMapping(bundle.einvoiceMapping, mappingParams ?? params, {
+    ...(options.bundleKey !== undefined && { bundleKey: options.bundleKey }),
+    ...(options.renderLimitMs !== undefined && { renderLimitMs: options.renderLimitMs }),
+    ...(options.maxHtmlChars !== undefined && { maxChars: options.maxHtmlChars }),
+  });
+  const { einvoiceOf } = await import("./einvoice-write.ts");
+  const einvoice = einvoiceOf(output, formatOf(design.format));
+  return { html: await renderHtml(bundle, params, { ...htmlOptions, einvoice: einvoice.invoice }), einvoice };
 }
 
-/** What post-processing writes for an e-invoice: Factur-X embeds its XML in a PDF/A-3b; the XML-only formats nothing. */
-export function einvoiceArchive(einvoice: DocumentEinvoice | undefined): PdfArchiveOptions {
-  if (einvoice?.format !== "factur-x") return {};
-  return {
-    standard: "PDF/A-3b",
-    attachments: [
-      {
-        name: FACTUR_X_FILE_NAME,
-        bytes: einvoice.xml,
-        mimeType: "text/xml",
-        relationship: facturXRelationship("EN 16931"),
-        description: "Factur-X/ZUGFeRD invoice (EN 16931)",
-      },
-    ],
-    facturX: { documentType: "INVOICE", fileName: FACTUR_X_FILE_NAME, version: "1.0", conformanceLevel: "EN 16931" },
-  };
-}
+/** `zugferd` is Factur-X's German name: the same file. */
+const formatOf = (name: EinvoiceFormat | "zugferd"): EinvoiceFormat =>
+  name === "zugferd" ? "factur-x" : (EINVOICE_FORMATS.find((f) => f === name) ?? "factur-x");
 
-/** `line 3: Unexpected token } in JSON`: where the mapping's output stopped being JSON. */
-function jsonProblem(text: string, cause: unknown): string {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const at = /position (\d+)/.exec(message);
-  if (!at) return `the mapping did not render JSON (${message})`;
-  const line = text.slice(0, Number(at[1])).split("\n").length;
-  return `the mapping did not render JSON at line ${line} of its output (${message})`;
-}
-
-/** The first violations in one line, for logs and the async failure message; details carry all of them. */
-function summary(violations: readonly EinvoiceViolation[]): string {
-  const shown = violations.slice(0, 3).map((v) => `${v.rule} ${v.path || "invoice"}: ${v.message.en}`);
-  return `${shown.join("; ")}${violations.length > 3 ? `; and ${violations.length - 3} more` : ""}`;
+/** The archival pass a document asks for: the design's `pdf.standard`, and Factur-X's PDF/A-3b with its XML. */
+export function documentArchive(bundle: DesignBundle, einvoice: DocumentEinvoice | undefined): PdfArchiveOptions {
+  const standard = bundle.manifest.pdf.standard;
+  return { ...(standard && { standard }), ...einvoice?.archive };
 }

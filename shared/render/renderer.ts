@@ -18,6 +18,7 @@ import { type PageBox, pdfOptions, printToPdfParams, resolvePageBox } from "./pa
 import { type GuardedPage, guardPage } from "./page-guard.ts";
 import { onePerBrowser } from "./per-browser.ts";
 import { documentInfo } from "./document-info.ts";
+import { documentArchive, prepareDocument } from "./einvoice-document.ts";
 import { postprocessPdf } from "./pdf-postprocess.ts";
 import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import type { PdfProtection } from "./pdf-protect.ts";
@@ -39,6 +40,8 @@ export interface RenderRequest extends PdfArchiveOptions {
   /** Cache key of the immutable bundle version, e.g. `designId@version`. */
   bundleKey: string;
   params: Record<string, unknown>;
+  /** The params as the client sent them, every key, for a design's e-invoice mapping (default `params`). */
+  mappingParams?: Record<string, unknown>;
   /** The generated file, the template's `file` (shared/render/README.md#what-a-template-sees); else a placeholder. */
   file?: TemplateFile;
   /** `<title>`, and the PDF's Title unless `metadata` or the design's metadata names one. */
@@ -67,13 +70,16 @@ export interface RenderRequest extends PdfArchiveOptions {
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
-export interface PrintRequest extends Omit<RenderRequest, "params" | "file" | "bundleKey" | "extraCss"> {
+export interface PrintRequest
+  extends Omit<RenderRequest, "params" | "mappingParams" | "file" | "bundleKey" | "extraCss"> {
   html: string;
 }
 
 export interface RenderedPdf {
   pdf: Buffer;
   pageCount: number;
+  /** The e-invoice's XML, for a design with `einvoice` (the same bytes Factur-X embeds). */
+  einvoiceXml?: Buffer;
 }
 
 export interface Renderer {
@@ -187,15 +193,18 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
   const timeoutMs = req.timeoutMs ?? config.timeoutMs;
   const deadlineAt = performance.now() + timeoutMs;
   const { limits } = budgetOf(config, req);
-  const html = await renderHtml(req.bundle, req.params, {
+  const { html, einvoice } = await prepareDocument(req.bundle, req.params, {
     title: req.title,
     bundleKey: req.bundleKey,
     renderLimitMs: timeoutMs,
     maxHtmlChars: limits.maxHtmlChars,
     ...(req.extraCss && { extraCss: req.extraCss }),
     ...(req.file && { file: req.file }),
+    ...(req.mappingParams && { mappingParams: req.mappingParams }),
   });
-  return printPdf(pool, { ...req, html }, { deadlineAt, ...budgetOf(config, req) });
+  const archive = documentArchive(req.bundle, einvoice);
+  const pdf = await printPdf(pool, { ...req, ...archive, html }, { deadlineAt, ...budgetOf(config, req) });
+  return einvoice ? { ...pdf, einvoiceXml: einvoice.xml } : pdf;
 }
 
 const limitsOf = (config: RendererConfig, req: { limits?: Partial<DocumentLimits> }): DocumentLimits => ({

@@ -200,7 +200,8 @@ const templateGlobals = (options: RenderHtmlOptions) => ({
 /** The template global holding the document's computed e-invoice. */
 export const EINVOICE_GLOBAL = "einvoice";
 
-const mappingEngine = createTemplateEngine("json");
+/** Made on first use: designs without an e-invoice never pay for a second engine. */
+let mappingEngine: Liquid | undefined;
 /** Compiled e-invoice mappings by bundle key: small (a page of JSON), so a count bounds them. */
 const mappingByKey = new BoundedCache<string, Template[]>({ maxBytes: 32 * MiB, maxEntries: 64 });
 
@@ -214,10 +215,12 @@ export function renderEinvoiceMapping(
   params: Record<string, unknown>,
   options: { bundleKey?: string; renderLimitMs?: number; maxChars?: number },
 ): string {
+  mappingEngine ??= createTemplateEngine("json");
+  const liquid = mappingEngine;
   let templates = options.bundleKey === undefined ? undefined : mappingByKey.get(options.bundleKey);
   if (!templates) {
     try {
-      templates = mappingEngine.parse(mapping);
+      templates = liquid.parse(mapping);
     } catch (cause) {
       throw new RenderError("TEMPLATE_FAILED", `einvoice.liquid: ${(cause as Error).message}`, { cause });
     }
@@ -229,9 +232,9 @@ export function renderEinvoiceMapping(
   const started = performance.now();
   try {
     toValueSync(
-      mappingEngine.renderer.renderTemplates(
+      liquid.renderer.renderTemplates(
         templates,
-        new Context(params, mappingEngine.options, { renderLimit, sync: true }, { liquid: mappingEngine }),
+        new Context(params, liquid.options, { renderLimit, sync: true }, { liquid }),
         emitter,
       ),
     );

@@ -16,3 +16,9 @@ export function zipEntryNames(fileNames: string[]): string[] {
     return candidate;
   });
 }
+
+/**
+ * The e-invoice XML's name beside a PDF of that name (`invoice.pdf` → `invoice.xml`): unique in an
+ * archive whenever the PDF names are, since every PDF name ends in `.pdf`.
+ */
+export const einvoiceFileName = (pdfName: string) => pdfFileName(pdfName).replace(/\.pdf$/i, ".xml");

@@ -1,6 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { einvoiceArchive, einvoiceOf, FACTUR_X_FILE_NAME } from "#shared/render/einvoice-document.ts";
+import { einvoiceOf, FACTUR_X_FILE_NAME } from "#shared/render/einvoice-write.ts";
 import { RenderError } from "#shared/render/render-error.ts";
 import { renderEinvoiceMapping, renderHtml } from "#shared/render/template.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
@@ -85,7 +85,7 @@ describe("einvoiceOf", () => {
 describe("einvoiceArchive", () => {
   it("embeds Factur-X in a PDF/A-3b as an alternative representation", () => {
     const doc = einvoiceOf(JSON.stringify(baseInvoice()), "factur-x");
-    const archive = einvoiceArchive(doc);
+    const archive = doc.archive;
     expect(archive.standard).toBe("PDF/A-3b");
     expect(archive.attachments).toEqual([
       expect.objectContaining({ name: FACTUR_X_FILE_NAME, mimeType: "text/xml", relationship: "Alternative" }),
@@ -97,8 +97,7 @@ describe("einvoiceArchive", () => {
   });
 
   it("asks nothing of the PDF for the XML-only formats or without an e-invoice", () => {
-    expect(einvoiceArchive(einvoiceOf(JSON.stringify(baseInvoice()), "peppol-bis"))).toEqual({});
-    expect(einvoiceArchive(undefined)).toEqual({});
+    expect(einvoiceOf(JSON.stringify(baseInvoice()), "peppol-bis").archive).toEqual({});
   });
 });
 

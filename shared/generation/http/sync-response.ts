@@ -1,5 +1,5 @@
 import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync/index.ts";
-import { zipEntryNames } from "#shared/zip/entry-names.ts";
+import { einvoiceFileName, zipEntryNames } from "#shared/zip/entry-names.ts";
 import { zipBuffer } from "#shared/zip/zip-stream.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
@@ -44,7 +44,13 @@ export async function syncResponse(
     };
   }
   const names = zipEntryNames(result.files.map((f) => f.fileName));
-  const zip = await zipBuffer(result.files.map((f, i) => ({ name: names[i]!, body: f.pdf })));
+  // An e-invoice's XML sits beside its PDF.
+  const zip = await zipBuffer(
+    result.files.flatMap((f, i) => [
+      { name: names[i]!, body: f.pdf },
+      ...(f.einvoiceXml ? [{ name: einvoiceFileName(names[i]!), body: f.einvoiceXml }] : []),
+    ]),
+  );
   return {
     status: 200,
     contentType: "application/zip",

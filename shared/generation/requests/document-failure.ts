@@ -1,5 +1,5 @@
 import { catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
 import { RenderError, type RenderErrorCode } from "#shared/render/render-error.ts";
 
 /** Render failures that are the document's own: each has a catalogue code of its own (422). */
@@ -22,8 +22,20 @@ export function documentLimitError(err: unknown): PlatenError | undefined {
   if (!(err instanceof RenderError) || err.code === "RENDER_TIMEOUT") return undefined;
   if (err.code === "TEMPLATE_FAILED")
     return new PlatenError("TEMPLATE_FAILED", { vars: { reason: templateReason(err) }, cause: err });
+  if (err.code === "EINVOICE_INVALID")
+    return new PlatenError("EINVOICE_INVALID", { details: einvoiceDetails(err), cause: err });
   const code = DOCUMENT_CODES[err.code];
   return code ? new PlatenError(code, { vars: limitVars(err), cause: err }) : undefined;
+}
+
+/** One detail per broken rule: the model path as `field`, the rule id as `code`, the message in both languages. */
+export function einvoiceDetails(err: RenderError): ErrorDetail[] {
+  return (err.violations ?? []).map((v) => ({
+    ...(v.path && { field: v.path }),
+    code: v.rule,
+    message: v.message.en,
+    messageJa: v.message.ja,
+  }));
 }
 
 /**
@@ -59,6 +71,8 @@ export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; erro
       errorCode: "VALIDATION_FAILED",
       errorMessage: "The file name or passthrough could not be written into the PDF.",
     };
+  if (err.code === "EINVOICE_INVALID")
+    return { errorCode: "EINVOICE_INVALID", errorMessage: `${catalogue.EINVOICE_INVALID.en} ${templateReason(err)}` };
   if (err.code === "TEMPLATE_FAILED")
     return {
       errorCode: "TEMPLATE_FAILED",

@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from "@aws-sdk/client-s3";
 import { BatchGetCommand, BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
@@ -199,15 +205,70 @@ export async function openPdf(key: string): Promise<{ stream: AsyncIterable<Uint
   return { stream: out.Body as unknown as AsyncIterable<Uint8Array>, bytes: Number(out.ContentLength ?? 0) };
 }
 
+/**
+ * The e-invoice XML of a file (shared/einvoice/README.md), beside its PDF: same prefix, so the same
+ * retention removes both. Written before the PDF, whose object is a sync file's commit: a file whose
+ * PDF is there has its XML too.
+ */
+export const einvoiceObjectKey = (pdfKey: string) => pdfKey.replace(/\.pdf$/, ".xml");
+
+export async function putEinvoiceXml(pdfKey: string, xml: Buffer): Promise<void> {
+  await awsClients().s3.send(
+    new PutObjectCommand({
+      Bucket: config().buckets.files,
+      Key: einvoiceObjectKey(pdfKey),
+      Body: xml,
+      ContentType: "application/xml",
+    }),
+  );
+}
+
+/** A file's e-invoice XML, or undefined for a file whose design writes none. */
+export async function openEinvoiceXml(
+  pdfKey: string,
+): Promise<{ stream: AsyncIterable<Uint8Array>; bytes: number } | undefined> {
+  try {
+    return await openPdf(einvoiceObjectKey(pdfKey));
+  } catch (err) {
+    if (isMissingObject(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The sizes of the e-invoice XMLs of a request's files, by PDF key: one listing for a whole ZIP. */
+export async function einvoiceSizes(workspaceId: string, requestId: string): Promise<Map<string, number>> {
+  const prefix = `files/${workspaceId}/${requestId}/`;
+  const sizes = new Map<string, number>();
+  let token: string | undefined;
+  do {
+    const page = await awsClients().s3.send(
+      new ListObjectsV2Command({ Bucket: config().buckets.files, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? []) {
+      if (object.Key?.endsWith(".xml")) sizes.set(object.Key.replace(/\.xml$/, ".pdf"), Number(object.Size ?? 0));
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return sizes;
+}
+
+const isMissingObject = (err: unknown): boolean => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === "NoSuchKey" || e.name === "NotFound" || e.$metadata?.httpStatusCode === 404;
+};
+
 /** Size of a stored PDF (for records written before `bytes` was kept). */
 export async function pdfSize(key: string): Promise<number> {
   const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return Number(out.ContentLength ?? 0);
 }
 
-/** Removes a PDF that will not be delivered (its file failed after rendering). */
+/** Removes a PDF that will not be delivered (its file failed after rendering), and its e-invoice XML if any. */
 export async function deletePdf(key: string): Promise<void> {
-  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const bucket = config().buckets.files;
+  await Promise.all(
+    [key, einvoiceObjectKey(key)].map((k) => awsClients().s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: k }))),
+  );
 }
 
 export async function getPdf(key: string): Promise<Buffer> {

@@ -8,7 +8,8 @@ import { newId } from "#shared/ids.ts";
 import { admitPages, claimPages, monthOf, type PageCounter, planOf, settlePages } from "#shared/limits/page-quota.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
-import { compiledBundleKey, renderHtml } from "#shared/render/template.ts";
+import { documentArchive, type PreparedDocument, prepareDocument } from "#shared/render/einvoice-document.ts";
+import { compiledBundleKey } from "#shared/render/template.ts";
 import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
 import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
@@ -28,6 +29,7 @@ import {
   type FileRecord,
   pdfObjectKey,
   putFileRecords,
+  putEinvoiceXml,
   putPdf,
   inTurns,
 } from "#shared/generation/store/index.ts";
@@ -55,6 +57,8 @@ export interface GeneratedFile {
   share: Share;
   pageCount: number;
   pdf: Buffer;
+  /** The e-invoice's XML, for a design with `einvoice`. */
+  einvoiceXml?: Buffer;
 }
 
 export interface SyncGeneration {
@@ -95,7 +99,7 @@ export interface PreparedSync {
   /** The files' ids, share URLs and passcodes; their records' passcode hashes are made later, off the loop. */
   plan: { files: PlannedFile[]; records(): Promise<PlannedRecord[]> };
   /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
-  html(i: number): Promise<string>;
+  html(i: number): Promise<PreparedDocument>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
   rendered?: Renders;
   /** Rejects DESIGN_VERSION_NOT_FOUND if the design is archived (prepare-generation.ts): awaited before any effect. */
@@ -117,6 +121,8 @@ export interface Renders {
 export interface RenderedItem {
   pdf: Buffer;
   pageCount: number;
+  /** The e-invoice's XML, for a design with `einvoice`. */
+  einvoiceXml?: Buffer;
 }
 
 /**
@@ -134,10 +140,11 @@ export async function prepareSync(
   const requestId = newId();
   const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
-    renderHtml(bundle, values[i]!, {
+    prepareDocument(bundle, values[i]!, {
       title: request.contents[i]!.fileName,
       bundleKey: compiledBundleKey(workspaceId, design),
       file: templateFileOf(plan.files[i]!),
+      mappingParams: request.contents[i]!.params,
     }).catch((cause) => {
       if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
       throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
@@ -259,10 +266,12 @@ async function printAll(
 ): Promise<RenderedItem[]> {
   const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
-    request.contents.map(async (c, i) =>
-      deps.renderer.printPdf({
+    request.contents.map(async (c, i) => {
+      const { html, einvoice } = await prepared.html(i);
+      const printed = await deps.renderer.printPdf({
         bundle,
-        html: await prepared.html(i),
+        html,
+        ...documentArchive(bundle, einvoice),
         title: c.fileName,
         passthrough: c.passthrough,
         ...(c.metadata && { metadata: c.metadata }),
@@ -270,8 +279,9 @@ async function printAll(
         ...(c.protection && { protection: c.protection }),
         timeoutMs: Math.max(1000, deps.budgetMs),
         ...(i === 0 && { onBrowser: firstTaken }),
-      }),
-    ),
+      });
+      return einvoice ? { ...printed, einvoiceXml: einvoice.xml } : printed;
+    }),
   );
   const failed = renders.find((r) => r.status === "rejected");
   if (failed) {
@@ -352,9 +362,12 @@ async function storeFiles(
   };
   // Each PDF is its file's commit (file-store.ts `resolveStored`): its record, written ahead as
   // `storing`, reads `done` from then on without another write.
-  await inTurns(files, PARALLEL_PUTS, (f, i) =>
-    call(() => putPdf(records[i]!.s3Key!, f.pdf, { pageCount: f.pageCount, completedAt })),
-  );
+  await inTurns(files, PARALLEL_PUTS, async (f, i) => {
+    const key = records[i]!.s3Key!;
+    // The XML before the PDF that commits the file: a `done` file has its e-invoice.
+    if (f.einvoiceXml) await call(() => putEinvoiceXml(key, f.einvoiceXml!));
+    await call(() => putPdf(key, f.pdf, { pageCount: f.pageCount, completedAt }));
+  });
   // file.completed goes to the endpoints registered when the request arrived, not to one
   // registered after the answer, although the event is recorded after it. With none to
   // deliver to, nothing is written: the outbox item exists only for the relay.

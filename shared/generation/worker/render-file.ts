@@ -7,6 +7,7 @@ import {
   type FileRecord,
   type Outcome,
   pdfObjectKey,
+  putEinvoiceXml,
   putPdf,
   getParams,
   paramsObjectKey,
@@ -67,6 +68,8 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
     params: values,
+    // The e-invoice mapping reads the params as sent: every key, not only the schema's.
+    mappingParams: params,
     // The record has all the 202 answer said of the file: no read beyond the ones above.
     file: templateFileOf({
       fileId: file.fileId,
@@ -82,6 +85,8 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     onBrowser,
   });
   const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
+  // The XML first: a file whose PDF is stored has its e-invoice too.
+  if (rendered.einvoiceXml) await putEinvoiceXml(s3Key, rendered.einvoiceXml);
   await putPdf(s3Key, rendered.pdf);
   return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
 }
