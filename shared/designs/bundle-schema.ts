@@ -190,7 +190,7 @@ export const designManifestSchema = z
       .object({
         tagged: z.boolean().default(false),
         outline: z.boolean().default(false),
-        /** An archival PDF (shared/render/README.md#pdf-a-and-embedded-files); `factur-x` implies PDF/A-3b. */
+        /** An archival PDF (shared/render/README.md#pdfa-and-embedded-files); `factur-x` implies PDF/A-3b. */
         standard: z.enum(["PDF/A-2b", "PDF/A-3b"]).optional(),
       })
       .strict()

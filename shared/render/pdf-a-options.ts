@@ -1,5 +1,5 @@
 /**
- * What a caller may ask of the archival pass (shared/render/README.md#pdf-a-and-embedded-files),
+ * What a caller may ask of the archival pass (shared/render/README.md#pdfa-and-embedded-files),
  * and the rules between those options. Types and checks only, no PDF code: request validation
  * can import it without loading the writer (`pdf-a.ts`, loaded by post-processing on demand).
  */

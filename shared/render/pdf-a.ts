@@ -48,7 +48,7 @@ export async function archivePdf(
  * PDF/A-2b / PDF/A-3b and embedded files, written as part of post-processing's one incremental update
  * (pdf-increment.ts; an incremental update is allowed in PDF/A): an sRGB OutputIntent, the XMP packet in
  * step with the Info dictionary, the trailer's `/ID`, printable annotations, and each attachment as an
- * associated file. What is and is not checked: shared/render/README.md#pdf-a-and-embedded-files.
+ * associated file. What is and is not checked: shared/render/README.md#pdfa-and-embedded-files.
  * Loaded by post-processing only for a document that asks for it.
  *
  * @returns the extension `appendUpdate` calls with the parsed file. @throws PdfArchiveError

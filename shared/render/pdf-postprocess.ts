@@ -65,7 +65,7 @@ export interface PostprocessOptions extends DocumentInfo, PdfArchiveOptions {
  * Sets the Title, Author, Subject, Keywords and `rf:params`, repairs Japanese text extraction (see to-unicode-fix.ts)
  * and counts pages. Chromium's producer and dates are kept. With `standard`, `attachments` or `facturX` the same
  * update also makes the file PDF/A and embeds the files (pdf-a.ts, loaded only then;
- * shared/render/README.md#pdf-a-and-embedded-files).
+ * shared/render/README.md#pdfa-and-embedded-files).
  * @throws PdfArchiveError for archival options that contradict each other, or a PDF that cannot be made PDF/A
  */
 export async function postprocessPdf(

@@ -33,7 +33,7 @@ export { RenderError, type RenderErrorCode } from "./render-error.ts";
 
 /**
  * One document to render. `standard`, `attachments` and `facturX` (PdfArchiveOptions) make it PDF/A and embed
- * files (shared/render/README.md#pdf-a-and-embedded-files); never together with `protection`.
+ * files (shared/render/README.md#pdfa-and-embedded-files); never together with `protection`.
  */
 export interface RenderRequest extends PdfArchiveOptions {
   bundle: DesignBundle;

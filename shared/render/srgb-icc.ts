@@ -5,7 +5,7 @@ import { deflateSync } from "node:zlib";
  * file: the colour space is a published formula (its primaries, D50-adapted as every ICC
  * profile's colorants are, and its tone curve), so nothing with a copyright or a licence comes
  * along, and no file has to be found at run time. PDF/A's OutputIntent carries it
- * (shared/render/README.md#pdf-a-and-embedded-files). Tags: desc, cprt, wtpt, rXYZ/gXYZ/bXYZ and
+ * (shared/render/README.md#pdfa-and-embedded-files). Tags: desc, cprt, wtpt, rXYZ/gXYZ/bXYZ and
  * one 1,024-entry `curv` shared by rTRC/gTRC/bTRC, as the ICC.1:2001 spec asks of an RGB matrix/TRC
  * display profile.
  */

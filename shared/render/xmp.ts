@@ -1,5 +1,5 @@
 /**
- * The XMP metadata packet of a PDF/A file (shared/render/README.md#pdf-a-and-embedded-files): the
+ * The XMP metadata packet of a PDF/A file (shared/render/README.md#pdfa-and-embedded-files): the
  * PDF/A identification, the document's Info entries in their XMP form, and, for a Factur-X
  * invoice, the `fx` properties with the extension schema PDF/A asks for every property outside
  * its predefined schemas. Written as text, not through an XML library: the packet's shape is

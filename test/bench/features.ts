@@ -9,7 +9,7 @@ import { percentile } from "./stats.ts";
  * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
  * and a Code 128 symbol, the same tagged with an outline (design.json `pdf`), and the plain one
  * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld), and the
- * plain one as PDF/A-3b with an embedded Factur-X XML (shared/render/README.md#pdf-a-and-embedded-files).
+ * plain one as PDF/A-3b with an embedded Factur-X XML (shared/render/README.md#pdfa-and-embedded-files).
  * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one. Then the
  * browser's periodic collections during the phase (BrowserPool `gcEvery`): how many, p50 and slowest
  * (measured here, not bounded in a test, where a busy machine would break a time limit).

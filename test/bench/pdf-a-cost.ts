@@ -1,5 +1,5 @@
 /**
- * What the archival pass adds to post-processing (shared/render/README.md#pdf-a-and-embedded-files): the
+ * What the archival pass adds to post-processing (shared/render/README.md#pdfa-and-embedded-files): the
  * one-page invoice sample as Chromium prints it (tagged, with an outline), post-processed as today, as
  * PDF/A-2b, and as PDF/A-3b with a Factur-X XML of ~12 KB; p50 / p95 of N runs each after 10 warm-up
  * runs, the variants alternating run by run. The first run of each (module load, the sRGB profile built

@@ -18,7 +18,7 @@ import { makeBundle } from "./render-fixtures.ts";
  * PDF/A-2b / PDF/A-3b and an embedded Factur-X XML on real Chromium PDFs, read back with tools that
  * share no code with the writer: qpdf (objects), poppler (pdfinfo, pdfdetach, pdftotext, pdftoppm's
  * colour management) and fast-xml-parser (the XMP packet). No veraPDF here: what these cannot see is
- * listed in shared/render/README.md#pdf-a-and-embedded-files.
+ * listed in shared/render/README.md#pdfa-and-embedded-files.
  */
 let renderer: Renderer;
 beforeAll(() => {

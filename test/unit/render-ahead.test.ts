@@ -23,8 +23,8 @@ const prepared = (mode: "single" | "multiple"): PreparedSync =>
   ({
     request: { mode, designId: "d", version: 1, contents: [{ fileName: "a", params: {} }] },
     design: {},
-    bundle: {},
-    html: async () => "<p>a</p>",
+    bundle: { manifest: { pdf: {} } },
+    html: async () => ({ html: "<p>a</p>" }),
   }) as unknown as PreparedSync;
 
 const workspace = (id: string, plan: string): Workspace => ({

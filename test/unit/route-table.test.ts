@@ -23,6 +23,7 @@ const SPEC_CLASSES: Record<string, string> = {
   "GET /file/status/{requestId}": "status",
   "GET /file/download/{requestId}": "retrieval",
   "GET /file/download/{requestId}/{fileId}": "retrieval",
+  "GET /file/download/{requestId}/{fileId}/einvoice": "retrieval",
   // Not in the rate-class table (shared/limits/README.md#rate-limits): the API description, and management
   // (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http), whose handlers
   // authenticate the token or session themselves (shared/workspaces/README.md).
