@@ -16,12 +16,13 @@ import {
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { escapeHtml } from "#shared/html/html.ts";
 
 /**
  * The local stack's S3: every object a file under `dir`, so generated files survive a restart
  * of `npm start` (fauxqs, which serves SQS, keeps S3 in memory only). It answers, path-style,
  * the S3 calls Platen makes through the SDK — CreateBucket, PutObject, GetObject, HeadObject,
- * DeleteObject — and nothing else (501). Each put is written then renamed before it answers,
+ * DeleteObject, ListObjectsV2 by prefix — and nothing else (501). Each put is written then renamed before it answers,
  * so a crash never leaves a torn object; bodies are read from disk, never held in memory.
  */
 export interface PersistentS3 {
@@ -41,8 +42,12 @@ export function persistentS3(dir: string): PersistentS3 {
     async handle(req, res) {
       const { bucket, key } = target(req.url ?? "/");
       if (bucket === undefined) return s3Error(res, 400, "InvalidBucketName", "The specified bucket is not valid.");
-      if (key === undefined)
-        return req.method === "PUT" ? createBucket(res, dir, buckets, bucket) : notImplemented(res);
+      if (key === undefined) {
+        if (req.method === "PUT") return createBucket(res, dir, buckets, bucket);
+        if (req.method === "GET" && buckets.has(bucket) && isListV2(req.url ?? ""))
+          return listObjects(req, res, dir, bucket);
+        return notImplemented(res);
+      }
       if (!buckets.has(bucket)) return s3Error(res, 404, "NoSuchBucket", "The specified bucket does not exist.");
       if (req.url?.includes("?") && hasSubresource(req.url)) return notImplemented(res);
       const files = objectFiles(dir, bucket, key);
@@ -216,6 +221,48 @@ function decodeAwsChunked(raw: Buffer): Buffer {
     at = lineEnd + 2 + size + 2;
   }
   return Buffer.concat(chunks);
+}
+
+const isListV2 = (url: string) => new URLSearchParams(url.split("?")[1]).get("list-type") === "2";
+
+/** The most keys one listing answers, as S3's own default. */
+const MAX_KEYS = 1000;
+
+/**
+ * ListObjectsV2 by prefix (the e-invoice XMLs of a request, for its ZIP): keys in order, `max-keys` at most
+ * 1,000, a continuation token that is the last key answered. It reads the bucket's folder, which is fine for
+ * a local store.
+ */
+function listObjects(req: IncomingMessage, res: ServerResponse, dir: string, bucket: string): void {
+  const query = new URLSearchParams((req.url ?? "").split("?")[1]);
+  const prefix = query.get("prefix") ?? "";
+  const after = query.get("continuation-token") ?? query.get("start-after") ?? "";
+  const maxKeys = Math.min(MAX_KEYS, Number(query.get("max-keys") ?? MAX_KEYS) || MAX_KEYS);
+  const keys = readdirSync(join(dir, bucket))
+    .filter((name) => name.endsWith(OBJECT_SUFFIX))
+    .map((name) => decodeURIComponent(name.slice(0, -OBJECT_SUFFIX.length)))
+    .filter((key) => key.startsWith(prefix) && key > after)
+    .sort();
+  const page = keys.slice(0, maxKeys);
+  const truncated = keys.length > page.length;
+  const contents = page.map((key) => {
+    const stored = readObject(objectFiles(dir, bucket, key));
+    const stat = stored ? statSync(stored.path) : undefined;
+    return (
+      `<Contents><Key>${escapeHtml(key)}</Key><Size>${stat ? stat.size - stored!.offset : 0}</Size>` +
+      `<LastModified>${(stat?.mtime ?? new Date(0)).toISOString()}</LastModified>` +
+      `${stored?.head.etag ? `<ETag>${escapeHtml(stored.head.etag)}</ETag>` : ""}</Contents>`
+    );
+  });
+  const body = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+      `<Name>${escapeHtml(bucket)}</Name><Prefix>${escapeHtml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount>` +
+      `<MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>` +
+      `${truncated ? `<NextContinuationToken>${escapeHtml(page.at(-1)!)}</NextContinuationToken>` : ""}` +
+      `${contents.join("")}</ListBucketResult>`,
+    "utf8",
+  );
+  res.writeHead(200, { "Content-Type": "application/xml", "Content-Length": String(body.length) }).end(body);
 }
 
 const notImplemented = (res: ServerResponse) =>

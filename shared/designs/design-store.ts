@@ -253,6 +253,8 @@ export interface StoredBundle {
   manifest: DesignManifest;
   template: string;
   css: string;
+  /** Only in bundles with an e-invoice: older stored bundles load unchanged. */
+  einvoiceMapping?: string;
   assets: Record<string, { contentType: string; body: string }>;
 }
 
@@ -263,7 +265,13 @@ export function bundleToStored(bundle: DesignBundle): StoredBundle {
       { contentType: a.contentType, body: a.body.toString("base64") },
     ]),
   );
-  return { manifest: bundle.manifest, template: bundle.template, css: bundle.css, assets };
+  return {
+    manifest: bundle.manifest,
+    template: bundle.template,
+    css: bundle.css,
+    ...(bundle.einvoiceMapping !== undefined && { einvoiceMapping: bundle.einvoiceMapping }),
+    assets,
+  };
 }
 
 export function storedToBundle(raw: StoredBundle): DesignBundle {

@@ -9,6 +9,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  GetBucketAclCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -148,13 +149,38 @@ describe("the local S3 store, files on disk behind the SDK's calls", () => {
     });
   });
 
+  it("lists keys by prefix in order, with their sizes, a page at a time (ListObjectsV2)", async () => {
+    const client = await start();
+    await client.send(new CreateBucketCommand({ Bucket: "files" }));
+    for (const key of ["files/w/r1/b.xml", "files/w/r1/a.pdf", "files/w/r2/c.xml", "files/w/r1/a & <b>.xml"]) {
+      await put(client, "files", key, key.endsWith(".pdf") ? "%PDF-1.7" : "<x/>");
+    }
+    const all = await client.send(new ListObjectsV2Command({ Bucket: "files", Prefix: "files/w/r1/" }));
+    expect(all.Contents?.map((c) => [c.Key, c.Size])).toEqual([
+      ["files/w/r1/a & <b>.xml", 4],
+      ["files/w/r1/a.pdf", 8],
+      ["files/w/r1/b.xml", 4],
+    ]);
+    expect(all.IsTruncated).toBe(false);
+    const first = await client.send(new ListObjectsV2Command({ Bucket: "files", Prefix: "files/w/r1/", MaxKeys: 2 }));
+    expect([first.KeyCount, first.IsTruncated]).toEqual([2, true]);
+    const rest = await client.send(
+      new ListObjectsV2Command({
+        Bucket: "files",
+        Prefix: "files/w/r1/",
+        ContinuationToken: first.NextContinuationToken,
+      }),
+    );
+    expect(rest.Contents?.map((c) => c.Key)).toEqual(["files/w/r1/b.xml"]);
+  });
+
   it("answers what it does not do as S3 does, and an existing bucket as already owned", async () => {
     const client = await start();
     await client.send(new CreateBucketCommand({ Bucket: "files" }));
     await expect(client.send(new CreateBucketCommand({ Bucket: "files" }))).rejects.toMatchObject({
       name: "BucketAlreadyOwnedByYou",
     });
-    await expect(client.send(new ListObjectsV2Command({ Bucket: "files" }))).rejects.toMatchObject({
+    await expect(client.send(new GetBucketAclCommand({ Bucket: "files" }))).rejects.toMatchObject({
       $metadata: { httpStatusCode: 501 },
     });
     await expect(put(client, "missing-bucket", "k", "x")).rejects.toMatchObject({ name: "NoSuchBucket" });
