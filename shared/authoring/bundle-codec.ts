@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ZipFile } from "yazl";
-import type { DesignBundle, DesignManifest } from "#shared/designs/bundle-schema.ts";
+import { type DesignBundle, type DesignManifest, EINVOICE_MAPPING_FILE } from "#shared/designs/bundle-schema.ts";
 import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/index.ts";
 import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
 
@@ -19,7 +19,10 @@ export interface DesignJsonForm {
   page?: unknown;
   lang?: string;
   pdf?: unknown;
+  einvoice?: unknown;
   sampleParams?: unknown;
+  /** einvoice.liquid, the e-invoice mapping (a design whose design.json has `einvoice`). */
+  einvoiceMapping?: string;
   assets?: Record<string, string>;
 }
 
@@ -30,17 +33,31 @@ export interface RawBundle {
   manifestText?: string;
   template: string;
   css: string;
+  /** einvoice.liquid, when the bundle has one. */
+  einvoiceMapping?: string;
   assets: DesignBundle["assets"];
 }
 
-const MANIFEST_FIELDS = ["label", "description", "page", "lang", "pdf", "parameters", "sampleParams"] as const;
+const MANIFEST_FIELDS = [
+  "label",
+  "description",
+  "page",
+  "lang",
+  "pdf",
+  "einvoice",
+  "parameters",
+  "sampleParams",
+] as const;
+
+/** The files of a bundle beside assets/…, each by the name it has in a zip or folder. */
+const BUNDLE_FILES = ["design.json", "template.liquid", "style.css", EINVOICE_MAPPING_FILE];
 
 /** The JSON form's files; only the form's own shape is checked here (validateBundle checks the rest). */
 export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
   const problems: BundleProblem[] = [];
   const manifest: Record<string, unknown> = {};
   for (const name of MANIFEST_FIELDS) if (form[name] !== undefined) manifest[name] = form[name];
-  const known = new Set<string>([...MANIFEST_FIELDS, "template", "style", "assets"]);
+  const known = new Set<string>([...MANIFEST_FIELDS, "template", "style", "einvoiceMapping", "assets"]);
   for (const key of Object.keys(form)) {
     if (!known.has(key))
       problems.push({
@@ -63,6 +80,13 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
       field: "style",
       message: "style must be a string",
       messageJa: "style は文字列である必要があります",
+    });
+  if (form.einvoiceMapping !== undefined && typeof form.einvoiceMapping !== "string")
+    problems.push({
+      file: EINVOICE_MAPPING_FILE,
+      field: "einvoiceMapping",
+      message: "einvoiceMapping must be a string (the text of einvoice.liquid)",
+      messageJa: "einvoiceMapping は文字列（einvoice.liquid の内容）である必要があります",
     });
   const assets: DesignBundle["assets"] = {};
   if (form.assets !== undefined) {
@@ -95,6 +119,7 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
     manifest,
     template: form.template as string,
     css: (form.style as string | undefined) ?? "",
+    ...(form.einvoiceMapping !== undefined && { einvoiceMapping: form.einvoiceMapping as string }),
     assets,
   };
 }
@@ -108,13 +133,14 @@ export function toJsonForm(
     ...Object.fromEntries(MANIFEST_FIELDS.filter((f) => m[f] !== undefined).map((f) => [f, m[f]])),
     template: bundle.template,
     style: bundle.css,
+    ...(bundle.einvoiceMapping !== undefined && { einvoiceMapping: bundle.einvoiceMapping }),
     assets: Object.fromEntries(Object.entries(bundle.assets).map(([n, a]) => [n, a.body.toString("base64")])),
   } as DesignJsonForm;
 }
 
 /**
  * The files of a bundle zip (the folder the admin CLI publishes: design.json,
- * template.liquid, style.css, assets/…). A zip of the folder itself (one top folder holding
+ * template.liquid, style.css, einvoice.liquid, assets/…). A zip of the folder itself (one top folder holding
  * design.json) is accepted too. Sizes are checked while inflating, so a zip bomb stops at the
  * bundle limit instead of filling memory.
  */
@@ -144,12 +170,13 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
   const assets: DesignBundle["assets"] = {};
   for (const [fullName, body] of files) {
     const name = fullName.slice(prefix.length);
-    if (["design.json", "template.liquid", "style.css"].includes(name)) continue;
+    if (BUNDLE_FILES.includes(name)) continue;
     if (!name.startsWith("assets/")) {
       problems.push({
         file: name,
-        message: "only design.json, template.liquid, style.css and assets/… belong in a bundle",
-        messageJa: "バンドルに含められるのは design.json、template.liquid、style.css と assets/… のみです",
+        message: "only design.json, template.liquid, style.css, einvoice.liquid and assets/… belong in a bundle",
+        messageJa:
+          "バンドルに含められるのは design.json、template.liquid、style.css、einvoice.liquid と assets/… のみです",
       });
       continue;
     }
@@ -165,7 +192,15 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
     }
   }
   if (problems.length) throw new BundleInvalid(problems);
-  return { manifest, manifestText, template: template!, css: text("style.css") ?? "", assets };
+  const einvoiceMapping = text(EINVOICE_MAPPING_FILE);
+  return {
+    manifest,
+    manifestText,
+    template: template!,
+    css: text("style.css") ?? "",
+    ...(einvoiceMapping !== undefined && { einvoiceMapping }),
+    assets,
+  };
 }
 
 /**
@@ -324,6 +359,7 @@ export async function bundleZip(bundle: DesignBundle): Promise<Buffer> {
   add("design.json", Buffer.from(`${JSON.stringify(bundle.manifest, null, 2)}\n`, "utf8"));
   add("template.liquid", Buffer.from(bundle.template, "utf8"));
   add("style.css", Buffer.from(bundle.css, "utf8"));
+  if (bundle.einvoiceMapping !== undefined) add(EINVOICE_MAPPING_FILE, Buffer.from(bundle.einvoiceMapping, "utf8"));
   for (const name of Object.keys(bundle.assets).sort()) add(name, bundle.assets[name]!.body);
   zip.end();
   const chunks: Buffer[] = [];

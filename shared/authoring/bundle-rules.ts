@@ -8,6 +8,7 @@ import { registerPlatenFilters } from "#shared/render/filters.ts";
 import { issueMessages } from "#shared/validation/zod-messages.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import type { RawBundle } from "./bundle-codec.ts";
+import { einvoiceProblems } from "./einvoice-rules.ts";
 
 /**
  * What a design bundle may hold (shared/authoring/README.md#bundle-limits). A bundle is
@@ -18,9 +19,9 @@ export const BUNDLE_LIMITS = {
   maxBundleBytes: 10 * 1024 * 1024,
   maxAssetBytes: 5 * 1024 * 1024,
   maxAssets: 100,
-  /** Members of a zip (the assets and the three design files). */
-  maxFiles: 103,
-  /** template.liquid and style.css each. */
+  /** Members of a zip (the assets and the four design files: design.json, template.liquid, style.css, einvoice.liquid). */
+  maxFiles: 104,
+  /** template.liquid, style.css and einvoice.liquid each. */
   maxTextChars: 1_000_000,
 } as const;
 
@@ -92,7 +93,7 @@ const parser = registerPlatenFilters(new Liquid({ strictFilters: true, parseLimi
 /**
  * Every check a bundle passes before it is published (and the warnings of a draft): the
  * manifest's schema, Liquid syntax, sampleParams against the parameters, assets the
- * template or style names, and the limits. Answers the checked bundle and its problems: at most
+ * template or style names, the limits, and the e-invoice mapping (einvoice-rules.ts). Answers the checked bundle and its problems: at most
  * MAX_BUNDLE_PROBLEMS, then a note that more were left out. Linear in the bundle's size: each text's
  * lines are indexed once and design.json is parsed once, whatever the number of problems.
  */
@@ -111,8 +112,10 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
       messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
     });
   assetProblems(raw, problems);
+  let sampleFits = true;
   if (parsed.success && parsed.data.sampleParams && !problems.full) {
     const { mismatches } = checkParams(parsed.data.parameters, parsed.data.sampleParams, "sampleParams");
+    sampleFits = mismatches.length === 0;
     for (const m of mismatches) {
       const added = problems.add(() => ({
         file: "design.json",
@@ -124,9 +127,14 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
       if (!added) break;
     }
   }
-  if (!parsed.success) return { problems: problems.list() };
+  const manifest = parsed.success ? parsed.data : undefined;
+  if (!problems.full)
+    for (const problem of einvoiceProblems(raw, { manifest, sampleFits }, () => manifestAt(["einvoice"])))
+      if (!problems.add(problem)) break;
+  if (!manifest) return { problems: problems.list() };
+  const { template, css, einvoiceMapping, assets } = raw;
   return {
-    bundle: { manifest: parsed.data, template: raw.template, css: raw.css, assets: raw.assets },
+    bundle: { manifest, template, css, ...(einvoiceMapping !== undefined && { einvoiceMapping }), assets },
     problems: problems.list(),
   };
 }

@@ -8,7 +8,7 @@ import { dynamoPreviewCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
-import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
+import { type DesignBundle, EINVOICE_MAPPING_FILE } from "#shared/designs/bundle-schema.ts";
 import { activeDesign, readDraft, versionOf } from "./design-lifecycle.ts";
 import type { previewBody } from "./request-bodies.ts";
 import { loadBundle } from "#shared/designs/find-design-version.ts";
@@ -21,6 +21,8 @@ export interface PreviewSource {
   bundle: DesignBundle;
   bundleKey: string;
   params: Record<string, unknown>;
+  /** The params as given, which an e-invoice mapping renders (every key, as generation's mapping does). */
+  mappingParams?: Record<string, unknown>;
   workspaceId?: string;
 }
 
@@ -58,7 +60,7 @@ export function bundlePreviewSource(
 ): PreviewSource {
   const { values, mismatches } = checkParams(bundle.manifest.parameters, params, "params");
   if (mismatches.length) throw new PlatenError("PARAMS_TYPE_MISMATCH", { details: mismatches });
-  return { bundle, bundleKey, params: values };
+  return { bundle, bundleKey, params: values, ...(bundle.einvoiceMapping !== undefined && { mappingParams: params }) };
 }
 
 /** A preview's Title, whatever the design's `metadata.title` says. */
@@ -89,8 +91,15 @@ async function renderMarked(renderer: Renderer, source: PreviewSource): Promise<
   const title = previewTitle(source.bundle);
   let printed: RenderedPdf;
   try {
-    const { bundle, bundleKey, params } = source;
-    printed = await renderer.renderPdf({ bundle, bundleKey, params, title, metadata: { title } });
+    const { bundle, bundleKey, params, mappingParams } = source;
+    printed = await renderer.renderPdf({
+      bundle,
+      bundleKey,
+      params,
+      ...(mappingParams && { mappingParams }),
+      title,
+      metadata: { title },
+    });
   } catch (err) {
     throw previewRenderError(err);
   }
@@ -105,7 +114,8 @@ function previewRenderError(err: unknown): unknown {
     return new PlatenError("DESIGN_BUNDLE_INVALID", {
       details: [
         {
-          file: "template.liquid",
+          // The renderer names the mapping in its message when the mapping failed.
+          file: err.message.startsWith(`${EINVOICE_MAPPING_FILE}:`) ? EINVOICE_MAPPING_FILE : "template.liquid",
           code: "TEMPLATE_FAILED",
           message: err.message,
           messageJa: `テンプレートを描画できません: ${err.message}`,

@@ -15,8 +15,9 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The content hash of a bundle: design.json as parsed (defaults filled, keys sorted), the
- * template, the style and every asset's bytes by name. Exporting a version and publishing the
- * zip again gives the same hash, whatever zip tool or key order was used.
+ * template, the style, the e-invoice mapping when there is one, and every asset's bytes by name.
+ * Exporting a version and publishing the zip again gives the same hash, whatever zip tool or key
+ * order was used.
  */
 export function bundleSha256(bundle: DesignBundle): string {
   const hash = createHash("sha256");
@@ -28,6 +29,8 @@ export function bundleSha256(bundle: DesignBundle): string {
   part("design.json", canonicalJson(bundle.manifest));
   part("template.liquid", bundle.template);
   part("style.css", bundle.css);
+  // Only when present: a bundle without a mapping keeps the hash it had before mappings existed.
+  if (bundle.einvoiceMapping !== undefined) part("einvoice.liquid", bundle.einvoiceMapping);
   for (const name of Object.keys(bundle.assets).sort()) part(name, bundle.assets[name]!.body);
   return hash.digest("hex");
 }

@@ -170,6 +170,9 @@ export type PdfMetadata = z.infer<typeof pdfMetadataSchema>;
  */
 export const FILE_GLOBAL = "file";
 
+/** The bundle file holding a design's e-invoice mapping (design.json `einvoice.data`). */
+export const EINVOICE_MAPPING_FILE = "einvoice.liquid";
+
 /** `design.json` of a design bundle folder. */
 export const designManifestSchema = z
   .object({
@@ -201,8 +204,18 @@ export const designManifestSchema = z
      */
     einvoice: z
       .object({
-        format: z.enum(["factur-x", "zugferd", "xrechnung", "peppol-bis"]),
-        data: z.literal("einvoice.liquid", "the mapping file must be einvoice.liquid"),
+        // `zugferd` is Factur-X's German name, the same file: read as `factur-x` from here on.
+        format: z
+          .enum(["factur-x", "zugferd", "xrechnung", "peppol-bis"])
+          .overwrite((format) => (format === "zugferd" ? "factur-x" : format)),
+        // A custom check, not z.literal: its message says which names are allowed, in both languages.
+        data: z
+          .string()
+          .refine((name) => name === EINVOICE_MAPPING_FILE, {
+            message: `names the mapping file, and only ${EINVOICE_MAPPING_FILE} is supported for now`,
+            params: { ja: `マッピングファイルの名前です。現在指定できるのは ${EINVOICE_MAPPING_FILE} のみです` },
+          })
+          .meta({ description: `the mapping file: \`${EINVOICE_MAPPING_FILE}\` (the only name for now)` }),
       })
       .strict()
       .optional(),
@@ -235,7 +248,23 @@ export const designManifestSchema = z
         },
       });
     }
-  });
+    if (m.einvoice?.format === "factur-x" && m.pdf.standard !== undefined && m.pdf.standard !== "PDF/A-3b") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pdf", "standard"],
+        message: `a factur-x e-invoice is a PDF/A-3b carrying its XML: leave pdf.standard out or set it to PDF/A-3b (${m.pdf.standard} admits no embedded XML)`,
+        params: {
+          ja: `factur-x の電子インボイスは XML を埋め込んだ PDF/A-3b です。pdf.standard を省略するか PDF/A-3b にしてください（${m.pdf.standard} には XML を埋め込めません）`,
+        },
+      });
+    }
+  })
+  // Factur-X implies PDF/A-3b: the parsed manifest says so, so every reader sees the standard it prints to.
+  .overwrite((m) =>
+    m.einvoice?.format === "factur-x" && m.pdf.standard === undefined
+      ? { ...m, pdf: { ...m.pdf, standard: "PDF/A-3b" as const } }
+      : m,
+  );
 
 export type DesignManifest = z.infer<typeof designManifestSchema>;
 export type PageSetup = DesignManifest["page"];

@@ -21,6 +21,10 @@ const manifestFields = designManifestSchema.shape;
 const formFiles = {
   template: z.string().meta({ description: "template.liquid: the Liquid template of the document" }),
   style: z.string().optional().meta({ description: "style.css (default: empty)" }),
+  einvoiceMapping: z.string().optional().meta({
+    description:
+      "einvoice.liquid: the e-invoice mapping, a Liquid template that renders the params as the invoice model (JSON). Required with `einvoice`, refused without it",
+  }),
   assets: z.record(z.string(), z.string()).optional().meta({
     description:
       "assets/…: path (with or without `assets/`) → base64 bytes; images (png, jpeg, gif, svg, webp) and fonts (woff2, woff, ttf, otf)",
@@ -28,8 +32,8 @@ const formFiles = {
 };
 
 /**
- * A bundle in the JSON form: design.json's fields (label, description, page, lang, pdf,
- * parameters, sampleParams) beside the template, the style and the assets. An unknown field,
+ * A bundle in the JSON form: design.json's fields (label, description, page, lang, pdf, einvoice,
+ * parameters, sampleParams) beside the template, the style, the e-invoice mapping and the assets. An unknown field,
  * a template that is no string or an asset that is no base64 is 422 DESIGN_BUNDLE_INVALID, as is
  * everything design.json's own checks refuse (each problem a detail naming its file and field).
  */
@@ -93,6 +97,7 @@ export const draftForm = z
     page: loose("as design.json (checked as a warning)"),
     lang: loose("as design.json (checked as a warning)"),
     pdf: loose("as design.json (checked as a warning)"),
+    einvoice: loose("as design.json (checked as a warning)"),
     parameters: loose("as design.json (checked as a warning)"),
     sampleParams: loose("as design.json (checked as a warning)"),
     ...formFiles,
@@ -101,11 +106,15 @@ export const draftForm = z
 
 /** One problem of a bundle: a 422 DESIGN_BUNDLE_INVALID detail, or a draft's warning. */
 export const bundleProblem = z.object({
-  file: z.string().meta({ description: "design.json, template.liquid, style.css or assets/…" }),
-  field: z.string().optional(),
+  file: z.string().meta({ description: "design.json, template.liquid, style.css, einvoice.liquid or assets/…" }),
+  field: z.string().optional().meta({
+    description: "a design.json path; for einvoice.liquid, the path in the invoice model the sample invoice breaks",
+  }),
   line: z.int().optional().meta({ description: "1-based line in the file" }),
   column: z.int().optional().meta({ description: "1-based column in the line" }),
-  code: z.string().optional(),
+  code: z.string().optional().meta({
+    description: "a catalogue code (TEMPLATE_FAILED, …), or the e-invoice rule the sample invoice breaks (BR-06, …)",
+  }),
   message: z.string(),
 });
 
@@ -175,10 +184,12 @@ export const draftAnswer = z.object({
       page: z.unknown().optional(),
       lang: z.unknown().optional(),
       pdf: z.unknown().optional(),
+      einvoice: z.unknown().optional(),
       parameters: z.unknown().optional(),
       sampleParams: z.unknown().optional(),
       template: z.string(),
       style: z.string(),
+      einvoiceMapping: z.string().optional(),
       assets: z.record(z.string(), z.string()),
     })
     .meta({ description: "the draft in the JSON form, as saved" }),

@@ -213,7 +213,7 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
   const zipAnswer = (fileName: string) => ({
     status: 200,
     headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${fileName}.zip"` },
-    note: "application/zip bytes: design.json, template.liquid, style.css, assets/…",
+    note: "application/zip bytes: design.json, template.liquid, style.css, einvoice.liquid (an e-invoice design), assets/…",
   });
   const sampleWarning = {
     file: "design.json",
@@ -400,7 +400,10 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
       request: { path: `/file/download/${REQUEST}/${FILE}/einvoice`, headers: appKey },
       answer: {
         status: 200,
-        headers: { "Content-Type": "application/xml", "Content-Disposition": 'attachment; filename="invoice-1042.xml"' },
+        headers: {
+          "Content-Type": "application/xml",
+          "Content-Disposition": 'attachment; filename="invoice-1042.xml"',
+        },
         note: "application/xml bytes: the EN 16931 invoice (CII or UBL)",
       },
       error: { code: "FILE_NOT_FOUND" },

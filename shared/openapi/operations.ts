@@ -249,7 +249,7 @@ const zip = (description: string): ResponseDoc => ({
 const designWriteText =
   "Counts toward the design-write rate class (60 a minute per workspace with create, publish and the draft's save and read), before the body is read: 429 RATE_LIMITED with Retry-After above it.";
 const zipBodyText =
-  "The body is JSON (the bundle's JSON form) or the bundle zip itself (Content-Type: application/zip; design.json, template.liquid, style.css, assets/…), with `note` in the query.";
+  "The body is JSON (the bundle's JSON form) or the bundle zip itself (Content-Type: application/zip; design.json, template.liquid, style.css, einvoice.liquid when the design writes an e-invoice, assets/…), with `note` in the query.";
 
 /**
  * Every route's documentation, keyed `METHOD path` as in the route table. The document
@@ -537,7 +537,11 @@ function designOperations(): Record<string, OperationDoc> {
     [`GET ${base}/versions/{version}/bundle`]: design("designs:read", {
       operationId: "downloadDesignBundle",
       summary: "A version's bundle as a zip (publishing it again gives the same sha256)",
-      responses: { 200: zip("the bundle zip: design.json, template.liquid, style.css, assets/…") },
+      responses: {
+        200: zip(
+          "the bundle zip: design.json, template.liquid, style.css, einvoice.liquid (an e-invoice design), assets/…",
+        ),
+      },
       errors: [404],
       codes: versionNotFound,
     }),

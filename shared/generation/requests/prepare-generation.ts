@@ -1,6 +1,7 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { findDesignVersion, findVersionAhead, loadBundle } from "#shared/designs/find-design-version.ts";
+import { refuseProtectionOfPdfA } from "#shared/designs/pdf-standard.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
@@ -38,11 +39,13 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
       ],
     });
   }
-  return findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
+  const design = await findDesignVersion(workspaceId, request.designId, request.version).catch((err) => {
     if (err instanceof PlatenError && err.code === "DESIGN_NOT_FOUND")
       throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
     throw err;
   });
+  refuseProtectionOfPdfA(design.manifest, request); // PDF/A forbids encryption: 400 naming content.protection
+  return design;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function prepareGeneration(workspaceId: string, request: Generation
       ? await findVersionAhead(workspaceId, request.designId, request.version)
       : { design: await resolveDesign(workspaceId, request), current: Promise.resolve() };
   try {
+    refuseProtectionOfPdfA(design.manifest, request);
     const checked = request.contents.map((c, i) =>
       checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)),
     );
