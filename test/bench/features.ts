@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
 import { createRenderer, type RenderRequest } from "#shared/render/renderer.ts";
+import { baseInvoice } from "../helpers/einvoice-model-fixtures.ts";
 import { percentile } from "./stats.ts";
 
 /**
@@ -9,7 +10,8 @@ import { percentile } from "./stats.ts";
  * own renderer in this process (one browser, c=1): the plain design, the same with a QR code
  * and a Code 128 symbol, the same tagged with an outline (design.json `pdf`), and the plain one
  * password-protected (a content item's `protection`: AES-256, revision 6, permissions withheld), and the
- * plain one as PDF/A-3b with an embedded Factur-X XML (shared/render/README.md#pdfa-and-embedded-files).
+ * plain one as PDF/A-2b (shared/render/README.md#pdfa-and-embedded-files), and as a Factur-X e-invoice: the
+ * mapping, the EN 16931 rules, the CII XML and the PDF/A-3b that embeds it (shared/einvoice/README.md).
  * One line per variant: p50 / p95 ms and the PDF's size; the cost is against the plain one. Then the
  * browser's periodic collections during the phase (BrowserPool `gcEvery`): how many, p50 and slowest
  * (measured here, not bounded in a test, where a busy machine would break a time limit).
@@ -33,27 +35,24 @@ export async function runFeaturePhase(
     allowCopying: false,
     allowModifying: false,
   };
-  // A stand-in of the size an EN 16931 invoice's XML has: the archival pass copies it, it does not read it.
-  const facturXml = {
-    name: "factur-x.xml",
-    bytes: Buffer.from(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<rsm:CrossIndustryInvoice>${"<x>明細</x>".repeat(1000)}</rsm:CrossIndustryInvoice>`,
-    ),
-    mimeType: "text/xml",
-    relationship: "Alternative",
-  } as const;
-  const facturX = {
-    documentType: "INVOICE",
-    fileName: "factur-x.xml",
-    version: "1.0",
-    conformanceLevel: "EN 16931",
-  } as const;
+  const pdfA2b: DesignBundle = {
+    ...bundle,
+    manifest: { ...bundle.manifest, pdf: { ...bundle.manifest.pdf, standard: "PDF/A-2b" } },
+  };
+  // A real e-invoice: the mapping renders the model sent as `invoice`, checked against the rules, written as
+  // CII and embedded in a PDF/A-3b (shared/einvoice/README.md): everything Factur-X costs a document.
+  const facturX: DesignBundle = {
+    ...bundle,
+    manifest: { ...bundle.manifest, einvoice: { format: "factur-x", data: "einvoice.liquid" } },
+    einvoiceMapping: "{{ invoice | json }}",
+  };
   const variants: [string, DesignBundle, Partial<RenderRequest>?][] = [
     ["plain", bundle],
     ["+ QR code and Code 128 (barcode filter)", withBarcodes],
     ["tagged + outline", tagged],
     ["password-protected (AES-256 R6)", bundle, { protection }],
-    ["PDF/A-3b + Factur-X XML", bundle, { standard: "PDF/A-3b", attachments: [facturXml], facturX }],
+    ["PDF/A-2b (design.json pdf.standard)", pdfA2b],
+    ["Factur-X (mapping, EN 16931 rules, CII, PDF/A-3b)", facturX, { params: { ...params, invoice: baseInvoice() } }],
   ];
   const renderer = createRenderer({ browsers: 1 });
   const results: { label: string; p50: number; p95: number; kb: number }[] = [];
