@@ -9,8 +9,7 @@ import { apiHandler } from "#shared/http/api-handler.ts";
 
 /**
  * GET /v1/file/download/{requestId}[/{fileId}[/einvoice]] (OpenAPI downloadRequest, downloadFile,
- * downloadEinvoice), streamed from S3. A
- * request ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
+ * downloadEinvoice), streamed from S3. A request ZIP over `PLATEN_ZIP_REDIRECT_BYTES` is answered 302 to a presigned GET instead (README
  * deviation), after the same authentication and ownership checks.
  */
 export const handler = apiHandler({ streaming: true }, async function handleDownloadFiles(req): Promise<ApiResult> {
@@ -19,15 +18,13 @@ export const handler = apiHandler({ streaming: true }, async function handleDown
   const workspaceId = req.principal.workspace.id;
   if (fileId !== undefined) {
     const file = await resolveFileDownload(requestId, fileId, workspaceId, liveRequestDeps);
-    if (req.event.resource.endsWith("/einvoice")) return einvoiceAnswer(file);
-    const pdf = await openPdf(file.s3Key!);
-    return {
-      status: 200,
-      contentType: "application/pdf",
-      stream: Readable.from(pdf.stream),
-      contentLength: pdf.bytes,
-      headers: { "Content-Disposition": contentDisposition(pdfFileName(file.fileName)), "File-ID": file.fileId },
-    };
+    if (!req.event.resource.endsWith("/einvoice")) {
+      return fileAnswer(file, "application/pdf", pdfFileName(file.fileName), await openPdf(file.s3Key!));
+    }
+    // OpenAPI downloadEinvoice: 404 for a file whose design writes no e-invoice.
+    const xml = await openEinvoiceXml(file.s3Key!);
+    if (!xml) throw new PlatenError("FILE_NOT_FOUND");
+    return fileAnswer(file, "application/xml", einvoiceFileName(file.fileName), xml);
   }
   const answer = await requestArchiveAnswer(requestId, workspaceId, liveRequestDeps);
   if ("location" in answer) {
@@ -47,15 +44,18 @@ export const handler = apiHandler({ streaming: true }, async function handleDown
   };
 });
 
-/** A file's e-invoice XML (OpenAPI downloadEinvoice): 404 for a file whose design writes none. */
-async function einvoiceAnswer(file: FileRecord): Promise<ApiResult> {
-  const xml = await openEinvoiceXml(file.s3Key!);
-  if (!xml) throw new PlatenError("FILE_NOT_FOUND");
+/** One stored object of a file, streamed as an attachment under the file's name. */
+function fileAnswer(
+  file: FileRecord,
+  contentType: string,
+  name: string,
+  object: { stream: AsyncIterable<Uint8Array>; bytes: number },
+): ApiResult {
   return {
     status: 200,
-    contentType: "application/xml",
-    stream: Readable.from(xml.stream),
-    contentLength: xml.bytes,
-    headers: { "Content-Disposition": contentDisposition(einvoiceFileName(file.fileName)), "File-ID": file.fileId },
+    contentType,
+    stream: Readable.from(object.stream),
+    contentLength: object.bytes,
+    headers: { "Content-Disposition": contentDisposition(name), "File-ID": file.fileId },
   };
 }

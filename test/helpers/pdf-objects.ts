@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { run, withFile } from "./pdf-tools.ts";
 
 /**
  * A PDF's objects as qpdf reads them (`qpdf --json`, version 2): a parser independent of the code that
@@ -64,17 +64,3 @@ export function rasterWarnings(pdf: Uint8Array): string {
     return result.trim();
   });
 }
-
-function withFile<T>(pdf: Uint8Array, use: (path: string, dir: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), "platen-pdf-objects-"));
-  try {
-    const path = join(dir, "in.pdf");
-    writeFileSync(path, pdf);
-    return use(path, dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const run = (command: string, args: string[]) =>
-  execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });

@@ -7,7 +7,8 @@ import { join } from "node:path";
  * Debian's qpdf and poppler-utils (`.ci/run` installs them) read what Platen writes: parsers
  * independent of the pdf-lib that wrote it.
  */
-function withFile<T>(pdf: Uint8Array, use: (path: string, dir: string) => T): T {
+/** Runs `use` on the PDF written to a temporary folder, removed afterwards. */
+export function withFile<T>(pdf: Uint8Array, use: (path: string, dir: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), "platen-pdf-tools-"));
   try {
     const path = join(dir, "in.pdf");
@@ -18,8 +19,9 @@ function withFile<T>(pdf: Uint8Array, use: (path: string, dir: string) => T): T 
   }
 }
 
-const run = (command: string, args: string[]) =>
-  execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+/** A tool's standard output (64 MB at most: qpdf's JSON of a long document is large). */
+export const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
 
 /** `qpdf --show-encryption` as `key: value` lines, e.g. `{R: "6", "print high resolution": "not allowed"}`. */
 export function showEncryption(pdf: Uint8Array, password?: string): Record<string, string> {

@@ -143,8 +143,7 @@ async function storedPdf(key: string): Promise<(StoredPdf & { bytes: number }) |
     if (!Number.isInteger(pageCount) || !completedAt) return undefined;
     return { pageCount, completedAt, bytes: Number(out.ContentLength ?? 0) };
   } catch (err) {
-    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-    if (e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404) return undefined;
+    if (isMissingObject(err)) return undefined;
     throw err;
   }
 }
