@@ -176,6 +176,14 @@ describe("publishing an e-invoice design", () => {
   });
 });
 
+describe("previewing an e-invoice design", () => {
+  it("renders the mapping from the sampleParams as given, keys outside the parameters included", async () => {
+    const preview = await call("POST", "/designs/preview", writer, { designId, version: 1 });
+    expect(preview.status, preview.bytes.toString("utf8", 0, 300)).toBe(200);
+    expect(preview.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  });
+});
+
 describe("generating from a PDF/A design", () => {
   it("refuses content.protection with 400 VALIDATION_FAILED naming it, and prints without it", async () => {
     const sync = syncCaller(stack, tenant.appKey);
