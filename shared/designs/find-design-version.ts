@@ -110,9 +110,10 @@ export function publicParameterSchema(params: ParameterSpec[]): ParameterSpec[] 
  */
 const bundleCache = new BoundedCache<string, Promise<DesignBundle>>({ maxBytes: 64 * MiB });
 
-/** What a bundle keeps in memory: its texts, its manifest and its assets' bytes. */
+/** What a bundle keeps in memory: its texts (the e-invoice mapping too), its manifest and its assets' bytes. */
 export function bundleBytes(bundle: DesignBundle): number {
   let bytes = textBytes(bundle.template) + textBytes(bundle.css) + jsonBytes(bundle.manifest);
+  if (bundle.einvoiceMapping !== undefined) bytes += textBytes(bundle.einvoiceMapping);
   for (const [name, asset] of Object.entries(bundle.assets)) bytes += textBytes(name) + asset.body.length;
   return bytes;
 }
