@@ -23,7 +23,7 @@ import { postprocessPdf } from "./pdf-postprocess.ts";
 import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import type { PdfProtection } from "./pdf-protect.ts";
 import { type DocumentLimits, type RendererConfig, readRenderConfig } from "./render-config.ts";
-import { toRenderError } from "./render-error.ts";
+import { RenderError, toRenderError } from "./render-error.ts";
 import { publishRenderEvent } from "./render-events.ts";
 import { renderHtml } from "./template.ts";
 import type { TemplateFile } from "./template-file.ts";
@@ -296,7 +296,7 @@ async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: T
   const deadlineAt = performance.now() + (req.timeoutMs ?? config.timeoutMs);
   const limits = limitsOf(config, req);
   const box = resolvePageBox(req.bundle.manifest.page);
-  const html = await renderHtml(req.bundle, req.params, {
+  const html = await thumbnailHtml(req.bundle, req.params, {
     title: req.bundle.manifest.label,
     bundleKey: req.bundleKey,
     renderLimitMs: remainingMs(deadlineAt),
@@ -328,6 +328,28 @@ async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: T
       await page.setContent("").catch(() => undefined);
     }
   }, deadlineAt);
+}
+
+/**
+ * A thumbnail shows what a document prints: for an e-invoice design, with the invoice its sample params make.
+ * Params that make no valid invoice (a design without sampleParams) still get a picture, without `einvoice`:
+ * publishing checks the invoice of the sample params itself.
+ */
+async function thumbnailHtml(
+  bundle: DesignBundle,
+  params: Record<string, unknown>,
+  options: Parameters<typeof renderHtml>[2],
+): Promise<string> {
+  if (!bundle.manifest.einvoice) return renderHtml(bundle, params, options);
+  try {
+    return (await prepareDocument(bundle, params, options)).html;
+  } catch (error) {
+    const mapping =
+      error instanceof RenderError &&
+      (error.code === "EINVOICE_INVALID" || error.message.startsWith("einvoice.liquid"));
+    if (!mapping) throw error;
+    return renderHtml(bundle, params, options);
+  }
 }
 
 /**
