@@ -85,6 +85,7 @@ const GALLERY_TAGS: [RegExp, string[]][] = [
   [/^請求書/, ["invoice", "ja"]],
   [/^Certificate/, ["certificate", "en"]],
   [/^Shipping label/, ["shipping", "label", "barcode"]],
+  [/^Invoice with Factur-X/, ["invoice", "en", "e-invoice", "factur-x"]],
 ];
 
 /**

@@ -16,6 +16,22 @@ export function delimit(value: unknown, separator = ","): unknown {
   return `${n < 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+/**
+ * `amount`: a number with a fixed count of decimals and thousands separators (1234.5 | amount: 2 →
+ * "1,234.50"; JPY's `einvoice.minorDigits` is 0). For the amounts of an invoice, which `delimit` prints as
+ * they are (30.3). Non-numbers pass through unchanged.
+ */
+export function amount(value: unknown, digits: unknown = 2, separator = ","): unknown {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  const places = Number(digits);
+  if (typeof n !== "number" || !Number.isFinite(n) || !Number.isInteger(places) || places < 0 || places > 6)
+    return value;
+  const [whole, fraction] = Math.abs(n).toFixed(places).split(".");
+  const grouped = (whole ?? "").replace(/\B(?=(\d{3})+(?!\d))/g, String(separator));
+  const negative = n < 0 && Number(Math.abs(n).toFixed(places)) !== 0;
+  return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
+}
+
 const zoneFormats = new BoundedCache<string, Intl.DateTimeFormat>({ maxBytes: 1 * MiB, maxEntries: 64 });
 /** About what one Intl.DateTimeFormat holds besides its zone's name. */
 const FORMAT_BYTES = 2048;
@@ -64,6 +80,7 @@ function instantOf(value: unknown): number {
 /** Filters Platen adds to LiquidJS's built-ins, for every design. */
 export function registerPlatenFilters(engine: Liquid): Liquid {
   engine.registerFilter("delimit", delimit);
+  engine.registerFilter("amount", amount);
   // Markup of our own (the value is escaped inside it): not escaped again as output.
   engine.registerFilter("barcode", { handler: barcodeFilter, raw: true });
   engine.registerFilter("tax_by_rate", taxByRateFilter);

@@ -56,7 +56,12 @@ describe("discovery and public endpoints (shared/identity/README.md#auth_url, sh
     expect(res.status).toBe(200);
     const body = (await res.json()) as { templates: { label: string }[]; next?: number };
     expect(body.templates.map((t) => t.label).sort()).toEqual(
-      ["Certificate of Completion (A4 landscape)", "Shipping label (4 × 6 in)", "請求書（適格請求書・A4縦）"].sort(),
+      [
+        "Certificate of Completion (A4 landscape)",
+        "Invoice with Factur-X (EU, A4)",
+        "Shipping label (4 × 6 in)",
+        "請求書（適格請求書・A4縦）",
+      ].sort(),
     );
     expect(body.next).toBeUndefined();
   });

@@ -96,8 +96,10 @@ function paramProblems(specs: ParameterSpec[], params: Record<string, unknown>, 
 }
 
 describe("sample designs", () => {
-  it("finds the three samples", () => {
-    expect(sampleNames).toEqual(expect.arrayContaining(["certificate-en", "invoice-ja", "shipping-label"]));
+  it("finds the four samples", () => {
+    expect(sampleNames).toEqual(
+      expect.arrayContaining(["certificate-en", "invoice-eu", "invoice-ja", "shipping-label"]),
+    );
   });
 
   describe.each(sampleNames)("%s", (name) => {
@@ -307,5 +309,35 @@ describe("delimit filter", () => {
       delimit("abc"),
       delimit(null),
     ]).toEqual(["0", "999", "1,000", "-3,000", "1,234,567.5", "12,345", "abc", null]);
+  });
+});
+
+describe("invoice-eu", () => {
+  it("makes a valid Factur-X e-invoice of its sample params, and prints the XML's totals", async () => {
+    const { prepareDocument } = await import("#shared/render/einvoice-document.ts");
+    const { loadBundleFromDir } = await import("#shared/authoring/load-bundle.ts");
+    const bundle = await loadBundleFromDir(loadSample("invoice-eu").dir);
+    const doc = await prepareDocument(bundle, bundle.manifest.sampleParams ?? {}, { title: "invoice-eu" });
+    // 6 × 95 + 249.90 at 19 % (VAT 155.78) and 3 × 18.50 at 7 % (VAT 3.89).
+    expect(doc.einvoice?.invoice.totals).toMatchObject({ taxBasis: 875.4, taxTotal: 159.67, duePayable: 1035.07 });
+    expect(doc.html).toContain("1,035.07 EUR");
+    expect(doc.html).toContain("155.78");
+    expect(doc.einvoice?.xml.toString("utf8")).toContain("<ram:DuePayableAmount>1035.07</ram:DuePayableAmount>");
+  });
+});
+
+describe("amount filter", () => {
+  it("prints fixed decimals with thousands separators, and passes non-numbers through", async () => {
+    const { amount } = await import("#shared/render/filters.ts");
+    expect([
+      amount(1234.5, 2),
+      amount(30.3),
+      amount(115703, 0),
+      amount(-0.001, 2),
+      amount("12.5", 2),
+      amount(-2500, 2),
+      amount("abc"),
+      amount(1, 9),
+    ]).toEqual(["1,234.50", "30.30", "115,703", "0.00", "12.50", "-2,500.00", "abc", 1]);
   });
 });
