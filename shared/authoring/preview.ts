@@ -129,7 +129,15 @@ function previewRenderError(err: unknown): unknown {
   // No browser free in time: the renderer is busy, so "try again", as a full queue says.
   if (err instanceof RenderError && err.code === "BROWSER_BUSY")
     return new PlatenError("RENDER_QUEUE_FULL", { cause: err });
-  return documentLimitError(err) ?? err;
+  const refused = documentLimitError(err);
+  // The studio points at the mapping: every rule the invoice breaks is a problem of einvoice.liquid.
+  if (refused?.code === "EINVOICE_INVALID") {
+    return new PlatenError("EINVOICE_INVALID", {
+      details: refused.details.map((d) => ({ file: EINVOICE_MAPPING_FILE, ...d })),
+      cause: err,
+    });
+  }
+  return refused ?? err;
 }
 
 /**

@@ -182,6 +182,19 @@ describe("previewing an e-invoice design", () => {
     expect(preview.status, preview.bytes.toString("utf8", 0, 300)).toBe(200);
     expect(preview.bytes.subarray(0, 5).toString()).toBe("%PDF-");
   });
+
+  it("answers an invoice that breaks a rule with 422 EINVOICE_INVALID, each rule a problem of einvoice.liquid", async () => {
+    const { number, buyer, ...rest } = baseInvoice();
+    const { name: _name, ...nameless } = rest.seller!;
+    const params = { number, buyer, rest: { ...rest, seller: nameless } };
+    const preview = await call("POST", "/designs/preview", writer, { designId, version: 1, params });
+    expect(preview.status).toBe(422);
+    const body = JSON.parse(preview.bytes.toString("utf8")) as { code: string; details: Record<string, string>[] };
+    expect(body.code).toBe("EINVOICE_INVALID");
+    expect(body.details).toContainEqual(
+      expect.objectContaining({ file: "einvoice.liquid", field: "seller.name", code: "BR-06" }),
+    );
+  });
 });
 
 describe("generating from a PDF/A design", () => {

@@ -30,10 +30,15 @@ const FILES: FileKey[] = ["template", "style", "parameters", "sampleParams"];
 interface Problem {
   file?: string;
   field?: string;
+  /** An e-invoice rule's id (BR-06, BR-DE-15, PEPPOL-EN16931-R010, MODEL), shown before the message. */
+  code?: string;
   line?: number;
   column?: number;
   message: string;
 }
+
+/** Codes that name an e-invoice rule rather than a kind of error (TEMPLATE_FAILED…). */
+const RULE_ID = /^(BR-|PEPPOL-|MODEL$)/;
 
 const root = document.getElementById("studio");
 if (root) start(root);
@@ -171,7 +176,8 @@ function start(root: HTMLElement): void {
       const where = place
         ? fill(text("Problemat"), { file: problem.file ?? place.file, line: place.line, column: place.column })
         : (problem.file ?? "");
-      button.textContent = `${where}${problem.field ? ` (${problem.field})` : ""}: ${problem.message}`;
+      const rule = problem.code && RULE_ID.test(problem.code) ? `${problem.code} ` : "";
+      button.textContent = `${where}${problem.field ? ` (${problem.field})` : ""}: ${rule}${problem.message}`;
       if (place) button.addEventListener("click", () => moveTo(place));
       else button.disabled = true;
       item.append(button);
