@@ -114,6 +114,46 @@ describe("the design studio in a browser", () => {
     expect(template).toContain("CHANGED IN THE STUDIO");
   });
 
+  it("shows the e-invoice mapping in a tab of its own for an e-invoice design, edits it and keeps it in the draft", async () => {
+    // A design without `einvoice` has no such tab.
+    expect(await page.$("#tab-einvoiceMapping")).toBeNull();
+    const invoiceEu = stack.localJson.workspaces[0]!.designs.find((d) => d.label.startsWith("Invoice with Factur-X"))!;
+    const editor = await browser.newPage();
+    try {
+      await editor.setCookie(...(await page.cookies()));
+      await editor.goto(`${origin}/designs/${invoiceEu.id}`);
+      await waitForPreview(editor, 0);
+      const mapping = await editor.$eval('.cm-content[data-file="einvoiceMapping"]', (e) => e.textContent);
+      expect(mapping).toContain("invoiceNumber | json");
+      // A rule the invoice breaks is a problem with its rule id: the invoice number (line 2) left out of the mapping.
+      await editor.click("#tab-einvoiceMapping");
+      await editor.click('.cm-content[data-file="einvoiceMapping"]');
+      await editor.keyboard.down("Control");
+      await editor.keyboard.press("Home");
+      await editor.keyboard.up("Control");
+      await editor.keyboard.press("ArrowDown");
+      await editor.keyboard.press("Home");
+      await editor.keyboard.down("Shift");
+      await editor.keyboard.press("End");
+      await editor.keyboard.up("Shift");
+      await editor.keyboard.press("Delete");
+      await editor.waitForFunction(() => /BR-02/.test(document.getElementById("problem-list")?.textContent ?? ""), {
+        timeout: 30_000,
+      });
+      await editor.waitForFunction(
+        () => /Draft saved/.test(document.getElementById("save-status")?.textContent ?? ""),
+        {
+          timeout: 20_000,
+        },
+      );
+      await editor.goto(`${origin}/designs/${invoiceEu.id}`);
+      const saved = await editor.$eval('.cm-content[data-file="einvoiceMapping"]', (e) => e.textContent);
+      expect(saved).not.toContain('"number": {{ invoiceNumber');
+    } finally {
+      await editor.close();
+    }
+  });
+
   it("publishes with a note, and a sync generation of the new version uses the new template", async () => {
     await page.type("#publish-note", "first change");
     await page.click("#publish");

@@ -16,6 +16,8 @@ export const editableFields = z
     style: z.string(),
     parameters: z.unknown(),
     sampleParams: z.unknown().optional(),
+    /** einvoice.liquid, for a design that writes an e-invoice. */
+    einvoiceMapping: z.string().optional(),
     page: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -45,6 +47,7 @@ export function withEdits(base: DesignJsonForm, edits: EditableFields): Record<s
     style: edits.style,
     parameters: edits.parameters,
     ...(edits.sampleParams !== undefined && { sampleParams: edits.sampleParams }),
+    ...(edits.einvoiceMapping !== undefined && { einvoiceMapping: edits.einvoiceMapping }),
     // A custom width and height (no field of the form) stay as they were.
     ...(edits.page && { page: { ...(rest.page as object | undefined), ...cleanPage(edits.page) } }),
   };
@@ -89,6 +92,7 @@ export function fieldsFromForm(form: URLSearchParams): { edits: EditableFields }
       style: value("style"),
       parameters,
       ...(sampleParams !== undefined && { sampleParams }),
+      ...(form.has("einvoiceMapping") && { einvoiceMapping: value("einvoiceMapping") }),
       page: pageSetupOf(value),
     },
   };

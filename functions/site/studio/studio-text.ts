@@ -52,6 +52,7 @@ const studioTexts = {
   tabStyle: { en: "Style", ja: "スタイル" },
   tabParameters: { en: "Parameters (JSON)", ja: "パラメーター（JSON）" },
   tabSample: { en: "Sample data (JSON)", ja: "サンプルデータ（JSON）" },
+  tabEinvoice: { en: "E-invoice mapping (einvoice.liquid)", ja: "電子インボイスのマッピング（einvoice.liquid）" },
   editorFiles: { en: "Design files", ja: "デザインのファイル" },
   pageSetup: { en: "Page setup", ja: "ページ設定" },
   pageSize: { en: "Size", ja: "サイズ" },

@@ -24,8 +24,11 @@ const PREVIEW_PAUSE_MS = 300;
 /** The pause before the draft saves (a little longer: a save is a write). */
 const SAVE_PAUSE_MS = 800;
 
-type FileKey = "template" | "style" | "parameters" | "sampleParams";
-const FILES: FileKey[] = ["template", "style", "parameters", "sampleParams"];
+type FileKey = "template" | "style" | "parameters" | "sampleParams" | "einvoiceMapping";
+/** The files the page has a textarea for (the e-invoice mapping only for an e-invoice design). */
+const FILES: FileKey[] = (["template", "style", "parameters", "sampleParams", "einvoiceMapping"] as FileKey[]).filter(
+  (key) => document.getElementById(`src-${key}`) !== null,
+);
 
 interface Problem {
   file?: string;
@@ -62,8 +65,10 @@ function start(root: HTMLElement): void {
     style: css(),
     parameters: json(),
     sampleParams: json(),
+    // Liquid that writes JSON: the JSON mode marks its brackets and strings.
+    einvoiceMapping: json(),
   };
-  const views = {} as Record<FileKey, EditorView>;
+  const views = {} as Record<FileKey, EditorView> & Partial<Record<"einvoiceMapping", EditorView>>;
   for (const key of FILES) {
     const area = document.getElementById(`src-${key}`) as HTMLTextAreaElement;
     const label = document.querySelector(`label[for="src-${key}"]`)?.textContent ?? key;
@@ -141,6 +146,7 @@ function start(root: HTMLElement): void {
         style: views.style.state.doc.toString(),
         parameters,
         ...(sampleParams !== undefined && { sampleParams }),
+        ...(views.einvoiceMapping && { einvoiceMapping: views.einvoiceMapping.state.doc.toString() }),
         page: pageSetupOf(value),
       },
     };
@@ -190,15 +196,19 @@ function start(root: HTMLElement): void {
     const file: FileKey | undefined =
       problem.file === "template.liquid" || problem.file === "template"
         ? "template"
-        : problem.file === "style.css" || problem.file === "style"
-          ? "style"
-          : problem.file === "parameters" || problem.field?.startsWith("parameters")
-            ? "parameters"
-            : problem.file === "sampleParams" || problem.field?.startsWith("sampleParams")
-              ? "sampleParams"
-              : undefined;
+        : problem.file === "einvoice.liquid" && views.einvoiceMapping
+          ? "einvoiceMapping"
+          : problem.file === "style.css" || problem.file === "style"
+            ? "style"
+            : problem.file === "parameters" || problem.field?.startsWith("parameters")
+              ? "parameters"
+              : problem.file === "sampleParams" || problem.field?.startsWith("sampleParams")
+                ? "sampleParams"
+                : undefined;
     if (!file) return undefined;
     if (problem.line !== undefined) return { file, line: problem.line, column: problem.column ?? 1 };
+    // A rule the mapping's invoice breaks names a model field, not a place in the Liquid.
+    if (file === "einvoiceMapping") return undefined;
     const path = (problem.field ?? "").split(".").slice(1).map(step);
     const source = views[file].state.doc.toString();
     const tree = parseTree(source);

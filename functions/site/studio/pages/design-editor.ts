@@ -44,11 +44,19 @@ const FILE_TABS = [
   ["style", "tabStyle"],
   ["parameters", "tabParameters"],
   ["sampleParams", "tabSample"],
+  ["einvoiceMapping", "tabEinvoice"],
 ] as const;
+
+/** The tabs a design shows: the e-invoice mapping only for a design that writes an e-invoice. */
+const tabsOf = (form: DesignJsonForm) =>
+  FILE_TABS.filter(
+    ([file]) => file !== "einvoiceMapping" || form.einvoice !== undefined || form.einvoiceMapping !== undefined,
+  );
 
 /** The texts of a tab's textarea: the JSON ones pretty-printed. */
 function sourceOf(form: DesignJsonForm, file: (typeof FILE_TABS)[number][0]): string {
   if (file === "template") return form.template;
+  if (file === "einvoiceMapping") return form.einvoiceMapping ?? "";
   if (file === "style") return form.style ?? "";
   const value = file === "parameters" ? form.parameters : form.sampleParams;
   return typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value, null, 2);
@@ -88,11 +96,12 @@ ${marginField("marginLeft", "left", s.marginLeft)}
 
 /** The four files: a tab list (shown by the script) over one labelled textarea each. */
 function fileTabs(s: Texts, form: DesignJsonForm): Html {
-  const tabs = FILE_TABS.map(
+  const shown = tabsOf(form);
+  const tabs = shown.map(
     ([file, label]) =>
       html`<button type="button" role="tab" id="tab-${file}" data-file="${file}" aria-controls="panel-${file}">${s[label]}</button>`,
   );
-  const panels = FILE_TABS.map(
+  const panels = shown.map(
     ([file, label]) => html`<div class="file-panel" id="panel-${file}" role="tabpanel" aria-labelledby="tab-${file}">
 <label for="src-${file}">${s[label]}</label>
 <textarea id="src-${file}" name="${file}" rows="18" spellcheck="false">${sourceOf(form, file)}</textarea>
