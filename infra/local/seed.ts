@@ -86,6 +86,7 @@ const GALLERY_TAGS: [RegExp, string[]][] = [
   [/^Certificate/, ["certificate", "en"]],
   [/^Shipping label/, ["shipping", "label", "barcode"]],
   [/^Invoice with Factur-X/, ["invoice", "en", "e-invoice", "factur-x"]],
+  [/^電子インボイス/, ["invoice", "ja", "e-invoice", "factur-x"]],
 ];
 
 /**

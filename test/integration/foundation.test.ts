@@ -27,7 +27,7 @@ afterAll(async () => {
 const invoiceOf = (ws: typeof demo) => ws.designs.find((d) => d.label.includes("請求書"))!;
 
 describe("seed and local.json", () => {
-  it("has two workspaces with keys and the four samples each", () => {
+  it("has two workspaces with keys and the five samples each", () => {
     expect(stack.localJson.apiBaseUrl).toBe(`http://localhost:${stack.port}/v1`);
     expect(stack.localJson.workspaces.map((w) => [w.name, w.plan])).toEqual([
       ["Demo", "standard"],
@@ -36,7 +36,7 @@ describe("seed and local.json", () => {
     for (const ws of stack.localJson.workspaces) {
       expect(ws.id).toMatch(/^[0-9A-Za-z]{16}$/);
       expect(ws.appKey).toMatch(/^plt_/);
-      expect(ws.designs).toHaveLength(4);
+      expect(ws.designs).toHaveLength(5);
       expect(ws.designs.every((d) => d.latestVersion === 1)).toBe(true);
     }
     expect(stack.output()).toContain("local.json");
@@ -174,7 +174,7 @@ describe("design list (OpenAPI listDesigns)", () => {
   it("lists the workspace's designs with thumbnails that serve a PNG", async () => {
     const res = await api(stack, demo.appKey)("/file/designs");
     const body = await res.json();
-    expect(body).toMatchObject({ total: 4, page: 1, pageSize: 30, totalPages: 1 });
+    expect(body).toMatchObject({ total: 5, page: 1, pageSize: 30, totalPages: 1 });
     expect(body.designs.map((d: { id: string }) => d.id).sort()).toEqual(demo.designs.map((d) => d.id).sort());
     const thumb = await fetch(body.designs[0].thumbnail.replace("localhost", "127.0.0.1"), {
       headers: { appkey: demo.appKey },

@@ -61,6 +61,7 @@ describe("discovery and public endpoints (shared/identity/README.md#auth_url, sh
         "Invoice with Factur-X (EU, A4)",
         "Shipping label (4 × 6 in)",
         "請求書（適格請求書・A4縦）",
+        "電子インボイス（Factur-X・円・A4縦）",
       ].sort(),
     );
     expect(body.next).toBeUndefined();

@@ -24,7 +24,7 @@ it("keeps workspaces, designs and stored objects across a clean stop and a crash
     first.workspaces.map((w) => [w.id, w.appKey, w.designs]),
   );
   const list = await (await api(stack, demo.appKey)("/file/designs")).json();
-  expect(list.total).toBe(4);
+  expect(list.total).toBe(5);
   const thumbAfter = Buffer.from(
     await (await api(stack, demo.appKey)(`/file/designs/${design.id}/thumbnail`)).arrayBuffer(),
   );
