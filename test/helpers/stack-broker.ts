@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
 import { type RunningStack, removeDataDir, startStack } from "./local-stack.ts";
 import { isAlive } from "./processes.ts";
@@ -32,6 +34,8 @@ declare module "vitest" {
  * files run one after another on one stack instead of starting one each (a start is
  * 5–10 s of a 2-core machine). A stack starts when a worker first asks for one, so a
  * run without such files starts none; a stack that died is replaced; all stop at the end.
+ * It also builds the functions' deployed bundles once per run for the files that read
+ * them (deployed-bundles.ts), on first request, in a child process.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let dir: string | undefined;
@@ -62,8 +66,35 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return { dataDir, port, pid, localJson, baseUrl, outputFile, outputFrom: statSync(outputFile).size };
   }
 
+  const bundles = new Map<string, Promise<Record<string, string>>>();
+
+  /** `{ id: codeDir }` of one synthesis with bundling of `ids` (test/infra/synth-bundles.ts), once per id set. */
+  function bundle(ids: string[]): Promise<Record<string, string>> {
+    const key = [...ids].sort().join(",");
+    let entry = bundles.get(key);
+    if (!entry) {
+      dir ??= mkdtempSync(join(tmpdir(), "platen-shared-stacks-"));
+      const outdir = join(dir, `cdk.out-${bundles.size}`);
+      const script = join(import.meta.dirname, "../infra/synth-bundles.ts");
+      entry = promisify(execFile)(process.execPath, ["--import", "tsx", script, outdir, ...ids], {
+        maxBuffer: 2 ** 24,
+      }).then(({ stdout }) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>);
+      // A failed build is not kept: the next file asking tries again (and reports its own error).
+      entry.catch(() => bundles.delete(key));
+      bundles.set(key, entry);
+    }
+    return entry;
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://broker");
+    if (req.method === "POST" && url.pathname === "/bundles") {
+      bundle((url.searchParams.get("ids") ?? "").split(",").filter(Boolean)).then(
+        (dirs) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(dirs)),
+        (err: Error) => res.writeHead(500, { "content-type": "text/plain" }).end(err.stack ?? err.message),
+      );
+      return;
+    }
     if (req.method !== "POST" || url.pathname !== "/acquire") {
       res.writeHead(404).end();
       return;
@@ -78,6 +109,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     server.close();
+    await Promise.all([...bundles.values()].map((entry) => entry.catch(() => undefined)));
     await Promise.all(
       [...stacks.values()].map(async (entry) => {
         const started = await entry.catch(() => undefined);

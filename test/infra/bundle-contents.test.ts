@@ -1,12 +1,15 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
-import { bundleCode, SYNTH_TIMEOUT_MS } from "./synth.ts";
+import { deployedBundles } from "../helpers/deployed-bundles.ts";
+import { bundleCode } from "./synth.ts";
+
+/** The run's one build of every function's bundle (deployed-bundles.ts), minutes on a loaded machine. */
+const BUNDLES_TIMEOUT_MS = 900_000;
 
 /** Traces a bundle keeps of puppeteer-core and @sparticuz/chromium, minified with kept names. */
 const CHROMIUM_MARKERS = [/puppeteer/i, /CdpBrowser/, /chromium\.br/, /swiftshader/];
@@ -22,9 +25,6 @@ const nonRender = Object.values(functions)
  * stack, as deployed.
  */
 describe("bundle contents", () => {
-  const work = mkdtempSync(join(tmpdir(), "platen-bundles-"));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
   it("the markers are found where puppeteer and @sparticuz/chromium are bundled (minified, names kept)", async () => {
     const out = await build({
       entryPoints: ["shared/render/chromium-launch.ts"],
@@ -43,31 +43,18 @@ describe("bundle contents", () => {
     `no non-render function's bundle contains them (${nonRender.join(", ")})`,
     async () => {
       expect(nonRender.length).toBeGreaterThan(5);
-      const script = join(import.meta.dirname, "synth-bundles.ts");
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ["--import", "tsx", script, join(work, "cdk.out"), ...nonRender],
-        {
-          maxBuffer: 2 ** 24,
-        },
-      );
-      const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+      const all = await deployedBundles();
+      const codeDirs = Object.fromEntries(nonRender.map((id) => [id, all[id]!]));
       const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(bundleCode(dir))]));
       expect(found).toEqual(Object.fromEntries(nonRender.map((id) => [id, []])));
     },
-    SYNTH_TIMEOUT_MS,
+    BUNDLES_TIMEOUT_MS,
   );
 
   it(
     "the barcode encoders are a chunk of the Chromium functions' bundles, only the filter's symbologies, loaded only by import()",
     async () => {
-      const script = join(import.meta.dirname, "synth-bundles.ts");
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ["--import", "tsx", script, join(work, "cdk.out-render"), "render"],
-        { maxBuffer: 2 ** 24 },
-      );
-      const { render: dir } = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+      const { render: dir } = await deployedBundles();
       const index = readFileSync(join(dir!, "index.mjs"), "utf8");
       expect(index).not.toMatch(/bwipp_qrcode|BWIPP_VERSION/);
       const chunkWith = (pattern: RegExp) =>
@@ -99,6 +86,6 @@ describe("bundle contents", () => {
       // The browser-download code's proxy support is a stub (platen-function.ts BUNDLE_STUBS).
       expect(bundleCode(dir!)).not.toMatch(/quickjs|PacProxyAgent/i);
     },
-    SYNTH_TIMEOUT_MS,
+    BUNDLES_TIMEOUT_MS,
   );
 });

@@ -1,12 +1,11 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
 import { bundlingOptions } from "#infra/stack/platen-function.ts";
+import { deployedBundles } from "../helpers/deployed-bundles.ts";
 import { bundleCode } from "./synth.ts";
 
 /** Traces of the local stack's test hooks in minified code with kept names. */
@@ -65,13 +64,7 @@ describe("test hooks are compiled out of the deployed bundles", () => {
 
   it(`no deployed function's bundle contains them (${Object.keys(functions).length} functions, bundled by the real stack)`, async () => {
     const ids = Object.values(functions).map((def) => def.id);
-    const script = join(import.meta.dirname, "synth-bundles.ts");
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", script, join(work, "cdk.out"), ...ids],
-      { maxBuffer: 2 ** 24 },
-    );
-    const codeDirs = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
+    const codeDirs = await deployedBundles();
     expect(Object.keys(codeDirs).sort()).toEqual([...ids].sort());
     const found = Object.fromEntries(Object.entries(codeDirs).map(([id, dir]) => [id, markersIn(bundleCode(dir))]));
     expect(found).toEqual(Object.fromEntries(ids.map((id) => [id, []])));
