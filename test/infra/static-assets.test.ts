@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Match } from "aws-cdk-lib/assertions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { siteStaticAssets } from "#shared/definitions/static-assets.ts";
 import manifest from "../../functions/site/studio/generated/scripts.json" with { type: "json" };
+import { deployedBundles } from "../helpers/deployed-bundles.ts";
 import {
   bundleCode,
   isAssetUploader,
@@ -125,28 +123,15 @@ describe("the site's static assets", () => {
 });
 
 describe("the site function's bundle", () => {
-  const work = mkdtempSync(join(tmpdir(), "platen-site-bundle-"));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-  it(
-    "names the built script but does not carry it (CodeMirror is in the static file only)",
-    async () => {
-      const script = join(import.meta.dirname, "synth-bundles.ts");
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ["--import", "tsx", script, join(work, "cdk.out"), "site"],
-        { maxBuffer: 2 ** 24 },
-      );
-      const { site: dir } = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
-      const code = bundleCode(dir!);
-      expect(code).toContain(manifest.editor);
-      // A message of CodeMirror's syntax trees (@lezer/common): in the built script, not in the function.
-      const marker = "Can't add per-node props to node types";
-      const built = readFileSync(join(import.meta.dirname, "../..", siteStaticAssets.dir, manifest.editor), "utf8");
-      expect(built.includes(marker)).toBe(true);
-      expect(code.includes(marker)).toBe(false);
-      expect(readdirSync(dir!).some((name) => name.endsWith(".json"))).toBe(false);
-    },
-    SYNTH_TIMEOUT_MS,
-  );
+  it("names the built script but does not carry it (CodeMirror is in the static file only)", async () => {
+    const { site: dir } = await deployedBundles(); // the run's one build of every function
+    const code = bundleCode(dir!);
+    expect(code).toContain(manifest.editor);
+    // A message of CodeMirror's syntax trees (@lezer/common): in the built script, not in the function.
+    const marker = "Can't add per-node props to node types";
+    const built = readFileSync(join(import.meta.dirname, "../..", siteStaticAssets.dir, manifest.editor), "utf8");
+    expect(built.includes(marker)).toBe(true);
+    expect(code.includes(marker)).toBe(false);
+    expect(readdirSync(dir!).some((name) => name.endsWith(".json"))).toBe(false);
+  }, 900_000);
 });
