@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -22,8 +22,6 @@ export type ScriptManifest = Record<keyof typeof ENTRIES, string>;
 
 export async function buildBrowserScripts(): Promise<{ manifest: ScriptManifest; bytes: Record<string, number> }> {
   const dir = join(ROOT, siteStaticAssets.dir);
-  // Only this build's files: the deploy keeps older ones in the bucket for pages still open.
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const manifest = {} as ScriptManifest;
   const bytes: Record<string, number> = {};
@@ -39,12 +37,27 @@ export async function buildBrowserScripts(): Promise<{ manifest: ScriptManifest;
     });
     const js = result.outputFiles[0]!.contents;
     const file = `${name}.${createHash("sha256").update(js).digest("hex").slice(0, 16)}.js`;
-    writeFileSync(join(dir, file), js);
+    writeAtomically(join(dir, file), js);
     manifest[name] = file;
     bytes[file] = js.length;
   }
-  writeFileSync(MANIFEST, `${JSON.stringify(manifest)}\n`);
+  writeAtomically(MANIFEST, `${JSON.stringify(manifest)}\n`);
+  // Only this build's files stay (the deploy keeps older ones in the bucket for pages still open). The
+  // folder is never emptied first: a running stack (a second `npm start`, a test's) keeps serving the file
+  // its manifest names while another build of the same sources writes it again.
+  const current = new Set(Object.values(manifest));
+  for (const name of readdirSync(dir)) {
+    // Another build's file on its way in (`.tmp`) is that build's to rename.
+    if (!current.has(name) && !name.endsWith(".tmp")) rmSync(join(dir, name), { force: true });
+  }
   return { manifest, bytes };
+}
+
+/** Written beside, then renamed over: a reader sees the old file or the new one, never a torn one. */
+function writeAtomically(path: string, data: string | Uint8Array): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, path);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
