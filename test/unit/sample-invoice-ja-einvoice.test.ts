@@ -26,10 +26,10 @@ describe("invoice-ja-einvoice: the mapping", () => {
     const { invoice } = result;
     expect(invoice.currency).toBe("JPY");
     expect(invoice.minorDigits).toBe(0);
-    expect(invoice.seller.taxRegistrationId).toBe("T9234567890123"); // BT-32: the 登録番号
-    expect(invoice.seller.legalId).toBe("9234567890123"); // BT-30 (BR-CO-26 wants it or a VAT id)
-    expect(invoice.seller.address?.country).toBe("JP");
-    expect(invoice.buyer.address?.country).toBe("JP");
+    expect(invoice.seller?.taxRegistrationId).toBe("T9234567890123"); // BT-32: the 登録番号
+    expect(invoice.seller?.legalId).toBe("9234567890123"); // BT-30 (BR-CO-26 wants it or a VAT id)
+    expect(invoice.seller?.address?.country).toBe("JP");
+    expect(invoice.buyer?.address?.country).toBe("JP");
     // 10 %: 50,000 + 12.5 × 8,000 + 12,800 + 3 × 2,480 = 170,240 → 17,024;
     //  8 %: 15 × 1,080 + 24 × 98 = 18,552 → 1,484.16 → 1,484; total 188,792 + 18,508 = 207,300.
     expect(invoice.vatBreakdown.map((r) => [r.category, r.rate, r.taxableAmount, r.taxAmount])).toEqual([

@@ -41,7 +41,7 @@ interface Problem {
 }
 
 /** Codes that name an e-invoice rule rather than a kind of error (TEMPLATE_FAILED…). */
-const RULE_ID = /^(BR-|PEPPOL-|MODEL$)/;
+const RULE_ID = /^(BR-|PEPPOL-|PLATEN-|MODEL$)/;
 
 const root = document.getElementById("studio");
 if (root) start(root);
@@ -182,7 +182,9 @@ function start(root: HTMLElement): void {
       const where = place
         ? fill(text("Problemat"), { file: problem.file ?? place.file, line: place.line, column: place.column })
         : (problem.file ?? "");
-      const rule = problem.code && RULE_ID.test(problem.code) ? `${problem.code} ` : "";
+      // Publishing's checks name the rule in their message already ("… breaks BR-06: …").
+      const named = problem.code && RULE_ID.test(problem.code) && !problem.message.includes(problem.code);
+      const rule = named ? `${problem.code} ` : "";
       button.textContent = `${where}${problem.field ? ` (${problem.field})` : ""}: ${rule}${problem.message}`;
       if (place) button.addEventListener("click", () => moveTo(place));
       else button.disabled = true;

@@ -13,13 +13,21 @@ import { previewPages } from "../preview-render.ts";
 import { auditDesign, jsonAnswer } from "../studio-access.ts";
 import { studioText } from "../studio-text.ts";
 
-/** A problem list as the page shows it before the script takes over (the form's answer). */
+/** Codes that name an e-invoice rule (BR-06, PEPPOL-EN16931-R010, MODEL…) rather than a kind of error. */
+const RULE_ID = /^(BR-|PEPPOL-|PLATEN-|MODEL$)/;
+
+/**
+ * A problem list as the page shows it before the script takes over (the form's answer), in the
+ * page's language; an e-invoice rule's id comes first unless the message names it already.
+ */
 export function problemItems(lang: Language, problems: readonly BundleProblem[]): Html[] {
   const s = studioText(lang);
   return problems.map((p) => {
     const where =
       p.line !== undefined ? fill(s.problemAt, { file: p.file, line: p.line, column: p.column ?? 1 }) : p.file;
-    return html`<li>${where}${p.field ? ` (${p.field})` : ""}: ${p.message}</li>`;
+    const message = lang === "ja" && p.messageJa ? p.messageJa : p.message;
+    const rule = p.code && RULE_ID.test(p.code) && !message.includes(p.code) ? `${p.code} ` : "";
+    return html`<li>${where}${p.field ? ` (${p.field})` : ""}: ${rule}${message}</li>`;
   });
 }
 
@@ -61,6 +69,7 @@ async function refusedForm(call: DesignCall, problems: BundleProblem[]) {
       style: form.get("style") ?? "",
       parameters: form.get("parameters") ?? "",
       sampleParams: form.get("sampleParams") ?? "",
+      ...(form.has("einvoiceMapping") && { einvoiceMapping: form.get("einvoiceMapping") ?? "" }),
     },
   };
 }

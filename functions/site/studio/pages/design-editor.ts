@@ -265,7 +265,7 @@ export const publishAction = (identity: SiteIdentity): PageHandler => {
       const conflict = err.code === "DESIGN_VERSION_CONFLICT";
       const message = conflict
         ? fill(s.conflict, { version: String(err.details[0]?.latestVersion ?? "?") })
-        : [s.problem, ...err.details.map((d) => d.message)].join(" ");
+        : [s.problem, ...err.details.map((d) => (call.req.lang === "ja" && d.messageJa) || d.message)].join(" ");
       // The draft started from the version the form expected; the diff shows what the winner changed.
       const base = Number(fields.get("expectedLatestVersion"));
       const link =
