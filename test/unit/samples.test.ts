@@ -96,9 +96,9 @@ function paramProblems(specs: ParameterSpec[], params: Record<string, unknown>, 
 }
 
 describe("sample designs", () => {
-  it("finds the four samples", () => {
+  it("finds the five samples", () => {
     expect(sampleNames).toEqual(
-      expect.arrayContaining(["certificate-en", "invoice-eu", "invoice-ja", "shipping-label"]),
+      expect.arrayContaining(["certificate-en", "invoice-eu", "invoice-ja", "invoice-ja-einvoice", "shipping-label"]),
     );
   });
 
