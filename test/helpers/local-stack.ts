@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseReadyLine } from "#infra/local/ready-line.ts";
@@ -47,13 +47,17 @@ export const STACK_NODE_ARGS = ["--max-old-space-size=1024", "--import", "tsx", 
  * Starts `npm start`'s entry as a child process on a free port with a temporary (or
  * given) data dir, exactly as a user would, and waits for its ready line. `outputFile`
  * also receives what it prints (the shared stacks' output, read from other processes).
+ * In a test run, a stack without a data dir starts on a copy of the run's seeded one
+ * (stack-broker.ts): a later start of `npm start`, the seed's workspaces, users and
+ * gallery already there, which halves the start (the seed publishes ten designs).
+ * `fresh: true` seeds its own (a test of the first start); so do runs outside vitest.
  * With `PLATEN_TEST_STACK_TIMES=<file>`, each start appends a line: test file, milliseconds.
  */
 export async function startStack(
-  opts: { dataDir?: string; env?: Record<string, string>; outputFile?: string } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; outputFile?: string; fresh?: boolean } = {},
 ): Promise<RunningStack> {
   const startedAt = Date.now();
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "platen-test-"));
+  const dataDir = opts.dataDir ?? (await newDataDir(opts.fresh === true));
   const child = spawn(process.execPath, STACK_NODE_ARGS, {
     cwd: repoRoot,
     env: {
@@ -99,6 +103,26 @@ export async function startStack(
       await removeDirs(profiles);
     },
   };
+}
+
+/** A temporary data dir: empty, or a copy of the run's seeded one when a stack broker is there. */
+async function newDataDir(fresh: boolean): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), "platen-test-"));
+  // Only test workers have a broker to ask (vitest sets VITEST_POOL_ID there); imported
+  // lazily so the benches, plain scripts, do not load vitest.
+  if (fresh || !process.env.VITEST_POOL_ID) return dataDir;
+  const { inject } = await import("vitest");
+  const broker = inject("stackBroker");
+  if (!broker) return dataDir;
+  const res = await fetch(`${broker}/seeded`, { method: "POST" });
+  if (res.status !== 200) throw new Error(`the stack broker could not seed a data dir:\n${await res.text()}`);
+  copySeeded(await res.text(), dataDir);
+  return dataDir;
+}
+
+/** Copies a stopped stack's data dir (without its runtime.json: that pid may be anyone's by now). */
+export function copySeeded(seeded: string, dataDir: string): void {
+  cpSync(seeded, dataDir, { recursive: true, filter: (src) => src !== join(seeded, "runtime.json") });
 }
 
 function logStartTime(ms: number): void {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
-import { type RunningStack, removeDataDir, startStack } from "./local-stack.ts";
+import { copySeeded, type RunningStack, removeDataDir, startStack } from "./local-stack.ts";
 import { isAlive } from "./processes.ts";
 
 /** What a test file gets of a shared stack (shared-stack.ts): enough to reach it and read its stores. */
@@ -34,18 +34,39 @@ declare module "vitest" {
  * files run one after another on one stack instead of starting one each (a start is
  * 5–10 s of a 2-core machine). A stack starts when a worker first asks for one, so a
  * run without such files starts none; a stack that died is replaced; all stop at the end.
- * It also builds the functions' deployed bundles once per run for the files that read
+ * It also seeds one data dir per run that the other starts copy (local-stack.ts), and
+ * builds the functions' deployed bundles once per run for the files that read
  * them (deployed-bundles.ts), on first request, in a child process.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let dir: string | undefined;
   const stacks = new Map<string, Promise<{ stack: RunningStack; outputFile: string }>>();
 
+  let seeded: Promise<string> | undefined;
+
+  /** The run's seeded data dir: one fresh start, stopped, that every other start copies. */
+  function seed(): Promise<string> {
+    if (!seeded) {
+      const entry = startStack({ fresh: true }).then(async (stack) => {
+        await stack.stop();
+        return stack.dataDir;
+      });
+      // A failed seed is not kept: the next start asking tries again (and reports its own error).
+      entry.catch(() => {
+        if (seeded === entry) seeded = undefined;
+      });
+      seeded = entry;
+    }
+    return seeded;
+  }
+
   async function start(pool: string) {
     dir ??= mkdtempSync(join(tmpdir(), "platen-shared-stacks-"));
     const outputFile = join(dir, `stack-${pool}-${Date.now()}.log`);
     writeFileSync(outputFile, "");
-    return { stack: await startStack({ outputFile }), outputFile };
+    const dataDir = mkdtempSync(join(tmpdir(), "platen-test-"));
+    copySeeded(await seed(), dataDir);
+    return { stack: await startStack({ outputFile, dataDir }), outputFile };
   }
 
   async function acquire(pool: string): Promise<SharedStackInfo> {
@@ -88,6 +109,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://broker");
+    if (req.method === "POST" && url.pathname === "/seeded") {
+      seed().then(
+        (dataDir) => res.writeHead(200, { "content-type": "text/plain" }).end(dataDir),
+        (err: Error) => res.writeHead(500, { "content-type": "text/plain" }).end(err.stack ?? err.message),
+      );
+      return;
+    }
     if (req.method === "POST" && url.pathname === "/bundles") {
       bundle((url.searchParams.get("ids") ?? "").split(",").filter(Boolean)).then(
         (dirs) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(dirs)),
@@ -110,6 +138,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     server.close();
     await Promise.all([...bundles.values()].map((entry) => entry.catch(() => undefined)));
+    const seededDir = await seeded?.catch(() => undefined);
+    if (seededDir) removeDataDir(seededDir);
     await Promise.all(
       [...stacks.values()].map(async (entry) => {
         const started = await entry.catch(() => undefined);

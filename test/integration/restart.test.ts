@@ -8,7 +8,7 @@ afterAll(async () => {
 });
 
 it("keeps workspaces, designs and stored objects across a clean stop and a crash, and never re-seeds", async () => {
-  stack = await startStack();
+  stack = await startStack({ fresh: true }); // the first start seeds
   const first = stack.localJson;
   const demo = first.workspaces[0]!;
   const design = demo.designs[0]!;
