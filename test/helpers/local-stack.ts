@@ -49,7 +49,7 @@ export const STACK_NODE_ARGS = ["--max-old-space-size=1024", "--import", "tsx", 
  * also receives what it prints (the shared stacks' output, read from other processes).
  * In a test run, a stack without a data dir starts on a copy of the run's seeded one
  * (stack-broker.ts): a later start of `npm start`, the seed's workspaces, users and
- * gallery already there, which halves the start (the seed publishes ten designs).
+ * gallery already there, which halves the start (the seed publishes every sample in two workspaces).
  * `fresh: true` seeds its own (a test of the first start); so do runs outside vitest.
  * With `PLATEN_TEST_STACK_TIMES=<file>`, each start appends a line: test file, milliseconds.
  */
