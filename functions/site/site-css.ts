@@ -52,7 +52,7 @@ section.api-op th, section.api-op td:first-child, section.api-op .nowrap { white
 main.wide { max-width: 96rem; }
 textarea { font-family: ui-monospace, Menlo, monospace; font-size: .9rem; width: 100%; border: 1px solid #767676; border-radius: 4px; padding: .5rem; }
 textarea:focus-visible, .cm-editor.cm-focused { outline: 3px solid #1f6feb; outline-offset: 2px; }
-img.thumb { border: 1px solid var(--line); background: #fff; }
+img.thumb { border: 1px solid var(--line); background: #fff; aspect-ratio: 210 / 297; height: auto; object-fit: contain; }
 .badge { font-size: .8rem; background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 3px; padding: 0 .3rem; }
 .create-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
 form.create { border: 1px solid var(--line); border-radius: 4px; padding: 0 1rem .5rem; }

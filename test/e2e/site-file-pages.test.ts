@@ -41,7 +41,7 @@ afterAll(async () => {
 /** Every `<img>` of the page has loaded with pixels (none broken, none still loading) and is decoded. */
 async function imagesLoaded(page: Page): Promise<void> {
   await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0), {
-    timeout: 30_000,
+    timeout: 60_000,
   });
   await page.evaluate(() => Promise.all(Array.from(document.images).map((i) => i.decode())));
 }
@@ -92,7 +92,12 @@ describe("page images in a browser without a PDF viewer", () => {
   it("a version's sample opens from the history as page images", async () => {
     const page = await browser.newPage();
     await logIn(page, siteOrigin(stack), admin, `/designs/${designId}/versions`);
-    await Promise.all([page.waitForNavigation(), page.click('tr[data-version="1"] a.sample-link')]);
+    // The sample is rendered on this first visit, and its page images drawn as they load: on a busy
+    // machine that takes longer than a navigation's default 30 s, so wait for the document, then its images.
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 90_000 }),
+      page.click('tr[data-version="1"] a.sample-link'),
+    ]);
     expect(new URL(page.url()).pathname).toBe(`/designs/${designId}/versions/1/sample`);
     await imagesLoaded(page);
     const images = await pageImages(page);
@@ -101,5 +106,5 @@ describe("page images in a browser without a PDF viewer", () => {
     expect(await page.$$eval("iframe, embed, object", (e) => e.length)).toBe(0);
     await shoot(page, shots, "03-version-sample");
     await page.close();
-  });
+  }, 180_000);
 });
