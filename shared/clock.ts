@@ -4,9 +4,11 @@
  * local stack's test hooks (PLATEN_TEST_HOOKS=1); the deployed bundles have no offset at all
  * (compiled out: shared/test-hooks.d.ts).
  */
+import { environment, integer } from "#shared/config/settings.ts";
+
 // A test hook, not configuration (no deployment sets it): read beside the hook it arms, not in
 // shared/aws/config.ts, so the hook and its switch stay one piece.
-let offsetMs = globalThis.__PLATEN_TEST_HOOKS__ !== false ? Number(process.env.PLATEN_CLOCK_OFFSET_MS ?? 0) || 0 : 0;
+let offsetMs = globalThis.__PLATEN_TEST_HOOKS__ !== false ? (integer(environment(), "PLATEN_CLOCK_OFFSET_MS") ?? 0) : 0;
 
 export interface Clock {
   now(): Date;

@@ -1,44 +1,35 @@
 // First: sets the process up like the Lambda runtime before any handler module loads.
 import "./invocation-scope.ts";
-import { resolve } from "node:path";
 import { formatReadyLine } from "./ready-line.ts";
 import { type LocalStack, startLocalStack } from "./stack.ts";
+import { readStartSettings } from "./start-settings.ts";
 import { stopOnExit } from "./stop-on-exit.ts";
 
 const log = (msg: string) => console.log(`[platen] ${msg}`);
 
 /**
  * `npm start`: the whole service on this machine (no AWS account, no Docker).
- * PORT (default 3000) and PLATEN_DATA_DIR (default .platen) configure it; Ctrl-C stops it.
+ * PORT (default 3000) and PLATEN_DATA_DIR (default .platen) configure it (start-settings.ts); Ctrl-C stops it.
  */
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 3000);
-  const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
-  log(`starting the local stack (data dir ${dataDir})`);
+  const settings = readStartSettings();
+  log(`starting the local stack (data dir ${settings.dataDir})`);
   let stack: LocalStack | undefined;
   // From the first moment: a stop while starting ends the process (what it opened dies with it).
   stopOnExit(async () => {
     if (!stack) process.exit(1);
     await stack.stop();
   }, log);
-  stack = await startLocalStack({
-    port,
-    dataDir,
-    testHooks: process.env.PLATEN_TEST_HOOKS === "1",
-    timeoutScale: Number(process.env.PLATEN_TIMEOUT_SCALE ?? 1),
-    visibilityScale: Number(process.env.PLATEN_VISIBILITY_SCALE ?? 1),
-    sweepSeconds: process.env.PLATEN_SWEEP_SECONDS ? Number(process.env.PLATEN_SWEEP_SECONDS) : undefined,
-    log,
-  });
+  stack = await startLocalStack({ ...settings, log });
   const { apiBaseUrl, siteUrl } = stack.localJson;
   console.log(formatReadyLine({ apiBaseUrl, siteUrl, localJsonPath: stack.localJsonPath }));
 }
 
 /** One line saying what to do, never a stack trace, for the mistakes a first start meets. */
 function explain(err: NodeJS.ErrnoException): string {
-  if (err.name === "AlreadyRunningError") return err.message;
+  if (err.name === "AlreadyRunningError" || err.name === "ConfigError") return err.message;
   if (err.code === "EADDRINUSE")
-    return `port ${process.env.PORT ?? 3000} is in use by another program; set PORT to a free one`;
+    return `port ${readStartSettings().port} is in use by another program; set PORT to a free one`;
   const lockHint = /LOCK|lock/.test(String(err.message))
     ? " (is another `npm start` or `npm run admin` using this data dir?)"
     : "";

@@ -1,10 +1,11 @@
 import { type BucketId, buckets, DEFAULT_FILE_RETENTION_DAYS } from "#shared/definitions/buckets.ts";
 import { type QueueDefinition, type QueueId, queues } from "#shared/definitions/queues.ts";
 import { type TableId, tables } from "#shared/definitions/tables.ts";
+import { ConfigError, environment, positiveInt } from "#shared/config/settings.ts";
 
 /**
- * Configuration: the one module that reads the environment. A missing variable fails fast
- * with a message naming it (Gotenberg habit).
+ * Configuration of the AWS resources and URLs. A missing variable fails fast with a message
+ * naming it (Gotenberg habit); the parser of the other settings is shared/config/settings.ts.
  *
  * Resource names come from the variables the definitions name (`envVar` of
  * shared/definitions): TABLE_WORKSPACES, TABLE_DESIGNS, TABLE_REQUESTS, TABLE_FILES,
@@ -23,13 +24,6 @@ export interface PlatenConfig {
   baseUrl: string;
   authUrl: string;
   siteUrl: string;
-}
-
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
 }
 
 function required(name: string): string {
@@ -84,17 +78,6 @@ export function config(): PlatenConfig {
   return cached;
 }
 
-/**
- * The environment as a map of settings. Modules that parse a group of settings (render,
- * fair share, request ZIP links, the `X-File-Mapping` cap, limits, webhooks) take it as a
- * parameter, which their tests replace; it is the live environment, so the next read sees
- * a value a test has changed.
- */
-export type Environment = Readonly<Record<string, string | undefined>>;
-
-/** The process environment: the default of those settings readers, and what a child process inherits. */
-export const environment = (): Environment => process.env;
-
 /** `POWERTOOLS_SERVICE_NAME`: the service of every log line and metric (`platen-<stage>` deployed). */
 export const serviceName = (): string => process.env.POWERTOOLS_SERVICE_NAME ?? "platen";
 
@@ -105,11 +88,12 @@ export const serviceName = (): string => process.env.POWERTOOLS_SERVICE_NAME ?? 
 export const presignEndpoint = (): string | undefined => process.env.S3_PRESIGN_ENDPOINT || undefined;
 
 /**
- * `PLATEN_FILE_RETENTION_DAYS`: days a workspace's files are kept, by default the files
- * bucket's lifecycle (shared/definitions/buckets.ts). Read per request, so tests may change it.
+ * `PLATEN_FILE_RETENTION_DAYS`: days a workspace's files are kept (a positive integer), by
+ * default the files bucket's lifecycle (shared/definitions/buckets.ts). Read per request, so
+ * tests may change it.
  */
-export function fileRetentionDays(): number {
-  return Number(process.env.PLATEN_FILE_RETENTION_DAYS ?? DEFAULT_FILE_RETENTION_DAYS) || DEFAULT_FILE_RETENTION_DAYS;
+export function fileRetentionDays(env = environment()): number {
+  return positiveInt(env, "PLATEN_FILE_RETENTION_DAYS") ?? DEFAULT_FILE_RETENTION_DAYS;
 }
 
 /** Where the identity key seeds are: a file (`PLATEN_IDENTITY_KEYS_FILE`, locally) or a secret (AWS). */

@@ -3,7 +3,7 @@
  * deploy of new code (and, later, per plan). PLATEN_RATE_LIMITS and PLATEN_PLAN_PAGES take JSON
  * objects that override the defaults key by key.
  */
-import { environment } from "#shared/aws/config.ts";
+import { type Environment, environment, jsonObject } from "#shared/config/settings.ts";
 import type { RateClass } from "#shared/definitions/rate-classes.ts";
 
 export interface PlanLimits {
@@ -39,32 +39,24 @@ const DEFAULT_PLANS: Record<string, PlanLimits> = {
  */
 const DEFAULT_PREVIEW_PAGES: Record<string, number> = { free: 300, personal: 3000, standard: 10000, premium: 50000 };
 
-function jsonEnv<T>(name: string): Partial<T> {
-  const raw = environment()[name];
-  if (!raw) return {};
-  try {
-    return JSON.parse(raw) as Partial<T>;
-  } catch {
-    throw new Error(`${name} must be a JSON object, e.g. {"sync":30}`);
-  }
+/** Requests per minute per workspace and class (`PLATEN_RATE_LIMITS` over the defaults). */
+export function rateLimits(env: Environment = environment()): Record<RateClass, number> {
+  return {
+    ...DEFAULT_RATES,
+    ...jsonObject<Partial<Record<RateClass, number>>>(env, "PLATEN_RATE_LIMITS", '{"sync":30}'),
+  };
 }
 
-/** Requests per minute per workspace and class. */
-export function rateLimits(): Record<RateClass, number> {
-  return { ...DEFAULT_RATES, ...jsonEnv<Record<RateClass, number>>("PLATEN_RATE_LIMITS") };
+/** Pages a month per plan (`PLATEN_PLAN_PAGES` over the defaults). */
+export function planLimits(env: Environment = environment()): Record<string, PlanLimits> {
+  const example = '{"free":{"monthlyPages":30,"stops":true}}';
+  return { ...DEFAULT_PLANS, ...jsonObject<Record<string, PlanLimits>>(env, "PLATEN_PLAN_PAGES", example) };
 }
 
-export function planLimits(): Record<string, PlanLimits> {
-  return { ...DEFAULT_PLANS, ...jsonEnv<Record<string, PlanLimits>>("PLATEN_PLAN_PAGES") } as Record<
-    string,
-    PlanLimits
-  >;
-}
-
-/** Preview pages a month per plan; a plan without an entry has none. */
-export function previewAllowances(): Record<string, number> {
-  return { ...DEFAULT_PREVIEW_PAGES, ...jsonEnv<Record<string, number>>("PLATEN_PREVIEW_PAGES") } as Record<
-    string,
-    number
-  >;
+/** Preview pages a month per plan (`PLATEN_PREVIEW_PAGES` over the defaults); a plan without an entry has none. */
+export function previewAllowances(env: Environment = environment()): Record<string, number> {
+  return {
+    ...DEFAULT_PREVIEW_PAGES,
+    ...jsonObject<Record<string, number>>(env, "PLATEN_PREVIEW_PAGES", '{"free":300}'),
+  };
 }

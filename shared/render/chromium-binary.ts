@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { lstat, mkdtemp, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { environment } from "#shared/aws/config.ts";
+import { environment } from "#shared/config/settings.ts";
 
 /** Where @sparticuz/chromium inflates its binary: `$TMPDIR/chromium` (it does not let us choose). */
 const binary = () => join(tmpdir(), "chromium");

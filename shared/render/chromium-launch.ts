@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import chromium from "@sparticuz/chromium";
 import debug from "debug";
 import type { Browser } from "puppeteer-core";
-import { type Environment, environment } from "#shared/aws/config.ts";
+import { type Environment, environment } from "#shared/config/settings.ts";
 import { resolveExecutablePath } from "./chromium-binary.ts";
 import { DevToolsPipe } from "./pipe-transport.ts";
 import { connectBrowser } from "./puppeteer.ts";

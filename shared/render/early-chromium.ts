@@ -1,5 +1,5 @@
 import type { Browser } from "puppeteer-core";
-import { type Environment, environment } from "#shared/aws/config.ts";
+import { type Environment, environment } from "#shared/config/settings.ts";
 import { browserEnv, connectChromium, hasExited, type SpawnedChromium, spawnChromium } from "./chromium-launch.ts";
 import { prepareFontEnvSync } from "./font-config.ts";
 import { readRenderConfig } from "./render-config.ts";

@@ -1,5 +1,5 @@
 import { availableParallelism, totalmem } from "node:os";
-import { type Environment, environment } from "#shared/aws/config.ts";
+import { durationMs, type Environment, environment, flag, positiveInt } from "#shared/config/settings.ts";
 
 /** Tunables of the renderer; `readRenderConfig` fills them from the environment. */
 export interface RendererConfig {
@@ -46,21 +46,20 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
  * with a page needs a few hundred MB and spikes on large documents.
  */
 export function defaultBrowserCount(env: Environment = environment()): number {
-  const lambdaMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
-  const memoryMb = Number.isFinite(lambdaMb) && lambdaMb > 0 ? lambdaMb : totalmem() / 2 ** 20;
+  const memoryMb = positiveInt(env, "AWS_LAMBDA_FUNCTION_MEMORY_SIZE") ?? totalmem() / 2 ** 20;
   return Math.max(1, Math.min(availableParallelism(), Math.floor(memoryMb / 1024)));
 }
 
 /** Reads the RENDER_* variables, failing fast with a message that says what to set. */
 export function readRenderConfig(env: Environment = environment()): RendererConfig {
   return {
-    browsers: readPositiveInt(env, "RENDER_BROWSERS") ?? defaultBrowserCount(env),
-    recycleAfter: readPositiveInt(env, "RENDER_RECYCLE_AFTER") ?? 500,
-    gcEvery: readPositiveInt(env, "RENDER_GC_EVERY") ?? 25,
-    timeoutMs: readPositiveInt(env, "RENDER_TIMEOUT_MS") ?? 30_000,
+    browsers: positiveInt(env, "RENDER_BROWSERS") ?? defaultBrowserCount(env),
+    recycleAfter: positiveInt(env, "RENDER_RECYCLE_AFTER") ?? 500,
+    gcEvery: positiveInt(env, "RENDER_GC_EVERY") ?? 25,
+    timeoutMs: durationMs(env, "RENDER_TIMEOUT_MS", "ms") ?? 30_000,
     chromiumPath: env.CHROMIUM_PATH || undefined,
     fontDir: env.RENDER_FONT_DIR || undefined,
-    launchAtInit: env.RENDER_LAUNCH_AT_INIT === "1",
+    launchAtInit: flag(env, "RENDER_LAUNCH_AT_INIT") ?? false,
     limits: readDocumentLimits(env),
   };
 }
@@ -68,18 +67,8 @@ export function readRenderConfig(env: Environment = environment()): RendererConf
 /** PLATEN_MAX_PAGES, PLATEN_MAX_HTML_CHARS and PLATEN_MAX_PDF_BYTES over the defaults. */
 export function readDocumentLimits(env: Environment = environment()): DocumentLimits {
   return {
-    maxPages: readPositiveInt(env, "PLATEN_MAX_PAGES") ?? DEFAULT_DOCUMENT_LIMITS.maxPages,
-    maxHtmlChars: readPositiveInt(env, "PLATEN_MAX_HTML_CHARS") ?? DEFAULT_DOCUMENT_LIMITS.maxHtmlChars,
-    maxPdfBytes: readPositiveInt(env, "PLATEN_MAX_PDF_BYTES") ?? DEFAULT_DOCUMENT_LIMITS.maxPdfBytes,
+    maxPages: positiveInt(env, "PLATEN_MAX_PAGES") ?? DEFAULT_DOCUMENT_LIMITS.maxPages,
+    maxHtmlChars: positiveInt(env, "PLATEN_MAX_HTML_CHARS") ?? DEFAULT_DOCUMENT_LIMITS.maxHtmlChars,
+    maxPdfBytes: positiveInt(env, "PLATEN_MAX_PDF_BYTES") ?? DEFAULT_DOCUMENT_LIMITS.maxPdfBytes,
   };
-}
-
-function readPositiveInt(env: Environment, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  }
-  return value;
 }

@@ -1,4 +1,4 @@
-import { type Environment, environment } from "#shared/aws/config.ts";
+import { type Environment, environment } from "#shared/config/settings.ts";
 import type { DesignBundle, PdfMetadata } from "#shared/designs/bundle-schema.ts";
 import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";

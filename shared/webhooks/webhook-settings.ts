@@ -2,7 +2,7 @@
  * Webhook tunables. The two environment knobs exist for tests and local experiments
  * (README configuration table); production runs with the defaults.
  */
-import { environment } from "#shared/aws/config.ts";
+import { type Environment, environment, positiveInt, positiveNumber } from "#shared/config/settings.ts";
 export interface WebhookSettings {
   /** Multiplies every retry delay (schedule and Retry-After); `0.01` turns 5 s into 50 ms. */
   delayScale: number;
@@ -31,25 +31,23 @@ export const DELIVERY_LOG_DAYS = 30;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-function positiveNumber(name: string, fallback: number): number {
-  const raw = environment()[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
 let cached: WebhookSettings | undefined;
 
 /**
- * Reads `PLATEN_WEBHOOK_DELAY_SCALE` (default 1), `PLATEN_WEBHOOK_TIMEOUT_MS` (default
- * 15000) and `PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT` (default 5) once; a bad value fails fast naming the variable.
+ * `PLATEN_WEBHOOK_DELAY_SCALE` (a positive number, default 1), `PLATEN_WEBHOOK_TIMEOUT_MS` (a
+ * positive number, default 15000) and `PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT` (a positive
+ * integer, default 5); a bad value throws a ConfigError naming the variable.
  */
-export function webhookSettings(): WebhookSettings {
-  cached ??= {
-    delayScale: positiveNumber("PLATEN_WEBHOOK_DELAY_SCALE", 1),
-    timeoutMs: positiveNumber("PLATEN_WEBHOOK_TIMEOUT_MS", DEFAULT_TIMEOUT_MS),
-    workspaceInFlight: Math.floor(positiveNumber("PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT", 5)),
+export function readWebhookSettings(env: Environment = environment()): WebhookSettings {
+  return {
+    delayScale: positiveNumber(env, "PLATEN_WEBHOOK_DELAY_SCALE") ?? 1,
+    timeoutMs: positiveNumber(env, "PLATEN_WEBHOOK_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS,
+    workspaceInFlight: positiveInt(env, "PLATEN_WEBHOOK_WORKSPACE_IN_FLIGHT") ?? 5,
   };
+}
+
+/** The process's webhook settings, read on first use and then reused by warm invocations. */
+export function webhookSettings(): WebhookSettings {
+  cached ??= readWebhookSettings();
   return cached;
 }

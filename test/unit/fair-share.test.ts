@@ -162,7 +162,24 @@ describe("deferral and the invocation's time", () => {
       timeoutPenaltyMs: 90_000,
       maxDeferSeconds: 4,
     });
-    expect(readFairShareConfig({ PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "0" }, 1).workMs).toBe(2000);
+    expect(readFairShareConfig({ PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "" }, 1).workMs).toBe(2000);
+    expect(readFairShareConfig({ PLATEN_RENDER_DEFER_MAX_SECONDS: "3600" }, 1).maxDeferSeconds).toBe(900);
+  });
+
+  it("a bad knob stops the worker with a message naming it, instead of falling back to the default", () => {
+    expect(() => readFairShareConfig({ PLATEN_RENDER_WORKSPACE_WORK_SECONDS: "0" }, 1)).toThrow(
+      'PLATEN_RENDER_WORKSPACE_WORK_SECONDS must be a positive integer (got "0")',
+    );
+    for (const name of [
+      "PLATEN_RENDER_WORKSPACE_WORK_SECONDS",
+      "PLATEN_RENDER_WORKSPACE_MIN",
+      "PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS",
+      "PLATEN_RENDER_DEFER_MAX_SECONDS",
+    ])
+      for (const bad of ["abc", "-1", "2.5"])
+        expect(() => readFairShareConfig({ [name]: bad }, 2), `${name}=${bad}`).toThrow(
+          expect.objectContaining({ name: "ConfigError", message: expect.stringContaining(name) }),
+        );
   });
 });
 

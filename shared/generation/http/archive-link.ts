@@ -2,8 +2,9 @@ import type { Readable } from "node:stream";
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { awsClients } from "#shared/aws/clients.ts";
-import { ConfigError, config, type Environment, environment, presignEndpoint } from "#shared/aws/config.ts";
+import { config, presignEndpoint } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
+import { type Environment, environment, positiveInt } from "#shared/config/settings.ts";
 
 /**
  * Request ZIPs too large to stream through Lambda (README "Large responses"): above
@@ -26,19 +27,10 @@ const MAX_URL_SECONDS = 604_800;
 
 /** Reads the settings; a value that is not a positive integer (or a URL lifetime over 7 days) fails fast. */
 export function archiveLinkSettings(env: Environment = environment()): ArchiveLinkSettings {
-  const urlSeconds = positiveInt(env, "PLATEN_ZIP_URL_SECONDS", DEFAULT_ZIP_URL_SECONDS);
-  if (urlSeconds > MAX_URL_SECONDS)
-    throw new ConfigError(`PLATEN_ZIP_URL_SECONDS must be at most ${MAX_URL_SECONDS} (7 days), got ${urlSeconds}.`);
-  return { redirectBytes: positiveInt(env, "PLATEN_ZIP_REDIRECT_BYTES", DEFAULT_ZIP_REDIRECT_BYTES), urlSeconds };
-}
-
-function positiveInt(env: Environment, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new ConfigError(`${name} must be a positive integer, got "${raw}".`);
-  return value;
+  return {
+    redirectBytes: positiveInt(env, "PLATEN_ZIP_REDIRECT_BYTES") ?? DEFAULT_ZIP_REDIRECT_BYTES,
+    urlSeconds: positiveInt(env, "PLATEN_ZIP_URL_SECONDS", MAX_URL_SECONDS) ?? DEFAULT_ZIP_URL_SECONDS,
+  };
 }
 
 /** Whether a ZIP of `contentLength` bytes is served from S3 instead of the response stream. */

@@ -1,4 +1,4 @@
-import { ConfigError, type Environment, environment } from "#shared/aws/config.ts";
+import { type Environment, environment, positiveInt } from "#shared/config/settings.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type GenerationRequest, PASSCODE_LENGTH } from "#shared/generation/requests/index.ts";
 import { shareTypes, shareUrl } from "#shared/share-link.ts";
@@ -15,12 +15,7 @@ export const DEFAULT_FILE_MAPPING_MAX_BYTES = 64 * 1024;
 
 /** `PLATEN_FILE_MAPPING_MAX_BYTES`, a positive integer (fails fast otherwise). */
 export function fileMappingMaxBytes(env: Environment = environment()): number {
-  const raw = env.PLATEN_FILE_MAPPING_MAX_BYTES;
-  if (raw === undefined || raw === "") return DEFAULT_FILE_MAPPING_MAX_BYTES;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new ConfigError(`PLATEN_FILE_MAPPING_MAX_BYTES must be a positive integer, got "${raw}".`);
-  return value;
+  return positiveInt(env, "PLATEN_FILE_MAPPING_MAX_BYTES") ?? DEFAULT_FILE_MAPPING_MAX_BYTES;
 }
 
 /** Ids and passcodes are base62 of fixed length: placeholders of that length encode to the same size. */

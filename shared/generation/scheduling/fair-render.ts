@@ -1,4 +1,4 @@
-import { type Environment, environment } from "#shared/aws/config.ts";
+import { type Environment, environment } from "#shared/config/settings.ts";
 import { isTransientAwsError } from "#shared/aws/transient-error.ts";
 import type { Clock } from "#shared/clock.ts";
 import { logger } from "#shared/observability/logger.ts";

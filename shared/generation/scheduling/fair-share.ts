@@ -5,7 +5,7 @@
  * invoice: ~0.1 s) keeps every browser busy alone, one of slow documents holds few.
  * The store that applies them across render containers is `render-leases.ts`.
  */
-import type { Environment } from "#shared/aws/config.ts";
+import { durationMs, type Environment, positiveInt } from "#shared/config/settings.ts";
 
 /** A workspace's render leases: token → expiry (epoch ms). */
 export type Leases = Record<string, number>;
@@ -46,22 +46,18 @@ export interface FairShareConfig {
  * `PLATEN_RENDER_WORKSPACE_WORK_SECONDS` (default: 2 s per browser of this container, the
  * whole fleet of the local stack; the CDK stack sets the fleet-wide value of
  * `shared/definitions/queues.ts`), `PLATEN_RENDER_WORKSPACE_MIN` (2),
- * `PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS` (60), `PLATEN_RENDER_DEFER_MAX_SECONDS` (20).
+ * `PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS` (60), `PLATEN_RENDER_DEFER_MAX_SECONDS` (20, at
+ * most SQS's 900). Each a positive integer; anything else throws a ConfigError.
  */
 export function readFairShareConfig(env: Environment, browsers: number): FairShareConfig {
   return {
-    workMs: (positive(env.PLATEN_RENDER_WORKSPACE_WORK_SECONDS) ?? 2 * Math.max(1, browsers)) * 1000,
-    minInFlight: positive(env.PLATEN_RENDER_WORKSPACE_MIN) ?? 2,
+    workMs: durationMs(env, "PLATEN_RENDER_WORKSPACE_WORK_SECONDS", "s") ?? 2 * Math.max(1, browsers) * 1000,
+    minInFlight: positiveInt(env, "PLATEN_RENDER_WORKSPACE_MIN") ?? 2,
     initialAvgMs: 200,
-    timeoutPenaltyMs: (positive(env.PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS) ?? 60) * 1000,
-    maxDeferSeconds: Math.min(900, positive(env.PLATEN_RENDER_DEFER_MAX_SECONDS) ?? 20),
+    timeoutPenaltyMs: durationMs(env, "PLATEN_RENDER_TIMEOUT_PENALTY_SECONDS", "s") ?? 60_000,
+    maxDeferSeconds: Math.min(900, positiveInt(env, "PLATEN_RENDER_DEFER_MAX_SECONDS") ?? 20),
   };
 }
-
-const positive = (value: string | undefined): number | undefined => {
-  const n = Number(value);
-  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
-};
 
 /** The leases still running at `nowMs`: a crashed worker's lease simply runs out. */
 export function liveLeases(leases: Leases, nowMs: number): Leases {
