@@ -112,7 +112,7 @@ function admitInOrder(
   const principal = authenticated.then(async (caller) => {
     if (rateClass) {
       await nextTurn();
-      await limitRate(caller.workspace.id, rateClass, clock, memory);
+      await countRate(caller.workspace.id, rateClass, clock, memory);
     }
     return caller;
   });
@@ -131,7 +131,7 @@ async function admitTogether(
 ): Promise<Principal> {
   const [auth, rate] = await Promise.allSettled([
     authenticate(header, opts),
-    limitRate(workspaceId, rateClass, clock, memory),
+    countRate(workspaceId, rateClass, clock, memory),
   ]);
   if (auth.status === "rejected") {
     memory.workspaceOfKey.delete(keyHash);
@@ -140,27 +140,34 @@ async function admitTogether(
   if (auth.value.workspace.id !== workspaceId) {
     // Not the workspace the key was remembered for (cannot happen with appkeys): count the right one.
     memory.workspaceOfKey.delete(keyHash);
-    await limitRate(auth.value.workspace.id, rateClass, clock, memory);
+    await countRate(auth.value.workspace.id, rateClass, clock, memory);
     return auth.value;
   }
   if (rate.status === "rejected") throw rate.reason;
   return auth.value;
 }
 
-async function limitRate(
+/**
+ * Counts a request toward its workspace's window of a rate class (shared/limits/README.md#rate-limits):
+ * 429 `RATE_LIMITED` with its `retryAfter` over the limit. The one place a request is counted, for
+ * every credential: the API's admission (an appkey or a token), `grantedHandler` (a token or a login
+ * session, once the route's operation is authorized) and the site's studio. With a container's
+ * `memory`, a refusal is remembered until its retryAfter, so the next request of that workspace
+ * and class is not admitted early.
+ */
+export async function countRate(
   workspaceId: string,
   rateClass: RateClass,
   clock: Clock,
-  memory: AdmissionMemory,
+  memory?: Pick<AdmissionMemory, "limitedUntil">,
 ): Promise<void> {
+  const key = `${workspaceId}#${rateClass}`;
   try {
     await checkRateLimit(workspaceId, rateClass, { clock, windows: dynamoRateWindows });
-    memory.limitedUntil.delete(`${workspaceId}#${rateClass}`);
+    memory?.limitedUntil.delete(key);
   } catch (err) {
-    if (isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined) {
-      const key = `${workspaceId}#${rateClass}`;
+    if (memory && isPlatenError(err) && err.code === "RATE_LIMITED" && err.retryAfter !== undefined)
       memory.limitedUntil.set(key, clock.now().getTime() / 1000 + err.retryAfter, textBytes(key) + 8);
-    }
     throw err;
   }
 }

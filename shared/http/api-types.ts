@@ -29,6 +29,11 @@ export interface ApiRequest extends EdgeRequest {
   principal?: Principal;
   /** Authentication and rate limit as started by the middleware (authenticated routes). */
   admission?: Admission;
+  /**
+   * The caller of a route whose auth is `bearer-or-session` (a token, a login session, or an appkey
+   * its authorization refuses), resolved by admission; not yet authorized or counted.
+   */
+  caller?: Principal;
 }
 
 /** The context of the API's chain: the parsed request rides on it (requestContext). */

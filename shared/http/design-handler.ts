@@ -1,28 +1,16 @@
-import type { ZodType } from "zod";
 import * as z from "zod";
-import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { authorizeDesigns, type DesignGrant, type DesignOperation } from "#shared/auth/design-access.ts";
-import { checkSessionOrigin, resolveManagementCaller } from "#shared/auth/management-caller.ts";
-import { systemClock } from "#shared/clock.ts";
-import { findRoute } from "#shared/definitions/routes.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { getUser } from "#shared/identity/users.ts";
 import { getOAuthClient } from "#shared/identity/oauth-clients.ts";
-import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
-import { addLogKeys } from "#shared/observability/logger.ts";
 import { illFormedPaths } from "#shared/validation/well-formed.ts";
-import { apiHandler, type ProxyHandler } from "./api-handler.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
-import { callerDeps, ownOrigins, parseJsonBody } from "./management-handler.ts";
+import type { ProxyHandler } from "./edge-context.ts";
+import { type GrantedContext, grantedHandler } from "./granted-handler.ts";
+import { parseJsonBody } from "./request-body.ts";
 
 /** What a design API handler gets besides the request. */
-export interface DesignContext {
-  grant: DesignGrant;
-  /** The JSON body parsed with a schema, or 400 VALIDATION_FAILED with details. */
-  body<T>(schema: ZodType<T>): T;
-  /** Appends the change to the workspace's audit log, as the caller. */
-  audit(action: AuditAction, target?: string, detail?: Record<string, string>): Promise<void>;
+export interface DesignContext extends GrantedContext<DesignGrant> {
   /** Who the caller is in a version's `createdBy`: the user's e-mail, else the OAuth client's name. */
   who(): Promise<string>;
 }
@@ -36,48 +24,34 @@ export interface DesignRoute {
 }
 
 /**
- * The handler of the design API's functions (shared/authoring/README.md): the caller is
- * a Bearer token or a login session (an appkey is refused), a session names its workspace with
- * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), the request
- * counts toward its route's rate class (a preview; a design write; a draft read), and only then is
- * the body looked at and the route run: over the limit the answer is 429 before any of the body's
- * work (its text walked, a bundle checked, a render).
+ * The handler of the design API's functions (shared/authoring/README.md), built by grantedHandler: the
+ * caller is a Bearer token or a login session (an appkey is refused), a session names its workspace with
+ * `X-Workspace-Id`; the operation's scope and role are checked (design-access.ts), the request counts toward
+ * its route's rate class (a preview; a design write; a draft read), and only then is the body looked at
+ * and the route run: over the limit the answer is 429 before any of the body's work (its text walked, a
+ * bundle checked, a render).
  */
 export function designHandler(table: DesignRoute[]): ProxyHandler {
-  return apiHandler({ caller: "none" }, async (req) => {
+  const routeOf = (req: ApiRequest) => {
     const resource = (req.event.resource ?? "").replace(/^\/v1(?=\/)/, "");
     const route = table.find((r) => r.method === req.event.httpMethod && r.path === resource);
     if (!route) throw new Error(`${req.event.httpMethod} ${resource} is not a route of this function`);
-    const caller = await resolveManagementCaller(req.header, req.header("x-workspace-id")?.trim(), callerDeps);
-    checkSessionOrigin(caller, req.event.httpMethod, req.header("origin"), ownOrigins());
-    const grant = authorizeDesigns(caller, route.operation);
-    addLogKeys({ workspaceId: grant.workspaceId });
-    const rateClass = findRoute(req.event.httpMethod, resource)?.rateClass;
-    if (rateClass && rateClass !== "none")
-      await checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
-    refuseIllFormedText(req);
-    let who: Promise<string> | undefined;
-    return route.run(req, {
-      grant,
-      body: (schema) => parseJsonBody(req, schema),
-      audit: async (action, target, detail) => {
-        await recordAudit(
-          {
-            workspaceId: grant.workspaceId,
-            actor: grant.actor,
-            action,
-            ...(target && { target }),
-            ...(detail && { detail }),
-          },
-          systemClock,
-        );
-      },
-      who: () => {
-        who ??= nameOf(grant);
-        return who;
-      },
-    });
-  });
+    return route;
+  };
+  return grantedHandler(
+    (caller, req) => authorizeDesigns(caller, routeOf(req).operation),
+    async (req, ctx) => {
+      refuseIllFormedText(req);
+      let who: Promise<string> | undefined;
+      return routeOf(req).run(req, {
+        ...ctx,
+        who: () => {
+          who ??= nameOf(ctx.grant);
+          return who;
+        },
+      });
+    },
+  );
 }
 
 /**

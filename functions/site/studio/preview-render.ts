@@ -1,8 +1,7 @@
 import type { previewSource } from "#shared/authoring/preview.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { PublishDeps } from "#shared/designs/publish-design.ts";
-import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import { countRate } from "#shared/http/admit.ts";
 
 /** Page images a preview answers at once; a longer document says how many more it has. */
 export const PREVIEW_PAGES = 3;
@@ -36,7 +35,7 @@ export async function previewPages(
  * class, never stored as a file or billed. The version history's sample pages draw from it.
  */
 export async function renderVersionSample(workspaceId: string, designId: string, version: number): Promise<Buffer> {
-  await checkRateLimit(workspaceId, "preview", { clock: systemClock, windows: dynamoRateWindows });
+  await countRate(workspaceId, "preview", systemClock);
   const [{ previewSource, renderPreview }, { getRenderer }] = await Promise.all([
     import("#shared/authoring/preview.ts"),
     import("#shared/render/renderer.ts"),

@@ -6,8 +6,7 @@ import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import { getDesignHead, type DesignHead } from "#shared/designs/design-store.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import { checkRateLimit } from "#shared/limits/rate-limiter.ts";
-import { dynamoRateWindows } from "#shared/limits/usage-table.ts";
+import { countRate } from "#shared/http/admit.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import type { Role, SiteIdentity } from "../identity.ts";
 import { csrfAccepted } from "../page-parts.ts";
@@ -32,11 +31,11 @@ export async function sessionGrant(
 
 /**
  * Counts a studio call toward its rate class in the workspace's window, as the design API's route
- * counts (shared/limits/README.md#rate-limits), before the call does any work: 429 `RATE_LIMITED`
- * with its `retryAfter` over the limit.
+ * counts (shared/limits/README.md#rate-limits, the same `countRate`), before the call does any work:
+ * 429 `RATE_LIMITED` with its `retryAfter` over the limit.
  */
 export const admitRate = (grant: DesignGrant, rateClass: RateClass): Promise<void> =>
-  checkRateLimit(grant.workspaceId, rateClass, { clock: systemClock, windows: dynamoRateWindows });
+  countRate(grant.workspaceId, rateClass, systemClock);
 
 /**
  * The active design behind `/designs/{designId}`: the site's addresses carry no workspace, so

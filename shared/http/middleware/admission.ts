@@ -5,13 +5,16 @@ import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
 import { type AdmissionMemory, admissionMemory, admit } from "../admit.ts";
+import { tokenOrSession } from "../callers.ts";
 import type { ApiContext } from "../api-types.ts";
 import type { EdgeResponse } from "../edge-context.ts";
 
 /**
- * README.md#authentication, shared/limits/README.md#rate-limits: the caller's workspace and the per-workspace
- * class limit, settled before the handler runs — or, for a handler that asked for `early` admission, started
- * here and awaited by the handler itself before any work with effects (see admit.ts). The route
+ * README.md#authentication, shared/limits/README.md#rate-limits: the one admission of every API route, with a
+ * strategy per credential the route table allows (`auth`): none; an appkey or a Bearer token (admit.ts:
+ * the caller's workspace and the per-workspace class limit, settled before the handler runs — or, for a handler that asked for `early` admission, started
+ * here and awaited by the handler itself before any work with effects); a Bearer token or a login session
+ * (callers.ts: the caller on `request.caller`, whose route then authorizes and counts, granted-handler.ts). The route
  * table says whether a route needs a caller and which rate class it counts toward; a route
  * missing from it (never in a deployed API) needs a caller and counts toward no class.
  * `memory`: what admission remembers between this container's requests (admit.ts), made here
@@ -28,8 +31,15 @@ export function admission(opts: {
       if (!request) throw new Error("requestContext must run before admission");
       const path = handler.event.resource ?? handler.event.path;
       const route = findRoute(handler.event.httpMethod, path);
-      // Management routes resolve their caller themselves: a token or a login session (management-handler.ts).
-      if (route?.auth === "none" || route?.auth === "bearer-or-session") return;
+      if (route?.auth === "none") return;
+      // Management and design routes: a token or a login session; their handler (granted-handler.ts)
+      // authorizes the route's operation and counts its rate class for the workspace it grants.
+      if (route?.auth === "bearer-or-session") {
+        request.caller = await tokenOrSession(request);
+        addLogKeys({ workspaceId: request.caller.workspace.id });
+        return;
+      }
+      // Generation and its reads: an appkey or a token, counted toward the route's class at once.
       const rateClass = route && route.rateClass !== "none" ? route.rateClass : undefined;
       request.admission = admit(request.header, rateClass, systemClock, memory, {
         requiredScopes: requiredScopesOf(path),

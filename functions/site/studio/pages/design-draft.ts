@@ -4,7 +4,7 @@ import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { fill } from "#shared/i18n/texts.ts";
-import { parseBody } from "#shared/http/management-handler.ts";
+import { parseBody } from "#shared/http/request-body.ts";
 import type { SiteIdentity } from "../../identity.ts";
 import type { PageHandler, SiteRequest } from "../../site-types.ts";
 import { DESIGN_WRITE, type DesignCall, DRAFT_READ, designRoute, PREVIEW } from "../design-route.ts";

@@ -6,7 +6,7 @@ import { publishVersion } from "#shared/authoring/design-lifecycle.ts";
 import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
-import { parseBody } from "#shared/http/management-handler.ts";
+import { parseBody } from "#shared/http/request-body.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { studioPolicy } from "#shared/web/security-headers.ts";
 import { fill } from "#shared/i18n/texts.ts";
