@@ -1,6 +1,7 @@
 import { type AuditAction, recordAudit } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { listWebhookDeliveries, redeliverWebhook } from "#shared/webhooks/delivery-log.ts";
 import type { WebhookEndpointInput } from "#shared/webhooks/endpoint-input.ts";
@@ -51,7 +52,7 @@ async function domain<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!isPlatenError(err)) throw err;
-    const detail = err.details.map((d) => d.message).join("; ");
+    const detail = err.details.map((d) => detailMessage(d, "en")).join("; ");
     throw new UsageError(`${err.code}${detail ? `: ${detail}` : ""}`);
   }
 }

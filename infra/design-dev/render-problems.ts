@@ -1,5 +1,6 @@
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 
 /** LiquidJS ends a render-time error's message with its place. */
@@ -20,7 +21,7 @@ export function problemsOf(err: unknown): BundleProblem[] {
           ...(d.field !== undefined && { field: d.field }),
           ...(d.line !== undefined && { line: d.line, column: d.column ?? 1 }),
           code: d.code ?? err.code,
-          message: d.message,
+          message: detailMessage(d, "en"),
         }),
       );
     return [{ file: "(render)", code: err.code, message: formatMessage(catalogue[err.code].en, err.vars) }];

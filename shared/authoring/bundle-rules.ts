@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { Liquid } from "liquidjs";
 import type * as z from "zod";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/requests/index.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
@@ -121,8 +122,8 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
         file: "design.json",
         field: m.field,
         ...manifestAt(m.field?.split(".") ?? []),
-        message: `does not fit the parameter schema: ${m.message}`,
-        messageJa: `パラメーターのスキーマに合いません: ${m.messageJa ?? m.message}`,
+        message: `does not fit the parameter schema: ${detailMessage(m, "en")}`,
+        messageJa: `パラメーターのスキーマに合いません: ${detailMessage(m, "ja")}`,
       }));
       if (!added) break;
     }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { catalogue, formatMessage } from "./catalogue.ts";
-import type { PlatenError } from "./platen-error.ts";
+import type { ErrorDetail, PlatenError } from "./platen-error.ts";
 import type { Language } from "./language.ts";
 
 /** The error body (README.md#errors). */
@@ -29,6 +29,12 @@ export function docsUrl(siteUrl: string, code: string, lang: Language): string {
   return `${base}${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}`;
 }
 
+/** A detail's text in a language (the English one where it has no other). */
+export function detailMessage(d: ErrorDetail, lang: Language): string {
+  if ("text" in d) return d.text[lang] || d.text.en;
+  return lang === "ja" && d.messageJa ? d.messageJa : d.message;
+}
+
 /**
  * Builds the body of an error. Validation errors (400 with details) carry the spec's
  * array-of-strings message, each prefixed with its field path.
@@ -43,7 +49,7 @@ export function buildErrorBody(err: PlatenError, lang: Language, siteUrl: string
     ...(d.field !== undefined && { field: d.field }),
     ...(d.expected !== undefined && { expected: d.expected }),
     ...(d.code !== undefined && { code: d.code }),
-    message: lang === "ja" && d.messageJa ? d.messageJa : d.message,
+    message: detailMessage(d, lang),
     ...(d.file !== undefined && { file: d.file }),
     ...(d.line !== undefined && { line: d.line }),
     ...(d.column !== undefined && { column: d.column }),

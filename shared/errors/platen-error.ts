@@ -1,18 +1,31 @@
+import type { Bilingual } from "#shared/i18n/texts.ts";
 import { type ErrorCode, catalogue } from "./catalogue.ts";
 
-/** One entry of the README.md#errors `details` array. */
-export interface ErrorDetail {
+/**
+ * One entry of the README.md#errors `details` array. `text` says what is wrong in both
+ * languages; the error body answers it as `message` in the request's language.
+ */
+export type ErrorDetail = DetailPlace & ({ text: Bilingual } | { message: string; messageJa?: string });
+
+/** Where a detail points and what it names, beside its text. */
+export interface DetailPlace {
   field?: string;
   expected?: string;
   code?: string;
-  message: string;
-  messageJa?: string;
   /** A design bundle's file the problem is in (`template.liquid`, `design.json`, `assets/logo.png`), with its position when known. */
   file?: string;
   line?: number;
   column?: number;
   /** DESIGN_VERSION_CONFLICT: the version that won. */
   latestVersion?: number;
+}
+
+/**
+ * A text the service does not word itself (a library's message, a value the caller sent),
+ * the same in both languages.
+ */
+export function untranslated(text: string): Bilingual {
+  return { en: text, ja: text };
 }
 
 export interface PlatenErrorOptions {

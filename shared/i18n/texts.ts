@@ -41,3 +41,14 @@ export function fill<T extends string>(text: T, vars: FillVars<T>): string {
   const values: Record<string, string | number> = vars;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
+
+/**
+ * Fills both languages of a text, for what carries a {@link Bilingual} on (an error's
+ * details). For a text of an `as const` table the compiler asks for the placeholders of both.
+ */
+export function fillBoth<En extends string, Ja extends string>(
+  text: { readonly en: En; readonly ja: Ja },
+  vars: FillVars<En> & FillVars<Ja>,
+): Bilingual {
+  return { en: fill(text.en, vars), ja: fill(text.ja, vars) };
+}

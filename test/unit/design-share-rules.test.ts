@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Principal } from "#shared/auth/authenticate.ts";
 import { authorizeDesigns, operationScopes } from "#shared/auth/design-access.ts";
 import { checkDesignText } from "#shared/designs/design-text.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 
@@ -20,7 +21,7 @@ const refusal = (run: () => unknown) => {
   try {
     run();
   } catch (err) {
-    if (isPlatenError(err)) return { code: err.code, details: err.details.map((d) => d.message) };
+    if (isPlatenError(err)) return { code: err.code, details: err.details.map((d) => detailMessage(d, "en")) };
     throw err;
   }
   return undefined;
@@ -74,7 +75,7 @@ describe("one label schema", () => {
       expect(err.details).toEqual([
         expect.objectContaining({ field: "label", message: expect.any(String), messageJa: expect.any(String) }),
       ]);
-      expect(err.details[0]!.messageJa).not.toBe(err.details[0]!.message);
+      expect(detailMessage(err.details[0]!, "ja")).not.toBe(detailMessage(err.details[0]!, "en"));
     }
   });
 });

@@ -7,6 +7,7 @@ import { bundleZip, rawFromFiles, rawFromJsonForm, rawFromZip, toJsonForm } from
 import { BundleInvalid, checkBundle, strictBundle } from "#shared/authoring/bundle-rules.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { bundleSha256 } from "#shared/designs/bundle-hash.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { bundleToStored, storedToBundle } from "#shared/designs/design-store.ts";
 import { baseInvoice, invoiceWith } from "../helpers/einvoice-model-fixtures.ts";
 
@@ -158,7 +159,7 @@ describe("einvoice.liquid in every form of a bundle", () => {
         message: "only design.json, template.liquid, style.css, einvoice.liquid and assets/… belong in a bundle",
       }),
     ]);
-    expect(refused.details[0]!.messageJa).toContain("einvoice.liquid");
+    expect(detailMessage(refused.details[0]!, "ja")).toContain("einvoice.liquid");
   });
 });
 
@@ -182,8 +183,8 @@ describe("publish checks of an e-invoice design", () => {
     const [orphan, ...rest] = refusal(noDeclaration);
     expect(rest).toEqual([]);
     expect(orphan).toMatchObject({ file: "einvoice.liquid" });
-    expect(orphan!.message).toContain("design.json has no einvoice");
-    expect(orphan!.messageJa).toContain("einvoice");
+    expect(detailMessage(orphan!, "en")).toContain("design.json has no einvoice");
+    expect(detailMessage(orphan!, "ja")).toContain("einvoice");
   });
 
   it("refuses a mapping that is not Liquid, at its line and column (the renderer's engine: unknown filters too)", () => {
@@ -191,10 +192,10 @@ describe("publish checks of an e-invoice design", () => {
     expect(details).toEqual([
       expect.objectContaining({ file: "einvoice.liquid", line: 3, column: 3, message: "tag {% if x %} not closed" }),
     ]);
-    expect(details[0]!.messageJa).toContain("Liquid");
+    expect(detailMessage(details[0]!, "ja")).toContain("Liquid");
     const filter = refusal(invoiceForm({ einvoiceMapping: "{{ invoice | to_json }}" }));
     expect(filter).toEqual([expect.objectContaining({ file: "einvoice.liquid", line: 1, column: 1 })]);
-    expect(filter[0]!.message).toContain("to_json");
+    expect(detailMessage(filter[0]!, "en")).toContain("to_json");
   });
 
   it("refuses a mapping whose output with the sampleParams is not JSON, naming where the output stops being JSON", () => {
@@ -202,9 +203,9 @@ describe("publish checks of an e-invoice design", () => {
     expect(details).toHaveLength(1);
     expect(details[0]).toMatchObject({ file: "einvoice.liquid", code: "TEMPLATE_FAILED" });
     // The output is `{\n  "number": RE-2025-0042\n}`: JSON stops at the R, line 2, column 13 of the output.
-    expect(details[0]!.message).toContain("not JSON at line 2, column 13 of the output");
-    expect(details[0]!.message).toContain("| json");
-    expect(details[0]!.messageJa).toContain("2 行 13 列目");
+    expect(detailMessage(details[0]!, "en")).toContain("not JSON at line 2, column 13 of the output");
+    expect(detailMessage(details[0]!, "en")).toContain("| json");
+    expect(detailMessage(details[0]!, "ja")).toContain("2 行 13 列目");
   });
 
   it("turns each rule the sample invoice breaks into a detail: the model path, the rule, en and ja (BR-06)", () => {
@@ -221,7 +222,7 @@ describe("publish checks of an e-invoice design", () => {
         messageJa: expect.stringContaining("BR-06"),
       },
     ]);
-    expect(details[0]!.messageJa).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    expect(detailMessage(details[0]!, "ja")).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
   });
 
   it("checks the format's own rules (XRechnung's BR-DE-15) and reads the model's shape errors as MODEL", () => {

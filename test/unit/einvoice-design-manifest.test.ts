@@ -8,6 +8,7 @@ import {
   protectionAllowed,
   refuseProtectionOfPdfA,
 } from "#shared/designs/pdf-standard.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 
 /**
@@ -132,8 +133,8 @@ describe("protection of a PDF/A design", () => {
     const err = refusalOf(() => refuseProtectionOfPdfA(facturX, { mode: "single", contents: [{ protection }] }));
     expect([err.code, err.status]).toEqual(["VALIDATION_FAILED", 400]);
     expect(err.details).toEqual([expect.objectContaining({ field: "content.protection", code: "VALIDATION_FAILED" })]);
-    expect(err.details[0]!.message).toContain("PDF/A-3b");
-    expect(err.details[0]!.messageJa).toContain("PDF/A-3b");
+    expect(detailMessage(err.details[0]!, "en")).toContain("PDF/A-3b");
+    expect(detailMessage(err.details[0]!, "ja")).toContain("PDF/A-3b");
 
     const multiple = refusalOf(() =>
       refuseProtectionOfPdfA(archival, { mode: "multiple", contents: [{}, { protection }, { protection }] }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CatalogueEntry, catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
-import { isPlatenError, PlatenError } from "#shared/errors/platen-error.ts";
+import { isPlatenError, PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 
 const SITE = "https://platen.example";
@@ -145,9 +145,9 @@ describe("buildErrorBody: placeholders", () => {
 
 describe("buildErrorBody: validation errors", () => {
   const details = [
-    { field: "contents.0.fileName", code: "FILE_NAME_INVALID", message: "contains '/'", messageJa: "「/」を含みます" },
-    { field: "params.total", expected: "number", code: "PARAMS_TYPE_MISMATCH", message: "expected number" },
-    { message: "body must be an object", messageJa: "本文はオブジェクトである必要があります" },
+    { field: "contents.0.fileName", code: "FILE_NAME_INVALID", text: { en: "contains '/'", ja: "「/」を含みます" } },
+    { field: "params.total", expected: "number", code: "PARAMS_TYPE_MISMATCH", text: untranslated("expected number") },
+    { text: { en: "body must be an object", ja: "本文はオブジェクトである必要があります" } },
   ];
 
   it("answers 400 with an array message, each item prefixed with its field path", () => {
@@ -160,7 +160,7 @@ describe("buildErrorBody: validation errors", () => {
     ]);
   });
 
-  it("keeps field, expected and code in details, drops messageJa, and never invents keys", () => {
+  it("keeps field, expected and code in details, answers the text as one message, and never invents keys", () => {
     const body = buildErrorBody(new PlatenError("VALIDATION_FAILED", { details }), "en", SITE);
     expect(body.details).toEqual([
       { field: "contents.0.fileName", code: "FILE_NAME_INVALID", message: "contains '/'" },
@@ -168,9 +168,13 @@ describe("buildErrorBody: validation errors", () => {
       { message: "body must be an object" },
     ]);
     for (const d of body.details) expect(Object.values(d)).not.toContain(undefined);
+    // The answer's bytes: the keys in the contract's order, the text as `message`.
+    expect(JSON.stringify(body.details[0])).toBe(
+      '{"field":"contents.0.fileName","code":"FILE_NAME_INVALID","message":"contains \'/\'"}',
+    );
   });
 
-  it("uses messageJa in details and in the array message for ja, English where there is no translation", () => {
+  it("answers the Japanese text in details and in the array message for ja, English where there is no translation", () => {
     const body = buildErrorBody(new PlatenError("VALIDATION_FAILED", { details }), "ja", SITE);
     expect(body.details.map((d) => d.message)).toEqual([
       "「/」を含みます",
@@ -186,7 +190,7 @@ describe("buildErrorBody: validation errors", () => {
 
   it("works the same for a single-kind code such as FILE_NAME_INVALID", () => {
     const body = buildErrorBody(
-      new PlatenError("FILE_NAME_INVALID", { details: [{ field: "content.fileName", message: "bad" }] }),
+      new PlatenError("FILE_NAME_INVALID", { details: [{ field: "content.fileName", text: untranslated("bad") }] }),
       "en",
       SITE,
     );
@@ -204,7 +208,7 @@ describe("buildErrorBody: validation errors", () => {
     const body = buildErrorBody(
       new PlatenError("FILE_GENERATION_FAILED", {
         vars: { failureCode: "PARAMS_TYPE_MISMATCH", requestId: "r1" },
-        details: [{ code: "PARAMS_TYPE_MISMATCH", message: "x" }],
+        details: [{ code: "PARAMS_TYPE_MISMATCH", text: untranslated("x") }],
       }),
       "en",
       SITE,

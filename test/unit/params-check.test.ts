@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterSpec } from "#shared/designs/bundle-schema.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { checkParams } from "#shared/generation/requests/index.ts";
 
 /**
@@ -58,7 +59,7 @@ describe("checkParams", () => {
   it("reports every mismatch with its path and expected type, never echoing the value", () => {
     const params = { 顧客名: 1, 合計: "12", 発行日: 20260131, 税込: "yes", 宛先: [], 明細: { 品名: "紙" } };
     const { mismatches } = checkParams(schema, params, "contents.2.params");
-    expect(mismatches.map((m) => [m.field, m.expected, m.code, m.message])).toEqual([
+    expect(mismatches.map((m) => [m.field, m.expected, m.code, detailMessage(m, "en")])).toEqual([
       ["contents.2.params.顧客名", "string", "PARAMS_TYPE_MISMATCH", "expected string, got number"],
       ["contents.2.params.合計", "number", "PARAMS_TYPE_MISMATCH", "expected number, got string"],
       [
@@ -71,7 +72,7 @@ describe("checkParams", () => {
       ["contents.2.params.宛先", "object", "PARAMS_TYPE_MISMATCH", "expected object, got array"],
       ["contents.2.params.明細", "array", "PARAMS_TYPE_MISMATCH", "expected array, got object"],
     ]);
-    for (const m of mismatches) expect(m.messageJa ?? "", m.field).not.toContain("12");
+    for (const m of mismatches) expect(detailMessage(m, "ja"), m.field).not.toContain("12");
   });
 
   it("names the row and key inside arrays, and a row that is not an object", () => {
@@ -111,8 +112,8 @@ describe("checkParams", () => {
     ]) {
       const [m] = dates(bad);
       expect(m?.field, bad).toBe("params.d");
-      expect(m?.message).toMatch(/got a string that is not such a date$/);
-      if (bad) expect(`${m?.message} ${m?.messageJa}`).not.toContain(bad);
+      expect(m && detailMessage(m, "en")).toMatch(/got a string that is not such a date$/);
+      if (bad) expect(`${m && detailMessage(m, "en")} ${m && detailMessage(m, "ja")}`).not.toContain(bad);
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";
@@ -33,10 +34,10 @@ describe("parseJsonBody", () => {
     const err = thrown(() => parseJsonBody(raw));
     expect(err.code).toBe("VALIDATION_FAILED");
     const [detail] = err.details;
-    expect(detail!.message).toMatch(
+    expect(detailMessage(detail!, "en")).toMatch(
       new RegExp(`^the body is not valid JSON \\(line ${line}, column ${column}\\): \\S`),
     );
-    expect(detail!.messageJa).toBe(`本文が正しい JSON ではありません（${line} 行 ${column} 列目）`);
+    expect(detailMessage(detail!, "ja")).toBe(`本文が正しい JSON ではありません（${line} 行 ${column} 列目）`);
   });
 
   it("never repeats the body in the message (bodies carry params)", () => {
@@ -46,12 +47,14 @@ describe("parseJsonBody", () => {
 
   it.each([["undefined"], ["NaN"], ["Yamada"], ['"Yamada" x']])("never repeats a body V8 quotes whole (%j)", (raw) => {
     const [detail] = thrown(() => parseJsonBody(raw)).details;
-    expect(detail!.message).toMatch(/^the body is not valid JSON \(line 1, column \d+\): \S/);
-    expect(detail!.message).not.toContain(raw);
+    expect(detailMessage(detail!, "en")).toMatch(/^the body is not valid JSON \(line 1, column \d+\): \S/);
+    expect(detailMessage(detail!, "en")).not.toContain(raw);
   });
 
   it.each([[null], [""], ["  \n"]])("calls %j an empty body", (raw) => {
-    expect(thrown(() => parseJsonBody(raw)).details[0]!.message).toBe("the body is empty: send a JSON object");
+    expect(detailMessage(thrown(() => parseJsonBody(raw)).details[0]!, "en")).toBe(
+      "the body is empty: send a JSON object",
+    );
   });
 });
 
@@ -94,8 +97,8 @@ describe("validateGenerationBody messages", () => {
       "params",
       "content.extra",
     ]);
-    for (const d of err.details) expect(d.messageJa, d.field).toMatch(JAPANESE);
-    for (const d of err.details) expect(d.message, d.field).not.toMatch(JAPANESE);
+    for (const d of err.details) expect(detailMessage(d, "ja"), d.field).toMatch(JAPANESE);
+    for (const d of err.details) expect(detailMessage(d, "en"), d.field).not.toMatch(JAPANESE);
   });
 
   it("keeps a kind's own code when all issues are of that kind (see README.md#errors)", () => {

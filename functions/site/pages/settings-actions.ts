@@ -1,6 +1,7 @@
 import type { AuditAction } from "#shared/audit/audit-log.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { getEndpointRecord } from "#shared/webhooks/endpoint-store.ts";
@@ -167,5 +168,5 @@ export function problemText(lang: Language, err: PlatenError): string {
   const s = t(lang);
   if (err.code === "APP_KEY_ROTATION_CONFLICT")
     return fill(s.settingsKeyConflict, { at: String(err.vars.lastRotatedAt ?? "") });
-  return [s.settingsProblem, ...err.details.map((d) => (lang === "ja" && d.messageJa) || d.message)].join(" ");
+  return [s.settingsProblem, ...err.details.map((d) => detailMessage(d, lang))].join(" ");
 }

@@ -5,7 +5,8 @@ import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { publishVersion } from "#shared/authoring/design-lifecycle.ts";
 import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
-import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
+import { type ErrorDetail, isPlatenError } from "#shared/errors/platen-error.ts";
 import { parseBody } from "#shared/http/request-body.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { studioPolicy } from "#shared/web/security-headers.ts";
@@ -265,7 +266,7 @@ export const publishAction = (identity: SiteIdentity): PageHandler => {
       const conflict = err.code === "DESIGN_VERSION_CONFLICT";
       const message = conflict
         ? fill(s.conflict, { version: String(err.details[0]?.latestVersion ?? "?") })
-        : [s.problem, ...err.details.map((d) => (call.req.lang === "ja" && d.messageJa) || d.message)].join(" ");
+        : [s.problem, ...err.details.map((d) => detailMessage(d, call.req.lang))].join(" ");
       // The draft started from the version the form expected; the diff shows what the winner changed.
       const base = Number(fields.get("expectedLatestVersion"));
       const link =
@@ -305,6 +306,7 @@ async function publish(identity: SiteIdentity, call: DesignCall, note: unknown, 
 }
 
 /** Problems with a file are listed with their place; the rest go in the message. */
-const bundleProblems = (
-  details: { file?: string; line?: number; column?: number; field?: string; message: string }[],
-) => details.filter((d) => d.file).map((d) => ({ ...d, file: d.file! }));
+const bundleProblems = (details: ErrorDetail[]): BundleProblem[] =>
+  details
+    .filter((d) => d.file)
+    .map((d) => ({ ...d, file: d.file!, message: detailMessage(d, "en"), messageJa: detailMessage(d, "ja") }));

@@ -4,6 +4,7 @@ import { archiveDesign } from "#shared/authoring/design-lifecycle.ts";
 import { systemClock } from "#shared/clock.ts";
 import { getDesignVersion, getThumbnail } from "#shared/designs/design-store.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { html } from "#shared/html/html.ts";
@@ -28,7 +29,7 @@ export function problemText(lang: Language, err: PlatenError): string {
   const s = studioText(lang);
   const details = err.details.map((d) => {
     const where = d.file ? `${d.file}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ""}: ` : "";
-    return `${where}${(lang === "ja" && d.messageJa) || d.message}`;
+    return `${where}${detailMessage(d, lang)}`;
   });
   return [s.problem, ...(details.length ? details : [err.message])].join(" ");
 }
