@@ -6,7 +6,7 @@ import { detailMessage } from "#shared/errors/error-body.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/requests/index.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { issueText } from "#shared/validation/zod-messages.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import type { RawBundle } from "./bundle-codec.ts";
 import { einvoiceProblems } from "./einvoice-rules.ts";
@@ -206,7 +206,7 @@ function manifestProblem(issue: z.core.$ZodIssue, at: JsonPositions): BundleProb
     file: "design.json",
     field: path.length ? path.join(".") : "(root)",
     ...at(path),
-    ...issueMessages(issue),
+    ...(({ en, ja }) => ({ message: en, messageJa: ja }))(issueText(issue)),
   };
 }
 

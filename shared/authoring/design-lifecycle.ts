@@ -2,7 +2,7 @@ import { isJsonContentType } from "#shared/validation/content-type.ts";
 import * as z from "zod";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { issueText } from "#shared/validation/zod-messages.ts";
 import { newId } from "#shared/ids.ts";
 import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
 import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
@@ -235,8 +235,7 @@ export async function readBundleBody(body: {
     throw new PlatenError("VALIDATION_FAILED", {
       details: fields.error.issues.map((i) => ({
         field: i.path.join("."),
-        message: i.message,
-        messageJa: issueMessages(i).messageJa,
+        text: { en: i.message, ja: issueText(i).ja },
       })),
     });
   if (from !== undefined) {

@@ -6,7 +6,7 @@
 import type * as z from "zod";
 import { type Bilingual, fill } from "#shared/i18n/texts.ts";
 import { dottedPath } from "#shared/validation/zod-error.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { issueText } from "#shared/validation/zod-messages.ts";
 import { computeInvoice } from "./compute.ts";
 import { type ComputedInvoice, EINVOICE_FORMATS, type EinvoiceFormat, invoiceModelSchema } from "./model.ts";
 import { type EinvoiceRule, type RuleInput, vatItems } from "./rules.ts";
@@ -121,8 +121,7 @@ function modelMessage(issue: Issue): Bilingual {
   if (issue.code === "invalid_union") return DECIMAL_EXPECTED;
   const ownJa = SCHEMA_MESSAGES_JA.get(issue.message);
   if (ownJa !== undefined) return { en: issue.message, ja: ownJa };
-  const { message, messageJa } = issueMessages(issue);
-  return { en: message, ja: messageJa };
+  return issueText(issue);
 }
 
 /** One issue per unknown property, so each violation names its own path (`seller.colour`). */

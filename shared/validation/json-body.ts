@@ -1,5 +1,7 @@
 import { type ParseError, parse as scanJson } from "jsonc-parser";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
+import { validationText } from "./validation-text.ts";
 
 /**
  * Parses a request body that must be JSON. A body that is not says so and where
@@ -8,17 +10,13 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
  */
 export function parseJsonBody(raw: string | null | undefined): unknown {
   if (raw === null || raw === undefined || raw.trim() === "") {
-    throw bodyError("the body is empty: send a JSON object", "本文が空です。JSON オブジェクトを送信してください");
+    throw bodyError(validationText.bodyEmpty);
   }
   try {
     return JSON.parse(raw);
   } catch (cause) {
     const { line, column } = lineAndColumn(raw, errorOffset(raw, cause as Error));
-    throw bodyError(
-      `the body is not valid JSON (line ${line}, column ${column}): ${reason(cause as Error)}`,
-      `本文が正しい JSON ではありません（${line} 行 ${column} 列目）`,
-      cause,
-    );
+    throw bodyError(fillBoth(validationText.bodyNotJson, { line, column, reason: reason(cause as Error) }), cause);
   }
 }
 
@@ -49,6 +47,6 @@ const reason = (cause: Error) =>
   cause.message.replace(/(?:^|, )".*" is not valid JSON$/s, "").replace(/ in JSON at position \d+.*$/s, "") ||
   "unexpected text";
 
-function bodyError(message: string, messageJa: string, cause?: unknown): PlatenError {
-  return new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", message, messageJa }], cause });
+function bodyError(text: Bilingual, cause?: unknown): PlatenError {
+  return new PlatenError("VALIDATION_FAILED", { details: [{ code: "VALIDATION_FAILED", text }], cause });
 }

@@ -2,7 +2,7 @@ import type { ZodError } from "zod";
 import type * as z from "zod";
 import type { ErrorCode } from "#shared/errors/catalogue.ts";
 import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
-import { issueMessages } from "./zod-messages.ts";
+import { issueText } from "./zod-messages.ts";
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -27,7 +27,7 @@ export const dottedPath = (path: PropertyKey[]): string => path.map(String).join
 export function zodToPlatenError(error: ZodError, fieldOf: (path: PropertyKey[]) => string = dottedPath): PlatenError {
   const details: ErrorDetail[] = error.issues.flatMap(splitUnknownKeys).map((issue) => {
     const field = fieldOf(issue.path);
-    return { ...(field && { field }), code: issueKind(issue), ...issueMessages(issue) };
+    return { ...(field && { field }), code: issueKind(issue), text: issueText(issue) };
   });
   return new PlatenError(pickCode(details), { details });
 }

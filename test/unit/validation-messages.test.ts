@@ -4,7 +4,7 @@ import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError, type PlatenError } from "#shared/errors/platen-error.ts";
 import { validateGenerationBody } from "#shared/generation/requests/index.ts";
 import { parseJsonBody } from "#shared/validation/json-body.ts";
-import { issueMessages } from "#shared/validation/zod-messages.ts";
+import { issueText } from "#shared/validation/zod-messages.ts";
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
@@ -58,7 +58,7 @@ describe("parseJsonBody", () => {
   });
 });
 
-describe("issueMessages (zod's locales)", () => {
+describe("issueText (zod's locales)", () => {
   const issuesOf = (schema: z.ZodType, value: unknown) => {
     const parsed = schema.safeParse(value, { reportInput: true });
     if (parsed.success) throw new Error("expected issues");
@@ -67,22 +67,22 @@ describe("issueMessages (zod's locales)", () => {
 
   it("words zod's own issues in English and Japanese", () => {
     const [issue] = issuesOf(z.object({ n: z.number() }), { n: "1" });
-    expect(issueMessages(issue!)).toEqual({
-      message: "Invalid input: expected number, received string",
-      messageJa: expect.stringMatching(JAPANESE),
+    expect(issueText(issue!)).toEqual({
+      en: "Invalid input: expected number, received string",
+      ja: expect.stringMatching(JAPANESE),
     });
   });
 
   it("says a missing key is required", () => {
     const [issue] = issuesOf(z.object({ n: z.number() }), {});
-    expect(issueMessages(issue!)).toEqual({ message: "is required", messageJa: "必須です" });
+    expect(issueText(issue!)).toEqual({ en: "is required", ja: "必須です" });
   });
 
   it("takes a custom rule's Japanese from its params", () => {
     const schema = z
       .string()
       .superRefine((_v, ctx) => ctx.addIssue({ code: "custom", message: "no", params: { ja: "いいえ" } }));
-    expect(issueMessages(issuesOf(schema, "x")[0]!)).toEqual({ message: "no", messageJa: "いいえ" });
+    expect(issueText(issuesOf(schema, "x")[0]!)).toEqual({ en: "no", ja: "いいえ" });
   });
 });
 
