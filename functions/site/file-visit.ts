@@ -3,7 +3,7 @@ import { type FileRecord, getFileRecord } from "#shared/generation/store/index.t
 import { whenStored } from "#shared/generation/reads/index.ts";
 import { isId } from "#shared/ids.ts";
 import { decideFileAccess, type FileAccess } from "#shared/site/file-access.ts";
-import { isInvited } from "#shared/site/invitation-store.ts";
+import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
 import { grantCookieName, verifyGrant } from "#shared/site/passcode-grant.ts";
 import { siteSecret } from "#shared/site/site-secret.ts";
 import type { Role, SiteIdentity } from "./identity.ts";
@@ -35,7 +35,11 @@ export async function visitFile(req: SiteRequest, identity: SiteIdentity): Promi
   let file = isId(requestId) && isId(fileId) ? await getFileRecord(requestId, fileId) : undefined;
   const role = file && userId ? await identity.roleIn(file.workspaceId, userId) : undefined;
   const invited = Boolean(
-    file && userId && file.shareType === "invited" && !role && (await isInvited(file, await identity.emailOf(userId))),
+    file &&
+      userId &&
+      file.shareType === "invited" &&
+      !role &&
+      (await dynamoInvitationStore.isInvited(file, await identity.emailOf(userId))),
   );
   const passcodeGranted = Boolean(
     file?.passcodeHash &&

@@ -2,17 +2,30 @@ import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import type { FileRecord } from "#shared/generation/store/index.ts";
+import * as z from "zod";
 
-/** One person invited to one file (share type 02), by e-mail address. */
-export interface Invitation {
-  requestId: string;
-  fileId: string;
-  workspaceId: string;
-  email: string;
-  invitedBy: string;
+/** One person invited to one file (share type 02), by e-mail address: the stored item's shape (`expiresAt` aside). */
+export const invitationSchema = z.object({
+  requestId: z.string(),
+  fileId: z.string(),
+  workspaceId: z.string(),
+  email: z.string(),
+  invitedBy: z.string(),
   /** Not `createdAt`: invitations stay out of the files' `byWorkspace` index (output history). */
-  invitedAt: string;
+  invitedAt: z.string(),
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+
+/** The invitations of a file, as the share pages and file visits use them; `dynamoInvitationStore` keeps them in the files table. */
+export interface InvitationStore {
+  add(file: FileRecord, email: string, invitedBy: string, now: Date): Promise<Invitation>;
+  /** False when there was none. */
+  remove(file: FileRecord, email: string): Promise<boolean>;
+  /** A file's invitations, by address. */
+  list(file: FileRecord): Promise<Invitation[]>;
+  isInvited(file: FileRecord, email: string | undefined): Promise<boolean>;
 }
 
 /** Addresses compare case-insensitively and without surrounding spaces. */
@@ -76,7 +89,7 @@ export async function listInvitations(file: FileRecord): Promise<Invitation[]> {
     ConsistentRead: true,
   });
   return items
-    .map(({ pk: _pk, sk: _sk, expiresAt: _e, ...rest }) => rest as unknown as Invitation)
+    .map((item) => decodeStoredItem(invitationSchema, config().tables.files, item))
     .sort((a, b) => a.email.localeCompare(b.email));
 }
 
@@ -92,3 +105,11 @@ export async function isInvited(file: FileRecord, email: string | undefined): Pr
   );
   return out.Item?.workspaceId === file.workspaceId;
 }
+
+/** The invitation store over the files table (items decoded with `invitationSchema`). */
+export const dynamoInvitationStore: InvitationStore = {
+  add: addInvitation,
+  remove: removeInvitation,
+  list: listInvitations,
+  isInvited,
+};

@@ -1,5 +1,5 @@
 import { systemClock } from "#shared/clock.ts";
-import { addInvitation, isEmailAddress, listInvitations, removeInvitation } from "#shared/site/invitation-store.ts";
+import { dynamoInvitationStore, isEmailAddress } from "#shared/site/invitation-store.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { type FileVisit, visitFile } from "../file-visit.ts";
 import type { SiteIdentity } from "../identity.ts";
@@ -9,12 +9,15 @@ import { csrfAccepted, csrfField } from "../page-parts.ts";
 import { t } from "../strings.ts";
 import { auditSite } from "../audit.ts";
 
+// The invitations port, on the files table (built once per container).
+const invitations = dynamoInvitationStore;
+
 /** Admins of the file's workspace see who is invited to a share-type-02 file and change it here. */
 export async function invitationSection(req: SiteRequest, visit: FileVisit): Promise<Html> {
   const s = t(req.lang);
   const action = `/file/${visit.requestId}/${visit.fileId}/invitations`;
   const csrf = await csrfField(visit.userId!);
-  const rows = (await listInvitations(visit.file!)).map((i) => {
+  const rows = (await invitations.list(visit.file!)).map((i) => {
     const removeLabel = `${s.invitationsRemove} ${i.email}`;
     return html`<li>
   ${i.email}
@@ -69,8 +72,8 @@ export const invitationsAction =
     }
     const file = visit.file!;
     const add = form.get("action") === "add";
-    if (add) await addInvitation(file, email, visit.userId!, systemClock.now());
-    else await removeInvitation(file, email);
+    if (add) await invitations.add(file, email, visit.userId!, systemClock.now());
+    else await invitations.remove(file, email);
     await auditSite({
       workspaceId: file.workspaceId,
       actor: visit.userId!,
