@@ -2,14 +2,17 @@ import { DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { newId } from "#shared/ids.ts";
+import * as z from "zod";
 
 /** Who made a change: an end user (through a client or a login session), a client alone, or the operator's CLI. */
-export interface AuditActor {
-  via: "bearer" | "session" | "admin-cli";
-  userId?: string;
-  clientId?: string;
-}
+export const auditActorSchema = z.object({
+  via: z.enum(["bearer", "session", "admin-cli"]),
+  userId: z.string().optional(),
+  clientId: z.string().optional(),
+});
+export type AuditActor = z.infer<typeof auditActorSchema>;
 
 /** What was changed (or, for secrets, read). */
 export const auditActions = [
@@ -32,19 +35,32 @@ export const auditActions = [
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export interface AuditEntry {
-  id: string;
-  workspaceId: string;
-  at: string;
-  actor: AuditActor;
-  action: AuditAction;
+/** One entry of a workspace's audit log: the stored item's shape (keys and `expiresAt` aside). */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  at: z.string(),
+  actor: auditActorSchema,
+  action: z.enum(auditActions),
   /**
    * The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations; the design id
    * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions.
    */
-  target?: string;
+  target: z.string().optional(),
   /** Extra facts of the change (the invited address); never a secret. */
-  detail?: Record<string, string>;
+  detail: z.record(z.string(), z.string()).optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/**
+ * The audit log as its writers and readers use it; `dynamoAuditLog` keeps it in the workspaces table.
+ * Writers that must not lose an entry call `record` after the change (or just before a secret-revealing commit).
+ */
+export interface AuditLog {
+  record(entry: Omit<AuditEntry, "id" | "at">, clock: Clock): Promise<AuditEntry>;
+  withdraw(entry: AuditEntry): Promise<void>;
+  /** Newest first, at most `limit`. */
+  list(workspaceId: string, clock: Clock, limit?: number): Promise<AuditEntry[]>;
 }
 
 /** Audit entries are kept one year (DynamoDB TTL; readers filter expired ones too). */
@@ -106,10 +122,12 @@ export async function listAudit(workspaceId: string, clock: Clock, limit = 100):
     );
     for (const item of out.Items ?? []) {
       if (typeof item.expiresAt === "number" && item.expiresAt <= now) continue;
-      const { pk: _pk, sk: _sk, expiresAt: _e, ...entry } = item;
-      entries.push(entry as AuditEntry);
+      entries.push(decodeStoredItem(auditEntrySchema, config().tables.workspaces, item));
     }
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey && entries.length < limit);
   return entries.slice(0, limit);
 }
+
+/** The audit log over the workspaces table (items decoded with `auditEntrySchema`). */
+export const dynamoAuditLog: AuditLog = { record: recordAudit, withdraw: withdrawAudit, list: listAudit };
