@@ -2,35 +2,39 @@ import { DeleteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
+import * as z from "zod";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
 
 /** shared/webhooks/README.md#registering-endpoints: every design, or only `targetDesignIds`. */
-export type DesignFilterType = "all" | "selected";
+export const designFilterTypeSchema = z.enum(["all", "selected"]);
+export type DesignFilterType = z.infer<typeof designFilterTypeSchema>;
 
 /**
  * A registered webhook endpoint (see shared/webhooks/README.md#registering-endpoints) as stored in the
  * `webhooks` table. The signing secret is kept readable because the dispatcher signs with it (an HMAC key
  * cannot be hashed); `previousSecret` signs too until `previousSecretExpiresAt` (rotation overlap).
  */
-export interface WebhookEndpoint {
-  endpointId: string;
-  workspaceId: string;
-  url: string;
-  enabled: boolean;
-  designFilterType: DesignFilterType;
-  targetDesignIds: string[];
-  secret: string;
-  previousSecret?: string;
-  previousSecretExpiresAt?: string;
+export const webhookEndpointSchema = z.object({
+  endpointId: z.string(),
+  workspaceId: z.string(),
+  url: z.string(),
+  enabled: z.boolean(),
+  designFilterType: designFilterTypeSchema,
+  targetDesignIds: z.array(z.string()),
+  secret: z.string(),
+  previousSecret: z.string().optional(),
+  previousSecretExpiresAt: z.string().optional(),
   /**
    * OAuth client that created (or first updated) it; shared/webhooks/README.md#managing-endpoints-over-http.
    */
-  ownerClientId?: string;
+  ownerClientId: z.string().optional(),
   /** Why the dispatcher disabled it (e.g. a 410 answer); cleared when re-enabled. */
-  disabledReason?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+  disabledReason: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /**
  * An endpoint item. Each workspace has ten slots (`sk` = `ENDPOINT#00`…`#09`): creating
@@ -38,10 +42,27 @@ export interface WebhookEndpoint {
  * (shared/limits/README.md#service-limits) holds exactly under concurrency without transactions (dynalite has
  * none) or a counter that can drift.
  */
-export interface StoredEndpoint extends WebhookEndpoint {
-  slot: number;
+export const storedEndpointSchema = webhookEndpointSchema.extend({
+  slot: z.number().int(),
   /** Bumped by every replacement: the optimistic-concurrency check of updates. */
-  revision: number;
+  revision: z.number().int(),
+});
+export type StoredEndpoint = z.infer<typeof storedEndpointSchema>;
+
+/**
+ * A workspace's webhook endpoints as the management rules, the dispatcher and the outbox use them;
+ * `dynamoEndpointStore` keeps them in the webhooks table.
+ */
+export interface EndpointStore {
+  /** Oldest first. */
+  list(workspaceId: string): Promise<StoredEndpoint[]>;
+  get(workspaceId: string, endpointId: string): Promise<StoredEndpoint | undefined>;
+  /** False when every slot is taken (the limit). */
+  insert(endpoint: WebhookEndpoint): Promise<boolean>;
+  /** False on a lost race (the item changed since `previous` was read). */
+  replace(previous: StoredEndpoint, next: WebhookEndpoint): Promise<boolean>;
+  /** False when it was already gone. */
+  delete(stored: StoredEndpoint): Promise<boolean>;
 }
 
 const pk = (workspaceId: string) => `WS#${workspaceId}`;
@@ -58,7 +79,7 @@ export async function listEndpointRecords(workspaceId: string): Promise<StoredEn
       ConsistentRead: true,
     }),
   );
-  const items = (out.Items ?? []).map(({ pk: _pk, sk: _sk, ...rest }) => rest as StoredEndpoint);
+  const items = (out.Items ?? []).map((item) => decodeStoredItem(storedEndpointSchema, table(), item));
   return items.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.slot - b.slot);
 }
 
@@ -137,3 +158,12 @@ export async function deleteEndpointRecord(stored: StoredEndpoint): Promise<bool
     throw err;
   }
 }
+
+/** The endpoint store over the webhooks table (items decoded with `storedEndpointSchema`). */
+export const dynamoEndpointStore: EndpointStore = {
+  list: listEndpointRecords,
+  get: getEndpointRecord,
+  insert: insertEndpointRecord,
+  replace: replaceEndpointRecord,
+  delete: deleteEndpointRecord,
+};

@@ -1,0 +1,125 @@
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTableInputs } from "#infra/local/create-resources.ts";
+import { dynamoAuditLog } from "#shared/audit/audit-log.ts";
+import { awsClients } from "#shared/aws/clients.ts";
+import { config } from "#shared/aws/config.ts";
+import { StoredItemError } from "#shared/aws/stored-item.ts";
+import type { Clock } from "#shared/clock.ts";
+import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
+import { dynamoEndpointStore } from "#shared/webhooks/endpoint-store.ts";
+import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
+
+/**
+ * The stores' DynamoDB adapters on dynalite: every item they read is decoded with the store's
+ * zod schema, so a good item comes back typed (keys and TTL attributes left out) and a malformed
+ * one is refused with a StoredItemError naming the table and the item's key, never passed on as
+ * a cast.
+ */
+let dynamo: Awaited<ReturnType<typeof startInProcessDynalite>>;
+const clock: Clock = { now: () => new Date("2026-03-01T09:00:00.000Z") };
+
+beforeAll(async () => {
+  dynamo = await startInProcessDynalite("platen-store-decoding-");
+  for (const input of createTableInputs()) await dynamo.createTable(input);
+});
+
+afterAll(() => dynamo.stop());
+
+const putRaw = (TableName: string, Item: Record<string, unknown>) =>
+  awsClients().ddb.send(new PutCommand({ TableName, Item }));
+
+/** Expects `read` to fail with a StoredItemError naming `table`, `pk` and the attribute at fault. */
+async function expectRefused(read: Promise<unknown>, table: string, pk: string, attribute: string) {
+  const err = await read.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StoredItemError);
+  const refused = err as StoredItemError;
+  expect(refused.table).toBe(table);
+  expect(refused.key.pk).toBe(pk);
+  expect(refused.message).toContain(`table ${table}`);
+  expect(refused.message).toContain(`pk=${pk}`);
+  expect(refused.message).toContain(attribute);
+}
+
+describe("the invitation store", () => {
+  const file = { requestId: "req_inv", fileId: "f1", workspaceId: "ws_inv", expiresAt: 1_900_000_000 } as FileRecord;
+
+  it("decodes the invitations it wrote, without keys or expiry", async () => {
+    await dynamoInvitationStore.add(file, " Ann@Example.com ", "usr_1", clock.now());
+    expect(await dynamoInvitationStore.list(file)).toEqual([
+      {
+        requestId: "req_inv",
+        fileId: "f1",
+        workspaceId: "ws_inv",
+        email: "ann@example.com",
+        invitedBy: "usr_1",
+        invitedAt: "2026-03-01T09:00:00.000Z",
+      },
+    ]);
+  });
+
+  it("refuses a malformed invitation item with the table and key", async () => {
+    const table = config().tables.files;
+    await putRaw(table, { pk: "REQ#req_inv", sk: "INVITE#f1#bob@example.com", requestId: "req_inv", fileId: "f1" });
+    await expectRefused(dynamoInvitationStore.list(file), table, "REQ#req_inv", "email");
+  });
+});
+
+describe("the audit log", () => {
+  it("decodes the entries it wrote, without keys or expiry", async () => {
+    const entry = await dynamoAuditLog.record(
+      {
+        workspaceId: "ws_audit",
+        actor: { via: "session", userId: "usr_1" },
+        action: "file-invitation.add",
+        target: "req_1/f1",
+        detail: { email: "ann@example.com" },
+      },
+      clock,
+    );
+    expect(await dynamoAuditLog.list("ws_audit", clock)).toEqual([entry]);
+  });
+
+  it("refuses an entry whose action is not one of the log's actions", async () => {
+    const table = config().tables.workspaces;
+    await putRaw(table, {
+      pk: "AUDIT#ws_audit_bad",
+      sk: "2026-03-01T08:00:00.000Z#a1",
+      id: "a1",
+      workspaceId: "ws_audit_bad",
+      at: "2026-03-01T08:00:00.000Z",
+      actor: { via: "session" },
+      action: "design.vanish",
+    });
+    await expectRefused(dynamoAuditLog.list("ws_audit_bad", clock), table, "AUDIT#ws_audit_bad", "action");
+  });
+});
+
+describe("the endpoint store", () => {
+  const endpoint = {
+    endpointId: "ep_1",
+    workspaceId: "ws_hooks",
+    url: "https://hooks.example.com/platen",
+    enabled: true,
+    designFilterType: "selected" as const,
+    targetDesignIds: ["dsg_1"],
+    secret: "whsec_x",
+    createdAt: "2026-03-01T09:00:00.000Z",
+    updatedAt: "2026-03-01T09:00:00.000Z",
+  };
+
+  it("decodes the endpoints it wrote, with slot and revision", async () => {
+    expect(await dynamoEndpointStore.insert(endpoint)).toBe(true);
+    expect(await dynamoEndpointStore.get("ws_hooks", "ep_1")).toEqual({ ...endpoint, slot: 0, revision: 0 });
+  });
+
+  it("refuses an endpoint item whose revision is not a number", async () => {
+    const table = config().tables.webhooks;
+    await putRaw(table, { pk: "WS#ws_hooks_bad", sk: "ENDPOINT#00", ...endpoint, slot: 0, revision: "0" });
+    await expectRefused(dynamoEndpointStore.list("ws_hooks_bad"), table, "WS#ws_hooks_bad", "revision");
+  });
+});
