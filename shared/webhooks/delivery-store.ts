@@ -2,54 +2,76 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/li
 import { awsClients } from "#shared/aws/clients.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
-import type { DeliveryEvent } from "./generation-event.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
+import * as z from "zod";
+import { deliveryEventSchema } from "./generation-event.ts";
 
 /** One attempt in the delivery log. */
-export interface AttemptLogEntry {
-  attempt: number;
-  manual?: boolean;
-  url: string;
-  startedAt: string;
-  latencyMs: number;
-  statusCode?: number;
-  error?: string;
+export const attemptLogEntrySchema = z.object({
+  attempt: z.number(),
+  manual: z.boolean().optional(),
+  url: z.string(),
+  startedAt: z.string(),
+  latencyMs: z.number(),
+  statusCode: z.number().optional(),
+  error: z.string().optional(),
   /** `retry`: failed, another attempt is scheduled; `skipped`: endpoint disabled or deleted, nothing sent. */
-  outcome: "delivered" | "retry" | "failed" | "skipped";
-}
+  outcome: z.enum(["delivered", "retry", "failed", "skipped"]),
+});
+export type AttemptLogEntry = z.infer<typeof attemptLogEntrySchema>;
 
 /**
  * One delivery (event × endpoint) and its attempts: the source of truth of the dispatcher.
  * Queue messages only wake it up; the conditional claim below decides who may POST.
  */
-export interface DeliveryRecord extends DeliveryEvent {
-  endpointId: string;
-  status: "pending" | "delivered" | "failed";
+export const deliveryRecordSchema = deliveryEventSchema.extend({
+  endpointId: z.string(),
+  status: z.enum(["pending", "delivered", "failed"]),
   /** Attempts that finished (success or not). Attempt n may start only when this is n − 1. */
-  attemptsDone: number;
+  attemptsDone: z.number(),
   /** The attempt being made, and until when (epoch ms) the claim holds. */
-  claimedAttempt?: number;
-  claimUntil?: number;
+  claimedAttempt: z.number().optional(),
+  claimUntil: z.number().optional(),
   /** The attempt whose queue message was sent (lets a replay re-send a lost one, once). */
-  scheduledAttempt?: number;
+  scheduledAttempt: z.number().optional(),
   /** Set by a manual redelivery: that attempt is not retried. */
-  manualAttempt?: number;
-  nextAttemptAt?: string;
-  attempts: AttemptLogEntry[];
-  createdAt: string;
-  updatedAt: string;
+  manualAttempt: z.number().optional(),
+  nextAttemptAt: z.string().optional(),
+  attempts: z.array(attemptLogEntrySchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Epoch seconds; 30 days after creation or the last redelivery. */
-  expiresAt: number;
-}
+  expiresAt: z.number(),
+});
+export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
 
 /** What addresses a delivery item: the endpoint's log partition plus its sort key parts. */
-export type DeliveryRef = Pick<DeliveryRecord, "endpointId" | "createdAt" | "deliveryId">;
+export const deliveryRefSchema = deliveryRecordSchema.pick({ endpointId: true, createdAt: true, deliveryId: true });
+export type DeliveryRef = z.infer<typeof deliveryRefSchema>;
+
+/**
+ * The delivery log as the dispatcher, the enqueuer and the log's readers use it;
+ * `dynamoDeliveryStore` keeps it in the webhooks table (partition `EP#<endpointId>`).
+ */
+export interface DeliveryStore {
+  /** False when it already exists (a replayed enqueue). */
+  create(record: DeliveryRecord): Promise<boolean>;
+  get(ref: DeliveryRef): Promise<DeliveryRecord | undefined>;
+  find(deliveryId: string): Promise<DeliveryRecord | undefined>;
+  /** The claimed record, or undefined when the attempt may not start. */
+  claimAttempt(ref: DeliveryRef, attempt: number, leaseMs: number, now: Date): Promise<DeliveryRecord | undefined>;
+  /** False if the claim was lost meanwhile. */
+  recordAttempt(ref: DeliveryRef, attempt: number, result: AttemptRecord, now: Date): Promise<boolean>;
+  markScheduled(ref: DeliveryRef, attempt: number): Promise<void>;
+  /** False when it is still pending or changed meanwhile. */
+  reopen(record: DeliveryRecord, now: Date, expiresAt: number): Promise<boolean>;
+  /** Newest first, without expired items. */
+  list(endpointId: string, now: Date, limit?: number): Promise<DeliveryRecord[]>;
+}
 
 const table = () => config().tables.webhooks;
 const keyOf = (r: DeliveryRef) => ({ pk: `EP#${r.endpointId}`, sk: `DLV#${r.createdAt}#${r.deliveryId}` });
-const strip = (item: Record<string, unknown>) => {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as unknown as DeliveryRecord;
-};
+const decode = (item: Record<string, unknown>) => decodeStoredItem(deliveryRecordSchema, table(), item);
 
 /** Writes a new delivery; false when it already exists (a replayed enqueue). */
 export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
@@ -73,7 +95,7 @@ export async function getDelivery(ref: DeliveryRef): Promise<DeliveryRecord | un
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: table(), Key: keyOf(ref), ConsistentRead: true }),
   );
-  return out.Item ? strip(out.Item) : undefined;
+  return out.Item ? decode(out.Item) : undefined;
 }
 
 /** A delivery by id alone, through the `byDelivery` index (eventually consistent: operators). */
@@ -87,7 +109,7 @@ export async function findDelivery(deliveryId: string): Promise<DeliveryRecord |
     }),
   );
   const item = out.Items?.[0];
-  return item ? getDelivery(strip(item)) : undefined;
+  return item ? getDelivery(decodeStoredItem(deliveryRefSchema, table(), item)) : undefined;
 }
 
 /**
@@ -121,7 +143,8 @@ export async function claimAttempt(
         ReturnValues: "ALL_NEW",
       }),
     );
-    return strip(out.Attributes ?? {});
+    // ALL_NEW always answers the item; without it, the error names the key that was updated.
+    return decode(out.Attributes ?? keyOf(ref));
   } catch (err) {
     if (isConditionalCheckFailed(err)) return undefined;
     throw err;
@@ -229,8 +252,20 @@ export async function listDeliveries(endpointId: string, now: Date, limit = 50):
         ExclusiveStartKey,
       }),
     );
-    out.push(...(page.Items ?? []).map(strip).filter((d) => d.expiresAt > now.getTime() / 1000));
+    out.push(...(page.Items ?? []).map(decode).filter((d) => d.expiresAt > now.getTime() / 1000));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && out.length < limit);
   return out.slice(0, limit);
 }
+
+/** The delivery log over the webhooks table (items decoded with `deliveryRecordSchema`). */
+export const dynamoDeliveryStore: DeliveryStore = {
+  create: createDelivery,
+  get: getDelivery,
+  find: findDelivery,
+  claimAttempt,
+  recordAttempt,
+  markScheduled,
+  reopen: reopenDelivery,
+  list: listDeliveries,
+};

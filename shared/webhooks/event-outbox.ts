@@ -2,17 +2,26 @@ import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { enqueueWebhookDeliveries } from "./enqueue-deliveries.ts";
 import { listEndpointRecords, type WebhookEndpoint } from "./endpoint-store.ts";
-import type { GenerationEvent } from "./generation-event.ts";
+import { type GenerationEvent, generationEventSchema } from "./generation-event.ts";
 import { routeEvent } from "./routing.ts";
+import * as z from "zod";
 
 /** Shard of the `active` index that lists outbox items whose deliveries are not queued yet. */
 export const OUTBOX_SHARD = "outbox";
 
 /** An event is relayed when its deliveries were not queued within this many seconds of it. */
 export const OUTBOX_RELAY_SECONDS = 60;
+
+/**
+ * An outbox item as the relay reads it: the event, and the registration time that limits its endpoints.
+ * The outbox's writers and readers reach it through the `EventOutbox` port
+ * (shared/generation/store/request-ports.ts); this module is its DynamoDB adapter.
+ */
+export const outboxItemSchema = generationEventSchema.extend({ endpointsAsOf: z.string().optional() });
 
 const eventKey = (e: Pick<GenerationEvent, "requestId" | "event">) => ({
   pk: `REQ#${e.requestId}`,
@@ -113,19 +122,10 @@ export async function relayOutbox(before: string, isFinal: (requestId: string) =
   });
   let relayed = 0;
   for (const item of items) {
-    const {
-      pk: _pk,
-      sk: _sk,
-      activeShard: _shard,
-      createdAt: _at,
-      expiresAt: _exp,
-      endpointsAsOf,
-      ...e
-    } = item as Record<string, unknown>;
-    const event = e as unknown as GenerationEvent;
-    // One event that cannot be relayed now (a missing request, a failing read) must not hold back the others:
-    // it stays in the outbox for the next run.
+    // One event that cannot be relayed now (a missing request, a failing read, an item that does not
+    // decode) must not hold back the others: it stays in the outbox for the next run.
     try {
+      const { endpointsAsOf, ...event } = decodeStoredItem(outboxItemSchema, config().tables.requests, item);
       if (!(await isFinal(event.requestId))) continue;
       const endpoints =
         typeof endpointsAsOf === "string"
@@ -134,7 +134,8 @@ export async function relayOutbox(before: string, isFinal: (requestId: string) =
       if (await deliverEvent(event, undefined, endpoints)) relayed += 1;
     } catch (err) {
       logger.error("outbox relay: event left for the next run", {
-        requestId: event.requestId,
+        requestId: item.requestId,
+        outbox: `${String(item.pk)} ${String(item.sk)}`,
         error: err instanceof Error ? err : String(err),
       });
     }

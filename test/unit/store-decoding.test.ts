@@ -8,7 +8,9 @@ import { StoredItemError } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import type { FileRecord } from "#shared/generation/store/file-store.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
+import { type DeliveryRecord, dynamoDeliveryStore } from "#shared/webhooks/delivery-store.ts";
 import { dynamoEndpointStore } from "#shared/webhooks/endpoint-store.ts";
+import { OUTBOX_SHARD, relayOutbox } from "#shared/webhooks/event-outbox.ts";
 import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
 
 /**
@@ -121,5 +123,73 @@ describe("the endpoint store", () => {
     const table = config().tables.webhooks;
     await putRaw(table, { pk: "WS#ws_hooks_bad", sk: "ENDPOINT#00", ...endpoint, slot: 0, revision: "0" });
     await expectRefused(dynamoEndpointStore.list("ws_hooks_bad"), table, "WS#ws_hooks_bad", "revision");
+  });
+});
+
+describe("the delivery store", () => {
+  const record: DeliveryRecord = {
+    deliveryId: "dlv_1",
+    endpointId: "ep_dlv",
+    event: "file.completed",
+    timestamp: "2026-03-01T09:00:00.000Z",
+    workspaceId: "ws_dlv",
+    requestId: "req_dlv",
+    designId: "dsg_1",
+    version: 1,
+    fileIds: ["f1"],
+    status: "pending",
+    attemptsDone: 0,
+    scheduledAttempt: 1,
+    attempts: [],
+    createdAt: "2026-03-01T09:00:00.000Z",
+    updatedAt: "2026-03-01T09:00:00.000Z",
+    expiresAt: 1_900_000_000,
+  };
+
+  it("decodes the deliveries it wrote, by key, by id and in the log", async () => {
+    expect(await dynamoDeliveryStore.create(record)).toBe(true);
+    expect(await dynamoDeliveryStore.get(record)).toEqual(record);
+    expect(await dynamoDeliveryStore.find("dlv_1")).toEqual(record);
+    const claimed = await dynamoDeliveryStore.claimAttempt(record, 1, 30_000, clock.now());
+    expect(claimed).toEqual({ ...record, claimedAttempt: 1, claimUntil: clock.now().getTime() + 30_000 });
+    expect(await dynamoDeliveryStore.list("ep_dlv", clock.now())).toEqual([claimed]);
+  });
+
+  it("refuses a delivery whose attempt log entry has an unknown outcome", async () => {
+    const table = config().tables.webhooks;
+    const bad = { ...record, deliveryId: "dlv_bad", endpointId: "ep_dlv_bad" };
+    await putRaw(table, {
+      pk: "EP#ep_dlv_bad",
+      sk: "DLV#2026-03-01T09:00:00.000Z#dlv_bad",
+      ...bad,
+      attempts: [{ attempt: 1, url: "https://x.example", startedAt: bad.createdAt, latencyMs: 3, outcome: "lost" }],
+    });
+    await expectRefused(dynamoDeliveryStore.get(bad), table, "EP#ep_dlv_bad", "attempts.0.outcome");
+  });
+});
+
+describe("the event outbox relay", () => {
+  it("leaves an outbox item that does not decode for the next run and relays none of it", async () => {
+    const table = config().tables.requests;
+    await putRaw(table, {
+      pk: "REQ#req_outbox_bad",
+      sk: "EVENT#file.completed",
+      event: "file.completed",
+      workspaceId: "ws_outbox",
+      requestId: "req_outbox_bad",
+      designId: "dsg_1",
+      version: "one",
+      fileIds: ["f1"],
+      timestamp: "2026-03-01T08:00:00.000Z",
+      activeShard: OUTBOX_SHARD,
+      createdAt: "2026-03-01T08:00:00.000Z",
+    });
+    const asked: string[] = [];
+    const relayed = await relayOutbox("2026-03-01T09:00:00.000Z", async (requestId) => {
+      asked.push(requestId);
+      return true;
+    });
+    expect(relayed).toBe(0);
+    expect(asked).toEqual([]);
   });
 });
