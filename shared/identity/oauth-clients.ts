@@ -2,32 +2,51 @@ import { createHash } from "node:crypto";
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
 import { IdentityError } from "./identity-error.ts";
 import { itemsUnder } from "./identity-table.ts";
+import * as z from "zod";
 import { ALL_SCOPES, type Scope } from "./scopes.ts";
 
 /**
  * shared/identity/README.md#provider-settings: an OAuth client registered in one workspace (client credentials
  * act for that workspace).
  */
-export interface OAuthClient {
-  clientId: string;
-  workspaceId: string;
-  name: string;
+export const oauthClientSchema = z.object({
+  clientId: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
   /**
    * shared/identity/README.md#provider-settings `is_public`: PKCE only, no secret, never client credentials.
    */
-  isPublic: boolean;
-  redirectUris: string[];
-  allowedScopes: Scope[];
-  createdAt: string;
-}
+  isPublic: z.boolean(),
+  redirectUris: z.array(z.string()),
+  allowedScopes: z.array(z.enum(ALL_SCOPES)),
+  createdAt: z.string(),
+});
+export type OAuthClient = z.infer<typeof oauthClientSchema>;
 
 /** The stored record: the secret only as a SHA-256 hash (it is long and random, like an appkey). */
-export interface StoredOAuthClient extends OAuthClient {
-  secretHash?: string;
+export const storedOAuthClientSchema = oauthClientSchema.extend({ secretHash: z.string().optional() });
+export type StoredOAuthClient = z.infer<typeof storedOAuthClientSchema>;
+
+/**
+ * The registered clients as the provider, the bearer check and the site use them;
+ * `dynamoOAuthClients` keeps them in the identity table (a `CLIENT#` item and a pointer under its workspace).
+ */
+export interface OAuthClientStore {
+  /** The secret of a confidential client is returned here once. */
+  create(
+    input: { workspaceId: string; name: string; isPublic: boolean; redirectUris: string[]; allowedScopes?: Scope[] },
+    clock: Clock,
+  ): Promise<{ client: OAuthClient; clientSecret?: string }>;
+  get(clientId: string): Promise<StoredOAuthClient | undefined>;
+  /** A workspace's clients, without secret hashes. */
+  list(workspaceId: string): Promise<OAuthClient[]>;
+  /** False when it did not exist. */
+  delete(clientId: string): Promise<boolean>;
 }
 
 const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: "CLIENT" });
@@ -107,7 +126,7 @@ export async function getOAuthClient(clientId: string): Promise<StoredOAuthClien
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: config().tables.identity, Key: clientKey(clientId), ConsistentRead: true }),
   );
-  return out.Item ? toClient(out.Item) : undefined;
+  return out.Item ? decodeStoredItem(storedOAuthClientSchema, config().tables.identity, out.Item) : undefined;
 }
 
 export async function listOAuthClients(workspaceId: string): Promise<OAuthClient[]> {
@@ -130,7 +149,10 @@ export async function deleteOAuthClient(clientId: string): Promise<boolean> {
   return true;
 }
 
-function toClient(item: Record<string, unknown>): StoredOAuthClient {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as unknown as StoredOAuthClient;
-}
+/** The client store over the identity table (client items decoded with `storedOAuthClientSchema`). */
+export const dynamoOAuthClients: OAuthClientStore = {
+  create: createOAuthClient,
+  get: getOAuthClient,
+  list: listOAuthClients,
+  delete: deleteOAuthClient,
+};

@@ -7,6 +7,7 @@ import { config } from "#shared/aws/config.ts";
 import { StoredItemError } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import { dynamoOAuthClients } from "#shared/identity/oauth-clients.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
 import { type DeliveryRecord, dynamoDeliveryStore } from "#shared/webhooks/delivery-store.ts";
 import { dynamoEndpointStore } from "#shared/webhooks/endpoint-store.ts";
@@ -191,5 +192,39 @@ describe("the event outbox relay", () => {
     });
     expect(relayed).toBe(0);
     expect(asked).toEqual([]);
+  });
+});
+
+describe("the OAuth client store", () => {
+  it("decodes the clients it registered, with the secret only as a hash", async () => {
+    const { client, clientSecret } = await dynamoOAuthClients.create(
+      {
+        workspaceId: "ws_clients",
+        name: "Billing",
+        isPublic: false,
+        redirectUris: [],
+        allowedScopes: ["pdf:generate"],
+      },
+      clock,
+    );
+    expect(clientSecret).toMatch(/^pcs_/);
+    expect(await dynamoOAuthClients.get(client.clientId)).toEqual({ ...client, secretHash: expect.any(String) });
+    expect(await dynamoOAuthClients.list("ws_clients")).toEqual([client]);
+  });
+
+  it("refuses a client item with a scope the service does not have", async () => {
+    const table = config().tables.identity;
+    await putRaw(table, {
+      pk: "CLIENT#clientBad1",
+      sk: "CLIENT",
+      clientId: "clientBad1",
+      workspaceId: "ws_clients",
+      name: "Old",
+      isPublic: true,
+      redirectUris: [],
+      allowedScopes: ["pdf:everything"],
+      createdAt: "2026-03-01T09:00:00.000Z",
+    });
+    await expectRefused(dynamoOAuthClients.get("clientBad1"), table, "CLIENT#clientBad1", "allowedScopes.0");
   });
 });
