@@ -14,7 +14,7 @@ export interface DevState {
   pageCount?: number;
   pages?: string[];
   pdf?: string;
-  problems?: (BundleProblem & { text: string })[];
+  problems?: (Omit<BundleProblem, "text"> & { text: string })[];
 }
 
 export const withText = (p: BundleProblem) => ({ ...p, text: describeProblem(p) });

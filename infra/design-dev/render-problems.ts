@@ -1,7 +1,7 @@
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import { detailMessage } from "#shared/errors/error-body.ts";
-import { isPlatenError } from "#shared/errors/platen-error.ts";
+import { detailText } from "#shared/errors/error-body.ts";
+import { isPlatenError, untranslated } from "#shared/errors/platen-error.ts";
 
 /** LiquidJS ends a render-time error's message with its place. */
 const LIQUID_PLACE = /, line:(\d+), col:(\d+)$/;
@@ -21,30 +21,34 @@ export function problemsOf(err: unknown): BundleProblem[] {
           ...(d.field !== undefined && { field: d.field }),
           ...(d.line !== undefined && { line: d.line, column: d.column ?? 1 }),
           code: d.code ?? err.code,
-          message: detailMessage(d, "en"),
+          text: detailText(d),
         }),
       );
-    return [{ file: "(render)", code: err.code, message: formatMessage(catalogue[err.code].en, err.vars) }];
+    const entry = catalogue[err.code];
+    const text = { en: formatMessage(entry.en, err.vars), ja: formatMessage(entry.ja, err.vars) };
+    return [{ file: "(render)", code: err.code, text }];
   }
   // BundleError: the folder itself cannot be read (removed, renamed, unreadable).
   const message = err instanceof Error ? err.message : String(err);
-  return [{ file: err instanceof Error && err.name === "BundleError" ? "(folder)" : "(render)", message }];
+  return [
+    { file: err instanceof Error && err.name === "BundleError" ? "(folder)" : "(render)", text: untranslated(message) },
+  ];
 }
 
 /** A problem without a line whose message names Liquid's place gets that place. */
 function placed(problem: BundleProblem): BundleProblem {
-  const place = problem.line === undefined ? LIQUID_PLACE.exec(problem.message) : null;
+  const place = problem.line === undefined ? LIQUID_PLACE.exec(problem.text.en) : null;
   if (!place) return problem;
   return {
     ...problem,
     line: Number(place[1]),
     column: Number(place[2]),
-    message: problem.message.slice(0, place.index),
+    text: { en: problem.text.en.slice(0, place.index), ja: problem.text.ja.replace(LIQUID_PLACE, "") },
   };
 }
 
 /** One problem on one line, as the console and the page show it: `file:line:column (field): CODE: message`. */
 export function describeProblem(p: BundleProblem): string {
   const where = `${p.file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}`;
-  return `${where}${p.field ? ` (${p.field})` : ""}: ${p.code ? `${p.code}: ` : ""}${p.message}`;
+  return `${where}${p.field ? ` (${p.field})` : ""}: ${p.code ? `${p.code}: ` : ""}${p.text.en}`;
 }

@@ -5,6 +5,8 @@ import { ZipFile } from "yazl";
 import { type DesignBundle, type DesignManifest, EINVOICE_MAPPING_FILE } from "#shared/designs/bundle-schema.ts";
 import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/index.ts";
 import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 
 /**
  * A design as the JSON form of the design API (what the studio autosaves as a draft): the
@@ -63,30 +65,26 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
       problems.push({
         file: "design.json",
         field: key,
-        message: `unknown field "${key}"`,
-        messageJa: `不明なフィールド「${key}」です`,
+        text: fillBoth(authoringText.unknownField, { key }),
       });
   }
   if (typeof form.template !== "string")
     problems.push({
       file: "template.liquid",
       field: "template",
-      message: "template must be a string",
-      messageJa: "template は文字列である必要があります",
+      text: authoringText.templateNotString,
     });
   if (form.style !== undefined && typeof form.style !== "string")
     problems.push({
       file: "style.css",
       field: "style",
-      message: "style must be a string",
-      messageJa: "style は文字列である必要があります",
+      text: authoringText.styleNotString,
     });
   if (form.einvoiceMapping !== undefined && typeof form.einvoiceMapping !== "string")
     problems.push({
       file: EINVOICE_MAPPING_FILE,
       field: "einvoiceMapping",
-      message: "einvoiceMapping must be a string (the text of einvoice.liquid)",
-      messageJa: "einvoiceMapping は文字列（einvoice.liquid の内容）である必要があります",
+      text: authoringText.mappingNotString,
     });
   const assets: DesignBundle["assets"] = {};
   if (form.assets !== undefined) {
@@ -94,8 +92,7 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
       problems.push({
         file: "assets/",
         field: "assets",
-        message: "assets must be an object of name → base64",
-        messageJa: "assets は名前 → base64 のオブジェクトである必要があります",
+        text: authoringText.assetsNotObject,
       });
     } else {
       for (const [rawName, value] of Object.entries(form.assets)) {
@@ -104,8 +101,7 @@ export function rawFromJsonForm(form: Record<string, unknown>): RawBundle {
           problems.push({
             file: name,
             field: `assets.${rawName}`,
-            message: "the asset must be base64 text",
-            messageJa: "アセットは base64 テキストである必要があります",
+            text: authoringText.assetNotBase64,
           });
           continue;
         }
@@ -158,14 +154,12 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
   if (manifestText === undefined)
     problems.push({
       file: "design.json",
-      message: "the bundle has no design.json",
-      messageJa: "バンドルに design.json がありません",
+      text: authoringText.noManifest,
     });
   if (template === undefined)
     problems.push({
       file: "template.liquid",
-      message: "the bundle has no template.liquid",
-      messageJa: "バンドルに template.liquid がありません",
+      text: authoringText.noTemplate,
     });
   const assets: DesignBundle["assets"] = {};
   for (const [fullName, body] of files) {
@@ -174,9 +168,7 @@ export function rawFromFiles(files: Map<string, Buffer>): RawBundle {
     if (!name.startsWith("assets/")) {
       problems.push({
         file: name,
-        message: "only design.json, template.liquid, style.css, einvoice.liquid and assets/… belong in a bundle",
-        messageJa:
-          "バンドルに含められるのは design.json、template.liquid、style.css、einvoice.liquid と assets/… のみです",
+        text: authoringText.strayFile,
       });
       continue;
     }
@@ -216,8 +208,7 @@ function nestingProblems(manifest: unknown): BundleProblem[] {
     {
       file: "design.json",
       field: path.join("."),
-      message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`,
-      messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています`,
+      text: fillBoth(authoringText.tooDeep, { depth: MAX_PARAMS_DEPTH }),
     },
   ];
 }
@@ -234,8 +225,7 @@ export function parseJsonText(text: string, file: string): { value: unknown } | 
       problem: {
         file,
         ...position,
-        message: `not valid JSON: ${message}`,
-        messageJa: `JSON として正しくありません: ${message}`,
+        text: fillBoth(authoringText.notJson, { reason: message }),
       },
     };
   }
@@ -258,8 +248,7 @@ function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, pr
   if (normalized !== name || name.includes("..") || name.endsWith("/") || name.length > 200) {
     problems.push({
       file: name,
-      message: "asset names are plain paths below assets/",
-      messageJa: "アセット名は assets/ 以下の単純なパスである必要があります",
+      text: authoringText.assetNamePlain,
     });
     return;
   }
@@ -267,9 +256,7 @@ function addAsset(assets: DesignBundle["assets"], name: string, body: Buffer, pr
   if (!contentType) {
     problems.push({
       file: name,
-      message: "assets are images (png, jpeg, gif, svg, webp), fonts (woff2, woff, ttf, otf) or stylesheets (css)",
-      messageJa:
-        "アセットは画像（png、jpeg、gif、svg、webp）、フォント（woff2、woff、ttf、otf）またはスタイルシート（css）である必要があります",
+      text: authoringText.assetType,
     });
     return;
   }
@@ -285,22 +272,17 @@ function commonFolder(names: string[]): string {
   return "";
 }
 
+const zipTooLarge = fillBoth(authoringText.zipTooLarge, { mb: BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024 });
+
 function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
-    const invalid = (message: string, messageJa: string) =>
-      reject(new BundleInvalid([{ file: "(zip)", message, messageJa }]));
+    const invalid = (text: Bilingual) => reject(new BundleInvalid([{ file: "(zip)", text }]));
     yauzl.fromBuffer(zip, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, archive) => {
-      if (err || !archive)
-        return invalid(
-          `not a readable zip: ${err?.message ?? "empty"}`,
-          `zip として読み込めません: ${err?.message ?? "empty"}`,
-        );
+      if (err || !archive) return invalid(fillBoth(authoringText.zipUnreadable, { reason: err?.message ?? "empty" }));
       const files = new Map<string, Buffer>();
       let total = 0;
       let entries = 0;
-      archive.on("error", (e: Error) =>
-        invalid(`not a readable zip: ${e.message}`, `zip として読み込めません: ${e.message}`),
-      );
+      archive.on("error", (e: Error) => invalid(fillBoth(authoringText.zipUnreadable, { reason: e.message })));
       archive.on("end", () => resolve(files));
       archive.on("entry", (entry: yauzl.Entry) => {
         const name = entry.fileName;
@@ -309,34 +291,25 @@ function readZipFiles(zip: Buffer): Promise<Map<string, Buffer>> {
           return;
         }
         if (++entries > BUNDLE_LIMITS.maxFiles)
-          return invalid(
-            `more than ${BUNDLE_LIMITS.maxFiles} files`,
-            `ファイルが ${BUNDLE_LIMITS.maxFiles} 個を超えています`,
-          );
+          return invalid(fillBoth(authoringText.zipTooManyFiles, { max: BUNDLE_LIMITS.maxFiles }));
         if (
           entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes ||
           total + entry.uncompressedSize > BUNDLE_LIMITS.maxBundleBytes
         )
-          return invalid(
-            `the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`,
-            `展開後のバンドルが ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
-          );
+          return invalid(zipTooLarge);
         archive.openReadStream(entry, (openErr, stream) => {
           if (openErr || !stream)
-            return invalid(`cannot read ${name}: ${openErr?.message}`, `${name} を読み込めません: ${openErr?.message}`);
+            return invalid(fillBoth(authoringText.zipFileUnreadable, { name, reason: String(openErr?.message) }));
           const chunks: Buffer[] = [];
           stream.on("data", (c: Buffer) => {
             total += c.length;
             if (total > BUNDLE_LIMITS.maxBundleBytes) {
               stream.destroy();
-              invalid(
-                `the bundle is over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB unzipped`,
-                `展開後のバンドルが ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
-              );
+              invalid(zipTooLarge);
             } else chunks.push(c);
           });
           stream.on("error", (e: Error) =>
-            invalid(`cannot read ${name}: ${e.message}`, `${name} を読み込めません: ${e.message}`),
+            invalid(fillBoth(authoringText.zipFileUnreadable, { name, reason: e.message })),
           );
           stream.on("end", () => {
             files.set(name, Buffer.concat(chunks));

@@ -2,7 +2,9 @@ import { extname } from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { Liquid } from "liquidjs";
 import type * as z from "zod";
-import { detailMessage } from "#shared/errors/error-body.ts";
+import { detailText } from "#shared/errors/error-body.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { checkParams } from "#shared/generation/requests/index.ts";
 import { registerPlatenFilters } from "#shared/render/filters.ts";
@@ -50,10 +52,24 @@ export interface BundleProblem {
   line?: number;
   column?: number;
   code?: string;
-  message: string;
-  /** The Japanese message shown under Accept-Language: ja (library texts inside it stay as the library words them). */
-  messageJa?: string;
+  /** What is wrong, in both languages (library texts inside it stay as the library words them). */
+  text: Bilingual;
 }
+
+/**
+ * A draft's warning as the design API answers it (`warnings[]` of GET and PUT
+ * /designs/{id}/draft): `message` in English and `messageJa` beside it. The warnings are
+ * answered whatever the request's language, so both stay on the wire under these names,
+ * which clients read: this is the one place the pair is still spelt out.
+ */
+export const problemAnswer = (p: BundleProblem) => ({
+  file: p.file,
+  ...(p.field !== undefined && { field: p.field }),
+  ...(p.line !== undefined && { line: p.line, column: p.column ?? 1 }),
+  ...(p.code !== undefined && { code: p.code }),
+  message: p.text.en,
+  messageJa: p.text.ja,
+});
 
 /**
  * Problems one check lists at most (README.md#bundle-limits). Past them the checks stop, and one
@@ -77,15 +93,14 @@ export class BundleInvalid extends PlatenError {
 
 /** One problem on one line for the admin CLI: where, the catalogue code when there is one, what. */
 const describe = (p: BundleProblem) =>
-  `${p.file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}${p.field ? ` (${p.field})` : ""}: ${p.code ? `${p.code}: ` : ""}${p.message}`;
+  `${p.file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}${p.field ? ` (${p.field})` : ""}: ${p.code ? `${p.code}: ` : ""}${p.text.en}`;
 
 const toDetail = (p: BundleProblem) => ({
   file: p.file,
   ...(p.field !== undefined && { field: p.field }),
   ...(p.line !== undefined && { line: p.line, column: p.column ?? 1 }),
   ...(p.code !== undefined && { code: p.code }),
-  message: p.message,
-  ...(p.messageJa !== undefined && { messageJa: p.messageJa }),
+  text: p.text,
 });
 
 /** A parser with the renderer's filters, so an unknown filter is a syntax error here as it is at render. */
@@ -109,8 +124,7 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
   if (raw.css.length > BUNDLE_LIMITS.maxTextChars)
     problems.add({
       file: "style.css",
-      message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
-      messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
+      text: fillBoth(authoringText.textTooLong, { max: BUNDLE_LIMITS.maxTextChars }),
     });
   assetProblems(raw, problems);
   let sampleFits = true;
@@ -122,8 +136,7 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
         file: "design.json",
         field: m.field,
         ...manifestAt(m.field?.split(".") ?? []),
-        message: `does not fit the parameter schema: ${detailMessage(m, "en")}`,
-        messageJa: `パラメーターのスキーマに合いません: ${detailMessage(m, "ja")}`,
+        text: fillBoth(authoringText.sampleMismatch, { reason: detailText(m) }),
       }));
       if (!added) break;
     }
@@ -186,8 +199,7 @@ const notes = new WeakSet<BundleProblem>();
 function leftOutNote(first: BundleProblem): BundleProblem {
   const note = {
     file: first.file,
-    message: `more problems were left out: only the first ${MAX_BUNDLE_PROBLEMS} are listed`,
-    messageJa: `ほかにも問題があります（最初の ${MAX_BUNDLE_PROBLEMS} 件のみ表示しています）`,
+    text: fillBoth(authoringText.moreLeftOut, { max: MAX_BUNDLE_PROBLEMS }),
   };
   notes.add(note);
   return note;
@@ -206,7 +218,7 @@ function manifestProblem(issue: z.core.$ZodIssue, at: JsonPositions): BundleProb
     file: "design.json",
     field: path.length ? path.join(".") : "(root)",
     ...at(path),
-    ...(({ en, ja }) => ({ message: en, messageJa: ja }))(issueText(issue)),
+    text: issueText(issue),
   };
 }
 
@@ -257,8 +269,7 @@ function templateProblem(template: string, file: string): BundleProblem | undefi
   if (template.length > BUNDLE_LIMITS.maxTextChars)
     return {
       file,
-      message: `longer than ${BUNDLE_LIMITS.maxTextChars} characters`,
-      messageJa: `${BUNDLE_LIMITS.maxTextChars} 文字を超えています`,
+      text: fillBoth(authoringText.textTooLong, { max: BUNDLE_LIMITS.maxTextChars }),
     };
   try {
     parser.parse(template);
@@ -269,8 +280,7 @@ function templateProblem(template: string, file: string): BundleProblem | undefi
     return {
       file,
       ...(position && { line: position[0], column: position[1] }),
-      message,
-      messageJa: `Liquid の構文エラーです: ${message}`,
+      text: fillBoth(authoringText.liquidSyntax, { reason: message }),
     };
   }
 }
@@ -291,8 +301,7 @@ function assetProblems(raw: RawBundle, problems: ProblemList): void {
   if (names.length > BUNDLE_LIMITS.maxAssets)
     problems.add({
       file: "assets/",
-      message: `more than ${BUNDLE_LIMITS.maxAssets} assets (${names.length})`,
-      messageJa: `アセットが ${BUNDLE_LIMITS.maxAssets} 個を超えています（${names.length} 個）`,
+      text: fillBoth(authoringText.tooManyAssets, { max: BUNDLE_LIMITS.maxAssets, count: names.length }),
     });
   let total = 0;
   for (const name of names) {
@@ -301,15 +310,13 @@ function assetProblems(raw: RawBundle, problems: ProblemList): void {
     if (size > BUNDLE_LIMITS.maxAssetBytes)
       problems.add({
         file: name,
-        message: `larger than ${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB`,
-        messageJa: `${BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024} MB を超えています`,
+        text: fillBoth(authoringText.assetTooLarge, { mb: BUNDLE_LIMITS.maxAssetBytes / 1024 / 1024 }),
       });
   }
   if (total > BUNDLE_LIMITS.maxBundleBytes)
     problems.add({
       file: "assets/",
-      message: `assets over ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB in all`,
-      messageJa: `アセットの合計が ${BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024} MB を超えています`,
+      text: fillBoth(authoringText.assetsTooLarge, { mb: BUNDLE_LIMITS.maxBundleBytes / 1024 / 1024 }),
     });
   for (const [file, text] of [
     ["template.liquid", raw.template],
@@ -326,8 +333,7 @@ function assetProblems(raw: RawBundle, problems: ProblemList): void {
       problems.add(() => ({
         file,
         ...lineOf(match.index),
-        message: `names ${name}, which the bundle does not have`,
-        messageJa: `バンドルにない ${name} を参照しています`,
+        text: fillBoth(authoringText.missingAsset, { name }),
       }));
     }
   }

@@ -5,7 +5,9 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { issueText } from "#shared/validation/zod-messages.ts";
 import { newId } from "#shared/ids.ts";
 import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
-import { type BundleProblem, checkBundle, strictBundle } from "./bundle-rules.ts";
+import { checkBundle, problemAnswer, strictBundle } from "./bundle-rules.ts";
+import type { Bilingual } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { DESIGN_PAGE_SIZE } from "#shared/designs/design-pages.ts";
 import { checkDesignText } from "#shared/designs/design-text.ts";
@@ -194,17 +196,13 @@ export async function readBundleBody(body: {
   query(name: string): string | undefined;
 }): Promise<{ source: BundleSource; note?: string; expectedLatestVersion?: number }> {
   if (/^application\/zip\b/i.test(body.contentType ?? "")) {
-    if (!body.bytes?.length) throw invalidBody("the body is an empty zip", "本文の zip が空です");
+    if (!body.bytes?.length) throw invalidBody(authoringText.emptyZip);
     const expected = body.query("expectedLatestVersion");
     const fields = publishFields.safeParse({
       note: body.query("note"),
       expectedLatestVersion: expected === undefined ? undefined : /^\d{1,10}$/.test(expected) ? Number(expected) : NaN,
     });
-    if (!fields.success)
-      throw invalidBody(
-        "note ≤ 1000 characters; expectedLatestVersion an integer ≥ 0",
-        "note は 1000 文字以内、expectedLatestVersion は 0 以上の整数である必要があります",
-      );
+    if (!fields.success) throw invalidBody(authoringText.zipQuery);
     return { source: { kind: "bundle", raw: await rawFromZip(body.bytes) }, ...fields.data };
   }
   if (body.bytes?.length && !isJsonContentType(body.contentType))
@@ -212,9 +210,7 @@ export async function readBundleBody(body: {
       details: [
         {
           field: "Content-Type",
-          message: "send a bundle zip with Content-Type: application/zip, or JSON with Content-Type: application/json",
-          messageJa:
-            "バンドルの zip は Content-Type: application/zip、JSON は Content-Type: application/json で送信してください",
+          text: authoringText.bodyContentType,
         },
       ],
     });
@@ -222,13 +218,9 @@ export async function readBundleBody(body: {
   try {
     json = JSON.parse(body.bytes?.toString("utf8") ?? "");
   } catch {
-    throw invalidBody(
-      "the body must be a bundle zip (Content-Type: application/zip) or a JSON object",
-      "本文はバンドルの zip（Content-Type: application/zip）または JSON オブジェクトである必要があります",
-    );
+    throw invalidBody(authoringText.bodyNotZipOrJson);
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json))
-    throw invalidBody("the body must be a JSON object", "本文は JSON オブジェクトである必要があります");
+  if (typeof json !== "object" || json === null || Array.isArray(json)) throw invalidBody(authoringText.bodyNotObject);
   const { note, expectedLatestVersion, from, fromTemplate, label, ...rest } = json as Record<string, unknown>;
   const fields = publishFields.safeParse({ note, expectedLatestVersion });
   if (!fields.success)
@@ -240,10 +232,7 @@ export async function readBundleBody(body: {
     });
   if (from !== undefined) {
     if (from !== "draft" || label !== undefined || fromTemplate !== undefined || Object.keys(rest).length)
-      throw invalidBody(
-        '`from` takes only "draft", alone',
-        '`from` には "draft" のみを、ほかのフィールドなしで指定してください',
-      );
+      throw invalidBody(authoringText.fromDraftAlone);
     return { source: { kind: "draft" }, ...fields.data };
   }
   if (fromTemplate !== undefined) {
@@ -252,10 +241,7 @@ export async function readBundleBody(body: {
       Object.keys(rest).length ||
       (label !== undefined && typeof label !== "string")
     )
-      throw invalidBody(
-        "`fromTemplate` takes a template id and an optional label",
-        "`fromTemplate` にはテンプレート ID を指定してください（label は任意です）",
-      );
+      throw invalidBody(authoringText.fromTemplateFields);
     // The copy's own label passes the label schema of every other route (it skipped it: a
     // 300,000-character label was stored).
     const checked = checkDesignText({ label });
@@ -274,8 +260,7 @@ export async function readBundleBody(body: {
   };
 }
 
-const invalidBody = (message: string, messageJa: string) =>
-  new PlatenError("VALIDATION_FAILED", { details: [{ message, messageJa }] });
+const invalidBody = (text: Bilingual) => new PlatenError("VALIDATION_FAILED", { details: [{ text }] });
 
 /** The current draft of a design, as stored (the JSON form's files), or undefined. */
 export async function readDraft(head: DesignHead): Promise<{ raw: RawBundle; updatedAt: string } | undefined> {
@@ -293,12 +278,12 @@ export async function draftBody(workspaceId: string, designId: string) {
   const draft = await readDraft(head);
   if (!draft)
     throw new PlatenError("DESIGN_NOT_FOUND", {
-      details: [{ message: "the design has no draft", messageJa: "このデザインには下書きがありません" }],
+      details: [{ text: authoringText.noDraft }],
     });
   return {
     draft: toJsonForm({ ...draft.raw, manifest: draft.raw.manifest as Record<string, unknown> }),
     updatedAt: draft.updatedAt,
-    warnings: checkBundle(draft.raw).problems,
+    warnings: checkBundle(draft.raw).problems.map(problemAnswer),
   };
 }
 
@@ -312,10 +297,10 @@ export async function saveDraft(
   designId: string,
   form: Record<string, unknown>,
   clock: Clock,
-): Promise<{ updatedAt: string; warnings: BundleProblem[] }> {
+): Promise<{ updatedAt: string; warnings: ReturnType<typeof problemAnswer>[] }> {
   await activeDesign(workspaceId, designId);
   const raw = rawFromJsonForm(form);
-  const warnings = checkBundle(raw).problems;
+  const warnings = checkBundle(raw).problems.map(problemAnswer);
   const key = draftObjectKey(workspaceId, designId, `${Date.now().toString(36)}-${newId(8)}`);
   const at = clock.now().toISOString();
   await putObject(key, JSON.stringify(bundleToStored({ ...raw, manifest: raw.manifest as never })), "application/json");
@@ -354,7 +339,7 @@ export async function publishVersion(
   const draft = input.source.kind === "draft" ? await readDraft(head) : undefined;
   if (input.source.kind === "draft" && !draft)
     throw new PlatenError("VALIDATION_FAILED", {
-      details: [{ field: "from", message: "the design has no draft", messageJa: "このデザインには下書きがありません" }],
+      details: [{ field: "from", text: authoringText.noDraft }],
     });
   const raw = input.source.kind === "draft" ? draft!.raw : input.source.raw;
   const published = await publishDesign(

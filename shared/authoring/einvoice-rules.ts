@@ -7,6 +7,8 @@ import { RenderError } from "#shared/render/render-error.ts";
 import { createTemplateEngine, renderEinvoiceMapping, TEMPLATE_LIMITS } from "#shared/render/template.ts";
 import type { RawBundle } from "./bundle-codec.ts";
 import type { BundleProblem } from "./bundle-rules.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 
 /**
  * The e-invoice checks of a bundle (shared/authoring/README.md#e-invoices): `einvoice` in design.json
@@ -26,8 +28,7 @@ export function* einvoiceProblems(
       file: "design.json",
       field: "einvoice",
       ...declaredAt(),
-      message: `the design writes an e-invoice, but the bundle has no ${EINVOICE_MAPPING_FILE} (the mapping einvoice.data names)`,
-      messageJa: `デザインは電子インボイスを出力しますが、バンドルに ${EINVOICE_MAPPING_FILE}（einvoice.data が示すマッピング）がありません`,
+      text: fillBoth(authoringText.mappingMissing, { file: EINVOICE_MAPPING_FILE }),
     };
     return;
   }
@@ -35,16 +36,17 @@ export function* einvoiceProblems(
   if (!declared) {
     yield {
       file: EINVOICE_MAPPING_FILE,
-      message: `the bundle has ${EINVOICE_MAPPING_FILE} but design.json has no einvoice: add {"format": …, "data": "${EINVOICE_MAPPING_FILE}"} or remove the file`,
-      messageJa: `バンドルに ${EINVOICE_MAPPING_FILE} がありますが、design.json に einvoice がありません。{"format": …, "data": "${EINVOICE_MAPPING_FILE}"} を追加するか、ファイルを削除してください`,
+      text: fillBoth(authoringText.mappingUndeclared, {
+        file: EINVOICE_MAPPING_FILE,
+        declaration: `{"format": …, "data": "${EINVOICE_MAPPING_FILE}"}`,
+      }),
     };
     return;
   }
   if (mapping.length > MAX_MAPPING_CHARS) {
     yield {
       file: EINVOICE_MAPPING_FILE,
-      message: `longer than ${MAX_MAPPING_CHARS} characters`,
-      messageJa: `${MAX_MAPPING_CHARS} 文字を超えています`,
+      text: fillBoth(authoringText.textTooLong, { max: MAX_MAPPING_CHARS }),
     };
     return;
   }
@@ -81,8 +83,7 @@ function syntaxProblem(mapping: string): BundleProblem | undefined {
     return {
       file: EINVOICE_MAPPING_FILE,
       ...liquidPosition(err),
-      message,
-      messageJa: `Liquid の構文エラーです: ${message}`,
+      text: fillBoth(authoringText.liquidSyntax, { reason: message }),
     };
   }
 }
@@ -110,8 +111,7 @@ function* sampleProblems(
       file: EINVOICE_MAPPING_FILE,
       ...liquidPosition(err.cause),
       code: err.code === "HTML_TOO_LARGE" ? "DOCUMENT_HTML_LIMIT_EXCEEDED" : err.code,
-      message: `rendering the mapping with sampleParams: ${message}`,
-      messageJa: `sampleParams でマッピングを描画できません: ${message}`,
+      text: fillBoth(authoringText.mappingRender, { reason: message }),
     };
     return;
   }
@@ -129,15 +129,13 @@ function* sampleProblems(
       file: EINVOICE_MAPPING_FILE,
       field: v.path || "(invoice)",
       code: v.rule,
-      message: `the sample invoice (sampleParams) breaks ${v.rule}: ${v.message.en}`,
-      messageJa: `サンプルのインボイス（sampleParams）が ${v.rule} に違反しています: ${v.message.ja}`,
+      text: fillBoth(authoringText.sampleBreaksRule, { rule: v.rule, reason: v.message }),
     };
   }
   if (result.omitted > 0)
     yield {
       file: EINVOICE_MAPPING_FILE,
-      message: `and ${result.omitted} more rule violations of the sample invoice`,
-      messageJa: `サンプルのインボイスには、ほかに ${result.omitted} 件の規則違反があります`,
+      text: fillBoth(authoringText.moreViolations, { count: result.omitted }),
     };
 }
 
@@ -153,14 +151,10 @@ function notJsonProblem(output: string, err: unknown): BundleProblem {
   return {
     file: EINVOICE_MAPPING_FILE,
     code: "TEMPLATE_FAILED",
-    message:
-      "rendered with sampleParams, the mapping's output is not JSON" +
-      (where ? ` at line ${where.line}, column ${where.column} of the output, near ${where.near}` : "") +
-      ` (${reason}); write values with | json`,
-    messageJa:
-      "sampleParams で描画したマッピングの出力が JSON ではありません" +
-      (where ? `（出力の ${where.line} 行 ${where.column} 列目、${where.near} 付近）` : "") +
-      `: ${reason}。値は | json で出力してください`,
+    text: fillBoth(authoringText.outputNotJson, {
+      where: where ? fillBoth(authoringText.outputPlace, where) : "",
+      reason,
+    }),
   };
 }
 

@@ -8,6 +8,8 @@ import { dynamoPreviewCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { rawFromJsonForm } from "./bundle-codec.ts";
 import { strictBundle } from "./bundle-rules.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 import { type DesignBundle, EINVOICE_MAPPING_FILE } from "#shared/designs/bundle-schema.ts";
 import { activeDesign, readDraft, versionOf } from "./design-lifecycle.ts";
 import type { previewBody } from "./request-bodies.ts";
@@ -38,9 +40,7 @@ export async function previewSource(workspaceId: string, body: z.infer<typeof pr
     const draft = await readDraft(head);
     if (!draft)
       throw new PlatenError("VALIDATION_FAILED", {
-        details: [
-          { field: "draft", message: "the design has no draft", messageJa: "このデザインには下書きがありません" },
-        ],
+        details: [{ field: "draft", text: authoringText.noDraft }],
       });
     bundle = strictBundle(draft.raw);
     bundleKey = `${workspaceId}/${head.id}/${head.draftKey}`;
@@ -117,8 +117,7 @@ function previewRenderError(err: unknown): unknown {
           // The renderer names the mapping in its message when the mapping failed.
           file: err.message.startsWith(`${EINVOICE_MAPPING_FILE}:`) ? EINVOICE_MAPPING_FILE : "template.liquid",
           code: "TEMPLATE_FAILED",
-          message: err.message,
-          messageJa: `テンプレートを描画できません: ${err.message}`,
+          text: fillBoth(authoringText.templateFailed, { reason: err.message }),
         },
       ],
       cause: err,

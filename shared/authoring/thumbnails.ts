@@ -2,6 +2,8 @@ import { permanentFileFailure } from "#shared/generation/requests/index.ts";
 import { RenderError } from "#shared/render/render-error.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { BundleInvalid } from "./bundle-rules.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { authoringText } from "./authoring-text.ts";
 
 let renderer: { renderThumbnail(req: never): Promise<Buffer>; close(): Promise<void> } | undefined;
 
@@ -36,8 +38,7 @@ export function sampleProblem(err: unknown): BundleInvalid | undefined {
       {
         file: "template.liquid",
         code: "TEMPLATE_FAILED",
-        message: `rendering the sample document: ${err.message}`,
-        messageJa: `サンプル文書の描画中にエラーが発生しました: ${err.message}`,
+        text: fillBoth(authoringText.sampleRenderFailed, { reason: err.message }),
       },
     ]);
   }
@@ -48,8 +49,7 @@ export function sampleProblem(err: unknown): BundleInvalid | undefined {
       file: "design.json",
       field: "sampleParams",
       code: refused.errorCode,
-      message: `the sample document cannot be rendered: ${refused.errorMessage}`,
-      messageJa: `サンプル文書を描画できません: ${refused.errorMessage}`,
+      text: fillBoth(authoringText.sampleRefused, { reason: refused.errorMessage }),
     },
   ]);
 }

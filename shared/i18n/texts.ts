@@ -42,13 +42,19 @@ export function fill<T extends string>(text: T, vars: FillVars<T>): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
+/** The values of {@link fillBoth}: one per placeholder, a {@link Bilingual} one filling each language with its own. */
+export type BothVars<T extends string> = { readonly [Name in Placeholders<T>]: string | number | Bilingual };
+
 /**
  * Fills both languages of a text, for what carries a {@link Bilingual} on (an error's
  * details). For a text of an `as const` table the compiler asks for the placeholders of both.
  */
 export function fillBoth<En extends string, Ja extends string>(
   text: { readonly en: En; readonly ja: Ja },
-  vars: FillVars<En> & FillVars<Ja>,
+  vars: BothVars<En> & BothVars<Ja>,
 ): Bilingual {
-  return { en: fill(text.en, vars), ja: fill(text.ja, vars) };
+  const values: Record<string, string | number | Bilingual> = vars;
+  const pick = (lang: keyof Bilingual) =>
+    Object.fromEntries(Object.entries(values).map(([name, v]) => [name, typeof v === "object" ? v[lang] : v]));
+  return { en: fill<string>(text.en, pick("en")), ja: fill<string>(text.ja, pick("ja")) };
 }

@@ -44,8 +44,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
     );
     expect(value.problems.at(-1)).toEqual({
       file: "template.liquid",
-      message: LEFT_OUT,
-      messageJa: `ほかにも問題があります（最初の ${MAX_BUNDLE_PROBLEMS} 件のみ表示しています）`,
+      text: { en: LEFT_OUT, ja: `ほかにも問題があります（最初の ${MAX_BUNDLE_PROBLEMS} 件のみ表示しています）` },
     });
   });
 
@@ -57,7 +56,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
     expect(ms).toBeLessThan(2_000);
     expect(value.problems).toHaveLength(MAX_BUNDLE_PROBLEMS + 1);
     expect(value.problems[0]).toMatchObject({ file: "style.css", line: 1, column: 5 });
-    expect(value.problems.at(-1)).toMatchObject({ file: "style.css", message: LEFT_OUT });
+    expect(value.problems.at(-1)).toMatchObject({ file: "style.css", text: { en: LEFT_OUT } });
 
     // Every reference present: the whole text is scanned, still linear.
     const clean = form({ template: present, style: present, assets: { "a.png": PNG } });
@@ -74,8 +73,10 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
         file: "template.liquid",
         line: 70_001,
         column: 11,
-        message: "names assets/missing.png, which the bundle does not have",
-        messageJa: "バンドルにない assets/missing.png を参照しています",
+        text: {
+          en: "names assets/missing.png, which the bundle does not have",
+          ja: "バンドルにない assets/missing.png を参照しています",
+        },
       },
     ]);
   });
@@ -97,7 +98,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
       ["parameters.1.type", 11, 7],
       ["parameters.2.type", 16, 7],
     ]);
-    expect(value.problems.at(-1)).toMatchObject({ file: "design.json", message: LEFT_OUT });
+    expect(value.problems.at(-1)).toMatchObject({ file: "design.json", text: { en: LEFT_OUT } });
   });
 
   it("caps sampleParams mismatches too", () => {
@@ -110,7 +111,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
     expect(ms).toBeLessThan(2_000);
     expect(value.problems).toHaveLength(MAX_BUNDLE_PROBLEMS + 1);
     expect(value.problems[0]?.field).toBe("sampleParams.rows.0.n");
-    expect(value.problems.at(-1)?.message).toBe(LEFT_OUT);
+    expect(value.problems.at(-1)?.text.en).toBe(LEFT_OUT);
   });
 
   it("answers 422 with the same 50 details and the note, whatever produced the problems", () => {
@@ -123,7 +124,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
     })() as BundleInvalid;
     expect(err).toBeInstanceOf(BundleInvalid);
     expect(err.details).toHaveLength(MAX_BUNDLE_PROBLEMS + 1);
-    expect(err.details.at(-1)).toMatchObject({ file: "template.liquid", message: LEFT_OUT });
+    expect(err.details.at(-1)).toMatchObject({ file: "template.liquid", text: { en: LEFT_OUT } });
 
     // The JSON form's own shape problems (unknown fields) are capped the same way.
     const unknown = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`extra${i}`, 1]));
@@ -136,7 +137,7 @@ describe("bundle checks: bounded work and at most 50 problems", () => {
     })() as BundleInvalid;
     expect(shape.details).toHaveLength(MAX_BUNDLE_PROBLEMS + 1);
     expect(shape.details[0]).toMatchObject({ file: "design.json", field: "extra0" });
-    expect(shape.details.at(-1)).toMatchObject({ file: "design.json", message: LEFT_OUT });
+    expect(shape.details.at(-1)).toMatchObject({ file: "design.json", text: { en: LEFT_OUT } });
   });
 
   it("lineIndex answers the line and column of any offset", () => {

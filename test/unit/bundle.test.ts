@@ -253,7 +253,7 @@ describe("loadBundleFromDir: broken bundles", () => {
     );
     expect(err).toBeInstanceOf(BundleInvalid);
     expect((err as BundleInvalid).details).toContainEqual(
-      expect.objectContaining({ field: "parameters.0.name", message: "is required", messageJa: "必須です" }),
+      expect.objectContaining({ field: "parameters.0.name", text: { en: "is required", ja: "必須です" } }),
     );
     expect(JSON.stringify((err as BundleInvalid).details)).not.toContain("undefined");
   });

@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { BundleInvalid } from "#shared/authoring/bundle-rules.ts";
 import { BundleError } from "#shared/authoring/load-bundle.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import { changedToName, isScratchFile } from "#infra/design-dev/render-loop.ts";
 import { describeProblem, problemsOf } from "#infra/design-dev/render-problems.ts";
 import { startDevServer } from "#infra/design-dev/dev-server.ts";
@@ -11,7 +11,9 @@ import { startDevServer } from "#infra/design-dev/dev-server.ts";
 describe("design:dev problems", () => {
   it("keeps a bundle check's file, line and column", () => {
     const problems = problemsOf(
-      new BundleInvalid([{ file: "design.json", field: "page.size", line: 4, column: 5, message: "bad size" }]),
+      new BundleInvalid([
+        { file: "design.json", field: "page.size", line: 4, column: 5, text: untranslated("bad size") },
+      ]),
     );
     expect(problems.map(describeProblem)).toEqual(["design.json:4:5 (page.size): bad size"]);
   });
@@ -22,7 +24,7 @@ describe("design:dev problems", () => {
         {
           file: "template.liquid",
           code: "TEMPLATE_FAILED",
-          message: "template error: undefined variable: x, line:3, col:7",
+          text: untranslated("template error: undefined variable: x, line:3, col:7"),
         },
       ],
     });
@@ -32,7 +34,7 @@ describe("design:dev problems", () => {
         line: 3,
         column: 7,
         code: "TEMPLATE_FAILED",
-        message: "template error: undefined variable: x",
+        text: untranslated("template error: undefined variable: x"),
       },
     ]);
   });
@@ -42,7 +44,7 @@ describe("design:dev problems", () => {
       /^\(render\): RENDER_TIMEOUT: /,
     );
     expect(problemsOf(new BundleError("design folder not found: /x"))).toEqual([
-      { file: "(folder)", message: "design folder not found: /x" },
+      { file: "(folder)", text: untranslated("design folder not found: /x") },
     ]);
   });
 

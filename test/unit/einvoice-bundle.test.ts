@@ -156,7 +156,9 @@ describe("einvoice.liquid in every form of a bundle", () => {
     expect(refused.details).toEqual([
       expect.objectContaining({
         file: "mapping.liquid",
-        message: "only design.json, template.liquid, style.css, einvoice.liquid and assets/… belong in a bundle",
+        text: expect.objectContaining({
+          en: "only design.json, template.liquid, style.css, einvoice.liquid and assets/… belong in a bundle",
+        }),
       }),
     ]);
     expect(detailMessage(refused.details[0]!, "ja")).toContain("einvoice.liquid");
@@ -176,7 +178,7 @@ describe("publish checks of an e-invoice design", () => {
       expect.objectContaining({
         file: "design.json",
         field: "einvoice",
-        message: expect.stringContaining("einvoice.liquid"),
+        text: expect.objectContaining({ en: expect.stringContaining("einvoice.liquid") }),
       }),
     ]);
     const { einvoice: __, ...noDeclaration } = invoiceForm();
@@ -190,7 +192,12 @@ describe("publish checks of an e-invoice design", () => {
   it("refuses a mapping that is not Liquid, at its line and column (the renderer's engine: unknown filters too)", () => {
     const details = refusal(invoiceForm({ einvoiceMapping: '{\n  "number": {{ number | json }},\n  {% if x %}\n}' }));
     expect(details).toEqual([
-      expect.objectContaining({ file: "einvoice.liquid", line: 3, column: 3, message: "tag {% if x %} not closed" }),
+      expect.objectContaining({
+        file: "einvoice.liquid",
+        line: 3,
+        column: 3,
+        text: expect.objectContaining({ en: "tag {% if x %} not closed" }),
+      }),
     ]);
     expect(detailMessage(details[0]!, "ja")).toContain("Liquid");
     const filter = refusal(invoiceForm({ einvoiceMapping: "{{ invoice | to_json }}" }));
@@ -218,8 +225,10 @@ describe("publish checks of an e-invoice design", () => {
         file: "einvoice.liquid",
         field: "seller.name",
         code: "BR-06",
-        message: "the sample invoice (sampleParams) breaks BR-06: The seller's name (BT-27) is required.",
-        messageJa: expect.stringContaining("BR-06"),
+        text: {
+          en: "the sample invoice (sampleParams) breaks BR-06: The seller's name (BT-27) is required.",
+          ja: expect.stringContaining("BR-06"),
+        },
       },
     ]);
     expect(detailMessage(details[0]!, "ja")).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);

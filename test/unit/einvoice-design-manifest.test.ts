@@ -77,10 +77,10 @@ describe("design.json einvoice", () => {
     expect(problems).toHaveLength(1);
     const line = text.split("\n").findIndex((l) => l.includes('"standard"')) + 1;
     expect(problems[0]).toMatchObject({ file: "design.json", field: "pdf.standard", line });
-    expect(problems[0]!.message).toContain("factur-x");
-    expect(problems[0]!.message).toContain("PDF/A-3b");
-    expect(problems[0]!.messageJa).toContain("PDF/A-3b");
-    expect(problems[0]!.messageJa).toMatch(/[\u3040-\u30ff]/);
+    expect(problems[0]!.text.en).toContain("factur-x");
+    expect(problems[0]!.text.en).toContain("PDF/A-3b");
+    expect(problems[0]!.text.ja).toContain("PDF/A-3b");
+    expect(problems[0]!.text.ja).toMatch(/[\u3040-\u30ff]/);
   });
 
   it("refuses a mapping other than einvoice.liquid, saying only einvoice.liquid is supported, in both languages", () => {
@@ -89,8 +89,8 @@ describe("design.json einvoice", () => {
     expect(rest).toEqual([]);
     const line = text.split("\n").findIndex((l) => l.includes('"data"')) + 1;
     expect(problem).toMatchObject({ file: "design.json", field: "einvoice.data", line });
-    expect(problem!.message).toBe("names the mapping file, and only einvoice.liquid is supported for now");
-    expect(problem!.messageJa).toContain("einvoice.liquid のみ");
+    expect(problem!.text.en).toBe("names the mapping file, and only einvoice.liquid is supported for now");
+    expect(problem!.text.ja).toContain("einvoice.liquid のみ");
   });
 
   it("refuses an unknown format, a missing data, an unknown key and an unknown standard, each by its field", () => {
@@ -100,8 +100,8 @@ describe("design.json einvoice", () => {
     expect(fields(manifest({ einvoice: { ...einvoice("xrechnung").einvoice, profile: "x" } }))).toEqual(["einvoice"]);
     expect(fields(manifest({ ...einvoice("xrechnung"), pdf: { standard: "PDF/A-1b" } }))).toEqual(["pdf.standard"]);
     const [format] = manifestProblems(JSON.stringify(manifest(einvoice("ubl"))));
-    expect(format!.message).toContain("xrechnung");
-    expect(format!.messageJa).not.toBe(format!.message);
+    expect(format!.text.en).toContain("xrechnung");
+    expect(format!.text.ja).not.toBe(format!.text.en);
   });
 });
 

@@ -5,7 +5,7 @@ import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { type PreviewSource, renderPreview } from "#shared/authoring/preview.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { RenderError } from "#shared/render/render-error.ts";
 
@@ -93,8 +93,7 @@ describe("the problem list of the page without script", () => {
       file: "einvoice.liquid",
       field: "seller.name",
       code: "BR-06",
-      message: "The seller's name (BT-27) is required.",
-      messageJa: "売り手の名称 (BT-27) は必須です。",
+      text: { en: "The seller's name (BT-27) is required.", ja: "売り手の名称 (BT-27) は必須です。" },
     };
     expect(text(problemItems("en", [problem]))).toEqual([
       "<li>einvoice.liquid (seller.name): BR-06 The seller&#39;s name (BT-27) is required.</li>",
@@ -109,9 +108,15 @@ describe("the problem list of the page without script", () => {
       file: "einvoice.liquid",
       field: "seller.name",
       code: "BR-06",
-      message: "the sample invoice breaks BR-06: x",
+      text: untranslated("the sample invoice breaks BR-06: x"),
     };
-    const kind = { file: "einvoice.liquid", code: "TEMPLATE_FAILED", message: "not JSON", line: 3, column: 7 };
+    const kind = {
+      file: "einvoice.liquid",
+      code: "TEMPLATE_FAILED",
+      text: untranslated("not JSON"),
+      line: 3,
+      column: 7,
+    };
     expect(text(problemItems("en", [named, kind]))).toEqual([
       "<li>einvoice.liquid (seller.name): the sample invoice breaks BR-06: x</li>",
       "<li>einvoice.liquid, line 3, column 7: not JSON</li>",

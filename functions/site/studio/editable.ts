@@ -1,8 +1,10 @@
 import * as z from "zod";
 import { type DesignJsonForm, toJsonForm } from "#shared/authoring/bundle-codec.ts";
+import { authoringText } from "#shared/authoring/authoring-text.ts";
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { readDraft, versionBundle, versionOf } from "#shared/authoring/design-lifecycle.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 import { pageSetupOf } from "./page-fields.ts";
 
 /**
@@ -76,8 +78,7 @@ export function fieldsFromForm(form: URLSearchParams): { edits: EditableFields }
     } catch (err) {
       problems.push({
         file: name,
-        message: (err as Error).message,
-        messageJa: `JSON として正しくありません: ${(err as Error).message}`,
+        text: fillBoth(authoringText.formNotJson, { reason: (err as Error).message }),
       });
       return undefined;
     }

@@ -25,7 +25,7 @@ export function problemItems(lang: Language, problems: readonly BundleProblem[])
   return problems.map((p) => {
     const where =
       p.line !== undefined ? fill(s.problemAt, { file: p.file, line: p.line, column: p.column ?? 1 }) : p.file;
-    const message = lang === "ja" && p.messageJa ? p.messageJa : p.message;
+    const message = p.text[lang] || p.text.en;
     const rule = p.code && RULE_ID.test(p.code) && !message.includes(p.code) ? `${p.code} ` : "";
     return html`<li>${where}${p.field ? ` (${p.field})` : ""}: ${rule}${message}</li>`;
   });
