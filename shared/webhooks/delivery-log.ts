@@ -1,5 +1,6 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
 import {
   type AttemptLogEntry,
   type DeliveryRecord,
@@ -10,6 +11,7 @@ import {
 import { getEndpointRecord } from "./endpoint-store.ts";
 import { sendDispatchMessages } from "./webhook-queue.ts";
 import { DELIVERY_LOG_DAYS } from "./webhook-settings.ts";
+import { webhookText } from "./webhook-text.ts";
 
 /** A delivery as operators see it (admin CLI; later the management API). */
 export interface DeliveryView {
@@ -36,10 +38,8 @@ const view = (d: DeliveryRecord): DeliveryView => ({
   updatedAt: d.updatedAt,
 });
 
-const refused = (message: string, messageJa: string) =>
-  new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", message, messageJa }] });
-const notFound = (field: string, message: string, messageJa: string) =>
-  new PlatenError("NOT_FOUND", { details: [{ field, message, messageJa }] });
+const refused = (text: Bilingual) => new PlatenError("VALIDATION_FAILED", { details: [{ field: "deliveryId", text }] });
+const notFound = (field: string, text: Bilingual) => new PlatenError("NOT_FOUND", { details: [{ field, text }] });
 
 /**
  * The delivery log of one endpoint, newest first (30 days). With `workspaceId`, only that
@@ -65,25 +65,16 @@ export async function redeliverWebhook(
   clock: Clock,
 ): Promise<{ deliveryId: string; attempt: number }> {
   const record = await findDelivery(deliveryId);
-  if (!record) throw notFound("deliveryId", "delivery not found", "配信が見つかりません");
+  if (!record) throw notFound("deliveryId", webhookText.deliveryNotFound);
   if (record.status === "pending") {
-    throw refused(
-      `delivery is still pending (next attempt ${record.nextAttemptAt ?? "queued"}); redeliver it once it has finished`,
-      `配信はまだ処理中です（次回の試行: ${record.nextAttemptAt ?? "キュー投入済み"}）。完了してから再配信してください`,
-    );
+    throw refused(fillBoth(webhookText.deliveryPending, { next: record.nextAttemptAt ?? webhookText.queued }));
   }
   const endpoint = await getEndpointRecord(record.workspaceId, record.endpointId);
-  if (!endpoint)
-    throw notFound("endpointId", "the delivery's endpoint was deleted", "この配信のエンドポイントは削除されています");
-  if (!endpoint.enabled)
-    throw refused(
-      "the delivery's endpoint is disabled; enable it first",
-      "この配信のエンドポイントは無効になっています。先に有効にしてください",
-    );
+  if (!endpoint) throw notFound("endpointId", webhookText.endpointDeleted);
+  if (!endpoint.enabled) throw refused(webhookText.endpointDisabled);
   const now = clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + DELIVERY_LOG_DAYS * 86400;
-  if (!(await reopenDelivery(record, now, expiresAt)))
-    throw refused("the delivery changed meanwhile; try again", "処理中に配信が変更されました。再試行してください");
+  if (!(await reopenDelivery(record, now, expiresAt))) throw refused(webhookText.deliveryChanged);
   const attempt = record.attemptsDone + 1;
   await sendDispatchMessages([
     { deliveryId, endpointId: record.endpointId, createdAt: record.createdAt, attempt, manual: true },

@@ -3,6 +3,8 @@ import type { ErrorDetail } from "#shared/errors/platen-error.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignFilterType, WebhookEndpoint } from "./endpoint-store.ts";
 import { checkWebhookUrl } from "./target-guard.ts";
+import { webhookText } from "./webhook-text.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 
 /**
  * Fields a caller may set on create or update (see shared/webhooks/README.md#registering-endpoints,
@@ -32,15 +34,13 @@ export const generateSigningSecret = (): string => `whsec_${randomBytes(32).toSt
  * given, because a request's `webhookUrl` must equal it exactly (OpenAPI generateSyncSingle).
  */
 export function checkEndpointUrl(url: unknown, env: string): string {
-  if (typeof url !== "string" || url === "")
-    throw invalid([{ field: "url", message: "url is required", messageJa: "url は必須です" }]);
+  if (typeof url !== "string" || url === "") throw invalid([{ field: "url", text: webhookText.urlRequired }]);
   const checked = checkWebhookUrl(url, { env });
   if (!checked.ok)
     throw invalid([
       {
         field: "url",
-        message: `url is not allowed: ${checked.reason}`,
-        messageJa: `この url は使用できません: ${checked.reason}`,
+        text: fillBoth(webhookText.urlNotAllowed, { reason: checked.reason }),
       },
     ]);
   return url;
@@ -51,16 +51,14 @@ function checkDesignIds(ids: unknown): string[] {
     throw invalid([
       {
         field: "targetDesignIds",
-        message: "targetDesignIds must be an array",
-        messageJa: "targetDesignIds は配列である必要があります",
+        text: webhookText.targetsNotArray,
       },
     ]);
   if (ids.length > MAX_TARGET_DESIGNS) {
     throw invalid([
       {
         field: "targetDesignIds",
-        message: `targetDesignIds may hold at most ${MAX_TARGET_DESIGNS} ids`,
-        messageJa: `targetDesignIds に指定できる ID は最大 ${MAX_TARGET_DESIGNS} 件です`,
+        text: fillBoth(webhookText.tooManyTargets, { max: MAX_TARGET_DESIGNS }),
       },
     ]);
   }
@@ -69,8 +67,7 @@ function checkDesignIds(ids: unknown): string[] {
       throw invalid([
         {
           field: `targetDesignIds.${i}`,
-          message: "must be a design id",
-          messageJa: "デザイン ID である必要があります",
+          text: webhookText.notDesignId,
         },
       ]);
     }
@@ -94,8 +91,7 @@ export function resolveDesignFilter(
     throw invalid([
       {
         field: "designFilterType",
-        message: "designFilterType must be all or selected",
-        messageJa: "designFilterType は all または selected である必要があります",
+        text: webhookText.filterType,
       },
     ]);
   }
@@ -111,8 +107,7 @@ export function checkEnabled(enabled: unknown, fallback: boolean): boolean {
     throw invalid([
       {
         field: "enabled",
-        message: "enabled must be true or false",
-        messageJa: "enabled は true または false である必要があります",
+        text: webhookText.enabledBoolean,
       },
     ]);
   return enabled;

@@ -20,6 +20,7 @@ import {
 } from "./endpoint-store.ts";
 import { claimUrl, releaseUrl } from "./url-claims.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "./webhook-settings.ts";
+import { webhookText } from "./webhook-text.ts";
 
 /** What the management operations show: never the secret (only create and rotate return it). */
 export interface WebhookEndpointView {
@@ -64,8 +65,7 @@ const notFound = () =>
     details: [
       {
         field: "endpointId",
-        message: "webhook endpoint not found",
-        messageJa: "Webhook エンドポイントが見つかりません",
+        text: webhookText.endpointNotFound,
       },
     ],
   });
@@ -129,8 +129,7 @@ const duplicateUrl = () =>
     details: [
       {
         field: "url",
-        message: "an endpoint with this url already exists",
-        messageJa: "この url のエンドポイントは既に存在します",
+        text: webhookText.urlTaken,
       },
     ],
   });

@@ -1,5 +1,7 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 import { checkEndpointUrl } from "./endpoint-input.ts";
+import { webhookText } from "./webhook-text.ts";
 import { listEndpointRecords, type StoredEndpoint } from "./endpoint-store.ts";
 import {
   createWebhookEndpoint,
@@ -44,8 +46,11 @@ function urlOfAnotherEndpoint(workspaceId: string, other: StoredEndpoint): Plate
     details: [
       {
         field: "url",
-        message: `this url is already endpoint ${other.endpointId} (designFilterType ${other.designFilterType}); change that endpoint with PATCH ${path}`,
-        messageJa: `この url は既にエンドポイント ${other.endpointId}（designFilterType ${other.designFilterType}）のものです。そのエンドポイントを PATCH ${path} で変更してください`,
+        text: fillBoth(webhookText.urlOfAnother, {
+          endpointId: other.endpointId,
+          filter: other.designFilterType,
+          path,
+        }),
       },
     ],
   });
