@@ -3,18 +3,19 @@ import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { resolveExecutablePath } from "#shared/render/chromium-binary.ts";
 import { makeUser } from "../helpers/identity-fixtures.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { systemClock } from "#shared/clock.ts";
+import { createOAuthClient } from "#shared/identity/oauth-clients.ts";
+import { api } from "../helpers/local-stack.ts";
 import { authOrigin, pkce, tokenRequest } from "../helpers/oauth-http.ts";
 import { inspectPdf } from "../helpers/pdf-inspect.ts";
-import { useStackEmulators } from "../helpers/stack-clients.ts";
-import { sampleParams } from "../helpers/sync-fixtures.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
+import { createSeededLike, sampleParams } from "../helpers/sync-fixtures.ts";
 
-let stack: RunningStack;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startStack();
-  useStackEmulators(stack.dataDir);
+  stack = await sharedStack();
   // The project's own Chromium, without the renderer's network lockdown (this page must reach the stack).
   browser = await puppeteer.launch({
     executablePath: await resolveExecutablePath(),
@@ -24,17 +25,23 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 it("authorization code + PKCE in a real browser: login, consent with a workspace choice, token, PDF, refresh, replay refused", async () => {
-  const [demo, second] = stack.localJson.workspaces as [
-    RunningStack["localJson"]["workspaces"][number],
-    RunningStack["localJson"]["workspaces"][number],
-  ];
+  // Workspaces and a public client of this file's own, as the seed makes them.
+  const demo = await createSeededLike(stack, "Code flow A");
+  const second = await createSeededLike(stack, "Code flow B");
   const user = await makeUser({ [demo.id]: "read", [second.id]: "admin" });
-  const client = stack.localJson.oauthClients[0]!;
+  const { client } = await createOAuthClient(
+    {
+      workspaceId: demo.id,
+      name: "Local client",
+      isPublic: true,
+      redirectUris: [stack.localJson.oauthClients[0]!.redirectUris[0]!],
+    },
+    systemClock,
+  );
   const redirectUri = client.redirectUris[0]!;
   const { verifier, challenge } = pkce();
   const state = "state-1234";
@@ -93,7 +100,7 @@ it("authorization code + PKCE in a real browser: login, consent with a workspace
   const accessToken = String(exchanged.body.access_token);
 
   // A generation with the Bearer token renders a PDF in the workspace chosen at consent.
-  const design = stack.localJson.workspaces[1]!.designs.find((d) => d.label.includes("Shipping"))!;
+  const design = second.designs.find((d) => d.label.includes("Shipping"))!;
   const res = await api(stack)("/file/sync/single", {
     method: "POST",
     headers: { Authorization: `Bearer ${accessToken}`, "content-type": "application/json" },

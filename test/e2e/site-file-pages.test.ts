@@ -92,12 +92,21 @@ describe("page images in a browser without a PDF viewer", () => {
   it("a version's sample opens from the history as page images", async () => {
     const page = await browser.newPage();
     await logIn(page, siteOrigin(stack), admin, `/designs/${designId}/versions`);
-    // The sample is rendered on this first visit, and its page images drawn as they load: on a busy
-    // machine that takes longer than a navigation's default 30 s, so wait for the document, then its images.
-    await Promise.all([
+    // The history's thumbnails settle first (drawn, or broken: this file's designs were published
+    // without one): a click aimed while they still load and move the rows could miss.
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), { timeout: 60_000 });
+    // The sample is rendered on this first visit and its page images drawn as they load: a busy
+    // machine may take long, and a wait that runs out says what the stack was doing.
+    const opened = Promise.all([
       page.waitForNavigation({ waitUntil: "domcontentloaded", timeout: 90_000 }),
       page.click('tr[data-version="1"] a.sample-link'),
     ]);
+    await opened.catch(async (err: Error) => {
+      const renderer = await (await fetch(`${stack.baseUrl.replace(/\/v1$/, "")}/__local/renderer`)).text();
+      throw new Error(
+        `${err.message}\nat ${page.url()}\nrenderer: ${renderer}\n--- stack output (tail) ---\n${stack.output().slice(-4000)}`,
+      );
+    });
     expect(new URL(page.url()).pathname).toBe(`/designs/${designId}/versions/1/sample`);
     await imagesLoaded(page);
     const images = await pageImages(page);

@@ -1,22 +1,26 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "#shared/clock.ts";
-import { createUser } from "#shared/identity/users.ts";
 import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
 import { invoiceItem, invoiceOf, mismatchedItem } from "../helpers/async-fixtures.ts";
-import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { makeUser } from "../helpers/identity-fixtures.ts";
+import { settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
 import { type GeneratedFile, generateFile } from "../helpers/site-fixtures.ts";
-import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike, createTenant } from "../helpers/sync-fixtures.ts";
 
-let stack: RunningStack;
+let stack: SharedStack;
 let browser: Browser;
 let shots: string;
 let origin: string;
 let internal: GeneratedFile;
 let invited: GeneratedFile;
 let partialId: string;
-const stranger = { email: "stranger@platen.local", password: "stranger-password-1" };
+type User = Awaited<ReturnType<typeof makeUser>>;
+/** This file's own: a user of no workspace, the ADMIN of the files' workspace and the ADMIN of another. */
+let stranger: User;
+let demoAdmin: User;
+let secondAdmin: User;
 
 /** A browser profile of its own per visitor (cookies never mix). */
 async function visitor(): Promise<{ context: BrowserContext; page: Page }> {
@@ -25,13 +29,17 @@ async function visitor(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), launchSiteBrowser()]);
   // The site's own origin as the API hands it out (cookies and Origin checks are per host).
   origin = new URL(stack.localJson.siteUrl).origin;
   shots = screenshotFolder("members");
-  useStackEmulators(stack.dataDir);
-  await createUser(stranger, systemClock);
-  const demo = stack.localJson.workspaces[0]!;
+  const demo = await createSeededLike(stack, "Members");
+  const second = await createTenant(stack, "Members, another workspace");
+  [stranger, demoAdmin, secondAdmin] = await Promise.all([
+    makeUser({}),
+    makeUser({ [demo.id]: "admin" }),
+    makeUser({ [second.workspaceId]: "admin" }),
+  ]);
   internal = await generateFile(stack, demo, { fileName: "internal report", passthrough: { dept: "sales" } });
   invited = await generateFile(stack, demo, { fileName: "for the auditor", shareType: "02" });
   const design = invoiceOf(demo);
@@ -48,12 +56,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
-
-const demoAdmin = () => stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
-const secondAdmin = () => stack.localJson.users.find((u) => u.email === "second@platen.local")!;
 
 describe("logged-in visitors in a browser", () => {
   it("refuses a workspace file to an anonymous visitor and to a member of another workspace, shows it to a member", async () => {
@@ -66,7 +70,7 @@ describe("logged-in visitors in a browser", () => {
     await anonymous.context.close();
 
     const other = await visitor();
-    await logIn(other.page, origin, secondAdmin(), internal.path);
+    await logIn(other.page, origin, secondAdmin, internal.path);
     expect(new URL(other.page.url()).pathname).toBe(internal.path);
     expect(await other.page.$eval("h1", (e) => e.textContent)).toBe(
       t404(await other.page.$eval("html", (e) => e.lang)),
@@ -75,7 +79,7 @@ describe("logged-in visitors in a browser", () => {
     await other.context.close();
 
     const member = await visitor();
-    await logIn(member.page, origin, demoAdmin(), internal.path);
+    await logIn(member.page, origin, demoAdmin, internal.path);
     expect(await member.page.$eval("h1", (e) => e.textContent)).toBe("internal report");
     expect(await member.page.$("ol.pages img")).not.toBeNull();
     await shoot(member.page, shots, "12-workspace-file-member");
@@ -84,18 +88,18 @@ describe("logged-in visitors in a browser", () => {
 
   it("shows an invited file to the invited user only", async () => {
     const admin = await visitor();
-    await logIn(admin.page, origin, demoAdmin(), invited.path);
-    await admin.page.type("#invite-email", secondAdmin().email);
+    await logIn(admin.page, origin, demoAdmin, invited.path);
+    await admin.page.type("#invite-email", secondAdmin.email);
     await Promise.all([
       admin.page.waitForNavigation(),
       admin.page.click("#invitations ~ form button[type=submit], section form:last-of-type button[type=submit]"),
     ]);
-    expect(await admin.page.$eval("#invitations", (e) => e.textContent)).toContain(secondAdmin().email);
+    expect(await admin.page.$eval("#invitations", (e) => e.textContent)).toContain(secondAdmin.email);
     await shoot(admin.page, shots, "13-invited-file-admin");
     await admin.context.close();
 
     const guest = await visitor();
-    await logIn(guest.page, origin, secondAdmin(), invited.path);
+    await logIn(guest.page, origin, secondAdmin, invited.path);
     expect(await guest.page.$eval("h1", (e) => e.textContent)).toBe("for the auditor");
     expect(await guest.page.$("#invite-email")).toBeNull();
     await shoot(guest.page, shots, "14-invited-file-guest");
@@ -112,7 +116,7 @@ describe("logged-in visitors in a browser", () => {
 
   it("shows the output history of an async request with a partial failure", async () => {
     const member = await visitor();
-    await logIn(member.page, origin, demoAdmin(), "/output-history");
+    await logIn(member.page, origin, demoAdmin, "/output-history");
     expect(await member.page.$eval("#history", (e) => e.textContent)).toContain(partialId);
     await shoot(member.page, shots, "15-output-history");
     await member.page.type("#q", "order=A-7");

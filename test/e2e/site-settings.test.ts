@@ -1,27 +1,35 @@
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { makeConfidentialClient, makeUser } from "../helpers/identity-fixtures.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
-let stack: RunningStack;
+let stack: SharedStack;
+/** This file's own workspace, its ADMIN and an OAuth client of it. */
+let ws: Awaited<ReturnType<typeof createSeededLike>>;
+let admin: Awaited<ReturnType<typeof makeUser>>;
+let clientId: string;
 let browser: Browser;
 let shots: string;
 let origin: string;
 let page: Page;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), launchSiteBrowser()]);
   origin = new URL(stack.localJson.siteUrl).origin;
   shots = screenshotFolder("settings");
+  ws = await createSeededLike(stack, "Settings");
+  admin = await makeUser({ [ws.id]: "admin" });
+  clientId = (await makeConfidentialClient(ws.id)).clientId;
   page = await browser.newPage();
-  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
   await logIn(page, origin, admin, "/settings");
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 describe("workspace settings in a browser", () => {
@@ -29,13 +37,13 @@ describe("workspace settings in a browser", () => {
     expect(new URL(page.url()).pathname).toBe("/settings");
     expect(await page.$eval("#key-rotated", (e) => e.textContent)).toMatch(/UTC \(0 days ago\)/);
     expect(await page.$("#key-warning")).toBeNull();
-    expect(await page.$eval("#members", (e) => e.textContent)).toContain("demo@platen.local");
-    expect(await page.$eval("#clients", (e) => e.textContent)).toContain(stack.localJson.oauthClients[0]!.clientId);
+    expect(await page.$eval("#members", (e) => e.textContent)).toContain(admin.email);
+    expect(await page.$eval("#clients", (e) => e.textContent)).toContain(clientId);
     await shoot(page, shots, "20-settings");
   });
 
   it("creates an endpoint, shows its secret once, and warns about a design the workspace does not have", async () => {
-    const design = stack.localJson.workspaces[0]!.designs[0]!;
+    const design = ws.designs[0]!;
     await page.type("#new-url", "https://hooks.example.com/platen");
     await page.click("#create-endpoint input[name=designFilterType][value=selected]");
     await page.click(`#create-endpoint input[name=targetDesignIds][value="${design.id}"]`);
@@ -58,7 +66,7 @@ describe("workspace settings in a browser", () => {
   });
 
   it("rotates the application key: the new key is shown once, the API refuses the old one and accepts the new one", async () => {
-    const oldKey = stack.localJson.workspaces[0]!.appKey;
+    const oldKey = ws.appKey;
     const designs = (appKey: string) => api(stack, appKey)("/file/designs");
     expect((await designs(oldKey)).status).toBe(200);
     await page.goto(`${origin}/settings`);

@@ -2,16 +2,21 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { makeUser } from "../helpers/identity-fixtures.ts";
+import { api } from "../helpers/local-stack.ts";
 import { compactPdfText } from "../helpers/pdf-inspect.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { launchSiteBrowser, logIn } from "../helpers/site-browser.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
 /**
  * The design studio in a real browser against `npm start`: the editor's script (CodeMirror,
  * the live preview as page images, problems with their line, autosave, publish), the history's
  * diff and the gallery's copy. Screenshots go to test/artifacts/studio (ignored by git).
  */
-let stack: RunningStack;
+let stack: SharedStack;
+/** This file's own workspace, shaped like a seeded one; its ADMIN is the visitor. */
+let ws: Awaited<ReturnType<typeof createSeededLike>>;
 let browser: Browser;
 let origin: string;
 let page: Page;
@@ -22,18 +27,18 @@ const shoot = (p: Page, name: string) => p.screenshot({ path: join(shots, `${nam
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  [stack, browser] = await Promise.all([startStack(), launchSiteBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), launchSiteBrowser()]);
   origin = new URL(stack.localJson.siteUrl).origin;
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 860 });
-  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
+  ws = await createSeededLike(stack, "Studio");
+  const admin = await makeUser({ [ws.id]: "admin" });
   await logIn(page, origin, admin, "/designs");
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 /** The number of previews the editor has shown so far. */
@@ -117,7 +122,7 @@ describe("the design studio in a browser", () => {
   it("shows the e-invoice mapping in a tab of its own for an e-invoice design, edits it and keeps it in the draft", async () => {
     // A design without `einvoice` has no such tab.
     expect(await page.$("#tab-einvoiceMapping")).toBeNull();
-    const invoiceEu = stack.localJson.workspaces[0]!.designs.find((d) => d.label.startsWith("Invoice with Factur-X"))!;
+    const invoiceEu = ws.designs.find((d) => d.label.startsWith("Invoice with Factur-X"))!;
     const editor = await browser.newPage();
     try {
       await editor.setCookie(...(await page.cookies()));
@@ -163,7 +168,6 @@ describe("the design studio in a browser", () => {
         timeout: 30_000,
       },
     );
-    const ws = stack.localJson.workspaces[0]!;
     const res = await api(stack, ws.appKey)("/file/sync/single", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -264,7 +268,6 @@ describe("the design studio in a browser", () => {
     const copied = new URL(page.url()).pathname.split("/")[2]!;
     expect(copied).toMatch(/^\w{16}$/);
     expect(copied).not.toBe(designId);
-    const ws = stack.localJson.workspaces[0]!;
     const res = await api(stack, ws.appKey)("/file/sync/single", {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
-import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { api } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
 
@@ -16,16 +17,15 @@ import { createTenant } from "../helpers/sync-fixtures.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const DAY_MS = 24 * 3600 * 1000;
-let stack: RunningStack;
+let stack: SharedStack;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 async function cli(args: string[], env: Record<string, string> = {}) {

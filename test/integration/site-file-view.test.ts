@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { api, removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { api, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 import { type GeneratedFile, generateFile, idsOf, moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
 
-let stack: RunningStack;
+let stack: SharedStack;
+/** Two workspaces of this file's own, shaped like the seeded ones. */
+let workspaces: Awaited<ReturnType<typeof createSeededLike>>[];
 let site: string;
 let locked: GeneratedFile;
 let workspaceOnly: GeneratedFile;
@@ -16,9 +20,10 @@ const form = (passcode: string) => ({
 });
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   site = siteOrigin(stack);
-  const ws = stack.localJson.workspaces[0]!;
+  workspaces = [await createSeededLike(stack, "File view A"), await createSeededLike(stack, "File view B")];
+  const ws = workspaces[0]!;
   locked = await generateFile(stack, ws, {
     fileName: "locked",
     shareType: "03",
@@ -30,8 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 describe("file view over HTTP", () => {
@@ -69,10 +73,7 @@ describe("file view over HTTP", () => {
     expect(page).toContain("&lt;script&gt;x&lt;/script&gt;"); // passthrough shown, escaped
     const viaSite = await fetch(`${site}${locked.path}/download`, { headers: { cookie: jar } });
     expect(viaSite.headers.get("content-disposition")).toMatch(/^attachment/);
-    const viaApi = await api(
-      stack,
-      stack.localJson.workspaces[0]!.appKey,
-    )(`/file/download/${locked.requestId}/${locked.fileId}`);
+    const viaApi = await api(stack, workspaces[0]!.appKey)(`/file/download/${locked.requestId}/${locked.fileId}`);
     expect(Buffer.from(await viaSite.arrayBuffer()).equals(Buffer.from(await viaApi.arrayBuffer()))).toBe(true);
     const preview = await fetch(`${site}${locked.path}/preview`, { headers: { cookie: jar } });
     expect(preview.headers.get("content-disposition")).toMatch(/^inline/);
@@ -95,7 +96,7 @@ describe("file view over HTTP", () => {
   });
 
   it("limits passcode attempts to five per 15 minutes per file and address (the 6th is 429)", async () => {
-    const other = await generateFile(stack, stack.localJson.workspaces[1]!, {
+    const other = await generateFile(stack, workspaces[1]!, {
       fileName: "limited",
       shareType: "03",
       passcodeEnabled: true,

@@ -10,9 +10,10 @@ import { newId } from "#shared/ids.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { download, errorOf, getStatus, moveClock } from "../helpers/async-http.ts";
 import { eventsOf } from "../helpers/async-tables.ts";
-import { type RunningStack, removeDataDir, settled, startStack } from "../helpers/local-stack.ts";
+import { type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { fileRecordsOfWorkspace, useStackEmulators } from "../helpers/stack-clients.ts";
-import { createTenant, sampleParams } from "../helpers/sync-fixtures.ts";
+import { createSeededLike, createTenant, sampleParams } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
 import { registerEndpoint } from "../helpers/webhook-fixtures.ts";
 import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -24,20 +25,19 @@ import { startWebhookReceiver } from "../helpers/webhook-receiver.ts";
  * the rate-limit write side by side for a key seen before, without changing which error wins.
  */
 
-let stack: RunningStack;
+let stack: SharedStack;
 let demo: RunningStack["localJson"]["workspaces"][number];
 let invoiceId: string;
 
 beforeAll(async () => {
-  stack = await startStack();
-  demo = stack.localJson.workspaces[0]!;
+  stack = await sharedStack();
+  demo = await createSeededLike(stack, "Store behind");
   invoiceId = demo.designs.find((d) => d.label.includes("請求書"))!.id;
   useStackEmulators(stack.dataDir);
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 const invoice = (fileName: string) => ({ fileName, params: sampleParams("invoice-ja") });
