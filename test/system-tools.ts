@@ -11,6 +11,9 @@ const TOOLS = [
   { command: "pdftoppm", args: ["-v"], pkg: "poppler-utils" },
   { command: "pdfinfo", args: ["-v"], pkg: "poppler-utils" },
   { command: "pdftotext", args: ["-v"], pkg: "poppler-utils" },
+  { command: "pdfsig", args: ["-v"], pkg: "poppler-utils" },
+  { command: "openssl", args: ["version"], pkg: "openssl" },
+  { command: "certutil", args: ["-H"], pkg: "libnss3-tools" },
 ] as const;
 
 const missing = TOOLS.filter((t) => spawnSync(t.command, t.args, { stdio: "ignore" }).error !== undefined);
