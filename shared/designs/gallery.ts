@@ -2,36 +2,39 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/li
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/aws/conditional-update.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
-import type { ParameterSpec } from "./bundle-schema.ts";
+import * as z from "zod";
 import type { DesignVersion } from "./design-store.ts";
 import { checkDesignText } from "./design-text.ts";
+import { storedParameterSpecSchema } from "./stored-parameters.ts";
 
 /**
  * A version a workspace shared in the public gallery. The record points at the version's
  * stored bundle and thumbnail (immutable, never deleted), so a later archive of the design
  * does not take the template away; withdrawing does.
  */
-export interface GalleryTemplate {
-  id: string;
-  workspaceId: string;
-  designId: string;
-  version: number;
-  label: string;
-  description?: string;
-  tags: string[];
+export const galleryTemplateSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  designId: z.string(),
+  version: z.number(),
+  label: z.string(),
+  description: z.string().optional(),
+  tags: z.array(z.string()),
   /** The paper size name (`A4`) or `WIDTHxHEIGHT` for a custom size. */
-  pageSize: string;
+  pageSize: z.string(),
   /** The sharing workspace's name. */
-  publisher: string;
-  updatedAt: string;
-  bundleKey: string;
-  thumbnailKey?: string;
-  sha256?: string;
-  parameters: ParameterSpec[];
-}
+  publisher: z.string(),
+  updatedAt: z.string(),
+  bundleKey: z.string(),
+  thumbnailKey: z.string().optional(),
+  sha256: z.string().optional(),
+  parameters: z.array(storedParameterSpecSchema),
+});
+export type GalleryTemplate = z.infer<typeof galleryTemplateSchema>;
 
 /** Templates a workspace may share at once (README.md#the-template-gallery). */
 export const MAX_SHARED_TEMPLATES = 50;
@@ -231,9 +234,9 @@ export function publicTemplate(t: GalleryTemplate, thumbnailUrl: string) {
   };
 }
 
+/** A gallery entry read from the designs table, decoded with `galleryTemplateSchema` (keys left out). */
 export function pickTemplate(item: Record<string, unknown>): GalleryTemplate {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as unknown as GalleryTemplate;
+  return decodeStoredItem(galleryTemplateSchema, table(), item);
 }
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -6,6 +6,8 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { StoredItemError } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
+import { GALLERY_PK, templateKey } from "#shared/designs/gallery.ts";
+import { dynamoGallery } from "#shared/designs/gallery-store.ts";
 import type { FileRecord } from "#shared/generation/store/file-store.ts";
 import { dynamoOAuthClients } from "#shared/identity/oauth-clients.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
@@ -226,5 +228,42 @@ describe("the OAuth client store", () => {
       createdAt: "2026-03-01T09:00:00.000Z",
     });
     await expectRefused(dynamoOAuthClients.get("clientBad1"), table, "CLIENT#clientBad1", "allowedScopes.0");
+  });
+});
+
+describe("the gallery", () => {
+  const entry = {
+    id: "0000000tmplgood1",
+    workspaceId: "ws_gallery",
+    designId: "dsg_1",
+    version: 2,
+    label: "Invoice",
+    tags: ["billing"],
+    pageSize: "A4",
+    publisher: "Acme",
+    updatedAt: "2026-03-01T09:00:00.000Z",
+    bundleKey: "ws_gallery/dsg_1/2.zip",
+    parameters: [
+      {
+        name: "items",
+        type: "array" as const,
+        label: "Items",
+        spec: [{ name: "n", type: "text" as const, label: "N" }],
+      },
+    ],
+  };
+
+  it("decodes an entry, nested parameter lists included", async () => {
+    await putRaw(config().tables.designs, { ...templateKey(entry.id), ...entry });
+    expect(await dynamoGallery.get(entry.id)).toEqual(entry);
+    expect((await dynamoGallery.search({})).templates).toEqual([entry]);
+  });
+
+  it("refuses an entry whose nested parameter has an unknown type", async () => {
+    const table = config().tables.designs;
+    const bad = { ...entry, id: "0000000tmplbad01" };
+    bad.parameters = [{ ...entry.parameters[0]!, spec: [{ name: "n", type: "colour" as "text", label: "N" }] }];
+    await putRaw(table, { ...templateKey(bad.id), ...bad });
+    await expectRefused(dynamoGallery.get(bad.id), table, GALLERY_PK, "parameters.0.spec.0.type");
   });
 });
