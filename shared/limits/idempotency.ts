@@ -5,6 +5,8 @@ import { ignoreConditionalCheckFailed, isConditionalCheckFailed } from "#shared/
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { limitsText } from "./limits-text.ts";
 
 /** A key is honoured for 24 hours after its first use. */
 const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -38,8 +40,7 @@ export async function claimIdempotencyKey<T>(
         {
           field: "Idempotency-Key",
           code: "VALIDATION_FAILED",
-          message: `must be 1–${MAX_KEY_LENGTH} characters`,
-          messageJa: `1〜${MAX_KEY_LENGTH} 文字である必要があります`,
+          text: fillBoth(limitsText.idempotencyKeyLength, { max: MAX_KEY_LENGTH }),
         },
       ],
     });

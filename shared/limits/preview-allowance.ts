@@ -1,7 +1,9 @@
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import { previewAllowances } from "./limits-config.ts";
+import { limitsText } from "./limits-text.ts";
 import { monthOf, planOf } from "./page-quota.ts";
 
 /**
@@ -77,8 +79,7 @@ async function allowanceSpent(
       details: [
         {
           field: "pages",
-          message: `this preview has ${pages} pages; ${limit - used} preview pages are left this month`,
-          messageJa: `このプレビューは ${pages} ページです。今月の残りのプレビューページは ${limit - used} ページです`,
+          text: fillBoth(limitsText.previewPagesLeft, { pages, left: limit - used }),
         },
       ],
     }),

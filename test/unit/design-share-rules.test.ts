@@ -73,7 +73,7 @@ describe("one label schema", () => {
     } catch (err) {
       if (!isPlatenError(err)) throw err;
       expect(err.details).toEqual([
-        expect.objectContaining({ field: "label", message: expect.any(String), messageJa: expect.any(String) }),
+        expect.objectContaining({ field: "label", text: { en: expect.any(String), ja: expect.any(String) } }),
       ]);
       expect(detailMessage(err.details[0]!, "ja")).not.toBe(detailMessage(err.details[0]!, "en"));
     }

@@ -33,7 +33,7 @@ describe("params nesting without recursion", () => {
     expect(error).toBeInstanceOf(PlatenError);
     expect(error).toMatchObject({
       code: "VALIDATION_FAILED",
-      details: [{ code: "VALIDATION_FAILED", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels` }],
+      details: [{ code: "VALIDATION_FAILED", text: { en: `nests deeper than ${MAX_PARAMS_DEPTH} levels` } }],
     });
     expect((error as PlatenError).details[0]!.field).toMatch(/^params(\.a){64,}$/);
     expect(validateGenerationBody(body(nested(MAX_PARAMS_DEPTH - 1)), "single").contents).toHaveLength(1);

@@ -153,8 +153,7 @@ describe("Idempotency-Key (see shared/limits/README.md#what-holds)", () => {
       {
         field: "Idempotency-Key",
         code: "VALIDATION_FAILED",
-        message: "must be 1–255 characters",
-        messageJa: "1〜255 文字である必要があります",
+        text: { en: "must be 1–255 characters", ja: "1〜255 文字である必要があります" },
       },
     ]);
   });

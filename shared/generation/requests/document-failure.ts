@@ -33,8 +33,7 @@ export function einvoiceDetails(err: RenderError): ErrorDetail[] {
   return (err.violations ?? []).map((v) => ({
     ...(v.path && { field: v.path }),
     code: v.rule,
-    message: v.message.en,
-    messageJa: v.message.ja,
+    text: v.message,
   }));
 }
 

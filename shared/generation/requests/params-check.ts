@@ -1,5 +1,7 @@
 import type { ParameterSpec } from "#shared/designs/bundle-schema.ts";
 import type { ErrorDetail } from "#shared/errors/platen-error.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { requestText } from "./request-text.ts";
 
 export type Expected = "string" | "number" | "date" | "boolean" | "object" | "array";
 
@@ -90,8 +92,7 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
           field: `${path}.${i}`,
           expected: "object",
           code: "PARAMS_TYPE_MISMATCH",
-          message: `expected object, got ${describeValue(row)}`,
-          messageJa: `object 型が必要ですが ${describeValue(row)} 型が指定されました`,
+          text: fillBoth(requestText.typeMismatch, { expected: "object", got: describeValue(row) }),
         });
         return {};
       }
@@ -103,34 +104,23 @@ function nested(spec: ParameterSpec, value: unknown, path: string, mismatches: E
   return value;
 }
 
-/** OpenAPI getDesignParameters: what a date parameter accepts, named in its mismatch message. */
-const DATE_FORMAT = {
-  en: "YYYY-MM-DD (ISO 8601; a time may follow, e.g. 2026-11-21T09:30:00+09:00)",
-  ja: "YYYY-MM-DD 形式（ISO 8601。2026-11-21T09:30:00+09:00 のように時刻を続けても可）",
-};
-
 function mismatch(field: string, spec: ParameterSpec, value: unknown): ErrorDetail {
   const expected = EXPECTED[spec.type];
   const got = describeValue(value);
   if (expected === "date") {
     // the value itself is not echoed: params may hold personal data (errors never repeat them)
-    const what =
-      typeof value === "string"
-        ? { en: "a string that is not such a date", ja: "その形式の日付でない文字列" }
-        : { en: got, ja: `${got} 型` };
+    const what = typeof value === "string" ? requestText.notADate : fillBoth(requestText.typeName, { type: got });
     return {
       field,
       expected,
       code: "PARAMS_TYPE_MISMATCH",
-      message: `expected date as ${DATE_FORMAT.en}, got ${what.en}`,
-      messageJa: `${DATE_FORMAT.ja}の日付が必要ですが、${what.ja}が指定されました`,
+      text: fillBoth(requestText.dateMismatch, { format: requestText.dateFormat, got: what }),
     };
   }
   return {
     field,
     expected,
     code: "PARAMS_TYPE_MISMATCH",
-    message: `expected ${expected}, got ${got}`,
-    messageJa: `${expected} 型が必要ですが ${got} 型が指定されました`,
+    text: fillBoth(requestText.typeMismatch, { expected, got }),
   };
 }

@@ -1,4 +1,6 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { requestText } from "./request-text.ts";
 
 /** shared/limits/README.md#service-limits: params at most 1,000,000 bytes (UTF-8 of its JSON). */
 export const MAX_PARAMS_BYTES = 1_000_000;
@@ -48,8 +50,7 @@ export function checkParamsShape(params: Record<string, unknown>, field: string)
         {
           field,
           code: "PARAMS_TOO_LARGE",
-          message: `is ${bytes} bytes; the limit is ${MAX_PARAMS_BYTES}`,
-          messageJa: `${bytes} バイトあります。上限は ${MAX_PARAMS_BYTES} バイトです`,
+          text: fillBoth(requestText.paramsTooLarge, { bytes, max: MAX_PARAMS_BYTES }),
         },
       ],
     });
@@ -61,8 +62,7 @@ export function checkParamsShape(params: Record<string, unknown>, field: string)
         {
           field: [field, ...cycle].join("."),
           code: "PARAMS_CIRCULAR_REFERENCE",
-          message: "refers to itself or an enclosing value",
-          messageJa: "自身または親の値を参照しています",
+          text: requestText.circular,
         },
       ],
     });

@@ -7,6 +7,7 @@ import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { paramsField } from "./validate-request.ts";
+import { requestText } from "./request-text.ts";
 
 export interface PreparedGeneration {
   design: DesignVersion;
@@ -33,8 +34,7 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
         {
           field: "webhookUrl",
           code: "WEBHOOK_URL_NOT_ALLOWED",
-          message: "is not a registered, enabled webhook endpoint",
-          messageJa: "登録済みで有効な Webhook エンドポイントではありません",
+          text: requestText.webhookNotRegistered,
         },
       ],
     });

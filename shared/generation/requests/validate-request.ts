@@ -4,6 +4,8 @@ import { illFormedPaths } from "#shared/validation/well-formed.ts";
 import { dottedPath, pickCode, zodToPlatenError } from "#shared/validation/zod-error.ts";
 import { checkParamsShape, MAX_PARAMS_DEPTH, tooDeepPath } from "./params-shape.ts";
 import { type GenerationRequest, multipleRequestSchema, singleRequestSchema } from "./request-schema.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { requestText } from "./request-text.ts";
 
 /**
  * Dotted path of an issue. In single requests the params live at `content.params`, but
@@ -52,8 +54,7 @@ function checkNesting(json: unknown): void {
       {
         field,
         code: "VALIDATION_FAILED",
-        message: `nests deeper than ${MAX_PARAMS_DEPTH} levels`,
-        messageJa: `入れ子が ${MAX_PARAMS_DEPTH} 階層を超えています`,
+        text: fillBoth(requestText.tooDeep, { depth: MAX_PARAMS_DEPTH }),
       },
     ],
   });
@@ -76,8 +77,7 @@ function checkWellFormed(json: unknown): void {
     return {
       field,
       code: isFileName ? "FILE_NAME_INVALID" : "VALIDATION_FAILED",
-      message: "must be well-formed Unicode text (it holds a lone surrogate)",
-      messageJa: "正しい Unicode 文字列である必要があります（対になっていないサロゲートを含みます）",
+      text: requestText.illFormed,
     };
   });
   throw new PlatenError(pickCode(details), { details });
@@ -98,8 +98,7 @@ function checkDuplicateNames(contents: GenerationRequest["contents"]): void {
       details.push({
         field: "contents",
         code: "FILE_NAME_DUPLICATED",
-        message: `fileName "${c.fileName}" of item ${i} duplicates item ${first}`,
-        messageJa: `${i} 番目の fileName「${c.fileName}」が ${first} 番目と重複しています`,
+        text: fillBoth(requestText.duplicateFileName, { fileName: c.fileName, index: i, first }),
       });
     }
   });
