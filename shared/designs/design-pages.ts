@@ -1,5 +1,6 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { listActiveDesignHeads } from "./design-store.ts";
+import { designDetailText } from "./design-detail-text.ts";
 
 export const DESIGN_PAGE_SIZE = 30;
 
@@ -20,8 +21,7 @@ export function parsePage(raw: string | undefined): number {
         {
           field: "page",
           code: "VALIDATION_FAILED",
-          message: "must be an integer ≥ 1",
-          messageJa: "1 以上の整数である必要があります",
+          text: designDetailText.pageNumber,
         },
       ],
     });

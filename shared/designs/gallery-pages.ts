@@ -3,6 +3,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { GALLERY_PK, type GalleryTemplate, pickTemplate, templateKey } from "./gallery.ts";
+import { designDetailText } from "./design-detail-text.ts";
 
 /** Templates a gallery page shows at most. */
 export const GALLERY_PAGE_SIZE = 30;
@@ -78,8 +79,7 @@ function checkCursor(cursor: string): string {
     details: [
       {
         field: "cursor",
-        message: "pass the `next` of the previous page as it came",
-        messageJa: "前のページの `next` をそのまま指定してください",
+        text: designDetailText.cursor,
       },
     ],
   });

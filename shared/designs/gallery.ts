@@ -10,6 +10,8 @@ import * as z from "zod";
 import type { DesignVersion } from "./design-store.ts";
 import { checkDesignText } from "./design-text.ts";
 import { storedParameterSpecSchema } from "./stored-parameters.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { designDetailText } from "./design-detail-text.ts";
 
 /**
  * A version a workspace shared in the public gallery. The record points at the version's
@@ -138,8 +140,7 @@ async function claimPlace(workspaceId: string, designId: string, clock: Clock): 
       details: [
         {
           field: "designId",
-          message: `a workspace shares at most ${MAX_SHARED_TEMPLATES} templates: withdraw one to share another design`,
-          messageJa: `ワークスペースが共有できるテンプレートは最大 ${MAX_SHARED_TEMPLATES} 件です。別のデザインを共有するには、いずれかを取り下げてください`,
+          text: fillBoth(designDetailText.shareLimit, { max: MAX_SHARED_TEMPLATES }),
         },
       ],
     });

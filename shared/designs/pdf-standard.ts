@@ -1,5 +1,7 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignManifest } from "./bundle-schema.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { designDetailText } from "./design-detail-text.ts";
 
 /** The archival standards a design may print to (design.json `pdf.standard`). */
 export type PdfStandard = NonNullable<DesignManifest["pdf"]["standard"]>;
@@ -46,8 +48,7 @@ export function refuseProtectionOfPdfA(
           {
             field: request.mode === "single" ? "content.protection" : `contents.${i}.protection`,
             code: "VALIDATION_FAILED",
-            message: `the design prints ${standard}, and PDF/A forbids encryption: send no protection for this design`,
-            messageJa: `このデザインは ${standard} で出力され、PDF/A は暗号化を認めません。このデザインには protection を指定しないでください`,
+            text: fillBoth(designDetailText.pdfaProtection, { standard }),
           },
         ],
   );

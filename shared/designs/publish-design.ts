@@ -5,6 +5,8 @@ import { newId } from "#shared/ids.ts";
 import { bundleSha256 } from "./bundle-hash.ts";
 import type { DesignBundle } from "./bundle-schema.ts";
 import { checkDesignText } from "./design-text.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
+import { designDetailText } from "./design-detail-text.ts";
 import {
   advanceDesignHead,
   bundleObjectKey,
@@ -156,8 +158,7 @@ const conflict = (latestVersion: number) =>
       {
         field: "expectedLatestVersion",
         latestVersion,
-        message: `another publish created version ${latestVersion} first`,
-        messageJa: `別の公開が先にバージョン ${latestVersion} を作成しました`,
+        text: fillBoth(designDetailText.versionConflict, { version: latestVersion }),
       },
     ],
   });

@@ -6,6 +6,7 @@ import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { PlatenError, isPlatenError } from "#shared/errors/platen-error.ts";
 import type { Language } from "#shared/errors/language.ts";
+import { designDetailText } from "#shared/designs/design-detail-text.ts";
 import { ANY_ORIGIN, sendJson } from "./http-io.ts";
 
 /** Where a template's thumbnail is public: below the gallery on `{auth_url}`. */
@@ -70,8 +71,7 @@ function refusePageNumber(raw: string | null): void {
     details: [
       {
         field: "page",
-        message: "the gallery is read by cursor: pass the answer's `next` as `cursor`",
-        messageJa: "ギャラリーはカーソルで読みます。応答の `next` を `cursor` に指定してください",
+        text: designDetailText.galleryByCursor,
       },
     ],
   });

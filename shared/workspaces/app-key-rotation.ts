@@ -7,6 +7,7 @@ import { config } from "#shared/aws/config.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import type { Clock } from "#shared/clock.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { fillBoth, type TextTable } from "#shared/i18n/texts.ts";
 import { appKeyKey, toWorkspace, workspaceKey } from "./workspace-store.ts";
 
 /** OpenAPI rotateApplicationKey: the new key (shown once) and when it replaced the previous one. */
@@ -101,11 +102,16 @@ async function readRow(workspaceId: string): Promise<WorkspaceRow | undefined> {
   return out.Item as WorkspaceRow | undefined;
 }
 
+/** The texts of a rotation's details: in English the bare time, which clients read back. */
+export const rotationText = {
+  lastRotated: { en: "{at}", ja: "最後の更新は {at} です" },
+} as const satisfies TextTable;
+
 /** The loser of a race learns the winner's rotation time (message and `details[0]`). */
 async function conflict(workspaceId: string): Promise<PlatenError> {
   const lastRotatedAt = (await readRow(workspaceId))?.appKeyRotatedAt ?? "";
   return new PlatenError("APP_KEY_ROTATION_CONFLICT", {
     vars: { lastRotatedAt },
-    details: [{ field: "lastRotatedAt", message: lastRotatedAt, messageJa: `最後の更新は ${lastRotatedAt} です` }],
+    details: [{ field: "lastRotatedAt", text: fillBoth(rotationText.lastRotated, { at: lastRotatedAt }) }],
   });
 }
