@@ -2,6 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
+import { decodeFileItem } from "#shared/generation/store/file-store.ts";
 import { type FileRecord, resolveStored } from "#shared/generation/store/index.ts";
 import { buildSearchMetadata } from "#shared/render/pdf-postprocess.ts";
 
@@ -38,9 +39,13 @@ const SEARCH_READ_LIMIT = 2_000;
 /** …and reads no more pages of records after this long (ms): the page then says it is partial. */
 export const SEARCH_TIME_BUDGET_MS = 3_000;
 
-type StoredItem = FileRecord & { pk: string; sk: string; passthroughJson?: string };
+/** A file record of the index with its table key (the cursor continues after it). */
+type StoredItem = FileRecord & { pk: string; sk: string };
 
-/** Where the history reads (the files table's `byWorkspace` index; fakes in unit tests) and how it matches. */
+/**
+ * Where the history reads (the files table's `byWorkspace` index, each item decoded by the file store's
+ * schema; fakes in unit tests) and how it matches.
+ */
 export interface HistoryPorts {
   readPage(
     workspaceId: string,
@@ -64,8 +69,15 @@ const storedHistoryPorts: HistoryPorts = {
         ExclusiveStartKey: start,
       }),
     );
+    // Each file item is decoded with the file store's schema (the index holds only file records:
+    // invitations carry no `createdAt`), keeping its key for the cursor.
+    const items = (out.Items ?? []).map((item) => ({
+      ...decodeFileItem(item),
+      pk: String(item.pk),
+      sk: String(item.sk),
+    }));
     // A stored sync file's record may still say `storing` (its PDF is the commit): read it as stored.
-    return { items: await resolveStored((out.Items ?? []) as StoredItem[]), lastKey: out.LastEvaluatedKey };
+    return { items: await resolveStored(items), lastKey: out.LastEvaluatedKey };
   },
   matches: (passthrough, query) => matchesSearch(passthrough, query),
   now: () => Date.now(),
@@ -173,7 +185,8 @@ export async function listOutputHistory(
   return { requests: page(), next: last && encodeCursor(last), partial: true };
 }
 
-function toRecord(item: FileRecord & { pk: string; sk: string; passthroughJson?: string }): FileRecord {
-  const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
-  return { ...(rest as FileRecord), ...(passthroughJson && { passthrough: JSON.parse(passthroughJson) }) };
+/** The record of a page item, without its key. */
+function toRecord(item: StoredItem): FileRecord {
+  const { pk: _pk, sk: _sk, ...record } = item;
+  return record;
 }

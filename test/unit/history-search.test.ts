@@ -13,13 +13,13 @@ const clock = fixedClock("2026-01-01T01:00:00.000Z");
 
 /** `requests` requests of `filesEach` files, newest first, as the index answers them (200 per read). */
 function store(requests: number, filesEach: number, tick = 0) {
-  const items: (FileRecord & { pk: string; sk: string; passthroughJson?: string })[] = [];
+  const items: (FileRecord & { pk: string; sk: string })[] = [];
   for (let r = 0; r < requests; r++)
     for (let f = 0; f < filesEach; f++) {
       const requestId = `req_${String(requests - r).padStart(6, "0")}`;
       const record = fileRecord({ requestId, fileId: `${requestId}_${f}`, index: f });
       const passthrough = r % 500 === 499 && f === 0 ? { order: `rare-${r}` } : { order: `plain-${r}-${f}` };
-      items.push({ ...record, pk: `REQ#${requestId}`, sk: `FILE#${f}`, passthroughJson: JSON.stringify(passthrough) });
+      items.push({ ...record, pk: `REQ#${requestId}`, sk: `FILE#${f}`, passthrough });
     }
   let clockMs = 0;
   const counts = { comparisons: 0, reads: 0 };

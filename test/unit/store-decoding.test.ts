@@ -8,7 +8,7 @@ import { StoredItemError } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import { GALLERY_PK, templateKey } from "#shared/designs/gallery.ts";
 import { dynamoGallery } from "#shared/designs/gallery-store.ts";
-import type { FileRecord } from "#shared/generation/store/file-store.ts";
+import { type FileRecord, getFileRecord, putFileRecords } from "#shared/generation/store/file-store.ts";
 import { dynamoOAuthClients } from "#shared/identity/oauth-clients.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
 import { type DeliveryRecord, dynamoDeliveryStore } from "#shared/webhooks/delivery-store.ts";
@@ -265,5 +265,48 @@ describe("the gallery", () => {
     bad.parameters = [{ ...entry.parameters[0]!, spec: [{ name: "n", type: "colour" as "text", label: "N" }] }];
     await putRaw(table, { ...templateKey(bad.id), ...bad });
     await expectRefused(dynamoGallery.get(bad.id), table, GALLERY_PK, "parameters.0.spec.0.type");
+  });
+});
+
+describe("the file store", () => {
+  const record: FileRecord = {
+    requestId: "reqFiles00000001",
+    fileId: "fileOne000000001",
+    workspaceId: "ws_files",
+    designId: "dsg_1",
+    version: 1,
+    fileName: "invoice.pdf",
+    index: 0,
+    status: "queued",
+    source: "async",
+    mode: "single",
+    shareType: "workspace",
+    passthrough: { order: "A-1", amount: 1e200 },
+    metadata: { title: "Invoice", keywords: ["a"] },
+    createdAt: "2026-03-01T09:00:00.000Z",
+    expiresAt: 1_900_000_000,
+  };
+
+  it("decodes the records it wrote, passthrough read back from its JSON text", async () => {
+    await putFileRecords([record]);
+    expect(await getFileRecord("reqFiles00000001", "fileOne000000001")).toEqual(record);
+  });
+
+  it("refuses a record whose passthrough text is not JSON", async () => {
+    const table = config().tables.files;
+    const { passthrough: _p, ...rest } = record;
+    await putRaw(table, {
+      pk: "REQ#reqFiles00000001",
+      sk: "FILE#fileTwo000000002",
+      ...rest,
+      fileId: "fileTwo000000002",
+      passthroughJson: "{order",
+    });
+    await expectRefused(
+      getFileRecord("reqFiles00000001", "fileTwo000000002"),
+      table,
+      "REQ#reqFiles00000001",
+      "passthroughJson",
+    );
   });
 });

@@ -10,67 +10,110 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { isId } from "#shared/ids.ts";
-import type { PdfMetadata } from "#shared/designs/bundle-schema.ts";
-import type { ShareType } from "#shared/share-link.ts";
+import { shareTypes } from "#shared/share-link.ts";
+import * as z from "zod";
 import { logger } from "#shared/observability/logger.ts";
 import { inTurns } from "./in-turns.ts";
 
+/** passthrough values (OpenAPI generateSyncSingle): strings and finite numbers by name. */
+const passthroughSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/**
+ * An async file's `metadata` as stored: the Info entries' shape, not the request rules of
+ * `pdfMetadataSchema` (lengths), which held when the file was accepted.
+ */
+const storedMetadataSchema = z.object({
+  title: z.string().optional(),
+  author: z.string().optional(),
+  subject: z.string().optional(),
+  keywords: z.array(z.string()).optional(),
+});
+
 /** One generated (or to-be-generated) file. Kept for the workspace's file retention. */
-export interface FileRecord {
-  requestId: string;
-  fileId: string;
-  workspaceId: string;
-  designId: string;
-  version: number;
-  fileName: string;
+export const fileRecordSchema = z.object({
+  requestId: z.string(),
+  fileId: z.string(),
+  workspaceId: z.string(),
+  designId: z.string(),
+  version: z.number(),
+  fileName: z.string(),
   /** Position in the request's contents (ZIP and status order). */
-  index: number;
+  index: z.number(),
   /**
    * `storing`: a sync file already answered whose PDF is being stored (sync-generation.ts).
    * `counting`: an async file rendered (or failed) whose pages are being counted; its
    * outcome waits in `pendingStatus` and the outcome fields (settle-file.ts).
    */
-  status: "queued" | "storing" | "counting" | "done" | "failed";
-  pendingStatus?: "done" | "failed";
+  status: z.enum(["queued", "storing", "counting", "done", "failed"]),
+  pendingStatus: z.enum(["done", "failed"]).optional(),
   /**
    * When the delivery that moved the file to `counting` claimed it (service clock, ISO). Only that
    * delivery counts the file while the claim is younger than COUNT_TAKEOVER_SECONDS; anyone else
    * takes the count over first (`takeOverCount`), see settle-file.ts.
    */
-  countingAt?: string;
-  source: "sync" | "async";
-  mode: "single" | "multiple";
-  shareType: ShareType;
-  passcodeHash?: string;
-  passthrough?: Record<string, string | number>;
+  countingAt: z.string().optional(),
+  source: z.enum(["sync", "async"]),
+  mode: z.enum(["single", "multiple"]),
+  shareType: z.enum(Object.values(shareTypes)),
+  passcodeHash: z.string().optional(),
+  passthrough: passthroughSchema.optional(),
   /** Params of an async file when small (≤ INLINE_PARAMS_BYTES); larger ones live in S3. */
-  paramsJson?: string;
+  paramsJson: z.string().optional(),
   /** An async file's `protection`, sealed for its worker (protection-seal.ts); removed once rendered. */
-  sealedProtection?: string;
+  sealedProtection: z.string().optional(),
   /** An async file's `metadata` (Info entries over the design's), for its worker. */
-  metadata?: PdfMetadata;
-  pageCount?: number;
+  metadata: storedMetadataSchema.optional(),
+  pageCount: z.number().optional(),
   /** Size of the stored PDF (Content-Length and ZIP layout without another S3 call). */
-  bytes?: number;
-  s3Key?: string;
-  errorCode?: string;
-  errorMessage?: string;
-  createdAt: string;
-  completedAt?: string;
+  bytes: z.number().optional(),
+  s3Key: z.string().optional(),
+  errorCode: z.string().optional(),
+  errorMessage: z.string().optional(),
+  createdAt: z.string(),
+  completedAt: z.string().optional(),
   /** Epoch seconds: a file still `storing` after this was interrupted (see when-stored.ts). */
-  storeBy?: number;
+  storeBy: z.number().optional(),
   /** Async: the UTC month its pages were reserved in (the page correction goes there). */
-  usageMonth?: string;
+  usageMonth: z.string().optional(),
   /** Async on a stopping plan: the month's page limit when the request was accepted. */
-  pageLimit?: number;
+  pageLimit: z.number().optional(),
   /** The request's page writes went to its shard of the month (the earlier layout, shared/limits/page-shards.ts). */
-  pagesSpread?: boolean;
+  pagesSpread: z.boolean().optional(),
   /** The request's page writes go to its own item of the month (shared/limits/page-shards.ts). */
-  pagesByRequest?: boolean;
+  pagesByRequest: z.boolean().optional(),
   /** Epoch seconds; DynamoDB TTL deletes late, so readers filter on it too. */
-  expiresAt: number;
-}
+  expiresAt: z.number(),
+});
+export type FileRecord = z.infer<typeof fileRecordSchema>;
+
+/**
+ * A file item as the files table holds it: `passthrough` as its JSON text (`toItem`), read back
+ * into the record. Text that is not JSON of the passthrough's shape does not decode.
+ */
+const fileItemSchema = fileRecordSchema
+  .omit({ passthrough: true })
+  .extend({
+    passthroughJson: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "not JSON" });
+          return z.NEVER;
+        }
+      })
+      .pipe(passthroughSchema)
+      .optional(),
+  })
+  .transform(
+    ({ passthroughJson, ...record }): FileRecord => ({
+      ...record,
+      ...(passthroughJson && { passthrough: passthroughJson }),
+    }),
+  );
 
 /**
  * What rendering a queued file came to: the fields its settle writes (settle/settle-file.ts). Here, beside the
@@ -98,13 +141,11 @@ function toItem(r: FileRecord): Record<string, unknown> {
   };
 }
 
-function fromItem(item: Record<string, unknown>): FileRecord {
-  const { pk: _pk, sk: _sk, passthroughJson, ...rest } = item;
-  return {
-    ...(rest as unknown as FileRecord),
-    ...(typeof passthroughJson === "string" && { passthrough: JSON.parse(passthroughJson) }),
-  };
+/** A file item read from the files table, decoded with its schema (keys left out, passthrough parsed). */
+export function decodeFileItem(item: Record<string, unknown>): FileRecord {
+  return decodeStoredItem(fileItemSchema, config().tables.files, item);
 }
+const fromItem = decodeFileItem;
 
 export const pdfObjectKey = (workspaceId: string, requestId: string, fileId: string) =>
   `files/${workspaceId}/${requestId}/${fileId}.pdf`;
