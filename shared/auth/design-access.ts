@@ -1,5 +1,7 @@
 import type { AuditActor } from "#shared/audit/audit-log.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
+import { accessText } from "./access-text.ts";
 import type { Principal } from "./authenticate.ts";
 
 /**
@@ -57,8 +59,7 @@ export interface DesignGrant {
   admin: boolean;
 }
 
-const denied = (message: string, messageJa: string) =>
-  new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message, messageJa }] });
+const denied = (text: Bilingual) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ text }] });
 
 /**
  * The design API's rules, 401s before 403s:
@@ -75,9 +76,7 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
     throw new PlatenError("INVALID_CREDENTIALS", {
       details: [
         {
-          message: "the design API takes a Bearer access token or a login session, not an appkey",
-          messageJa:
-            "デザイン API は appkey ではなく、Bearer アクセストークンまたはログインセッションで呼び出してください",
+          text: accessText.designApiNoAppKey,
         },
       ],
     });
@@ -89,8 +88,9 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
       throw new PlatenError("INVALID_CREDENTIALS", {
         details: [
           {
-            message: `the access token lacks the ${allowed.join(" or ")} scope`,
-            messageJa: `アクセストークンに ${allowed.join(" または ")} スコープがありません`,
+            text: fillBoth(accessText.lacksScope, {
+              scopes: { en: allowed.join(accessText.or.en), ja: allowed.join(accessText.or.ja) },
+            }),
           },
         ],
       });
@@ -100,13 +100,8 @@ export function authorizeDesigns(caller: Principal, operation: DesignOperation):
       return { workspaceId, actor: { via: "bearer", clientId: caller.clientId }, admin };
     }
   }
-  if (caller.role === undefined)
-    throw denied(
-      "the user is not a member of this workspace",
-      "このユーザーはこのワークスペースのメンバーではありません",
-    );
-  if (ROLE[operation] === "admin" && caller.role !== "admin")
-    throw denied("this operation needs the ADMIN role", "この操作には ADMIN ロールが必要です");
+  if (caller.role === undefined) throw denied(accessText.notMember);
+  if (ROLE[operation] === "admin" && caller.role !== "admin") throw denied(accessText.needsAdmin);
   const actor: AuditActor =
     caller.method === "session"
       ? { via: "session", userId: caller.userId }

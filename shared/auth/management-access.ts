@@ -1,5 +1,7 @@
 import type { AuditActor } from "#shared/audit/audit-log.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
+import { accessText } from "./access-text.ts";
 import type { Principal } from "./authenticate.ts";
 
 /**
@@ -52,8 +54,7 @@ export interface ManagementGrant {
   actor: AuditActor;
 }
 
-const denied = (message: string, messageJa: string) =>
-  new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ message, messageJa }] });
+const denied = (text: Bilingual) => new PlatenError("WORKSPACE_ROLE_DENIED", { details: [{ text }] });
 
 /**
  * The management rules (shared/webhooks/README.md#managing-endpoints-over-http), in this order (401s before
@@ -75,8 +76,7 @@ export function authorizeManagement(
     throw new PlatenError("INVALID_CREDENTIALS", {
       details: [
         {
-          message: "management routes take a Bearer access token or a login session, not an appkey",
-          messageJa: "管理 API は appkey ではなく、Bearer アクセストークンまたはログインセッションで呼び出してください",
+          text: accessText.managementNoAppKey,
         },
       ],
     });
@@ -87,8 +87,7 @@ export function authorizeManagement(
       details: [
         {
           field: "workspaceId",
-          message: "a login session must name the workspace in the path",
-          messageJa: "ログインセッションではパスにワークスペースを指定する必要があります",
+          text: accessText.sessionNamesPathWorkspace,
         },
       ],
     });
@@ -100,8 +99,7 @@ export function authorizeManagement(
     throw new PlatenError("ACCESS_DENIED", {
       details: [
         {
-          message: "the signing secret can be read only in a first-party login session",
-          messageJa: "署名シークレットは Platen 自身のページのログインセッションでのみ参照できます",
+          text: accessText.secretFirstPartyOnly,
         },
       ],
     });
@@ -120,26 +118,17 @@ function checkToken(caller: ManagementCaller): void {
     throw new PlatenError("INVALID_CREDENTIALS", {
       details: [
         {
-          message: `the access token lacks the ${MANAGEMENT_SCOPE} scope`,
-          messageJa: `アクセストークンに ${MANAGEMENT_SCOPE} スコープがありません`,
+          text: fillBoth(accessText.lacksScope, { scopes: MANAGEMENT_SCOPE }),
         },
       ],
     });
   }
   if (caller.grant === "client_credentials" || caller.userId === undefined) {
-    throw denied(
-      "a client-credentials token has no end user, so no workspace role",
-      "クライアントクレデンシャルのトークンにはエンドユーザーがいないため、ワークスペースのロールがありません",
-    );
+    throw denied(accessText.clientHasNoRole);
   }
 }
 
 function checkRole(role: ManagementCaller["role"], needed: "read" | "admin"): void {
-  if (role === undefined)
-    throw denied(
-      "the user is not a member of this workspace",
-      "このユーザーはこのワークスペースのメンバーではありません",
-    );
-  if (needed === "admin" && role !== "admin")
-    throw denied("this operation needs the ADMIN role", "この操作には ADMIN ロールが必要です");
+  if (role === undefined) throw denied(accessText.notMember);
+  if (needed === "admin" && role !== "admin") throw denied(accessText.needsAdmin);
 }

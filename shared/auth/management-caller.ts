@@ -2,6 +2,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import type { HeaderReader, Principal } from "./authenticate.ts";
 import type { ManagementCaller } from "./management-access.ts";
+import { accessText } from "./access-text.ts";
 
 /** What resolving a management caller reads (the identity contract's functions). */
 export interface CallerDeps {
@@ -32,8 +33,7 @@ export async function resolveManagementCaller(
     throw new PlatenError("INVALID_CREDENTIALS", {
       details: [
         {
-          message: "the login session is invalid or expired",
-          messageJa: "ログインセッションが無効か、期限切れです",
+          text: accessText.sessionInvalid,
         },
       ],
     });
@@ -54,10 +54,7 @@ async function sessionCaller(
       details: [
         {
           field: "workspaceId",
-          message:
-            "a login session must name the workspace (the path's workspaceId, or X-Workspace-Id on the design API)",
-          messageJa:
-            "ログインセッションではワークスペースを指定する必要があります（パスの workspaceId、デザイン API では X-Workspace-Id）",
+          text: accessText.sessionNamesWorkspace,
         },
       ],
     });
@@ -70,8 +67,7 @@ async function sessionCaller(
     throw new PlatenError("WORKSPACE_ROLE_DENIED", {
       details: [
         {
-          message: "the user is not a member of this workspace",
-          messageJa: "このユーザーはこのワークスペースのメンバーではありません",
+          text: accessText.notMember,
         },
       ],
     });
@@ -94,8 +90,7 @@ export function checkSessionOrigin(
     throw new PlatenError("ACCESS_DENIED", {
       details: [
         {
-          message: "a login session may change settings only from the service's own pages",
-          messageJa: "ログインセッションで設定を変更できるのは Platen 自身のページからのみです",
+          text: accessText.sessionFirstPartyOnly,
         },
       ],
     });
