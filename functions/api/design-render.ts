@@ -12,7 +12,9 @@ import { publishDesign } from "#shared/designs/publish-design.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type DesignRoute, designHandler } from "#shared/http/design-handler.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 import { getRenderer, launchAtInit } from "#shared/render/renderer.ts";
+import { designApiText } from "./design-api-text.ts";
 
 launchAtInit();
 
@@ -40,8 +42,7 @@ export const routes: DesignRoute[] = [
           details: [
             {
               field: "expectedLatestVersion",
-              message: "a new design has no versions yet: publish with it later",
-              messageJa: "新しいデザインにはまだバージョンがありません。次回以降の公開で指定してください",
+              text: designApiText.newDesignNoVersions,
             },
           ],
         });
@@ -50,8 +51,7 @@ export const routes: DesignRoute[] = [
           details: [
             {
               field: "from",
-              message: "a new design has no draft: send a bundle or fromTemplate",
-              messageJa: "新しいデザインには下書きがありません。バンドルまたは fromTemplate を送信してください",
+              text: designApiText.newDesignNoDraft,
             },
           ],
         });
@@ -88,8 +88,7 @@ export const routes: DesignRoute[] = [
           details: [
             {
               field: "fromTemplate",
-              message: "a gallery copy is a new design: POST /designs",
-              messageJa: "ギャラリーからのコピーは新しいデザインになります。POST /designs を使用してください",
+              text: designApiText.galleryCopyIsNew,
             },
           ],
         });
@@ -120,13 +119,13 @@ export const routes: DesignRoute[] = [
       const format = req.query("format") ?? "pdf";
       if (format !== "pdf" && format !== "png")
         throw new PlatenError("VALIDATION_FAILED", {
-          details: [{ field: "format", message: "pdf or png", messageJa: "pdf または png である必要があります" }],
+          details: [{ field: "format", text: designApiText.previewFormat }],
         });
       const pageRaw = req.query("page") ?? "1";
       // A PDF has every page: `page` is the PNG's.
       if (format === "png" && !/^[1-9]\d{0,3}$/.test(pageRaw))
         throw new PlatenError("VALIDATION_FAILED", {
-          details: [{ field: "page", message: "an integer ≥ 1", messageJa: "1 以上の整数である必要があります" }],
+          details: [{ field: "page", text: designApiText.previewPage }],
         });
       // Admitted already (design-handler.ts): over the limit the answer was 429 before the body was
       // read or its bundle checked.
@@ -140,8 +139,7 @@ export const routes: DesignRoute[] = [
           details: [
             {
               field: "page",
-              message: `the preview has ${rendered.pageCount} page(s)`,
-              messageJa: `プレビューは ${rendered.pageCount} ページです`,
+              text: fillBoth(designApiText.previewPages, { pages: rendered.pageCount }),
             },
           ],
         });

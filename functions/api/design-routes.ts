@@ -25,6 +25,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { type DesignRoute, designHandler, jsonObjectBody } from "#shared/http/design-handler.ts";
 import { templateThumbnailUrl } from "#shared/identity/public-templates.ts";
+import { designApiText } from "./design-api-text.ts";
 
 const noStore = { "Cache-Control": "no-store" };
 
@@ -51,8 +52,7 @@ export const routes: DesignRoute[] = [
         throw new PlatenError("WORKSPACE_ROLE_DENIED", {
           details: [
             {
-              message: "listing archived designs needs the ADMIN role",
-              messageJa: "アーカイブ済みデザインの一覧には ADMIN ロールが必要です",
+              text: designApiText.archivedNeedsAdmin,
             },
           ],
         });

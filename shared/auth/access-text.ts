@@ -37,6 +37,7 @@ export const accessText = {
     en: "a login session must name the workspace (the path's workspaceId, or X-Workspace-Id on the design API)",
     ja: "ログインセッションではワークスペースを指定する必要があります（パスの workspaceId、デザイン API では X-Workspace-Id）",
   },
+  csrfMissing: { en: "the CSRF token is missing or expired", ja: "CSRF トークンがないか、期限切れです" },
   sessionFirstPartyOnly: {
     en: "a login session may change settings only from the service's own pages",
     ja: "ログインセッションで設定を変更できるのは Platen 自身のページからのみです",

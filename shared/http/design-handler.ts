@@ -7,6 +7,7 @@ import { illFormedPaths } from "#shared/validation/well-formed.ts";
 import type { ApiRequest, ApiResult } from "./api-types.ts";
 import type { ProxyHandler } from "./edge-context.ts";
 import { type GrantedContext, grantedHandler } from "./granted-handler.ts";
+import { httpText } from "./http-text.ts";
 import { parseJsonBody } from "./request-body.ts";
 
 /** What a design API handler gets besides the request. */
@@ -72,8 +73,7 @@ function refuseIllFormedText(req: ApiRequest): void {
   throw new PlatenError("VALIDATION_FAILED", {
     details: paths.slice(0, 20).map((path) => ({
       field: path.join(".") || "(body)",
-      message: "is not well-formed Unicode text (a lone surrogate)",
-      messageJa: "正しい Unicode テキストではありません（対になっていないサロゲート）",
+      text: httpText.illFormed,
     })),
   });
 }

@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { isJsonContentType } from "#shared/validation/content-type.ts";
 import { zodToPlatenError } from "#shared/validation/zod-error.ts";
+import { httpText } from "./http-text.ts";
 
 /** A JSON text parsed with a schema: 400 VALIDATION_FAILED with details when it is not JSON or does not fit. */
 export function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
@@ -10,9 +11,7 @@ export function parseBody<T>(raw: string | null, schema: ZodType<T>): T {
     json = JSON.parse(raw ?? "");
   } catch {
     throw new PlatenError("VALIDATION_FAILED", {
-      details: [
-        { message: "the body must be a JSON object", messageJa: "本文は JSON オブジェクトである必要があります" },
-      ],
+      details: [{ text: httpText.bodyNotObject }],
     });
   }
   // reportInput: the messages name the received type ("expected boolean, received string"), not "is required".
@@ -38,8 +37,7 @@ export function parseJsonBody<T>(
       details: [
         {
           field: "Content-Type",
-          message: "the body must be sent with Content-Type: application/json",
-          messageJa: "本文は Content-Type: application/json で送信してください",
+          text: httpText.jsonContentType,
         },
       ],
     });

@@ -1,3 +1,4 @@
+import { accessText } from "#shared/auth/access-text.ts";
 import type { DesignGrant, DesignOperation } from "#shared/auth/design-access.ts";
 import type { RateClass } from "#shared/definitions/rate-classes.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
@@ -70,8 +71,7 @@ export function designRoute(
         new PlatenError("ACCESS_DENIED", {
           details: [
             {
-              message: "the CSRF token is missing or expired",
-              messageJa: "CSRF トークンがないか、期限切れです",
+              text: accessText.csrfMissing,
             },
           ],
         }),
