@@ -4,39 +4,78 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { updateIf, updateReturning } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
+import * as z from "zod";
 import type { DesignBundle, DesignManifest } from "./bundle-schema.ts";
 
 /** The per-workspace head of a design: what the lists show. */
-export interface DesignHead {
-  id: string;
-  workspaceId: string;
-  label: string;
-  description?: string;
-  latestVersion: number;
-  createdAt: string;
-  updatedAt: string;
+export const designHeadSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  label: z.string(),
+  description: z.string().optional(),
+  latestVersion: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Who published the latest version (a user's e-mail, an OAuth client's name, or `admin-cli`). */
-  updatedBy?: string;
+  updatedBy: z.string().optional(),
   /** Archived designs leave lists and generation; their versions and files stay. */
-  archived?: boolean;
+  archived: z.boolean().optional(),
   /** The S3 key of the current draft (shared/authoring/README.md#drafts); absent → no draft. */
-  draftKey?: string;
-  draftUpdatedAt?: string;
-}
+  draftKey: z.string().optional(),
+  draftUpdatedAt: z.string().optional(),
+});
+export type DesignHead = z.infer<typeof designHeadSchema>;
+
+/**
+ * A stored version's manifest: an object, taken as the `DesignManifest` that designManifestSchema
+ * made of it at publish. Not parsed again: versions are immutable, and today's publish rules (or
+ * their defaults) must not refuse or change a version that older rules accepted.
+ */
+const storedManifestSchema = z.custom<DesignManifest>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  "a design manifest (an object)",
+);
 
 /** One immutable version (versions are immutable, cacheable forever: README.md#versioning). */
-export interface DesignVersion {
-  designId: string;
-  workspaceId: string;
-  version: number;
-  manifest: DesignManifest;
-  bundleKey: string;
-  thumbnailKey?: string;
-  createdAt: string;
-  createdBy?: string;
-  note?: string;
+export const designVersionSchema = z.object({
+  designId: z.string(),
+  workspaceId: z.string(),
+  version: z.number(),
+  manifest: storedManifestSchema,
+  bundleKey: z.string(),
+  thumbnailKey: z.string().optional(),
+  createdAt: z.string(),
+  createdBy: z.string().optional(),
+  note: z.string().optional(),
   /** The bundle's content hash (bundle-codec.ts `bundleSha256`): the same files give the same hash. */
-  sha256?: string;
+  sha256: z.string().optional(),
+});
+export type DesignVersion = z.infer<typeof designVersionSchema>;
+
+/**
+ * The design records (heads and versions in the designs table) as publishing, the design API, the
+ * studio and generation use them; `dynamoDesignStore` is the DynamoDB adapter, decoding every item it
+ * reads with `designHeadSchema` or `designVersionSchema`. Bundles and thumbnails are S3 objects beside it.
+ */
+export interface DesignStore {
+  getHead(ws: string, id: string): Promise<DesignHead | undefined>;
+  getVersion(ws: string, id: string, version: number): Promise<DesignVersion | undefined>;
+  listHeads(ws: string): Promise<DesignHead[]>;
+  /** Archived designs left out. */
+  listActiveHeads(ws: string): Promise<DesignHead[]>;
+  /** Newest first, a page at a time. */
+  listVersions(ws: string, id: string, opts: { limit: number; before?: number }): Promise<DesignVersion[]>;
+  /** Fails (ConditionalCheckFailed) if another publish took the number. */
+  putVersion(v: DesignVersion): Promise<void>;
+  /** Undefined when the design does not exist or is archived. */
+  updateFields(
+    ws: string,
+    id: string,
+    fields: { label?: string; description?: string },
+    at: string,
+  ): Promise<DesignHead | undefined>;
+  archiveHead(ws: string, id: string, at: string): Promise<DesignHead | undefined>;
 }
 
 const headKey = (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `DESIGN#${id}` });
@@ -319,23 +358,31 @@ export async function deleteObject(key: string): Promise<void> {
   await awsClients().s3.send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
 }
 
+/** A head item decoded with `designHeadSchema` (keys and attributes it does not name left out). */
 function pickHead(item: Record<string, unknown>): DesignHead {
-  const h = item as unknown as DesignHead;
+  // A draft's time only with its key; `archived: false` and an empty `updatedBy` read as absent.
+  const { draftKey, draftUpdatedAt, archived, updatedBy, ...head } = decodeStoredItem(designHeadSchema, table(), item);
   return {
-    id: h.id,
-    workspaceId: h.workspaceId,
-    label: h.label,
-    latestVersion: h.latestVersion,
-    createdAt: h.createdAt,
-    updatedAt: h.updatedAt,
-    ...(h.description !== undefined && { description: h.description }),
-    ...(h.updatedBy && { updatedBy: h.updatedBy }),
-    ...(h.archived && { archived: true }),
-    ...(h.draftKey && { draftKey: h.draftKey, draftUpdatedAt: h.draftUpdatedAt }),
+    ...head,
+    ...(updatedBy && { updatedBy }),
+    ...(archived && { archived: true }),
+    ...(draftKey && { draftKey, draftUpdatedAt }),
   };
 }
 
+/** A version item decoded with `designVersionSchema`. */
 function pickVersion(item: Record<string, unknown>): DesignVersion {
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as unknown as DesignVersion;
+  return decodeStoredItem(designVersionSchema, table(), item);
 }
+
+/** The design records over the designs table. */
+export const dynamoDesignStore: DesignStore = {
+  getHead: getDesignHead,
+  getVersion: getDesignVersion,
+  listHeads: listDesignHeads,
+  listActiveHeads: listActiveDesignHeads,
+  listVersions: listDesignVersions,
+  putVersion: putDesignVersion,
+  updateFields: updateDesignFields,
+  archiveHead: archiveDesignHead,
+};

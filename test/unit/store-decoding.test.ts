@@ -6,6 +6,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { StoredItemError } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
+import { dynamoDesignStore } from "#shared/designs/design-store.ts";
 import { GALLERY_PK, templateKey } from "#shared/designs/gallery.ts";
 import { dynamoGallery } from "#shared/designs/gallery-store.ts";
 import { type FileRecord, getFileRecord, putFileRecords } from "#shared/generation/store/file-store.ts";
@@ -307,6 +308,56 @@ describe("the file store", () => {
       table,
       "REQ#reqFiles00000001",
       "passthroughJson",
+    );
+  });
+});
+
+describe("the design store", () => {
+  const head = {
+    id: "dsg_store",
+    workspaceId: "ws_designs",
+    label: "Invoice",
+    latestVersion: 3,
+    createdAt: "2026-03-01T09:00:00.000Z",
+    updatedAt: "2026-03-01T09:00:00.000Z",
+  };
+
+  it("decodes heads and versions, leaving out what the records do not name", async () => {
+    const table = config().tables.designs;
+    await putRaw(table, { pk: "WS#ws_designs", sk: "DESIGN#dsg_store", ...head, archivedAt: "x", archived: false });
+    expect(await dynamoDesignStore.getHead("ws_designs", "dsg_store")).toEqual(head);
+    const version = {
+      designId: "dsg_store",
+      workspaceId: "ws_designs",
+      version: 3,
+      manifest: { label: "Invoice", parameters: [] },
+      bundleKey: "designs/ws_designs/dsg_store/b/x.json",
+      createdAt: "2026-03-01T09:00:00.000Z",
+    };
+    await putRaw(table, { pk: "DESIGN#ws_designs#dsg_store", sk: "V#0000000003", ...version });
+    expect(await dynamoDesignStore.getVersion("ws_designs", "dsg_store", 3)).toEqual(version);
+  });
+
+  it("refuses a head without its latest version and a version without a manifest", async () => {
+    const table = config().tables.designs;
+    const { latestVersion: _v, ...noVersion } = head;
+    await putRaw(table, { pk: "WS#ws_designs_bad", sk: "DESIGN#dsg_store", ...noVersion });
+    await expectRefused(dynamoDesignStore.listHeads("ws_designs_bad"), table, "WS#ws_designs_bad", "latestVersion");
+    await putRaw(table, {
+      pk: "DESIGN#ws_designs_bad#dsg_store",
+      sk: "V#0000000001",
+      designId: "dsg_store",
+      workspaceId: "ws_designs_bad",
+      version: 1,
+      manifest: "Invoice",
+      bundleKey: "k",
+      createdAt: "2026-03-01T09:00:00.000Z",
+    });
+    await expectRefused(
+      dynamoDesignStore.getVersion("ws_designs_bad", "dsg_store", 1),
+      table,
+      "DESIGN#ws_designs_bad#dsg_store",
+      "manifest",
     );
   });
 });
