@@ -2,19 +2,34 @@ import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import { newId } from "#shared/ids.ts";
+import * as z from "zod";
 import { IdentityError } from "./identity-error.ts";
 import { hashPassword, spendPasswordCheck, verifyPassword } from "./passwords.ts";
 
 /** A person who signs in on `{auth_url}`/`{site}`; roles live on memberships. */
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  createdAt: string;
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
   /** Sessions signed at or before this time (ms) are over: the user signed out (`endSessions`). */
-  sessionsValidAfter?: number;
+  sessionsValidAfter: z.number().optional(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/**
+ * The users as sign-in, sessions and the admin CLI use them; `dynamoUsers` keeps them in the identity
+ * table (a `USER#` row with the password hash, and an `EMAIL#` pointer), decoding rows with `userSchema`.
+ */
+export interface UserStore {
+  create(input: { email: string; password: string; name?: string }, clock: Clock): Promise<User>;
+  get(id: string): Promise<User | undefined>;
+  /** Undefined for an unknown address or a wrong password (at the same cost). */
+  checkPassword(email: string, password: string): Promise<User | undefined>;
+  endSessions(userId: string, clock: Clock): Promise<void>;
 }
 
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: "USER" });
@@ -88,9 +103,9 @@ export async function checkPassword(email: string, password: string): Promise<Us
   return (await verifyPassword(password, String(row.passwordHash))) ? toUser(row) : undefined;
 }
 
+/** A user row decoded with `userSchema` (the password hash and keys left out). */
 function toUser(item: Record<string, unknown>): User {
-  const { id, email, name, createdAt, sessionsValidAfter } = item as unknown as User;
-  return { id, email, name, createdAt, ...(sessionsValidAfter !== undefined && { sessionsValidAfter }) };
+  return decodeStoredItem(userSchema, config().tables.identity, item);
 }
 
 /**
@@ -106,3 +121,6 @@ export async function endSessions(userId: string, clock: Clock): Promise<void> {
     ExpressionAttributeValues: { ":at": clock.now().getTime() },
   });
 }
+
+/** The users over the identity table. */
+export const dynamoUsers: UserStore = { create: createUser, get: getUser, checkPassword, endSessions };

@@ -11,6 +11,7 @@ import { GALLERY_PK, templateKey } from "#shared/designs/gallery.ts";
 import { dynamoGallery } from "#shared/designs/gallery-store.ts";
 import { type FileRecord, getFileRecord, putFileRecords } from "#shared/generation/store/file-store.ts";
 import { dynamoOAuthClients } from "#shared/identity/oauth-clients.ts";
+import { dynamoUsers } from "#shared/identity/users.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
 import { type DeliveryRecord, dynamoDeliveryStore } from "#shared/webhooks/delivery-store.ts";
 import { dynamoEndpointStore } from "#shared/webhooks/endpoint-store.ts";
@@ -359,5 +360,32 @@ describe("the design store", () => {
       "DESIGN#ws_designs_bad#dsg_store",
       "manifest",
     );
+  });
+});
+
+describe("the user store", () => {
+  it("decodes the users it created, without the password hash", async () => {
+    const user = await dynamoUsers.create({ email: "Dee@Example.com", password: "correct horse", name: "Dee" }, clock);
+    expect(await dynamoUsers.get(user.id)).toEqual({
+      id: user.id,
+      email: "dee@example.com",
+      name: "Dee",
+      createdAt: "2026-03-01T09:00:00.000Z",
+    });
+    expect(await dynamoUsers.checkPassword("dee@example.com", "correct horse")).toEqual(user);
+  });
+
+  it("refuses a user row whose sign-out stamp is not a number", async () => {
+    const table = config().tables.identity;
+    await putRaw(table, {
+      pk: "USER#usrBad",
+      sk: "USER",
+      id: "usrBad",
+      email: "bad@example.com",
+      name: "Bad",
+      createdAt: "2026-03-01T09:00:00.000Z",
+      sessionsValidAfter: "yesterday",
+    });
+    await expectRefused(dynamoUsers.get("usrBad"), table, "USER#usrBad", "sessionsValidAfter");
   });
 });
