@@ -1,6 +1,5 @@
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import { detailText } from "#shared/errors/error-body.ts";
 import { isPlatenError, untranslated } from "#shared/errors/platen-error.ts";
 
 /** LiquidJS ends a render-time error's message with its place. */
@@ -21,7 +20,7 @@ export function problemsOf(err: unknown): BundleProblem[] {
           ...(d.field !== undefined && { field: d.field }),
           ...(d.line !== undefined && { line: d.line, column: d.column ?? 1 }),
           code: d.code ?? err.code,
-          text: detailText(d),
+          text: d.text,
         }),
       );
     const entry = catalogue[err.code];

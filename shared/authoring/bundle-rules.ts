@@ -2,7 +2,6 @@ import { extname } from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { Liquid } from "liquidjs";
 import type * as z from "zod";
-import { detailText } from "#shared/errors/error-body.ts";
 import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
 import { authoringText } from "./authoring-text.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -136,7 +135,7 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
         file: "design.json",
         field: m.field,
         ...manifestAt(m.field?.split(".") ?? []),
-        text: fillBoth(authoringText.sampleMismatch, { reason: detailText(m) }),
+        text: fillBoth(authoringText.sampleMismatch, { reason: m.text }),
       }));
       if (!added) break;
     }

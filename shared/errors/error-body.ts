@@ -2,7 +2,6 @@ import { STATUS_CODES } from "node:http";
 import { catalogue, formatMessage } from "./catalogue.ts";
 import type { ErrorDetail, PlatenError } from "./platen-error.ts";
 import type { Language } from "./language.ts";
-import type { Bilingual } from "#shared/i18n/texts.ts";
 
 /** The error body (README.md#errors). */
 export interface ErrorBody {
@@ -30,16 +29,9 @@ export function docsUrl(siteUrl: string, code: string, lang: Language): string {
   return `${base}${lang === "ja" ? "/ja" : ""}/docs/errors#${code.toLowerCase()}`;
 }
 
-/** A detail's text in both languages. */
-export function detailText(d: ErrorDetail): Bilingual {
-  if ("text" in d) return d.text;
-  return { en: d.message, ja: d.messageJa || d.message };
-}
-
 /** A detail's text in a language (the English one where it has no other). */
 export function detailMessage(d: ErrorDetail, lang: Language): string {
-  const text = detailText(d);
-  return text[lang] || text.en;
+  return d.text[lang] || d.text.en;
 }
 
 /**

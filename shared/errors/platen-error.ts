@@ -3,12 +3,11 @@ import { type ErrorCode, catalogue } from "./catalogue.ts";
 
 /**
  * One entry of the README.md#errors `details` array. `text` says what is wrong in both
- * languages; the error body answers it as `message` in the request's language.
+ * languages (a table's entry, filled with `fillBoth`); the error body answers it as `message`
+ * in the request's language.
  */
-export type ErrorDetail = DetailPlace & ({ text: Bilingual } | { message: string; messageJa?: string });
-
-/** Where a detail points and what it names, beside its text. */
-export interface DetailPlace {
+export interface ErrorDetail {
+  text: Bilingual;
   field?: string;
   expected?: string;
   code?: string;

@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import * as z from "zod";
 import { catalogue } from "#shared/errors/catalogue.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import { buildErrorBody } from "#shared/errors/error-body.ts";
 import { SESSION_COOKIE } from "#shared/identity/session.ts";
 import { parameterSpecSchema } from "#shared/designs/bundle-schema.ts";
@@ -185,7 +185,9 @@ function errorExample(error: ErrorExample, siteUrl: string): JsonObject {
   const retryAfter = error.retryAfter ?? SAMPLE_RETRY_AFTER[error.code];
   const err = new PlatenError(error.code, {
     vars: error.vars ?? SAMPLE_VARS[error.code] ?? {},
-    ...(error.details && { details: error.details }),
+    ...(error.details && {
+      details: error.details.map(({ message, ...d }) => ({ ...d, text: untranslated(message) })),
+    }),
     ...(retryAfter !== undefined && { retryAfter }),
   });
   return { summary: catalogue[error.code].en, value: buildErrorBody(err, "en", siteUrl) };

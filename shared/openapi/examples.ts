@@ -31,7 +31,8 @@ export interface AnswerExample {
 export interface ErrorExample {
   code: ErrorCode;
   vars?: Record<string, string | number>;
-  details?: ErrorDetail[];
+  /** The examples answer in English, so a detail's example is worded once, as its `message`. */
+  details?: (Omit<ErrorDetail, "text"> & { message: string })[];
   retryAfter?: number;
 }
 

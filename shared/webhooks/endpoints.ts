@@ -1,6 +1,6 @@
 import { type AuditRecorder, withdrawAudit } from "#shared/audit/audit-log.ts";
 import type { Clock } from "#shared/clock.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import { newId } from "#shared/ids.ts";
 import {
   checkEnabled,
@@ -116,7 +116,7 @@ function limitReached(): PlatenError {
   const message = `a workspace may register at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`;
   return new PlatenError("WEBHOOK_ENDPOINT_LIMIT_EXCEEDED", {
     vars: { limit: MAX_ENDPOINTS_PER_WORKSPACE },
-    details: [{ message }],
+    details: [{ text: untranslated(message) }],
   });
 }
 

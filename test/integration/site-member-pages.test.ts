@@ -9,7 +9,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createSeededLike } from "../helpers/sync-fixtures.ts";
 import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
-import { PlatenError } from "#shared/errors/platen-error.ts";
+import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
 import { problemText } from "../../functions/site/pages/settings-actions.ts";
 
 /**
@@ -272,7 +272,7 @@ describe("workspace settings", () => {
   it("words the 409 APP_KEY_ROTATION_CONFLICT for people in both languages", () => {
     const err = new PlatenError("APP_KEY_ROTATION_CONFLICT", {
       vars: { lastRotatedAt: "2026-11-24T07:00:00.000Z" },
-      details: [{ field: "lastRotatedAt", message: "2026-11-24T07:00:00.000Z" }],
+      details: [{ field: "lastRotatedAt", text: untranslated("2026-11-24T07:00:00.000Z") }],
     });
     expect(problemText("en", err)).toBe(
       "Someone else rotated the application key at the same time and finished first (2026-11-24T07:00:00.000Z). Their key is the valid one; your rotation made no change. Ask them for the key, or rotate again.",

@@ -96,7 +96,7 @@ function errorBodyProblems(status: number, lang: Language, answer: FuzzAnswer): 
   for (const d of details as Record<string, unknown>[]) {
     if (!d || typeof d !== "object" || typeof d.message !== "string") problems.push("a detail without a message");
     else if (Object.keys(d).some((k) => !DETAIL_KEYS.has(k))) problems.push(`a detail has fields ${Object.keys(d)}`);
-    // Every route words its details in both languages: an English-only one under ja is a forgotten messageJa.
+    // Every route words its details in both languages: an English-only one under ja is a text without its Japanese.
     else if (lang === "ja" && !JAPANESE.test(d.message)) problems.push(`the detail "${d.message}" is not in Japanese`);
   }
   const message = body.message;

@@ -5,7 +5,7 @@ import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { publishVersion } from "#shared/authoring/design-lifecycle.ts";
 import { pageSchema } from "#shared/designs/bundle-schema.ts";
 import type { DesignHead } from "#shared/designs/design-store.ts";
-import { detailMessage, detailText } from "#shared/errors/error-body.ts";
+import { detailMessage } from "#shared/errors/error-body.ts";
 import { type ErrorDetail, isPlatenError } from "#shared/errors/platen-error.ts";
 import { parseBody } from "#shared/http/request-body.ts";
 import { type Html, html } from "#shared/html/html.ts";
@@ -307,4 +307,4 @@ async function publish(identity: SiteIdentity, call: DesignCall, note: unknown, 
 
 /** Problems with a file are listed with their place; the rest go in the message. */
 const bundleProblems = (details: ErrorDetail[]): BundleProblem[] =>
-  details.filter((d) => d.file).map((d) => ({ ...d, file: d.file!, text: detailText(d) }));
+  details.filter((d) => d.file).map((d) => ({ ...d, file: d.file! }));
