@@ -10,6 +10,7 @@ import { dynamoDesignStore } from "#shared/designs/design-store.ts";
 import { GALLERY_PK, templateKey } from "#shared/designs/gallery.ts";
 import { dynamoGallery } from "#shared/designs/gallery-store.ts";
 import { type FileRecord, getFileRecord, putFileRecords } from "#shared/generation/store/file-store.ts";
+import { getJob, type JobRecord, listActiveJobs, markSettled, putJob } from "#shared/generation/store/job-store.ts";
 import { dynamoOAuthClients } from "#shared/identity/oauth-clients.ts";
 import { dynamoUsers } from "#shared/identity/users.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
@@ -387,5 +388,40 @@ describe("the user store", () => {
       sessionsValidAfter: "yesterday",
     });
     await expectRefused(dynamoUsers.get("usrBad"), table, "USER#usrBad", "sessionsValidAfter");
+  });
+});
+
+describe("the job store", () => {
+  const job: JobRecord = {
+    requestId: "reqJobs000000001",
+    workspaceId: "ws_jobs",
+    designId: "dsg_1",
+    version: 1,
+    designLabel: "Invoice",
+    mode: "multiple",
+    status: "processing",
+    total: 3,
+    settled: 0,
+    createdAt: "2026-03-01T09:00:00.000Z",
+    activeShard: "active",
+  };
+
+  it("decodes the jobs it wrote, settled counted from the set of settled files", async () => {
+    await putJob(job);
+    await markSettled(job.requestId, ["f1", "f2"]);
+    expect(await getJob(job.requestId)).toEqual({ ...job, settled: 2 });
+    expect(await listActiveJobs("2026-03-01T10:00:00.000Z")).toEqual([{ ...job, settled: 2 }]);
+  });
+
+  it("refuses a job item whose status is not one of a job's", async () => {
+    const table = config().tables.requests;
+    await putRaw(table, {
+      pk: "REQ#reqJobsBad000001",
+      sk: "JOB",
+      ...job,
+      requestId: "reqJobsBad000001",
+      status: "paused",
+    });
+    await expectRefused(getJob("reqJobsBad000001"), table, "REQ#reqJobsBad000001", "status");
   });
 });

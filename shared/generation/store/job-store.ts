@@ -3,53 +3,72 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { isId } from "#shared/ids.ts";
+import * as z from "zod";
 
-export interface FailedFile {
-  fileId?: string;
-  fileName: string;
-  code: string;
-  message: string;
-}
+export const failedFileSchema = z.object({
+  fileId: z.string().optional(),
+  fileName: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type FailedFile = z.infer<typeof failedFileSchema>;
 
 /**
  * The job record of an async generation (see shared/generation/README.md#request-states-and-retention), kept 24
  * h after it ends.
  */
-export interface JobRecord {
-  requestId: string;
-  workspaceId: string;
-  designId: string;
-  version: number;
-  designLabel: string;
-  mode: "single" | "multiple";
-  status: "processing" | "completed" | "failed";
-  total: number;
+export const jobRecordSchema = z.object({
+  requestId: z.string(),
+  workspaceId: z.string(),
+  designId: z.string(),
+  version: z.number(),
+  designLabel: z.string(),
+  mode: z.enum(["single", "multiple"]),
+  status: z.enum(["processing", "completed", "failed"]),
+  total: z.number(),
   /** How many files reached done/failed (the size of `settledFiles`, see `markSettled`). */
-  settled: number;
-  webhookUrl?: string;
-  createdAt: string;
+  settled: z.number(),
+  webhookUrl: z.string().optional(),
+  createdAt: z.string(),
   /** UTC month the request's pages were reserved in (shared/limits/README.md#service-limits). */
-  usageMonth?: string;
+  usageMonth: z.string().optional(),
   /** The request's page writes went to its shard of the month (shared/limits/page-shards.ts). */
-  pagesSpread?: boolean;
+  pagesSpread: z.boolean().optional(),
   /** Its page writes go to its own item of the month (file-store.ts `pagesByRequest`). */
-  pagesByRequest?: boolean;
-  completedAt?: string;
-  failedFiles?: FailedFile[];
-  error?: { code: string; message: string };
+  pagesByRequest: z.boolean().optional(),
+  completedAt: z.string().optional(),
+  failedFiles: z.array(failedFileSchema).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** When acceptance had queued every render message; a job without it past the acceptance deadline died in acceptance. */
-  enqueuedAt?: string;
+  enqueuedAt: z.string().optional(),
   /**
    * The last sign of life of its rendering beyond `createdAt`: set when a worker counts settled
    * files of it (`markSettled`) or sends one back to the queue (`markRenderAlive`, at most every
    * RENDER_ALIVE_EVERY_SECONDS per message), so the sweeper does not take a long but moving
    * backlog for lost messages.
    */
-  renderAliveAt?: string;
+  renderAliveAt: z.string().optional(),
   /** Set only while processing: the sparse `active` index lists unfinished requests. */
-  activeShard?: string;
-  expiresAt?: number;
+  activeShard: z.string().optional(),
+  expiresAt: z.number().optional(),
+});
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/**
+ * A job item as the requests table holds it: the set of settled file ids (`markSettled`) beside the
+ * record, whose `settled` is the size of that set (the attribute itself is only the count at acceptance).
+ */
+const jobItemSchema = jobRecordSchema.extend({
+  settled: z.number().optional(),
+  settledFiles: z.set(z.string()).optional(),
+});
+
+/** A job item read from the requests table, decoded with `jobItemSchema`, and its settled set. */
+function decodeJobItem(item: Record<string, unknown>): { job: JobRecord; settledFiles: Set<string> } {
+  const { settledFiles, settled, ...job } = decodeStoredItem(jobItemSchema, config().tables.requests, item);
+  return { job: { ...job, settled: settledFiles?.size ?? settled ?? 0 }, settledFiles: settledFiles ?? new Set() };
 }
 
 const jobKey = (requestId: string) => ({ pk: `REQ#${requestId}`, sk: "JOB" });
@@ -71,9 +90,7 @@ export async function getJob(requestId: string): Promise<JobRecord | undefined> 
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: table(), Key: jobKey(requestId), ConsistentRead: true }),
   );
-  if (!out.Item) return undefined;
-  const { settledFiles, ...job } = out.Item as JobRecord & { settledFiles?: Set<string> };
-  return { ...job, settled: settledFiles?.size ?? job.settled ?? 0 };
+  return out.Item ? decodeJobItem(out.Item).job : undefined;
 }
 
 /** Marks the job's render messages as queued (acceptance is complete: see the sweeper). */
@@ -139,8 +156,7 @@ export async function markSettled(
     }),
   );
   if (!out.Attributes) return undefined;
-  const { settledFiles, ...job } = out.Attributes as JobRecord & { settledFiles?: Set<string> };
-  const before = settledFiles ?? new Set<string>();
+  const { job, settledFiles: before } = decodeJobItem(out.Attributes);
   const added = [...new Set(fileIds)].filter((id) => !before.has(id));
   return { job: { ...job, settled: before.size + added.length }, added };
 }
@@ -200,7 +216,7 @@ export async function listActiveJobs(before: string): Promise<JobRecord[]> {
     KeyConditionExpression: "activeShard = :shard AND createdAt < :before",
     ExpressionAttributeValues: { ":shard": ACTIVE_SHARD, ":before": before },
   });
-  return items as unknown as JobRecord[];
+  return items.map((item) => decodeJobItem(item).job);
 }
 
 /** One shard is plenty for the number of in-flight requests of this service. */
