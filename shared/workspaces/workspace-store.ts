@@ -2,19 +2,41 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { generateAppKey, hashAppKey } from "./app-key.ts";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import type { Clock } from "#shared/clock.ts";
 import { mayBeId, newId } from "#shared/ids.ts";
+import * as z from "zod";
 
 export const plans = ["free", "personal", "standard", "premium"] as const;
 export type Plan = (typeof plans)[number];
 
-export interface Workspace {
-  id: string;
-  name: string;
-  /** Absent plan → PLAN_NOT_FOUND at generation (see shared/errors/catalogue.ts). */
-  plan?: Plan;
-  appKeyRotatedAt: string;
-  createdAt: string;
+/** The public fields of a workspace (the row, and the copy on each key item). */
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /**
+   * Absent plan → PLAN_NOT_FOUND at generation (see shared/errors/catalogue.ts). Any name, not only
+   * `plans`: a row may name a plan the configuration does not have (ACTIVE_PLAN_NOT_FOUND, not a 500).
+   */
+  plan: z.string().optional(),
+  appKeyRotatedAt: z.string(),
+  createdAt: z.string(),
+});
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+/** A key item that carries its workspace's copy (key items written before the copy existed do not). */
+const keyItemCopySchema = z.object({ workspace: workspaceSchema });
+
+/**
+ * The workspaces as authentication, limits and the admin CLI use them; `dynamoWorkspaces` keeps them in
+ * the workspaces table (the row and one key item per valid application key), decoding with `workspaceSchema`.
+ */
+export interface WorkspaceStore {
+  create(input: { name: string; plan?: Plan }, clock: Clock): Promise<{ workspace: Workspace; appKey: string }>;
+  get(id: string): Promise<Workspace | undefined>;
+  /** Undefined for an unknown (or rotated-out) key. */
+  findByAppKey(appKey: string): Promise<Workspace | undefined>;
+  updatePlan(id: string, plan: Plan): Promise<void>;
 }
 
 /** Key of a workspace row. */
@@ -73,7 +95,7 @@ export async function findWorkspaceByAppKey(appKey: string): Promise<Workspace |
   const key = await ddb.send(
     new GetCommand({ TableName: config().tables.workspaces, Key: appKeyKey(hash), ConsistentRead: true }),
   );
-  if (key.Item?.workspace) return toWorkspace(key.Item.workspace as Record<string, unknown>);
+  if (key.Item?.workspace) return decodeStoredItem(keyItemCopySchema, config().tables.workspaces, key.Item).workspace;
   // Key items written before the copy existed: resolve through the workspace row.
   const workspaceId = key.Item?.workspaceId as string | undefined;
   if (!workspaceId) return undefined;
@@ -87,8 +109,7 @@ export async function findWorkspaceByAppKey(appKey: string): Promise<Workspace |
 
 /** The public fields of a workspace row (or of the copy on a key item). */
 export function toWorkspace(item: Record<string, unknown>): Workspace {
-  const { id, name, plan, appKeyRotatedAt, createdAt } = item as unknown as Workspace;
-  return { id, name, plan, appKeyRotatedAt, createdAt };
+  return decodeStoredItem(workspaceSchema, config().tables.workspaces, item);
 }
 
 /**
@@ -122,3 +143,11 @@ export async function updateWorkspacePlan(id: string, plan: Plan): Promise<void>
     }),
   );
 }
+
+/** The workspaces over the workspaces table. */
+export const dynamoWorkspaces: WorkspaceStore = {
+  create: createWorkspace,
+  get: getWorkspace,
+  findByAppKey: findWorkspaceByAppKey,
+  updatePlan: updateWorkspacePlan,
+};

@@ -16,6 +16,7 @@ import { dynamoUsers } from "#shared/identity/users.ts";
 import { dynamoInvitationStore } from "#shared/site/invitation-store.ts";
 import { type DeliveryRecord, dynamoDeliveryStore } from "#shared/webhooks/delivery-store.ts";
 import { dynamoEndpointStore } from "#shared/webhooks/endpoint-store.ts";
+import { dynamoWorkspaces } from "#shared/workspaces/workspace-store.ts";
 import { OUTBOX_SHARD, relayOutbox } from "#shared/webhooks/event-outbox.ts";
 import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
 
@@ -423,5 +424,30 @@ describe("the job store", () => {
       status: "paused",
     });
     await expectRefused(getJob("reqJobsBad000001"), table, "REQ#reqJobsBad000001", "status");
+  });
+});
+
+describe("the workspace store", () => {
+  it("decodes the row and the key item's copy", async () => {
+    const { workspace, appKey } = await dynamoWorkspaces.create({ name: "Acme", plan: "standard" }, clock);
+    expect(await dynamoWorkspaces.get(workspace.id)).toEqual(workspace);
+    expect(await dynamoWorkspaces.findByAppKey(appKey)).toEqual(workspace);
+    await dynamoWorkspaces.updatePlan(workspace.id, "premium");
+    expect(await dynamoWorkspaces.findByAppKey(appKey)).toEqual({ ...workspace, plan: "premium" });
+  });
+
+  it("reads a plan only the configuration names, and refuses a plan that is not a name", async () => {
+    const table = config().tables.workspaces;
+    const row = {
+      id: "wsGoldPlan000001",
+      name: "Gold",
+      plan: "gold",
+      appKeyRotatedAt: "2026-03-01T09:00:00.000Z",
+      createdAt: "2026-03-01T09:00:00.000Z",
+    };
+    await putRaw(table, { pk: "WS#wsGoldPlan000001", sk: "WS", ...row });
+    expect(await dynamoWorkspaces.get("wsGoldPlan000001")).toEqual(row);
+    await putRaw(table, { pk: "WS#wsBadPlan0000001", sk: "WS", ...row, id: "wsBadPlan0000001", plan: 3 });
+    await expectRefused(dynamoWorkspaces.get("wsBadPlan0000001"), table, "WS#wsBadPlan0000001", "plan");
   });
 });
