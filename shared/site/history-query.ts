@@ -2,8 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
-import { decodeFileItem } from "#shared/generation/store/file-store.ts";
-import { type FileRecord, resolveStored } from "#shared/generation/store/index.ts";
+import { decodeFileItem, type FileRecord, resolveStored } from "#shared/generation/store/index.ts";
 import { buildSearchMetadata } from "#shared/render/pdf-postprocess.ts";
 
 /** One request of a workspace's output history, summarised from its file records. */

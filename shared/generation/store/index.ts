@@ -4,6 +4,7 @@
  * through with their DynamoDB/SQS wiring (request-ports.ts, request-adapters.ts).
  */
 export {
+  decodeFileItem,
   deleteFileRecords,
   deletePdf,
   einvoiceSizes,
