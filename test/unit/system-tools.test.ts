@@ -26,10 +26,10 @@ describe("npm test's check of its system tools", () => {
     const none = check(bin);
     expect(none.status).toBe(1);
     expect(none.stderr.trim().split("\n")).toEqual([
-      "npm test: missing qpdf, pdftoppm, pdfinfo, pdftotext; install with: sudo apt-get install -y qpdf poppler-utils (macOS: brew install qpdf poppler)",
+      "npm test: missing qpdf, pdftoppm, pdfinfo, pdftotext, pdfsig, openssl, certutil; install with: sudo apt-get install -y qpdf poppler-utils openssl libnss3-tools (macOS: brew install qpdf poppler openssl nss)",
     ]);
-    // With poppler present, only qpdf is named.
-    for (const tool of ["pdftoppm", "pdfinfo", "pdftotext"]) {
+    // With poppler, openssl and certutil present, only qpdf is named.
+    for (const tool of ["pdftoppm", "pdfinfo", "pdftotext", "pdfsig", "openssl", "certutil"]) {
       const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
       symlinkSync(found, join(bin, tool));
     }
