@@ -73,6 +73,8 @@ const pageTexts = {
   fileCreated: { en: "Created", ja: "作成日時" },
   filePassthrough: { en: "Passthrough", ja: "パススルー" },
   fileShare: { en: "Shared with", ja: "共有範囲" },
+  fileSignature: { en: "Signature", ja: "署名" },
+  fileSignedBy: { en: "Signed by {subject}, {time} ({level})", ja: "署名者: {subject}、{time}（{level}）" },
   fileRequest: { en: "Request", ja: "リクエスト" },
   download: { en: "Download PDF", ja: "PDF をダウンロード" },
   openPdf: { en: "Open the PDF", ja: "PDF を開く" },

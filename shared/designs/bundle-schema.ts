@@ -170,6 +170,13 @@ export type PdfMetadata = z.infer<typeof pdfMetadataSchema>;
  */
 export const FILE_GLOBAL = "file";
 
+/** A signature's reason, location or contact: one line of text. */
+const signatureText = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, "one line of text, without control characters");
+
 /** The bundle file holding a design's e-invoice mapping (design.json `einvoice.data`). */
 export const EINVOICE_MAPPING_FILE = "einvoice.liquid";
 
@@ -219,6 +226,31 @@ export const designManifestSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Every generated PDF is signed (PAdES baseline, shared/signing/README.md) with the workspace's signing
+     * identity of this label; previews and thumbnails are not. `visible` places the signature's box
+     * (lengths as the page margins take them, from the page's top-left corner); absent, it is invisible.
+     */
+    signature: z
+      .object({
+        identity: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "the label of one of the workspace's signing identities"),
+        reason: signatureText.optional(),
+        location: signatureText.optional(),
+        contactInfo: signatureText.optional(),
+        level: z.enum(["B-B", "B-T"]),
+        visible: z
+          .object({
+            page: z.number().int().min(1).max(10_000),
+            x: marginLength,
+            y: marginLength,
+            width: marginLength,
+            height: marginLength,
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
     /** Info dictionary entries of every PDF of the design; a request's `metadata` overrides them field by field. */
     metadata: pdfMetadataSchema.optional(),
     parameters: z.array(parameterSpecSchema).max(500),
@@ -258,6 +290,7 @@ export const designManifestSchema = z
         },
       });
     }
+    signatureProblems(m.signature?.visible, m, ctx);
   })
   // Factur-X implies PDF/A-3b: the parsed manifest says so, so every reader sees the standard it prints to.
   .overwrite((m) =>
@@ -267,6 +300,49 @@ export const designManifestSchema = z
   );
 
 export type DesignManifest = z.infer<typeof designManifestSchema>;
+
+/**
+ * A visible signature's box must lie on the page, and is drawn in a standard font that a PDF/A file
+ * may not use unembedded: a PDF/A design signs invisibly.
+ */
+function signatureProblems(
+  visible: Record<"x" | "y" | "width" | "height", string> | undefined,
+  m: { page: z.infer<typeof pageSchema>; pdf: { standard?: string }; einvoice?: { format: string } },
+  ctx: z.RefinementCtx,
+): void {
+  if (!visible) return;
+  if (m.pdf.standard !== undefined || m.einvoice?.format === "factur-x") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["signature", "visible"],
+      message:
+        "a PDF/A document is signed invisibly (a visible signature's text would need a font PDF/A does not allow unembedded): leave visible out",
+      params: {
+        ja: "PDF/A の文書は不可視の署名になります（可視署名の文字には PDF/A が埋め込みなしでは認めないフォントが必要です）。visible を省略してください",
+      },
+    });
+    return;
+  }
+  if (![visible.x, visible.y, visible.width, visible.height].every((l) => PAGE_LENGTH.test(l))) return;
+  const page = pageMm(m.page);
+  const [x, y, width, height] = [visible.x, visible.y, visible.width, visible.height].map(lengthToMm) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (width <= 0 || height <= 0 || x + width > page.width + 1e-6 || y + height > page.height + 1e-6) {
+    const mm = (n: number) => `${Math.round(n * 100) / 100}mm`;
+    ctx.addIssue({
+      code: "custom",
+      path: ["signature", "visible"],
+      message: `the box must have a size and lie on the page (${mm(page.width)} × ${mm(page.height)})`,
+      params: {
+        ja: `枠には大きさが必要で、ページ（${mm(page.width)} × ${mm(page.height)}）の内側に収まる必要があります`,
+      },
+    });
+  }
+}
 export type PageSetup = DesignManifest["page"];
 
 /** A whole bundle as stored: manifest + template + css + assets (path → bytes). */

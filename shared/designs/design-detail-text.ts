@@ -23,4 +23,12 @@ export const designDetailText = {
     en: "the design prints {standard}, and PDF/A forbids encryption: send no protection for this design",
     ja: "このデザインは {standard} で出力され、PDF/A は暗号化を認めません。このデザインには protection を指定しないでください",
   },
+  unknownSigningIdentity: {
+    en: 'the workspace has no signing identity labelled "{label}": add it (POST /v1/workspace/{workspaceId}/signing-identities) or name one it has',
+    ja: "ワークスペースに「{label}」というラベルの署名 ID がありません。追加する（POST /v1/workspace/{workspaceId}/signing-identities）か、既存のラベルを指定してください",
+  },
+  signedProtection: {
+    en: "the design signs its documents, and a signed PDF is not encrypted (encrypting it would change the signed bytes): send no protection for this design",
+    ja: "このデザインは文書に署名します。署名した PDF は暗号化されません（暗号化すると署名したバイトが変わります）。このデザインには protection を指定しないでください",
+  },
 } as const satisfies TextTable;

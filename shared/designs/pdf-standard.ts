@@ -10,6 +10,7 @@ export type PdfStandard = NonNullable<DesignManifest["pdf"]["standard"]>;
 export type DesignEinvoiceFormat = "factur-x" | "xrechnung" | "peppol-bis";
 
 type StandardFields = Pick<DesignManifest, "pdf" | "einvoice">;
+type ProtectionFields = StandardFields & Pick<DesignManifest, "signature">;
 
 /** The format of a design's e-invoice (`zugferd` is `factur-x`), or undefined for a design without one. */
 export function einvoiceFormatOf(manifest: Pick<DesignManifest, "einvoice">): DesignEinvoiceFormat | undefined {
@@ -27,20 +28,28 @@ export function pdfStandardOf(manifest: StandardFields): PdfStandard | undefined
   return manifest.pdf.standard;
 }
 
-/** PDF/A forbids encryption: a design that prints to a PDF/A standard takes no `content.protection`. */
-export const protectionAllowed = (manifest: StandardFields): boolean => pdfStandardOf(manifest) === undefined;
+/**
+ * PDF/A forbids encryption, and a signed document is never encrypted (encrypting after signing changes
+ * the signed bytes; signing an encrypted file is not offered): such a design takes no `content.protection`.
+ */
+export const protectionAllowed = (manifest: ProtectionFields): boolean =>
+  pdfStandardOf(manifest) === undefined && manifest.signature === undefined;
 
 /**
- * Refuses a generation request that asks to protect the documents of a PDF/A design: 400
+ * Refuses a generation request that asks to protect the documents of a PDF/A or signed design: 400
  * VALIDATION_FAILED naming `content.protection` (single) or `contents.<i>.protection` (multiple) of
  * every item that asks, before anything is stored or billed.
  */
-export function refuseProtectionOfPdfA(
-  manifest: StandardFields,
+export function refuseUnprotectable(
+  manifest: ProtectionFields,
   request: { mode: "single" | "multiple"; contents: readonly { protection?: unknown }[] },
 ): void {
   const standard = pdfStandardOf(manifest);
-  if (standard === undefined) return;
+  if (standard === undefined && manifest.signature === undefined) return;
+  const text =
+    standard !== undefined
+      ? fillBoth(designDetailText.pdfaProtection, { standard })
+      : designDetailText.signedProtection;
   const details = request.contents.flatMap((item, i) =>
     item.protection === undefined
       ? []
@@ -48,7 +57,7 @@ export function refuseProtectionOfPdfA(
           {
             field: request.mode === "single" ? "content.protection" : `contents.${i}.protection`,
             code: "VALIDATION_FAILED",
-            text: fillBoth(designDetailText.pdfaProtection, { standard }),
+            text,
           },
         ],
   );

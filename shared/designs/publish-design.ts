@@ -21,6 +21,11 @@ import {
 
 export interface PublishDeps {
   clock: Clock;
+  /**
+   * Whether the workspace has a signing identity of this label (a signed design names one); absent:
+   * the workspaces table's (shared/signing/identities.ts).
+   */
+  signingLabelExists?: (workspaceId: string, label: string) => Promise<boolean>;
   /** Renders page 1 as PNG; absent → the design has no thumbnail (it answers 404). */
   renderThumbnail?: (bundle: DesignBundle, bundleKey: string) => Promise<Buffer>;
 }
@@ -80,6 +85,7 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
       ? (await listDesignHeads(workspaceId)).find((h) => h.label === bundle.manifest.label && !h.archived)
       : undefined;
   if (input.designId && (!existing || existing.archived)) throw new PlatenError("DESIGN_NOT_FOUND");
+  await checkSigningIdentity(workspaceId, bundle, deps);
   const id = existing?.id ?? newId();
   const sha256 = bundleSha256(bundle);
   const { bundleKey, thumbnailKey } = await storeBundle(workspaceId, id, sha256, bundle, {
@@ -124,6 +130,32 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
     }).catch(ignoreConditionalCheckFailed);
     return { id, version, label: existing?.label ?? label ?? bundle.manifest.label, sha256 };
   }
+}
+
+/**
+ * A signed design names one of its workspace's signing identities: 422 DESIGN_BUNDLE_INVALID naming
+ * `signature.identity` of design.json otherwise, before anything is stored. (Removed later, the
+ * design's files fail with SIGNING_FAILED.)
+ */
+async function checkSigningIdentity(workspaceId: string, bundle: DesignBundle, deps: PublishDeps): Promise<void> {
+  const label = bundle.manifest.signature?.identity;
+  if (label === undefined) return;
+  const exists =
+    deps.signingLabelExists ??
+    (async (ws: string, l: string) => {
+      const { defaultSigningDeps, signingLabelExists } = await import("#shared/signing/identities.ts");
+      return signingLabelExists(defaultSigningDeps(), ws, l);
+    });
+  if (await exists(workspaceId, label)) return;
+  throw new PlatenError("DESIGN_BUNDLE_INVALID", {
+    details: [
+      {
+        file: "design.json",
+        field: "signature.identity",
+        text: fillBoth(designDetailText.unknownSigningIdentity, { label, workspaceId }),
+      },
+    ],
+  });
 }
 
 /** The thumbnail is rendered first: a design it refuses (e.g. over the page limit) leaves nothing stored. */

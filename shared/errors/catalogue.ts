@@ -83,6 +83,11 @@ export const catalogue = {
     en: "The document's e-invoice data breaks EN 16931 rules: details name each field and rule.",
     ja: "文書の電子インボイスのデータが EN 16931 の規則に違反しています。details に各項目と規則を示します。",
   },
+  SIGNING_FAILED: {
+    status: 422,
+    en: "The document could not be signed with the signing identity \"{label}\": {reason}",
+    ja: "署名 ID「{label}」で文書に署名できませんでした: {reason}",
+  },
   TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
   TEMPLATE_LIMIT_EXCEEDED: {
     status: 409,

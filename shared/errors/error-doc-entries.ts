@@ -154,6 +154,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "示された各項目が規則を満たすよう params（またはデザインの einvoice.liquid マッピング）を修正してから、再度送信してください。",
     },
   },
+  SIGNING_FAILED: {
+    when: {
+      en: "The design signs its documents (`signature` in design.json) and this one could not be signed: the workspace has no signing identity of the design's label any more, its certificate expired, the page of a visible signature does not exist, or, for level B-T, the time-stamp authority did not answer after three attempts. A document asked to be B-T is never delivered without its time-stamp. Sync answers it; an async file fails with it. Nothing is billed.",
+      ja: "デザインが文書に署名し（design.json の `signature`）、この文書に署名できませんでした。デザインのラベルの署名 ID がワークスペースにない、証明書の期限切れ、可視署名のページが存在しない、または B-T でタイムスタンプ局が 3 回の試行で応答しなかった場合です。B-T を求められた文書がタイムスタンプなしで届くことはありません。同期生成はこのエラーで応答し、非同期生成ではそのファイルがこのコードで失敗します。課金されません。",
+    },
+    todo: {
+      en: "Add a signing identity with the label the reason names (POST /v1/workspace/{workspaceId}/signing-identities), publish the design with an existing label, or retry later when the time-stamp authority is back.",
+      ja: "理由に示されたラベルの署名 ID を追加する（POST /v1/workspace/{workspaceId}/signing-identities）、存在するラベルでデザインを公開する、またはタイムスタンプ局が復旧してから再試行してください。",
+    },
+  },
   TEMPLATE_NOT_FOUND: {
     todo: {
       en: "Use a template id from GET {auth_url}/public/templates; a withdrawn template is gone.",

@@ -6,7 +6,7 @@ import {
   einvoiceFormatOf,
   pdfStandardOf,
   protectionAllowed,
-  refuseProtectionOfPdfA,
+  refuseUnprotectable,
 } from "#shared/designs/pdf-standard.ts";
 import { detailMessage } from "#shared/errors/error-body.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -130,20 +130,20 @@ describe("protection of a PDF/A design", () => {
   });
 
   it("is 400 VALIDATION_FAILED naming content.protection (single) or each contents.<i>.protection (multiple)", () => {
-    const err = refusalOf(() => refuseProtectionOfPdfA(facturX, { mode: "single", contents: [{ protection }] }));
+    const err = refusalOf(() => refuseUnprotectable(facturX, { mode: "single", contents: [{ protection }] }));
     expect([err.code, err.status]).toEqual(["VALIDATION_FAILED", 400]);
     expect(err.details).toEqual([expect.objectContaining({ field: "content.protection", code: "VALIDATION_FAILED" })]);
     expect(detailMessage(err.details[0]!, "en")).toContain("PDF/A-3b");
     expect(detailMessage(err.details[0]!, "ja")).toContain("PDF/A-3b");
 
     const multiple = refusalOf(() =>
-      refuseProtectionOfPdfA(archival, { mode: "multiple", contents: [{}, { protection }, { protection }] }),
+      refuseUnprotectable(archival, { mode: "multiple", contents: [{}, { protection }, { protection }] }),
     );
     expect(multiple.details.map((d) => d.field)).toEqual(["contents.1.protection", "contents.2.protection"]);
   });
 
   it("passes a PDF/A design without protection, and any protection of a design that prints no standard", () => {
-    expect(() => refuseProtectionOfPdfA(facturX, { mode: "multiple", contents: [{}, {}] })).not.toThrow();
-    expect(() => refuseProtectionOfPdfA(xrechnung, { mode: "single", contents: [{ protection }] })).not.toThrow();
+    expect(() => refuseUnprotectable(facturX, { mode: "multiple", contents: [{}, {}] })).not.toThrow();
+    expect(() => refuseUnprotectable(xrechnung, { mode: "single", contents: [{ protection }] })).not.toThrow();
   });
 });

@@ -3,6 +3,8 @@ import type { FileRecord } from "#shared/generation/store/index.ts";
 import { type Html, html } from "#shared/html/html.ts";
 import { errorCodeLink, timeElement } from "../page-parts.ts";
 import { t } from "../strings.ts";
+import { fill } from "#shared/i18n/texts.ts";
+import type { FileSignature } from "#shared/signing/file-signature.ts";
 
 function passthroughList(passthrough: Record<string, string | number> | undefined): Html | string {
   const entries = Object.entries(passthrough ?? {});
@@ -10,6 +12,13 @@ function passthroughList(passthrough: Record<string, string | number> | undefine
   return html`<dl class="facts">
   ${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${String(v)}</dd>`)}
 </dl>`;
+}
+
+/** "Signed by <subject>, <time> (B-T)": the subject as text, the time as the page's other times are shown. */
+function signatureFact(lang: Language, signature: FileSignature): Html {
+  const s = t(lang);
+  const [before, rest = ""] = s.fileSignedBy.split("{time}");
+  return html`<dt>${s.fileSignature}</dt><dd id="file-signature">${fill(before!, { subject: signature.subject })}${timeElement(signature.signedAt)}${fill(rest, { level: signature.level })}</dd>`;
 }
 
 /**
@@ -25,6 +34,7 @@ export function fileDetails(lang: Language, file: FileRecord, base: string, page
   <dt>${s.fileCreated}</dt><dd>${timeElement(file.createdAt)}</dd>
   <dt>${s.fileShare}</dt><dd>${s.shareType[file.shareType] ?? file.shareType}</dd>
   <dt>${s.filePassthrough}</dt><dd>${passthroughList(file.passthrough)}</dd>
+  ${file.signature && file.status === "done" ? signatureFact(lang, file.signature) : ""}
 </dl>`;
   if (file.status === "failed") {
     const code = file.errorCode ?? "FILE_GENERATION_FAILED";

@@ -50,8 +50,11 @@ export function templateReason(err: RenderError): string {
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
-/** Refusals that say the request's design is gone: asking again finds it gone again. */
-const GONE_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND"]);
+/**
+ * Refusals a retry cannot change: the request's design is gone (asking again finds it gone again), or
+ * the document cannot be signed (its identity removed; a time-stamp authority already asked three times).
+ */
+const PERMANENT_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND", "SIGNING_FAILED"]);
 
 /**
  * Why a queued file fails for good (async), or undefined when a retry may succeed. Permanent: what the
@@ -61,7 +64,7 @@ const GONE_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_F
  * RenderErrors. A template failure is TEMPLATE_FAILED, its message naming the reason.
  */
 export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
-  if (err instanceof PlatenError && GONE_CODES.has(err.code)) {
+  if (err instanceof PlatenError && PERMANENT_CODES.has(err.code)) {
     return { errorCode: err.code, errorMessage: formatMessage(catalogue[err.code].en, err.vars) };
   }
   if (!(err instanceof RenderError) || !err.permanent) return undefined;

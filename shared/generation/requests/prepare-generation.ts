@@ -1,7 +1,7 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { findDesignVersion, findVersionAhead, loadBundle } from "#shared/designs/find-design-version.ts";
-import { refuseProtectionOfPdfA } from "#shared/designs/pdf-standard.ts";
+import { refuseUnprotectable } from "#shared/designs/pdf-standard.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
@@ -44,7 +44,7 @@ export async function resolveDesign(workspaceId: string, request: GenerationRequ
       throw new PlatenError("DESIGN_VERSION_NOT_FOUND");
     throw err;
   });
-  refuseProtectionOfPdfA(design.manifest, request); // PDF/A forbids encryption: 400 naming content.protection
+  refuseUnprotectable(design.manifest, request); // PDF/A and signed designs: 400 naming content.protection
   return design;
 }
 
@@ -58,7 +58,7 @@ export async function prepareGeneration(workspaceId: string, request: Generation
       ? await findVersionAhead(workspaceId, request.designId, request.version)
       : { design: await resolveDesign(workspaceId, request), current: Promise.resolve() };
   try {
-    refuseProtectionOfPdfA(design.manifest, request);
+    refuseUnprotectable(design.manifest, request);
     const checked = request.contents.map((c, i) =>
       checkParams(design.manifest.parameters, c.params, paramsField(request.mode, i)),
     );

@@ -111,6 +111,7 @@ export const pendingOutcome = (f: FileRecord): Outcome => ({
   ...(f.s3Key && { s3Key: f.s3Key }),
   ...(f.errorCode && { errorCode: f.errorCode }),
   ...(f.errorMessage && { errorMessage: f.errorMessage }),
+  ...(f.signature && { signature: f.signature }),
 });
 
 /**

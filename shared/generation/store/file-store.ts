@@ -14,6 +14,7 @@ import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { isId } from "#shared/ids.ts";
 import { shareTypes } from "#shared/share-link.ts";
 import * as z from "zod";
+import { fileSignatureSchema } from "#shared/signing/file-signature.ts";
 import { logger } from "#shared/observability/logger.ts";
 import { inTurns } from "./in-turns.ts";
 
@@ -66,6 +67,8 @@ export const fileRecordSchema = z.object({
   /** An async file's `metadata` (Info entries over the design's), for its worker. */
   metadata: storedMetadataSchema.optional(),
   pageCount: z.number().optional(),
+  /** A signed file's signature (design.json `signature`): who signed it, when, at which level. */
+  signature: fileSignatureSchema.optional(),
   /** Size of the stored PDF (Content-Length and ZIP layout without another S3 call). */
   bytes: z.number().optional(),
   s3Key: z.string().optional(),
@@ -119,7 +122,7 @@ const fileItemSchema = fileRecordSchema
  * What rendering a queued file came to: the fields its settle writes (settle/settle-file.ts). Here, beside the
  * record, because acceptance, the worker, fair rendering, settling and the sweeper all name it.
  */
-export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage"> & {
+export type Outcome = Pick<FileRecord, "pageCount" | "bytes" | "s3Key" | "errorCode" | "errorMessage" | "signature"> & {
   status: "done" | "failed";
 };
 
@@ -402,6 +405,7 @@ export async function settleFileRecord(
     | "s3Key"
     | "errorCode"
     | "errorMessage"
+    | "signature"
     | "completedAt"
     | "pendingStatus"
     | "countingAt"

@@ -34,6 +34,13 @@ import {
   inTurns,
 } from "#shared/generation/store/index.ts";
 import type { Share } from "#shared/share-link.ts";
+import {
+  type DesignSignature,
+  type DocumentSigner,
+  defaultSignerDeps,
+  designSigner,
+  type SignerDeps,
+} from "#shared/signing/design-signer.ts";
 import type { SyncMemory } from "./sync-memory.ts";
 
 /**
@@ -104,6 +111,8 @@ export interface PreparedSync {
   rendered?: Renders;
   /** Rejects DESIGN_VERSION_NOT_FOUND if the design is archived (prepare-generation.ts): awaited before any effect. */
   current: Promise<void>;
+  /** A signed design's signer, its identity read while Chromium renders; rejects SIGNING_FAILED. */
+  signer?: Promise<DocumentSigner>;
 }
 
 /** A request's renders under way. */
@@ -135,8 +144,11 @@ export async function prepareSync(
   workspaceId: string,
   request: GenerationRequest,
   siteUrl: string,
+  signing?: SignerDeps,
 ): Promise<PreparedSync> {
   const { design, bundle, values, current } = await prepareGeneration(workspaceId, request);
+  const signature = bundle.manifest.signature;
+  const signer = signature && startSigner(workspaceId, signature, signing);
   const requestId = newId();
   const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
@@ -151,7 +163,24 @@ export async function prepareSync(
     });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
-  return { request, design, bundle, requestId, plan, html: (i) => (i === 0 && ahead ? ahead : template(i)), current };
+  return {
+    request,
+    design,
+    bundle,
+    requestId,
+    plan,
+    html: (i) => (i === 0 && ahead ? ahead : template(i)),
+    current,
+    ...(signer && { signer }),
+  };
+}
+
+function startSigner(workspaceId: string, signature: DesignSignature, deps?: SignerDeps): Promise<DocumentSigner> {
+  const signingTime = new Date();
+  const started = (async () =>
+    designSigner(workspaceId, signature, signingTime, deps ?? (await defaultSignerDeps())))();
+  started.catch(() => undefined); // awaited with the renders; a refused request must not leave it unhandled
+  return started;
 }
 
 /**
@@ -187,13 +216,16 @@ export async function generateSync(
   // event loop), may still be under way here (the render started ahead of admission).
   const renders = prepared.rendered ?? renderAll(prepared, deps);
   const rendering = renders.pdfs;
-  const writtenAhead = Promise.all([plan.records(), renders.started.then(() => nextTurn())]).then(async ([planned]) => {
-    const records = planned.map((r, index) =>
-      fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
-    );
-    await putFileRecords(records);
-    return records;
-  });
+  const writtenAhead = Promise.all([plan.records(), renders.started.then(() => nextTurn()), prepared.signer]).then(
+    async ([planned, , signer]) => {
+      const records = planned.map((r, index) => ({
+        ...fileRecord(workspaceId, requestId, request, design, r, index, now, deps.retentionDays),
+        ...(signer && { signature: signer.signature }),
+      }));
+      await putFileRecords(records);
+      return records;
+    },
+  );
   writtenAhead.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   let files: GeneratedFile[];
   let records: FileRecord[];
@@ -280,7 +312,10 @@ async function printAll(
         timeoutMs: Math.max(1000, deps.budgetMs),
         ...(i === 0 && { onBrowser: firstTaken }),
       });
-      return einvoice ? { ...printed, einvoiceXml: einvoice.xml } : printed;
+      // Signing is the last step: an incremental update over everything else the PDF holds.
+      const signer = await prepared.signer;
+      const pdf = signer ? { ...printed, pdf: await signer.sign(printed.pdf) } : printed;
+      return einvoice ? { ...pdf, einvoiceXml: einvoice.xml } : pdf;
     }),
   );
   const failed = renders.find((r) => r.status === "rejected");

@@ -14,10 +14,19 @@ import {
   openProtection,
 } from "#shared/generation/store/index.ts";
 import { shareUrl } from "#shared/share-link.ts";
+import {
+  type DesignSignature,
+  type DocumentSigner,
+  defaultSignerDeps,
+  designSigner,
+  type SignerDeps,
+} from "#shared/signing/design-signer.ts";
 
 export interface WorkerDeps {
   clock: Clock;
   renderer: Renderer;
+  /** The signing of signed designs (shared/signing/README.md); absent: the deployment's own. */
+  signing?: SignerDeps;
   /** `{site}`: the file's share URL, which its template may print (`file.share.url`), is built from it. */
   siteUrl: string;
 }
@@ -64,6 +73,9 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
   // never rendered without the protection it was asked with.
   const protection =
     file.sealedProtection !== undefined ? await openProtection(file.sealedProtection, file) : undefined;
+  // A signed design's identity is read while Chromium renders; a removed one fails the file (SIGNING_FAILED).
+  const signature = design.manifest.signature;
+  const signer = signature ? startSigner(file.workspaceId, signature, deps) : undefined;
   const rendered = await deps.renderer.renderPdf({
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
@@ -84,9 +96,25 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     budgetFrom: "browser",
     onBrowser,
   });
+  // Signing is the last step: an incremental update over everything else the PDF holds.
+  const signed = signer && (await signer);
+  const pdf = signed ? await signed.sign(rendered.pdf) : rendered.pdf;
   const s3Key = pdfObjectKey(file.workspaceId, file.requestId, file.fileId);
   // The XML first: a file whose PDF is stored has its e-invoice too.
   if (rendered.einvoiceXml) await putEinvoiceXml(s3Key, rendered.einvoiceXml);
-  await putPdf(s3Key, rendered.pdf);
-  return { status: "done", pageCount: rendered.pageCount, bytes: rendered.pdf.length, s3Key };
+  await putPdf(s3Key, pdf);
+  return {
+    status: "done",
+    pageCount: rendered.pageCount,
+    bytes: pdf.length,
+    s3Key,
+    ...(signed && { signature: signed.signature }),
+  };
+}
+
+function startSigner(workspaceId: string, signature: DesignSignature, deps: WorkerDeps): Promise<DocumentSigner> {
+  const started = (async () =>
+    designSigner(workspaceId, signature, deps.clock.now(), deps.signing ?? (await defaultSignerDeps())))();
+  started.catch(() => undefined); // awaited after the render; a render failure must not leave it unhandled
+  return started;
 }
