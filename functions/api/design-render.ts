@@ -1,4 +1,5 @@
 // First: starts Chromium before the other modules load (a cold start's init phase).
+import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
 import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
@@ -18,7 +19,11 @@ import { designApiText } from "./design-api-text.ts";
 
 launchAtInit();
 
-const publishDeps = { clock: systemClock, renderThumbnail: thumbnailRenderer() };
+const publishDeps = {
+  clock: systemClock,
+  renderThumbnail: thumbnailRenderer(),
+  signingLabelExists: workspaceHasSigningLabel,
+};
 const noStore = { "Cache-Control": "no-store" };
 
 /**

@@ -1,4 +1,5 @@
 import { config } from "#shared/aws/config.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
 import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
@@ -49,7 +50,7 @@ export const designCommands: AdminCommand[] = [
       const designId = typeof args.values.design === "string" ? args.values.design : undefined;
       const out = await publishDesign(
         { workspaceId, bundle, designId, matchLabel: designId === undefined, createdBy: "admin-cli" },
-        { clock: systemClock, renderThumbnail: thumbnailRenderer() },
+        { clock: systemClock, renderThumbnail: thumbnailRenderer(), signingLabelExists: workspaceHasSigningLabel },
       );
       return { json: out, text: `published ${out.label} as ${out.id} v${out.version}` };
     },

@@ -75,7 +75,8 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
       siteUrl: urls.siteUrl,
       authUrl: urls.authUrl,
     }),
-    { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile },
+    // Signing identities' keys are sealed with a key file of the data dir (KMS in AWS; key-sealing.ts).
+    { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile, PLATEN_SIGNING_KEY_FILE: join(dataDir, "signing-key") },
   );
   // The renders of the process before this one died with it: their leases go (fair-render.ts).
   await dropAllRenderLeases();

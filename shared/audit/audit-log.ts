@@ -6,9 +6,12 @@ import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { newId } from "#shared/ids.ts";
 import * as z from "zod";
 
-/** Who made a change: an end user (through a client or a login session), a client alone, or the operator's CLI. */
+/**
+ * Who made a change: an end user (through a client or a login session), a client alone, the operator's CLI,
+ * or generation itself (a signing identity used for a file).
+ */
 export const auditActorSchema = z.object({
-  via: z.enum(["bearer", "session", "admin-cli"]),
+  via: z.enum(["bearer", "session", "admin-cli", "generation"]),
   userId: z.string().optional(),
   clientId: z.string().optional(),
 });
@@ -32,6 +35,9 @@ export const auditActions = [
   "design.draft-delete",
   "template.share",
   "template.withdraw",
+  "signing-identity.create",
+  "signing-identity.delete",
+  "signing-identity.use",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -44,7 +50,7 @@ export const auditEntrySchema = z.object({
   action: z.enum(auditActions),
   /**
    * The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations; the design id
-   * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions.
+   * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions; the identity id for signing-identity actions.
    */
   target: z.string().optional(),
   /** Extra facts of the change (the invited address); never a secret. */

@@ -10,7 +10,7 @@ import type { Principal } from "./authenticate.ts";
  */
 export type ManagementCaller = Principal;
 
-/** The management operations (OpenAPI rotateApplicationKey and the webhook-endpoint operations). */
+/** The management operations (OpenAPI rotateApplicationKey, the webhook-endpoint and signing-identity operations). */
 export type ManagementOperation =
   | "list-endpoints"
   | "create-endpoint"
@@ -19,7 +19,10 @@ export type ManagementOperation =
   | "regenerate-secret"
   | "read-secret"
   | "set-workspace-webhook"
-  | "rotate-app-key";
+  | "rotate-app-key"
+  | "list-identities"
+  | "create-identity"
+  | "delete-identity";
 
 /**
  * The role each management route needs (READ or ADMIN; shared/webhooks/README.md#managing-endpoints-over-http).
@@ -33,6 +36,9 @@ export const requiredRole: Record<ManagementOperation, "read" | "admin"> = {
   "read-secret": "admin",
   "set-workspace-webhook": "admin",
   "rotate-app-key": "admin",
+  "list-identities": "read",
+  "create-identity": "admin",
+  "delete-identity": "admin",
 };
 
 /**

@@ -15,6 +15,11 @@ export interface FunctionAccess {
   deadLettersSend?: QueueId[];
   /** Reads the identity key seeds (Secrets Manager in AWS, the data dir locally): signing and cookie keys. */
   identityKeys?: boolean;
+  /**
+   * The key that seals signing identities' private keys (shared/signing/README.md#identities): `seal` to
+   * store new ones (KMS GenerateDataKey), `open` to sign with them (KMS Decrypt).
+   */
+  signingKeys?: "seal" | "open";
 }
 
 /** The key prefixes a function may write in a bucket of its `bucketsWrite` (`""`: the whole bucket). */
@@ -90,6 +95,14 @@ const managementFunctions = () => ({
   }),
   "set-workspace-webhook": api("set-workspace-webhook", manageWebhooks),
   "rotate-application-key": api("rotate-application-key", { tablesWrite: ["workspaces"], identityKeys: true }),
+  // Signing identities live in `workspaces` beside the audit log (shared/signing/README.md#identities).
+  "list-signing-identities": api("list-signing-identities", { identityKeys: true }),
+  "create-signing-identity": api("create-signing-identity", {
+    tablesWrite: ["workspaces"],
+    identityKeys: true,
+    signingKeys: "seal",
+  }),
+  "delete-signing-identity": api("delete-signing-identity", { tablesWrite: ["workspaces"], identityKeys: true }),
 });
 
 /**
@@ -118,10 +131,12 @@ export const functions = {
   "get-design-thumbnail": api("get-design-thumbnail", { ...readDesigns, tablesWrite: ["usage"] }),
   "generate-sync": {
     // Reads the stored PDFs back for an idempotent replay (replay-sync.ts).
+    // Signs the files of signed designs: opens the identity's key and records its use (workspaces).
     ...api("generate-sync", {
       ...generation,
-      tablesWrite: [...(generation.tablesWrite ?? []), "webhooks"],
+      tablesWrite: [...(generation.tablesWrite ?? []), "webhooks", "workspaces"],
       bucketsRead: [...(generation.bucketsRead ?? []), "files"],
+      signingKeys: "open",
     }),
     timeoutSeconds: 60,
     memoryMb: 3008,
@@ -161,11 +176,13 @@ export const functions = {
     chromium: true,
     access: {
       tablesRead: ["workspaces", "designs"],
-      tablesWrite: ["requests", "files", "usage", "webhooks"],
+      // `workspaces`: a signed design's file records its identity's use in the audit log.
+      tablesWrite: ["requests", "files", "usage", "webhooks", "workspaces"],
       bucketsRead: ["designs", "files"],
       bucketsWrite: ["files"],
       // `render`: a file whose workspace is at its cap goes back to the queue (fair-render.ts).
       queuesSend: ["webhook", "render"],
+      signingKeys: "open",
     },
   },
   interrupted: {

@@ -73,13 +73,14 @@ export const routes: RouteDefinition[] = [
 ];
 
 /**
- * Management routes (OpenAPI rotateApplicationKey, the webhook-endpoint operations); not in a rate class
+ * Management routes (OpenAPI rotateApplicationKey, the webhook-endpoint and signing-identity operations); not in a rate class
  * (shared/limits/README.md#rate-limits) (authenticated administration, low volume).
  */
 function managementRoutes(): RouteDefinition[] {
   const manage = (method: RouteDefinition["method"], path: string, fn: FunctionId) =>
     route(method, path, fn, "none", { auth: "bearer-or-session" });
   const endpoints = "/workspace/{workspaceId}/webhook-endpoints";
+  const identities = "/workspace/{workspaceId}/signing-identities";
   return [
     manage("GET", endpoints, "list-webhook-endpoints"),
     manage("POST", endpoints, "create-webhook-endpoint"),
@@ -90,6 +91,9 @@ function managementRoutes(): RouteDefinition[] {
     manage("PATCH", "/workspace/webhook", "set-workspace-webhook"),
     manage("PATCH", "/workspace/{workspaceId}/webhook", "set-workspace-webhook"),
     manage("POST", "/workspace/{workspaceId}/application-token/regenerate", "rotate-application-key"),
+    manage("GET", identities, "list-signing-identities"),
+    manage("POST", identities, "create-signing-identity"),
+    manage("DELETE", `${identities}/{identityId}`, "delete-signing-identity"),
   ];
 }
 

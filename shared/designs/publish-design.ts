@@ -22,8 +22,8 @@ import {
 export interface PublishDeps {
   clock: Clock;
   /**
-   * Whether the workspace has a signing identity of this label (a signed design names one); absent:
-   * the workspaces table's (shared/signing/identities.ts).
+   * Whether the workspace has a signing identity of this label (a signed design names one):
+   * `workspaceHasSigningLabel` of shared/signing/identities.ts. Without it a signed design is not published.
    */
   signingLabelExists?: (workspaceId: string, label: string) => Promise<boolean>;
   /** Renders page 1 as PNG; absent → the design has no thumbnail (it answers 404). */
@@ -140,12 +140,9 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
 async function checkSigningIdentity(workspaceId: string, bundle: DesignBundle, deps: PublishDeps): Promise<void> {
   const label = bundle.manifest.signature?.identity;
   if (label === undefined) return;
-  const exists =
-    deps.signingLabelExists ??
-    (async (ws: string, l: string) => {
-      const { defaultSigningDeps, signingLabelExists } = await import("#shared/signing/identities.ts");
-      return signingLabelExists(defaultSigningDeps(), ws, l);
-    });
+  // Fails closed: a caller that can publish signed designs passes the check (identities.ts).
+  const exists = deps.signingLabelExists;
+  if (!exists) throw new Error("publishing a signed design needs PublishDeps.signingLabelExists");
   if (await exists(workspaceId, label)) return;
   throw new PlatenError("DESIGN_BUNDLE_INVALID", {
     details: [

@@ -85,7 +85,7 @@ export const catalogue = {
   },
   SIGNING_FAILED: {
     status: 422,
-    en: "The document could not be signed with the signing identity \"{label}\": {reason}",
+    en: 'The document could not be signed with the signing identity "{label}": {reason}',
     ja: "署名 ID「{label}」で文書に署名できませんでした: {reason}",
   },
   TEMPLATE_NOT_FOUND: { status: 404, en: "The template was not found.", ja: "テンプレートが見つかりません。" },
@@ -204,6 +204,11 @@ export const catalogue = {
     status: 409,
     en: "The workspace already has the maximum of {limit} webhook endpoints; delete one first.",
     ja: "ワークスペースの Webhook エンドポイントは最大 {limit} 件です。先にいずれかを削除してください。",
+  },
+  SIGNING_IDENTITY_NOT_FOUND: {
+    status: 404,
+    en: "The signing identity was not found.",
+    ja: "署名 ID が見つかりません。",
   },
   APP_KEY_ROTATION_CONFLICT: {
     status: 409,

@@ -59,6 +59,7 @@ export const SAMPLE_VARS: Partial<Record<ErrorCode, Record<string, string | numb
   DOCUMENT_PDF_LIMIT_EXCEEDED: { limit: "52,428,800" },
   FILE_MAPPING_TOO_LARGE: { size: 9120, limit: 8192 },
   TEMPLATE_FAILED: { reason: 'barcode "ean13" cannot encode "4912345678905": bad checksum' },
+  SIGNING_FAILED: { label: "company-seal", reason: "the workspace has no signing identity of this label" },
 };
 
 /** Codes whose answers carry `Retry-After` (and `retryAfter` in the body). */
@@ -76,6 +77,7 @@ const REQUEST = "R8fK2mQ7xPz4Lw9a";
 const FILE = "F3hT9cV1bN6mQ2zX";
 const FILE_2 = "F5kP2wR8yT4nM7cJ";
 const ENDPOINT = "E2gH7jK4lM9nB3vC";
+const IDENTITY = "S7hJ3kL9mN2bV5cX";
 const SECRET = "whsec_q3Zp8Xv2Lk7Tm4Rb9Nc1Wd6Hs0Fj5Ya";
 const CREATED = "2026-11-25T09:30:12.000Z";
 const TEMPLATE = "T6bN2xQ8wL4mR9cZ";
@@ -174,6 +176,19 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
   };
   const accepted = (files: unknown[]) => ({ status: 202, json: { requestId: REQUEST, url: historyUrl, files } });
   const endpointsPath = `/workspace/${WORKSPACE}/webhook-endpoints`;
+  const identitiesPath = `/workspace/${WORKSPACE}/signing-identities`;
+  const identity = {
+    id: IDENTITY,
+    label: "company-seal",
+    subject: "CN=Example K.K., O=Example K.K., C=JP",
+    issuer: "CN=Example Issuing CA, O=Example Trust, C=JP",
+    serialNumber: "4f2a9c1e7b3d",
+    notBefore: "2026-04-01T00:00:00.000Z",
+    notAfter: "2028-03-31T23:59:59.000Z",
+    fingerprintSha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    keyAlgorithm: "RSA-2048",
+    createdAt: "2026-11-25T10:02:41.000Z",
+  };
   const roleDenied: ErrorExample = {
     code: "WORKSPACE_ROLE_DENIED",
     details: [{ message: "this operation needs the ADMIN role" }],
@@ -432,6 +447,29 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
       request: { path: `${endpointsPath}/${ENDPOINT}`, headers: bearer },
       answer: { status: 204, note: "no body" },
       error: roleDenied,
+    },
+    listSigningIdentities: {
+      request: { path: identitiesPath, headers: bearer },
+      answer: { status: 200, json: { items: [identity] } },
+      error: { code: "WORKSPACE_MISMATCH" },
+    },
+    createSigningIdentity: {
+      request: {
+        path: identitiesPath,
+        headers: { ...bearer, ...json },
+        body: {
+          label: "company-seal",
+          pkcs12: "MIIKPAIBAzCCCfIGCSqGSIb3DQEHAaCCCeMEggnfMIIJ2zCCBg8GCSqGSIb3DQEHBqCCBgAwggX8",
+          password: "p12-password",
+        },
+      },
+      answer: { status: 201, json: identity },
+      error: { code: "VALIDATION_FAILED" },
+    },
+    deleteSigningIdentity: {
+      request: { path: `${identitiesPath}/${IDENTITY}`, headers: bearer },
+      answer: { status: 204, note: "no body" },
+      error: { code: "SIGNING_IDENTITY_NOT_FOUND" },
     },
     regenerateWebhookSecret: {
       request: {

@@ -15,6 +15,8 @@ import {
 } from "#shared/webhooks/endpoint-schemas.ts";
 import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/index.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
+import { createIdentityBody } from "#shared/signing/identities.ts";
+import { identityViewSchema } from "#shared/signing/identity-store.ts";
 import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
 import {
   createDesignBody,
@@ -147,6 +149,7 @@ const sync = (mode: "single" | "multiple", binary: string): OperationDoc => ({
     "DOCUMENT_HTML_LIMIT_EXCEEDED",
     "DOCUMENT_PDF_LIMIT_EXCEEDED",
     "TEMPLATE_FAILED",
+    "SIGNING_FAILED",
   ],
 });
 const async = (mode: "single" | "multiple"): OperationDoc => ({
@@ -174,6 +177,7 @@ const manage = (
   codes: [...managementCodes, ...codes],
 });
 const endpointPath = "/workspace/{workspaceId}/webhook-endpoints";
+const identityPath = "/workspace/{workspaceId}/signing-identities";
 
 /**
  * Admission of the design API and the gallery (shared/http/design-handler.ts,
@@ -403,6 +407,22 @@ export const operationDocs: Record<string, OperationDoc> = {
     { 200: ok("updated", endpointResponse), 201: ok("created, with its secret", endpointWithSecretResponse) },
     workspaceWebhookBody,
     ["WEBHOOK_ENDPOINT_LIMIT_EXCEEDED"],
+  ),
+  [`GET ${identityPath}`]: manage("listSigningIdentities", "List signing identities (READ), never a key", {
+    200: ok("every identity, oldest first", z.object({ items: z.array(identityViewSchema) })),
+  }),
+  [`POST ${identityPath}`]: manage(
+    "createSigningIdentity",
+    "Add a signing identity (ADMIN): a PKCS#12 file and its password, or a PEM key and chain; at most 20",
+    { 201: ok("the identity's certificate facts; its key is sealed and never answered", identityViewSchema) },
+    createIdentityBody,
+  ),
+  [`DELETE ${identityPath}/{identityId}`]: manage(
+    "deleteSigningIdentity",
+    "Remove a signing identity (ADMIN); designs naming its label then fail with SIGNING_FAILED",
+    { 204: { description: "deleted" } },
+    undefined,
+    ["SIGNING_IDENTITY_NOT_FOUND"],
   ),
   "POST /workspace/{workspaceId}/application-token/regenerate": {
     ...manage(

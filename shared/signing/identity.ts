@@ -1,7 +1,9 @@
 import { createHash, createPrivateKey, type KeyObject, X509Certificate } from "node:crypto";
 import type { Clock } from "#shared/clock.ts";
 import { Pkcs12PasswordError, readPkcs12 } from "./pkcs12.ts";
+import { fillBoth } from "#shared/i18n/texts.ts";
 import { identityRefused } from "./signing-errors.ts";
+import { signingText } from "./signing-text.ts";
 
 /** What a workspace uploads: a PKCS#12 file (base64) and its password, or a PEM key and its PEM chain. */
 export type IdentityInput =
@@ -42,14 +44,10 @@ export async function importIdentity(
   const { keys, certificates } = "pkcs12" in input ? await openPkcs12(input) : readPem(input);
   const certs = certificates.map((der) => parseCertificate(der));
   const privateKey = keys[0];
-  if (!privateKey) throw identityRefused("privateKey", "no private key was found", "秘密鍵が見つかりません");
+  if (!privateKey) throw identityRefused("privateKey", signingText.noKey);
   const leaf = certs.find((cert) => cert.checkPrivateKey(privateKey));
   if (!leaf) {
-    throw identityRefused(
-      "privateKey",
-      "the private key does not match the certificate",
-      "秘密鍵が証明書と一致しません",
-    );
+    throw identityRefused("privateKey", signingText.keyMismatch);
   }
   const keyAlgorithm = checkStrength(privateKey);
   checkValidity(leaf, clock.now());
@@ -76,19 +74,9 @@ async function openPkcs12(input: { pkcs12: string; password: string }) {
     contents = await readPkcs12(Buffer.from(input.pkcs12, "base64"), input.password);
   } catch (error) {
     if (error instanceof Pkcs12PasswordError) {
-      throw identityRefused(
-        "password",
-        "the password does not open the PKCS#12 file",
-        "パスワードで PKCS#12 ファイルを開けません",
-        error,
-      );
+      throw identityRefused("password", signingText.wrongPassword, error);
     }
-    throw identityRefused(
-      "pkcs12",
-      "the file is not a readable PKCS#12 file",
-      "PKCS#12 ファイルとして読み取れません",
-      error,
-    );
+    throw identityRefused("pkcs12", signingText.notPkcs12, error);
   }
   const keys = contents.keys.map((der) => createPrivateKey({ key: der, format: "der", type: "pkcs8" }));
   return { keys, certificates: contents.certificates };
@@ -99,16 +87,11 @@ function readPem(input: { privateKeyPem: string; certificateChainPem: string }) 
   try {
     key = createPrivateKey({ key: input.privateKeyPem, format: "pem" });
   } catch (error) {
-    throw identityRefused(
-      "privateKeyPem",
-      "the private key is not a readable, unencrypted PEM key",
-      "秘密鍵を PEM として読み取れません",
-      error,
-    );
+    throw identityRefused("privateKeyPem", signingText.notPemKey, error);
   }
   const blocks = input.certificateChainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) {
-    throw identityRefused("certificateChainPem", "no PEM certificate was found", "PEM 証明書が見つかりません");
+    throw identityRefused("certificateChainPem", signingText.noPemCertificate);
   }
   return { keys: [key], certificates: blocks.map((pem) => Buffer.from(pem)) };
 }
@@ -117,12 +100,7 @@ function parseCertificate(bytes: Buffer): X509Certificate {
   try {
     return new X509Certificate(bytes);
   } catch (error) {
-    throw identityRefused(
-      "certificate",
-      "a certificate is not readable X.509",
-      "証明書を X.509 として読み取れません",
-      error,
-    );
+    throw identityRefused("certificate", signingText.notX509, error);
   }
 }
 
@@ -132,26 +110,17 @@ function checkStrength(key: KeyObject): string {
   if (key.asymmetricKeyType === "rsa" && (details.modulusLength ?? 0) >= 2048) return `RSA-${details.modulusLength}`;
   const curve = key.asymmetricKeyType === "ec" ? CURVES[details.namedCurve ?? ""] : undefined;
   if (curve) return `EC-${curve}`;
-  throw identityRefused(
-    "privateKey",
-    "the key is too weak or of an unsupported type: use RSA of 2048 bits or more, or EC P-256/P-384/P-521",
-    "鍵が弱いか未対応の種類です。2048 ビット以上の RSA、または EC P-256/P-384/P-521 を使用してください",
-  );
+  throw identityRefused("privateKey", signingText.weakKey);
 }
 
 function checkValidity(cert: X509Certificate, now: Date): void {
   if (now.getTime() > new Date(cert.validTo).getTime()) {
-    throw identityRefused(
-      "certificate",
-      `the certificate expired on ${new Date(cert.validTo).toISOString()}`,
-      `証明書の有効期限が ${new Date(cert.validTo).toISOString()} に切れています`,
-    );
+    throw identityRefused("certificate", fillBoth(signingText.expired, { date: new Date(cert.validTo).toISOString() }));
   }
   if (now.getTime() < new Date(cert.validFrom).getTime()) {
     throw identityRefused(
       "certificate",
-      `the certificate is not valid before ${new Date(cert.validFrom).toISOString()}`,
-      `証明書は ${new Date(cert.validFrom).toISOString()} まで有効になりません`,
+      fillBoth(signingText.notYetValid, { date: new Date(cert.validFrom).toISOString() }),
     );
   }
 }

@@ -1,12 +1,13 @@
 import { PlatenError } from "#shared/errors/platen-error.ts";
+import type { Bilingual } from "#shared/i18n/texts.ts";
 
 /**
  * 400 VALIDATION_FAILED naming the field of a signing identity that was refused (`password`,
  * `certificate`, `privateKey`, `pkcs12`), with the reason in English and Japanese.
  */
-export function identityRefused(field: string, en: string, ja: string, cause?: unknown): PlatenError {
+export function identityRefused(field: string, text: Bilingual, cause?: unknown): PlatenError {
   return new PlatenError("VALIDATION_FAILED", {
-    details: [{ field, code: "VALIDATION_FAILED", text: { en, ja } }],
+    details: [{ field, code: "VALIDATION_FAILED", text }],
     ...(cause !== undefined && { cause }),
   });
 }

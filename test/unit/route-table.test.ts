@@ -37,6 +37,9 @@ const SPEC_CLASSES: Record<string, string> = {
   "PATCH /workspace/webhook": "none",
   "PATCH /workspace/{workspaceId}/webhook": "none",
   "POST /workspace/{workspaceId}/application-token/regenerate": "none",
+  "GET /workspace/{workspaceId}/signing-identities": "none",
+  "POST /workspace/{workspaceId}/signing-identities": "none",
+  "DELETE /workspace/{workspaceId}/signing-identities/{identityId}": "none",
   // The design API and the gallery (shared/http/design-handler.ts): every route that checks a bundle counts
   // toward a class, a preview toward `preview`, create, publish and the draft's save and read toward
   // `design-write`; the other routes are authenticated editing, like management.

@@ -1,4 +1,5 @@
 import type { previewSource } from "#shared/authoring/preview.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { PublishDeps } from "#shared/designs/publish-design.ts";
 import { countRate } from "#shared/http/admit.ts";
@@ -14,7 +15,7 @@ export const PREVIEW_PAGES = 3;
 /** Publishing renders the sample document's thumbnail, as the design API's publish does. */
 export async function publishDeps(): Promise<PublishDeps> {
   const { thumbnailRenderer } = await import("#shared/authoring/thumbnails.ts");
-  return { clock: systemClock, renderThumbnail: thumbnailRenderer() };
+  return { clock: systemClock, renderThumbnail: thumbnailRenderer(), signingLabelExists: workspaceHasSigningLabel };
 }
 
 /** A preview as page images: `renderPreviewPages` of the design API's preview (same renderer and limits). */
