@@ -27,6 +27,8 @@ new PlatenStack(app, `Platen-${stage}`, {
     certificateArn: context("certificateArn"),
   },
   alarmEmail: context("alarmEmail"),
+  // B-T signatures' time-stamp authority (shared/signing/README.md): -c tsaUrl=https://… [-c tsaPolicy=1.2.3]
+  timestamps: { tsaUrl: context("tsaUrl"), tsaPolicyOid: context("tsaPolicy") },
   description: `Platen document-generation service (${stage})`,
   tags: { project: "platen", stage },
 });

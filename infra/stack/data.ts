@@ -1,6 +1,7 @@
 import { Duration } from "aws-cdk-lib";
 import { AttributeType, BillingMode, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from "aws-cdk-lib/aws-s3";
+import { Key } from "aws-cdk-lib/aws-kms";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
@@ -32,6 +33,8 @@ export interface PlatenData {
   queues: Record<string, QueueResource>;
   /** The identity key seeds (signing and cookie keys), when a function reads them. */
   identityKeys?: Secret;
+  /** The key that seals signing identities' private keys (shared/signing/README.md#identities), when a function uses it. */
+  signingKeys?: Key;
 }
 
 /** AWS advice for SQS event sources: visibility time-out ≥ 6 × the function time-out. */
@@ -46,6 +49,7 @@ export class PlatenDataResources extends Construct implements PlatenData {
   readonly buckets: Record<string, BucketResource> = {};
   readonly queues: Record<string, QueueResource> = {};
   readonly identityKeys?: Secret;
+  readonly signingKeys?: Key;
   /** S3 server access logs of every bucket above, one prefix per bucket. */
   readonly accessLogs: Bucket;
 
@@ -68,6 +72,13 @@ export class PlatenDataResources extends Construct implements PlatenData {
     }
     if (Object.values(defs.functions).some((f) => f.access.identityKeys))
       this.identityKeys = createIdentityKeys(this, settings);
+    if (Object.values(defs.functions).some((f) => f.access.signingKeys))
+      this.signingKeys = new Key(this, "SigningKeys", {
+        alias: `${settings.prefix}-signing-keys`,
+        description: "Platen: seals signing identities' private keys (envelope encryption, data keys per identity)",
+        enableKeyRotation: true,
+        removalPolicy: settings.removalPolicy,
+      });
   }
 }
 

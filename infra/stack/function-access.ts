@@ -73,6 +73,15 @@ export function grantAccess(role: Role, def: FunctionDefinition, data: PlatenDat
       throw new Error(`Function ${def.id} needs the identity keys secret, which the stack lacks.`);
     data.identityKeys.grantRead(role);
   }
+  if (def.access.signingKeys) {
+    if (!data.signingKeys) throw new Error(`Function ${def.id} needs the signing key, which the stack lacks.`);
+    // Sealing new identities asks for data keys only; signing only decrypts them (key-sealing.ts).
+    if (def.access.signingKeys === "seal")
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ["kms:GenerateDataKey"], resources: [data.signingKeys.keyArn] }),
+      );
+    else data.signingKeys.grantDecrypt(role);
+  }
 }
 
 /** A resource of the definitions by id, or a synth error naming what is missing. */

@@ -242,5 +242,6 @@ function resourceEnvironment(def: FunctionDefinition, data: PlatenData): Record<
     env[definition.dlq.envVar] = dlq.queueUrl;
   }
   if (def.access.identityKeys && data.identityKeys) env.PLATEN_IDENTITY_SECRET_ID = data.identityKeys.secretArn;
+  if (def.access.signingKeys && data.signingKeys) env.PLATEN_SIGNING_KMS_KEY_ID = data.signingKeys.keyArn;
   return env;
 }

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { Construct } from "constructs";
+import { readTsaSettings } from "#shared/signing/design-signer.ts";
 import { PlatenApi } from "./api.ts";
 import { wireQueueConsumers } from "./consumers.ts";
 import { wireSchedules } from "./schedule-wiring.ts";
@@ -29,6 +30,11 @@ export interface PlatenStackProps extends StackProps {
   alarmEmail?: string;
   /** Defaults to the repository root. */
   projectRoot?: string;
+  /**
+   * The time-stamp authority of B-T signatures (shared/signing/README.md): `PLATEN_TSA_URL` and
+   * `PLATEN_TSA_POLICY` of every function (`-c tsaUrl=… -c tsaPolicy=…`). Without it, B-T designs fail.
+   */
+  timestamps?: { tsaUrl?: string; tsaPolicyOid?: string };
 }
 
 /** The public URLs the code needs (spec `{base_url}`, `{auth_url}`, `{site}`). */
@@ -50,6 +56,7 @@ export class PlatenStack extends Stack {
   readonly functions: Record<string, PlatenFunction> = {};
   readonly monitoring: PlatenMonitoring;
   readonly urls: PublicUrls;
+  private readonly timestampEnvironment: Record<string, string>;
   /** The site's built browser scripts behind CloudFront, when the site exists. */
   readonly siteAssets: SiteStaticAssets | undefined;
   private readonly hasBaseDomain: boolean;
@@ -69,6 +76,7 @@ export class PlatenStack extends Stack {
       authUrl: domains.url("auth") ?? auth?.generatedUrl,
       siteUrl: domains.url("site") ?? site?.generatedUrl,
     };
+    this.timestampEnvironment = timestampEnvironment(props.timestamps);
     this.createFunctions(defs, props.projectRoot ?? REPO_ROOT);
     this.siteAssets = this.siteStaticAssets(props.projectRoot ?? REPO_ROOT);
     this.api.addRoutes(
@@ -138,6 +146,7 @@ export class PlatenStack extends Stack {
       PLATEN_BASE_URL: this.urls.baseUrl,
       ...(this.urls.authUrl ? { PLATEN_AUTH_URL: this.urls.authUrl } : {}),
       ...(this.urls.siteUrl ? { PLATEN_SITE_URL: this.urls.siteUrl } : {}),
+      ...this.timestampEnvironment,
     };
     const scope = new Construct(this, "Functions");
     for (const definition of Object.values(defs.functions)) {
@@ -196,4 +205,17 @@ export class PlatenStack extends Stack {
       new CfnOutput(this, `Queue${pascalCase(definition.dlq.id)}Url`, { value: dlq.queueUrl });
     }
   }
+}
+
+/**
+ * PLATEN_TSA_URL and PLATEN_TSA_POLICY from the stack's props, checked at synth by the same reader the
+ * functions use: a malformed URL or OID stops `cdk synth`, not the first B-T document.
+ */
+function timestampEnvironment(timestamps: PlatenStackProps["timestamps"]): Record<string, string> {
+  const env = {
+    ...(timestamps?.tsaUrl && { PLATEN_TSA_URL: timestamps.tsaUrl }),
+    ...(timestamps?.tsaPolicyOid && { PLATEN_TSA_POLICY: timestamps.tsaPolicyOid }),
+  };
+  readTsaSettings(env);
+  return env;
 }
