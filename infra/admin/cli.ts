@@ -3,11 +3,18 @@ import { connectAdmin } from "./connection.ts";
 import { designCommands } from "./design-commands.ts";
 import { identityCommands } from "./identity-commands.ts";
 import { type AdminCommand, commandUsage, parseCommandLine, UsageError } from "./program.ts";
+import { signingCommands } from "./signing-commands.ts";
 import { webhookCommands } from "./webhook-commands.ts";
 import { workspaceCommands } from "./workspace-commands.ts";
 
 /** Every command of the CLI, one entry each, in the order `--help` lists them. */
-const commands: AdminCommand[] = [...workspaceCommands, ...designCommands, ...webhookCommands, ...identityCommands];
+const commands: AdminCommand[] = [
+  ...workspaceCommands,
+  ...designCommands,
+  ...webhookCommands,
+  ...identityCommands,
+  ...signingCommands,
+];
 
 async function main(argv: string[]): Promise<number> {
   const request = await parseCommandLine(commands, argv);

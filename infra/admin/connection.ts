@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createLocalResources } from "../local/create-resources.ts";
 import { startEmulators } from "../local/emulators.ts";
 import { localEnvironment, quietSdkNotice } from "../local/resource-names.ts";
@@ -15,6 +15,8 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
   quietSdkNotice();
   if ((process.env.PLATEN_ENV ?? "local") !== "local") return async () => {};
   const dataDir = resolve(process.env.PLATEN_DATA_DIR ?? ".platen");
+  // The same sealing key as the stack of this data folder (infra/local/stack.ts): identities the CLI adds open there.
+  process.env.PLATEN_SIGNING_KEY_FILE ??= join(dataDir, "signing-key");
   const runtime = readLiveRuntime(dataDir);
   if (runtime) {
     if (!runtime.endpoints || !runtime.queueUrls || !runtime.urls) {

@@ -21,7 +21,7 @@ function run(file: string, args: string[]): Promise<{ code: number; stdout: stri
 
 const admin = (...args: string[]) => run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args]);
 
-/** A command of each file that registers commands (cli.ts, webhooks, identity). */
+/** A command of each file that registers commands (cli.ts, webhooks, identity, signing). */
 const SOME_COMMANDS = [
   "workspace create",
   "design publish",
@@ -30,6 +30,7 @@ const SOME_COMMANDS = [
   "webhook redeliver",
   "user create",
   "oauth-client list",
+  "signing-identity add",
 ];
 
 describe("admin CLI help", () => {
