@@ -22,6 +22,8 @@ export interface DesignJsonForm {
   lang?: string;
   pdf?: unknown;
   einvoice?: unknown;
+  metadata?: unknown;
+  signature?: unknown;
   sampleParams?: unknown;
   /** einvoice.liquid, the e-invoice mapping (a design whose design.json has `einvoice`). */
   einvoiceMapping?: string;
@@ -47,6 +49,8 @@ const MANIFEST_FIELDS = [
   "lang",
   "pdf",
   "einvoice",
+  "metadata",
+  "signature",
   "parameters",
   "sampleParams",
 ] as const;
