@@ -56,6 +56,7 @@ export async function runFeaturePhase(
   ];
   const renderer = createRenderer({ browsers: 1 });
   const results: { label: string; p50: number; p95: number; kb: number }[] = [];
+  let plainPdf: Buffer | undefined;
   const collections: number[] = [];
   const onEvent = (message: unknown) => {
     const event = message as RenderEvent;
@@ -74,6 +75,7 @@ export async function runFeaturePhase(
         const { pdf } = await renderer.renderPdf(req);
         times.push(performance.now() - started);
         bytes = pdf.length;
+        plainPdf ??= pdf;
       }
       results.push({ label, p50: percentile(times, 50), p95: percentile(times, 95), kb: bytes / 1024 });
     }
@@ -85,6 +87,7 @@ export async function runFeaturePhase(
   const gc = collections.length
     ? `browser collections: ${collections.length}, p50 ${percentile(collections, 50).toFixed(1)} ms, slowest ${Math.max(...collections).toFixed(1)} ms`
     : "browser collections: none in this phase";
+  const signing = plainPdf ? await signingCost(plainPdf, renders) : [];
   return [
     "| 1-page invoice, renderer c=1 | p50 ms | p95 ms | PDF KB | p50 cost | size cost |",
     "|---|---|---|---|---|---|",
@@ -93,8 +96,54 @@ export async function runFeaturePhase(
         `| ${r.label} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.kb.toFixed(1)} | ${r === plain ? "–" : `${(r.p50 - plain.p50).toFixed(1)} ms (${(((r.p50 - plain.p50) / plain.p50) * 100).toFixed(0)} %)`} | ${r === plain ? "–" : `${(((r.kb - plain.kb) / plain.kb) * 100).toFixed(0)} %`} |`,
     ),
     "",
+    ...signing,
     gc,
   ];
+}
+
+/**
+ * What signing adds to a generated document (shared/signing/README.md): `signPdf` on the plain invoice's
+ * PDF, the step generation runs after the render. B-B: an RSA-2048 identity (the test keys, made by
+ * openssl). B-T adds a time-stamp from a TSA on 127.0.0.1 (`openssl ts -reply`, test/helpers/test-tsa.ts),
+ * reported apart: its round trip is the TSA's, not Platen's.
+ */
+async function signingCost(pdf: Buffer, runs: number): Promise<string[]> {
+  const { createPrivateKey, X509Certificate } = await import("node:crypto");
+  const { signPdf } = await import("#shared/signing/sign-pdf.ts");
+  const { signingFixtures } = await import("../helpers/signing-fixtures.ts");
+  const { startTestTsa } = await import("../helpers/test-tsa.ts");
+  const f = await signingFixtures();
+  const identity = {
+    privateKey: createPrivateKey(f.rsa.keyPem),
+    chain: [new X509Certificate(f.rsa.certPem), new X509Certificate(f.caPem)],
+  };
+  const tsa = await startTestTsa();
+  const time = async (level: "B-B" | "B-T") => {
+    const options = {
+      identity,
+      level,
+      signingTime: new Date(),
+      ...(level === "B-T" && { timestamp: { url: tsa.url, timeoutMs: 10_000 } }),
+    };
+    for (let i = 0; i < 5; i++) await signPdf(pdf, options);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await signPdf(pdf, options);
+      times.push(performance.now() - started);
+    }
+    return { p50: percentile(times, 50), p95: percentile(times, 95) };
+  };
+  try {
+    const bb = await time("B-B");
+    const bt = await time("B-T");
+    return [
+      `PAdES B-B signature after the render: +${bb.p50.toFixed(1)} ms p50 (p95 ${bb.p95.toFixed(1)}) (target ≤ 15 ms)`,
+      `PAdES B-T: +${bt.p50.toFixed(1)} ms p50 (p95 ${bt.p95.toFixed(1)}), of which the round trip to a local openssl TSA ${(bt.p50 - bb.p50).toFixed(1)} ms`,
+    ];
+  } finally {
+    await tsa.close();
+  }
 }
 
 /** The invoice sample without its QR code block (the only barcode it prints). */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "#shared/definitions/routes.ts";
 import { API_SCOPES } from "#shared/identity/scopes.ts";
 import { buildOpenApiDocument } from "#shared/openapi/document.ts";
+import { signingFixtures } from "../helpers/signing-fixtures.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { answerProblems, type FuzzAnswer } from "../helpers/fuzz/answer-checks.ts";
 import { fuzzRuns, fuzzSeed, runsFor, seedFor } from "../helpers/fuzz/fuzz-config.ts";
@@ -53,6 +54,7 @@ interface Workspace {
   design: string;
   template: string;
   endpoint: string;
+  identity: string;
   requestId: string;
   fileId: string;
 }
@@ -106,6 +108,13 @@ async function makeWorkspace(name: string): Promise<Workspace> {
   await json("PATCH", `/workspace/${tenant.workspaceId}/webhook-endpoints/${endpoint.id}`, bearer(admin), {
     enabled: false,
   });
+  // A signing identity of the test keys (made by openssl for this run), added over the API like a customer would.
+  const keys = await signingFixtures();
+  const identity = await json("POST", `/workspace/${tenant.workspaceId}/signing-identities`, bearer(admin), {
+    label: "fuzz-seal",
+    pkcs12: keys.ec.pkcs12.toString("base64"),
+    password: keys.password,
+  });
   const generated = await json(
     "POST",
     "/file/sync/single?response=json",
@@ -126,6 +135,7 @@ async function makeWorkspace(name: string): Promise<Workspace> {
     design,
     template,
     endpoint: String(endpoint.id),
+    identity: String(identity.id),
     requestId: String(generated.requestId),
     fileId: String((generated.files as { fileId: string }[])[0]!.fileId),
   };
@@ -191,6 +201,8 @@ function idOf(w: Workspace, op: FuzzOperation, name: string): string {
       return w.id;
     case "endpointId":
       return w.endpoint;
+    case "identityId":
+      return w.identity;
     case "templateId":
       return w.template;
     case "requestId":
