@@ -25,7 +25,9 @@ export interface TimestampAuthority {
 export async function requestTimestamp(data: Buffer, tsa: TimestampAuthority): Promise<Buffer> {
   const digest = createHash("sha256").update(data).digest();
   const nonce = randomBytes(8);
-  nonce[0] = nonce[0]! & 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER: the top bit clear and the first byte never zero (a TSA refuses
+  // a non-minimal encoding as a bad request).
+  nonce[0] = (nonce[0]! & 0x7f) | 0x01;
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
