@@ -1,22 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, removeDataDir, type RunningStack, startStack } from "../helpers/local-stack.ts";
+import { makeUser } from "../helpers/identity-fixtures.ts";
+import { api, type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { directSite, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
 /**
- * The signed-in home page's dashboard over HTTP against `npm start` (the seeded ADMIN logs in with
- * the real form): this month's pages against the plan, the latest designs and documents, the
- * 90-day key warning (the service clock moved by the test hook); members of other workspaces
- * in-process with the identity faked.
+ * The signed-in home page's dashboard over HTTP against `npm start` (an ADMIN logs in with the real
+ * form): this month's pages against the plan, the latest designs and documents, the 90-day key
+ * warning (the service clock moved by the test hook); members of other workspaces in-process with
+ * the identity faked. On the worker's shared stack, in two workspaces of this file's own shaped like
+ * the seed's (named as the seed names them: the pages show the names).
  */
-let stack: RunningStack;
+let stack: SharedStack;
 let origin: string;
 let wsA: string;
+let demo: RunningStack["localJson"]["workspaces"][number];
+let admin: Awaited<ReturnType<typeof makeUser>>;
 const identity = new FakeIdentity().addUser("reader", "reader@a.example").addUser("outsider", "o@b.example");
 const site = directSite(identity);
 
 async function logIn(): Promise<string> {
-  const admin = stack.localJson.users.find((u) => u.email === "demo@platen.local")!;
   const login = await fetch(`${origin}/login`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -29,17 +34,18 @@ async function logIn(): Promise<string> {
 const home = async (cookie: string) => (await fetch(`${origin}/`, { headers: { cookie } })).text();
 
 beforeAll(async () => {
-  stack = await startStack({ env: { PLATEN_TEST_HOOKS: "1" } });
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   origin = new URL(stack.localJson.siteUrl).origin;
-  const [a, b] = stack.localJson.workspaces;
-  wsA = a!.id;
-  identity.grant(wsA, "reader", "read").grant(b!.id, "outsider", "admin");
+  demo = await createSeededLike(stack, "Demo");
+  const second = await createSeededLike(stack, "Second", "free");
+  wsA = demo.id;
+  admin = await makeUser({ [wsA]: "admin" });
+  identity.grant(wsA, "reader", "read").grant(second.id, "outsider", "admin");
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 describe("the home page", () => {
@@ -51,7 +57,7 @@ describe("the home page", () => {
   });
 
   it("shows a member this month's pages against the plan, the latest designs and the latest documents", async () => {
-    const ws = stack.localJson.workspaces[0]!;
+    const ws = demo;
     const res = await api(stack, ws.appKey)("/file/sync/single?response=json", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -59,7 +65,7 @@ describe("the home page", () => {
     });
     expect(res.status).toBe(200);
     const { requestId } = (await res.json()) as { requestId: string };
-    await fetch(`http://127.0.0.1:${stack.port}/__local/settled`, { method: "POST" });
+    await settled(stack);
     const text = await home(await logIn());
     const month = new Date().toISOString().slice(0, 7);
     expect(text).toContain("Workspace Demo");
@@ -67,7 +73,7 @@ describe("the home page", () => {
       new RegExp(`<p id="usage-line">[1-9]\\d* of [\\d,]+ pages in ${month} \\(plan standard\\)\\.</p>`),
     );
     expect(text).toMatch(/<meter id="usage-meter" min="0" max="\d+" value="[1-9]\d*"/);
-    // The latest designs, each with its thumbnail (the seed publishes more samples than the dashboard lists).
+    // The latest designs, each with its thumbnail (every sample is published: more than the dashboard lists).
     const shown = ws.designs.filter((design) => text.includes(`href="/designs/${design.id}"`));
     expect(shown.length).toBeGreaterThanOrEqual(3);
     for (const design of shown) expect(text).toContain(`src="/designs/${design.id}/thumbnail?version=1"`);
