@@ -27,6 +27,7 @@ export interface TsaSettings {
 
 /** A loaded identity: what `loadSigningIdentity` (identities.ts) answers. */
 export interface LoadedIdentity {
+  id: string;
   identity: SigningIdentity;
   description: IdentityDescription;
 }
@@ -34,6 +35,8 @@ export interface LoadedIdentity {
 export interface SignerDeps {
   /** The workspace's identity of this label, undefined when there is none (removed since publishing). */
   loadIdentity(workspaceId: string, label: string): Promise<LoadedIdentity | undefined>;
+  /** Records the identity's use in the audit log, once per signer that signed (identities.ts `recordIdentityUse`). */
+  recordUse(use: { workspaceId: string; identityId: string; label: string; document?: string }): Promise<void>;
   /** Undefined: no TSA configured, so a B-T design fails its files. */
   tsa: TsaSettings | undefined;
   /** Pauses between time-stamp attempts (default 0.5 s, 1.5 s): three attempts in all. */
@@ -75,10 +78,11 @@ export function readTsaSettings(env: Environment = environment()): TsaSettings |
  * sealer (identities.ts), the TSA of `PLATEN_TSA_URL`. Loaded on first use by a signed design.
  */
 export async function defaultSignerDeps(): Promise<SignerDeps> {
-  const { defaultSigningDeps, loadSigningIdentity } = await import("./identities.ts");
+  const { defaultSigningDeps, loadSigningIdentity, recordIdentityUse } = await import("./identities.ts");
   const store = defaultSigningDeps();
   return {
     loadIdentity: (workspaceId, label) => loadSigningIdentity(store, workspaceId, label),
+    recordUse: (use) => recordIdentityUse(store, use),
     tsa: readTsaSettings(),
   };
 }
@@ -90,8 +94,9 @@ export const signingFailed = (label: string, reason: string, cause?: unknown): P
 const POINTS_PER_MM = 72 / 25.4;
 
 /**
- * The signer of a design's documents in one request or file: the identity is read (and its key
- * unsealed) once, here, so a removed identity fails the file, not a later step. Every check that
+ * The signer of a design's documents in one request or file (`document`: its id, for the audit entry):
+ * the identity is read (and its key unsealed) once, here, so a removed identity fails the file, not a
+ * later step; its use is audited once, when the first document is signed. Every check that
  * needs no PDF runs now: an identity that is gone, a certificate outside its validity at
  * `signingTime`, B-T without a time-stamp authority.
  * @throws PlatenError SIGNING_FAILED
@@ -101,6 +106,7 @@ export async function designSigner(
   signature: DesignSignature,
   signingTime: Date,
   deps: SignerDeps,
+  document?: string,
 ): Promise<DocumentSigner> {
   const label = signature.identity;
   const loaded = await deps.loadIdentity(workspaceId, label);
@@ -124,6 +130,11 @@ export async function designSigner(
     ...(signature.level === "B-T" && tsa && { timestamp: tsa }),
   };
   const delays = deps.retryDelaysMs ?? TSA_RETRY_DELAYS_MS;
+  let used: Promise<void> | undefined;
+  const recordUse = () => {
+    used ??= deps.recordUse({ workspaceId, identityId: loaded.id, label, ...(document !== undefined && { document }) });
+    return used;
+  };
   return {
     signature: { subject: description.subject, signedAt: signingTime.toISOString(), level: signature.level },
     sign: async (pdf) => {
@@ -131,8 +142,9 @@ export async function designSigner(
       const { signPdf } = await import("./sign-pdf.ts");
       const { SignPdfError, TimestampError } = await import("./signing-errors.ts");
       for (let attempt = 0; ; attempt++) {
+        let signed: Buffer;
         try {
-          return (await signPdf(pdf, options)).pdf;
+          signed = (await signPdf(pdf, options)).pdf;
         } catch (error) {
           // A TSA that is down or slow is asked again, then the file fails: never delivered as B-B.
           if (error instanceof TimestampError && error.transient && attempt < delays.length) {
@@ -150,6 +162,9 @@ export async function designSigner(
           if (error instanceof SignPdfError) throw signingFailed(label, error.message, error);
           throw error;
         }
+        // The audit entry before the bytes leave: a signed document is never delivered unrecorded.
+        await recordUse();
+        return signed;
       }
     },
   };

@@ -143,6 +143,26 @@ export async function removeSigningIdentity(
   );
 }
 
+/**
+ * Records that a document was signed with an identity (audit action `signing-identity.use`, actor
+ * `generation`, `detail.label`; `detail.document` the request or `<requestId>/<fileId>` when known).
+ */
+export async function recordIdentityUse(
+  deps: Pick<SigningDeps, "audit" | "clock">,
+  use: { workspaceId: string; identityId: string; label: string; document?: string },
+): Promise<void> {
+  await deps.audit.record(
+    {
+      workspaceId: use.workspaceId,
+      actor: { via: "generation" },
+      action: "signing-identity.use",
+      target: use.identityId,
+      detail: { label: use.label, ...(use.document !== undefined && { document: use.document }) },
+    },
+    deps.clock,
+  );
+}
+
 /** Whether the workspace has an identity of this label (publishing a signed design checks it). */
 export async function signingLabelExists(
   deps: Pick<SigningDeps, "store">,
@@ -163,8 +183,9 @@ export const workspaceHasSigningLabel = (workspaceId: string, labelName: string)
 const unsealed = new BoundedCache<string, { seal: string; key: Buffer }>({ maxBytes: 1_000_000, maxEntries: 64 });
 
 /**
- * The identity of this label, ready to sign, or undefined when the workspace has none; its use is
- * recorded in the audit log (actor `generation`, `detail.label`).
+ * The identity of this label, ready to sign, or undefined when the workspace has none. Its use is recorded
+ * once a document is signed with it (`recordIdentityUse`), not here: a request refused after this read
+ * used nothing.
  */
 export async function loadSigningIdentity(
   deps: SigningDeps,
@@ -183,16 +204,6 @@ export async function loadSigningIdentity(
     privateKey: createPrivateKey({ key: pkcs8.key, format: "der", type: "pkcs8" }),
     chain: stored.chain.map((der) => new X509Certificate(Buffer.from(der, "base64"))),
   };
-  await deps.audit.record(
-    {
-      workspaceId,
-      actor: { via: "generation" },
-      action: "signing-identity.use",
-      target: stored.id,
-      detail: { label: labelName },
-    },
-    deps.clock,
-  );
   const { id: _id, label: _label, createdAt: _at, ...description } = identityView(stored);
   return { id: stored.id, identity, description };
 }

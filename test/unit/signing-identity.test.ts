@@ -12,6 +12,7 @@ import {
   loadSigningIdentity,
   listSigningIdentities,
   MAX_IDENTITIES_PER_WORKSPACE,
+  recordIdentityUse,
   removeSigningIdentity,
   type SigningDeps,
   signingLabelExists,
@@ -218,10 +219,14 @@ describe("using and removing an identity", () => {
     const signature = sign("sha256", Buffer.from("data"), loaded!.identity.privateKey);
     expect(verify("sha256", Buffer.from("data"), loaded!.identity.chain[0]!.publicKey, signature)).toBe(true);
     expect(loaded!.description.subject).toBe(view.subject);
+    // Loading records nothing: a use is recorded once a document is signed (design-signer.ts).
+    expect(d.audit.map((e) => e.action)).toEqual(["signing-identity.create"]);
+    await recordIdentityUse(d.all, { workspaceId: "W1", identityId: view.id, label: "seal", document: "R1/F1" });
     expect(d.audit.at(-1)).toMatchObject({
       action: "signing-identity.use",
       actor: { via: "generation" },
       target: view.id,
+      detail: { label: "seal", document: "R1/F1" },
     });
     expect(await signingLabelExists(d.all, "W1", "seal")).toBe(true);
     expect(await signingLabelExists(d.all, "W2", "seal")).toBe(false);

@@ -147,9 +147,9 @@ export async function prepareSync(
   signing?: SignerDeps,
 ): Promise<PreparedSync> {
   const { design, bundle, values, current } = await prepareGeneration(workspaceId, request);
-  const signature = bundle.manifest.signature;
-  const signer = signature && startSigner(workspaceId, signature, signing);
   const requestId = newId();
+  const signature = bundle.manifest.signature;
+  const signer = signature && startSigner(workspaceId, requestId, signature, signing);
   const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
     prepareDocument(bundle, values[i]!, {
@@ -175,10 +175,15 @@ export async function prepareSync(
   };
 }
 
-function startSigner(workspaceId: string, signature: DesignSignature, deps?: SignerDeps): Promise<DocumentSigner> {
+function startSigner(
+  workspaceId: string,
+  requestId: string,
+  signature: DesignSignature,
+  deps?: SignerDeps,
+): Promise<DocumentSigner> {
   const signingTime = new Date();
   const started = (async () =>
-    designSigner(workspaceId, signature, signingTime, deps ?? (await defaultSignerDeps())))();
+    designSigner(workspaceId, signature, signingTime, deps ?? (await defaultSignerDeps()), requestId))();
   started.catch(() => undefined); // awaited with the renders; a refused request must not leave it unhandled
   return started;
 }

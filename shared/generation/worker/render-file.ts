@@ -75,7 +75,7 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     file.sealedProtection !== undefined ? await openProtection(file.sealedProtection, file) : undefined;
   // A signed design's identity is read while Chromium renders; a removed one fails the file (SIGNING_FAILED).
   const signature = design.manifest.signature;
-  const signer = signature ? startSigner(file.workspaceId, signature, deps) : undefined;
+  const signer = signature ? startSigner(file, signature, deps) : undefined;
   const rendered = await deps.renderer.renderPdf({
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
@@ -112,9 +112,16 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
   };
 }
 
-function startSigner(workspaceId: string, signature: DesignSignature, deps: WorkerDeps): Promise<DocumentSigner> {
+function startSigner(file: FileRecord, signature: DesignSignature, deps: WorkerDeps): Promise<DocumentSigner> {
+  const document = `${file.requestId}/${file.fileId}`;
   const started = (async () =>
-    designSigner(workspaceId, signature, deps.clock.now(), deps.signing ?? (await defaultSignerDeps())))();
+    designSigner(
+      file.workspaceId,
+      signature,
+      deps.clock.now(),
+      deps.signing ?? (await defaultSignerDeps()),
+      document,
+    ))();
   started.catch(() => undefined); // awaited after the render; a render failure must not leave it unhandled
   return started;
 }
