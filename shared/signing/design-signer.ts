@@ -170,6 +170,24 @@ export async function designSigner(
   };
 }
 
+/**
+ * `designSigner` started now, its identity read while Chromium renders: generation awaits it after the
+ * render (a rejection is handled meanwhile, so a failed render leaves nothing unhandled). `deps` default to
+ * the deployment's (`defaultSignerDeps`).
+ */
+export function startDesignSigner(
+  workspaceId: string,
+  signature: DesignSignature,
+  signingTime: Date,
+  document: string,
+  deps?: SignerDeps,
+): Promise<DocumentSigner> {
+  const started = (async () =>
+    designSigner(workspaceId, signature, signingTime, deps ?? (await defaultSignerDeps()), document))();
+  started.catch(() => undefined);
+  return started;
+}
+
 /** design.json's box (CSS lengths, top-left origin) in PDF points, still from the page's top-left. */
 function visibleBox(visible: NonNullable<DesignSignature["visible"]>): NonNullable<SignOptions["visible"]> {
   const pt = (length: string) => lengthToMm(length) * POINTS_PER_MM;

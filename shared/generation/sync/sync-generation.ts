@@ -34,13 +34,7 @@ import {
   inTurns,
 } from "#shared/generation/store/index.ts";
 import type { Share } from "#shared/share-link.ts";
-import {
-  type DesignSignature,
-  type DocumentSigner,
-  defaultSignerDeps,
-  designSigner,
-  type SignerDeps,
-} from "#shared/signing/design-signer.ts";
+import { type DocumentSigner, type SignerDeps, startDesignSigner } from "#shared/signing/design-signer.ts";
 import type { SyncMemory } from "./sync-memory.ts";
 
 /**
@@ -149,7 +143,7 @@ export async function prepareSync(
   const { design, bundle, values, current } = await prepareGeneration(workspaceId, request);
   const requestId = newId();
   const signature = bundle.manifest.signature;
-  const signer = signature && startSigner(workspaceId, requestId, signature, signing);
+  const signer = signature && startDesignSigner(workspaceId, signature, new Date(), requestId, signing);
   const plan = planFiles(request, requestId, siteUrl);
   const template = (i: number) =>
     prepareDocument(bundle, values[i]!, {
@@ -173,19 +167,6 @@ export async function prepareSync(
     current,
     ...(signer && { signer }),
   };
-}
-
-function startSigner(
-  workspaceId: string,
-  requestId: string,
-  signature: DesignSignature,
-  deps?: SignerDeps,
-): Promise<DocumentSigner> {
-  const signingTime = new Date();
-  const started = (async () =>
-    designSigner(workspaceId, signature, signingTime, deps ?? (await defaultSignerDeps()), requestId))();
-  started.catch(() => undefined); // awaited with the renders; a refused request must not leave it unhandled
-  return started;
 }
 
 /**

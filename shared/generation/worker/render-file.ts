@@ -14,13 +14,7 @@ import {
   openProtection,
 } from "#shared/generation/store/index.ts";
 import { shareUrl } from "#shared/share-link.ts";
-import {
-  type DesignSignature,
-  type DocumentSigner,
-  defaultSignerDeps,
-  designSigner,
-  type SignerDeps,
-} from "#shared/signing/design-signer.ts";
+import { type SignerDeps, startDesignSigner } from "#shared/signing/design-signer.ts";
 
 export interface WorkerDeps {
   clock: Clock;
@@ -75,7 +69,9 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     file.sealedProtection !== undefined ? await openProtection(file.sealedProtection, file) : undefined;
   // A signed design's identity is read while Chromium renders; a removed one fails the file (SIGNING_FAILED).
   const signature = design.manifest.signature;
-  const signer = signature ? startSigner(file, signature, deps) : undefined;
+  const signer = signature
+    ? startDesignSigner(file.workspaceId, signature, deps.clock.now(), `${file.requestId}/${file.fileId}`, deps.signing)
+    : undefined;
   const rendered = await deps.renderer.renderPdf({
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
@@ -110,18 +106,4 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     s3Key,
     ...(signed && { signature: signed.signature }),
   };
-}
-
-function startSigner(file: FileRecord, signature: DesignSignature, deps: WorkerDeps): Promise<DocumentSigner> {
-  const document = `${file.requestId}/${file.fileId}`;
-  const started = (async () =>
-    designSigner(
-      file.workspaceId,
-      signature,
-      deps.clock.now(),
-      deps.signing ?? (await defaultSignerDeps()),
-      document,
-    ))();
-  started.catch(() => undefined); // awaited after the render; a render failure must not leave it unhandled
-  return started;
 }
