@@ -8,6 +8,7 @@ import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { authOrigin } from "../helpers/oauth-http.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 const run = promisify(execFile);
@@ -40,6 +41,24 @@ describe("seed and local.json", () => {
       expect(ws.designs.every((d) => d.latestVersion === 1)).toBe(true);
     }
     expect(stack.output()).toContain("local.json");
+  });
+
+  // The auth host's public gallery (shared/identity/README.md#auth_url) as the seed leaves it: only a stack of
+  // the file's own has it so (on a shared stack, other files share templates).
+  it("GET /public/templates needs no authentication and answers a list (the seeded samples)", async () => {
+    const res = await fetch(`${authOrigin(stack)}/public/templates`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { templates: { label: string }[]; next?: number };
+    expect(body.templates.map((t) => t.label).sort()).toEqual(
+      [
+        "Certificate of Completion (A4 landscape)",
+        "Invoice with Factur-X (EU, A4)",
+        "Shipping label (4 × 6 in)",
+        "請求書（適格請求書・A4縦）",
+        "電子インボイス（Factur-X・円・A4縦）",
+      ].sort(),
+    );
+    expect(body.next).toBeUndefined();
   });
 });
 
