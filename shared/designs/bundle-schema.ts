@@ -175,7 +175,7 @@ const signatureText = z
   .string()
   .min(1)
   .max(256)
-  .regex(/^[^\u0000-\u001f\u007f]*$/, "one line of text, without control characters");
+  .refine((text) => !/\p{Cc}/u.test(text), "one line of text, without control characters");
 
 /** The bundle file holding a design's e-invoice mapping (design.json `einvoice.data`). */
 export const EINVOICE_MAPPING_FILE = "einvoice.liquid";

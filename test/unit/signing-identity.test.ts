@@ -59,7 +59,12 @@ function deps(now = new Date()) {
   const all: SigningDeps = {
     store,
     sealer,
-    audit: { record: async (entry) => (audit.push(entry), { ...entry, id: "a", at: now.toISOString() }) },
+    audit: {
+      record: async (entry) => {
+        audit.push(entry);
+        return { ...entry, id: "a", at: now.toISOString() };
+      },
+    },
     clock: { now: () => now },
   };
   return { all, audit, store };
