@@ -7,6 +7,7 @@ import { createOAuthClient } from "#shared/identity/oauth-clients.ts";
 import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { clientCredentialsToken, makeConfidentialClient, makeUser } from "../helpers/identity-fixtures.ts";
 import { authorizeWithForms, authOrigin, codeFlowTokens, tokenRequest } from "../helpers/oauth-http.ts";
+import { fetchFromAddress } from "../helpers/loopback-source.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
@@ -14,9 +15,11 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
  * The auth host (shared/identity/README.md) over HTTP, on the worker's shared stack: a workspace, a public
  * client (the seed's kind: "Local client", the seed's redirect URI), a confidential client and users of this
  * file's own. The public gallery as the seed leaves it is checked where the stack is the file's own
- * (foundation.test.ts): on a shared stack other files share templates.
+ * (foundation.test.ts): on a shared stack other files share templates. Its requests come from a loopback
+ * address no other file uses: the login limits count per source address, and this file signs in some 35 times.
  */
 let stack: SharedStack;
+let restoreFetch: (() => Promise<void>) | undefined;
 let demo: { id: string };
 let publicClient: { clientId: string; redirectUri: string };
 let confidential: Awaited<ReturnType<typeof makeConfidentialClient>>;
@@ -29,6 +32,7 @@ const moveClock = (offsetMs: number) =>
 
 beforeAll(async () => {
   stack = await sharedStack();
+  restoreFetch = await fetchFromAddress("127.0.0.31", `${authOrigin(stack)}/jwks`);
   useStackEmulators(stack.dataDir);
   demo = (await createWorkspace({ name: "OAuth server", plan: "standard" }, systemClock)).workspace;
   const { client } = await createOAuthClient(
@@ -49,6 +53,7 @@ beforeAll(async () => {
   user = await makeUser({ [demo.id]: "admin" });
 });
 afterAll(async () => {
+  await restoreFetch?.();
   await stack?.release();
 });
 
