@@ -31,7 +31,8 @@ export async function requestTimestamp(data: Buffer, tsa: TimestampAuthority): P
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256, algorithmParams: new asn1js.Null() }),
+      // SHA-2 parameters absent, as RFC 5754 says to generate them.
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 }),
       hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(digest) }),
     }),
     nonce: new asn1js.Integer({ valueHex: toArrayBuffer(nonce) }),
@@ -57,12 +58,30 @@ export async function requestTimestamp(data: Buffer, tsa: TimestampAuthority): P
     );
   }
   if (!answer.ok) {
-    await answer.body?.cancel();
+    await answer.body?.cancel().catch(() => undefined);
     const transient = answer.status >= 500 || answer.status === 429 || answer.status === 408;
     throw new TimestampError(`the time-stamp authority answered HTTP ${answer.status}`, { transient });
   }
-  const reply = Buffer.from(await answer.arrayBuffer());
-  return checkedToken(reply, digest, nonce);
+  let reply: Buffer;
+  try {
+    // The timeout also covers the body: a TSA that sends its headers and then stalls is a slow TSA.
+    reply = Buffer.from(await answer.arrayBuffer());
+  } catch (cause) {
+    const timedOut = cause instanceof Error && cause.name === "TimeoutError";
+    throw new TimestampError(
+      timedOut
+        ? `the time-stamp authority's answer did not arrive within ${tsa.timeoutMs} ms`
+        : "the time-stamp authority's answer broke off",
+      { transient: true, cause },
+    );
+  }
+  try {
+    return checkedToken(reply, digest, nonce);
+  } catch (cause) {
+    if (cause instanceof TimestampError) throw cause;
+    // asn1js/pkijs throw plain errors on a malformed structure: an answer that cannot be read is a refusal.
+    throw new TimestampError("the time-stamp authority's answer could not be read", { transient: false, cause });
+  }
 }
 
 /** The token of a TimeStampResp, checked against what was asked. @throws TimestampError */
@@ -79,9 +98,7 @@ function checkedToken(reply: Buffer, digest: Buffer, nonce: Buffer): Buffer {
     const text = response.status.statusStrings?.map((s) => s.valueBlock.value).join("; ");
     throw new TimestampError(
       `the time-stamp authority refused the request (status ${status}${text ? `: ${text}` : ""})`,
-      {
-        transient: false,
-      },
+      { transient: false },
     );
   }
   const token = response.timeStampToken;

@@ -20,6 +20,8 @@ export interface SigningFixtures {
   rsa: Identity;
   /** EC P-256 signer. */
   ec: Identity;
+  /** EC P-384 signer (signs with SHA-384). */
+  ecP384: Identity;
   /** An RSA 2048 signer whose certificate expired in 2021. */
   expired: Identity;
   /** An RSA 1024 signer (too weak to accept). */
@@ -141,6 +143,12 @@ async function makeFixtures(): Promise<SigningFixtures> {
   const rsa = ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"];
   await issue("rsa", rsa, "/CN=Platen Test Signer/O=Example K.K.", "signer_ext");
   await issue("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], "/CN=Platen EC Signer", "signer_ext");
+  await issue(
+    "ec384",
+    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
+    "/CN=Platen EC P-384 Signer",
+    "signer_ext",
+  );
   await issue("expired", rsa, "/CN=Platen Expired Signer", "signer_ext", {
     start: "20200101000000Z",
     end: "20210101000000Z",
@@ -199,6 +207,7 @@ async function makeFixtures(): Promise<SigningFixtures> {
     caPath: path("ca.pem"),
     rsa: await identity("rsa"),
     ec: await identity("ec"),
+    ecP384: await identity("ec384"),
     expired: await identity("expired"),
     weak: await identity("weak"),
     tsa: {
