@@ -22,6 +22,8 @@ export interface SigningFixtures {
   ec: Identity;
   /** EC P-384 signer (signs with SHA-384). */
   ecP384: Identity;
+  /** EC P-256 signer whose common name is Japanese (山田 花子): not Latin-1, so a visible box leaves it out. */
+  japanese: Identity;
   /** An RSA 2048 signer whose certificate expired in 2021. */
   expired: Identity;
   /** An RSA 1024 signer (too weak to accept). */
@@ -126,7 +128,7 @@ async function makeFixtures(): Promise<SigningFixtures> {
     dates?: { start: string; end: string },
   ) => {
     await openssl("genpkey", ...keyArgs, "-out", `${name}.key`);
-    await openssl("req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`);
+    await openssl("req", "-new", "-utf8", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`);
     if (dates) {
       await openssl(
         ...["ca", "-batch", "-notext", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem"],
@@ -143,6 +145,12 @@ async function makeFixtures(): Promise<SigningFixtures> {
   const rsa = ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"];
   await issue("rsa", rsa, "/CN=Platen Test Signer/O=Example K.K.", "signer_ext");
   await issue("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], "/CN=Platen EC Signer", "signer_ext");
+  await issue(
+    "japanese",
+    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"],
+    "/CN=山田 花子/O=株式会社テスト",
+    "signer_ext",
+  );
   await issue(
     "ec384",
     ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
@@ -208,6 +216,7 @@ async function makeFixtures(): Promise<SigningFixtures> {
     rsa: await identity("rsa"),
     ec: await identity("ec"),
     ecP384: await identity("ec384"),
+    japanese: await identity("japanese"),
     expired: await identity("expired"),
     weak: await identity("weak"),
     tsa: {

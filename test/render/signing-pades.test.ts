@@ -13,7 +13,7 @@ import { CMS_OIDS } from "#shared/signing/cms.ts";
 import type { SigningIdentity } from "#shared/signing/identity.ts";
 import { signPdf, type SignOptions } from "#shared/signing/sign-pdf.ts";
 import { SignPdfError, TimestampError } from "#shared/signing/signing-errors.ts";
-import { embeddedFileNames, qpdfObjects } from "../helpers/pdf-objects.ts";
+import { embeddedFileNames, qpdfObjects, xmpPacket } from "../helpers/pdf-objects.ts";
 import { type SigningFixtures, signingFixtures, trustingNssDir, type Identity } from "../helpers/signing-fixtures.ts";
 import { startTestTsa, type TestTsa } from "../helpers/test-tsa.ts";
 import { makeBundle } from "./render-fixtures.ts";
@@ -187,13 +187,21 @@ describe("B-B on a plain Chromium PDF", () => {
     expect(dictionary).toContain(`/M (D:${signedAt.toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z)`);
   });
 
-  it("is invalid for pdfsig once one byte inside the ByteRange changes", async () => {
-    const tampered = Buffer.from(signed);
-    const at = plain.indexOf("Awarded") > 0 ? plain.indexOf("/Producer") : 100;
-    tampered[at + 2] = tampered[at + 2]! ^ 0x01;
-    const report = await pdfsig(tampered);
-    expect(report).not.toContain("Signature is Valid.");
-    expect(report).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+  it("is invalid for pdfsig once one byte inside the ByteRange changes, before /Contents or after it", async () => {
+    const [, contentsAt, afterContents] = signatureOf(signed).range as [number, number, number, number];
+    // Chromium's /Producer (the printed bytes), and the /M digit of our own update (after /Contents).
+    const producer = signed.indexOf("Skia/PDF");
+    const time = signed.indexOf("/M (D:", afterContents) + "/M (D:".length + 3;
+    expect(producer).toBeGreaterThan(0);
+    expect(producer).toBeLessThan(contentsAt);
+    expect(time).toBeGreaterThan(afterContents);
+    for (const at of [producer, time]) {
+      const tampered = Buffer.from(signed);
+      tampered[at] = tampered[at]! ^ 0x01;
+      const report = await pdfsig(tampered);
+      expect(report).not.toContain("Signature is Valid.");
+      expect(report).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+    }
   });
 });
 
@@ -245,7 +253,11 @@ describe("B-T", () => {
 describe("PDF/A-3b with Factur-X", () => {
   it("keeps the archive: the XML still embedded, /ID kept, qpdf clean, the signature valid and trusted", async () => {
     const signed = (await signPdf(facturX, options())).pdf;
-    expect(embeddedFileNames(signed)).toEqual(["factur-x.xml"]);
+    expect(embeddedFileNames(signed)).toEqual(["factur-x.xml"]); // pdfdetach -list
+    // The XMP still declares PDF/A-3b: poppler reads the catalog's newest version, /Metadata kept.
+    const xmp = xmpPacket(signed);
+    expect(xmp).toMatch(/pdfaid:part(>|=")3/);
+    expect(xmp).toMatch(/pdfaid:conformance(>|=")B/);
     const objects = qpdfObjects(signed);
     expect(objects.trailer["/ID"]).toEqual(qpdfObjects(facturX).trailer["/ID"]);
     const catalog = objects.get(objects.trailer["/Root"]);
@@ -264,10 +276,34 @@ describe("PDF/A-3b with Factur-X", () => {
 });
 
 describe("identities and boxes", () => {
-  it("signs with an EC P-256 identity", async () => {
-    const signed = (await signPdf(plain, options({ identity: identityOf(fixtures.ec) }))).pdf;
-    expect(await pdfsig(signed)).toContain("Signature Validation: Signature is Valid.");
-    await opensslCmsVerify(signed);
+  it("signs with EC P-256 (SHA-256) and P-384 (SHA-384) identities", async () => {
+    for (const [key, hash] of [
+      ["ec", "SHA-256"],
+      ["ecP384", "SHA-384"],
+    ] as const) {
+      const signed = (await signPdf(plain, options({ identity: identityOf(fixtures[key]) }))).pdf;
+      const report = await pdfsig(signed);
+      expect(report).toContain("Signature Validation: Signature is Valid.");
+      expect(report).toContain("Certificate Validation: Certificate is Trusted.");
+      expect(report).toContain(`Signing Hash Algorithm: ${hash}`);
+      await opensslCmsVerify(signed);
+    }
+  });
+
+  it("signs an already signed file again: both signatures valid, the first no longer covering the whole file", async () => {
+    const once = (await signPdf(plain, options())).pdf;
+    const twice = (await signPdf(once, options({ identity: identityOf(fixtures.ec) }))).pdf;
+    expect(twice.subarray(0, once.length).equals(once)).toBe(true);
+    const report = await pdfsig(twice);
+    const [first, second] = report.split(/Signature #2:/);
+    expect(first).toContain("Signature Validation: Signature is Valid.");
+    expect(first).toContain("Not total document signed");
+    expect(second).toContain("Signature Validation: Signature is Valid.");
+    expect(second).toContain("Total document signed");
+    const objects = qpdfObjects(twice);
+    const form = objects.get(objects.trailer["/Root"])["/AcroForm"] as Record<string, unknown>;
+    expect(form["/Fields"]).toHaveLength(2);
+    await run("qpdf", ["--check", save(twice)]);
   });
 
   it("draws a visible signature where asked, measured from the page's top-left", async () => {
@@ -276,11 +312,39 @@ describe("identities and boxes", () => {
     const objects = qpdfObjects(signed);
     const form = objects.get(objects.trailer["/Root"])["/AcroForm"] as Record<string, unknown>;
     const widget = objects.get((form["/Fields"] as string[])[0]!);
-    // A4 is 595.92 × 842.88 pt in Chromium's MediaBox: y from the top is 842.88 − 700 − 60 from the bottom.
+    const page = objects.get(widget["/P"]);
+    expect(page["/Annots"]).toContain((form["/Fields"] as string[])[0]);
+    // Chromium's A4 MediaBox starts at 0 0: the box's top is 700 pt below the page's top edge.
+    const [, , , top] = page["/MediaBox"] as number[];
     const [x1, y1, x2, y2] = widget["/Rect"] as number[];
     expect([x1, x2]).toEqual([340, 540]);
-    expect(y2! - y1!).toBeCloseTo(60, 1);
+    expect(y2).toBeCloseTo(top! - 700, 1);
+    expect(y1).toBeCloseTo(top! - 760, 1);
     expect(await pdfsig(signed)).toContain("Signature Validation: Signature is Valid.");
+    // The appearance draws the text in Helvetica: "Digitally signed", the signer's name, the time in UTC.
+    const update = signed.toString("latin1", plain.length);
+    expect(update).toContain("/BaseFont /Helvetica");
+    expect(update).toContain("(Digitally signed) Tj");
+    expect(update).toContain("(by Platen Test Signer) Tj");
+    expect(update).toContain(`(${signedAt.toISOString().slice(0, 19).replace("T", " ")} UTC) Tj`);
+  });
+
+  it("leaves a common name that Latin-1 cannot write out of the visible box", async () => {
+    const signed = (
+      await signPdf(
+        plain,
+        options({
+          identity: identityOf(fixtures.japanese),
+          visible: { page: 1, x: 40, y: 40, width: 200, height: 60 },
+        }),
+      )
+    ).pdf;
+    const update = signed.toString("latin1", plain.length);
+    expect(update).toContain("(Digitally signed) Tj");
+    expect(update).not.toContain("(by ");
+    const report = await pdfsig(signed);
+    expect(report).toContain("Signature Validation: Signature is Valid.");
+    expect(report).toContain("Signer Certificate Common Name: 山田 花子");
   });
 
   it("refuses a page that does not exist", async () => {
