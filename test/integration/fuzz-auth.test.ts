@@ -3,10 +3,14 @@ import { fuzzSeed, hostRuns } from "../helpers/fuzz/fuzz-config.ts";
 import type { HostTargets } from "../helpers/fuzz/host-cases.ts";
 import { authFuzzRoutes, type HostRoute, routeName } from "../helpers/fuzz/host-routes.ts";
 import { fuzzRoute } from "../helpers/fuzz/host-run.ts";
-import { makeConfidentialClient } from "../helpers/identity-fixtures.ts";
-import { type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
+import { systemClock } from "#shared/clock.ts";
+import { createOAuthClient } from "#shared/identity/oauth-clients.ts";
+import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
+import { makeConfidentialClient, makeUser } from "../helpers/identity-fixtures.ts";
+import { fetchFromAddress } from "../helpers/loopback-source.ts";
 import { sessionOf, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
 import { authOrigin, pkce } from "../helpers/oauth-http.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 
 /**
@@ -17,12 +21,17 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
  * session on half; the rest of each case is test/helpers/fuzz/host-cases.ts's. Every answer: no 5xx, no
  * stack trace or file path, and a refusal is an HTML page, the catalogue's error body (the gallery) or
  * RFC 6749's `{error, error_description}` (the token, userinfo and revocation endpoints).
+ * On the worker's shared stack: two workspaces, their ADMINs, a public client (the seed's kind) and a confidential
+ * one of the file's own; its requests come from a loopback address no other file uses, since the login limits
+ * count per source address and the fuzz signs in wrongly many times.
  */
 
 const routes = authFuzzRoutes();
 
-let stack: RunningStack;
+let stack: SharedStack;
+let restoreFetch: (() => Promise<void>) | undefined;
 let origin: string;
+let memberEmail = "";
 let clientId = "";
 let redirectUri = "";
 let confidential: { clientId: string; clientSecret: string };
@@ -34,31 +43,42 @@ let otherSession = "";
 let interaction = { uid: "", cookies: "" };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   origin = authOrigin(stack);
-  const [a, b] = stack.localJson.workspaces;
-  workspaceId = a!.id;
-  const client = stack.localJson.oauthClients.find((c) => c.isPublic)!;
+  restoreFetch = await fetchFromAddress("127.0.0.32", `${origin}/jwks`);
+  const a = (await createWorkspace({ name: "Fuzz auth A", plan: "standard" }, systemClock)).workspace;
+  const b = (await createWorkspace({ name: "Fuzz auth B", plan: "free" }, systemClock)).workspace;
+  workspaceId = a.id;
+  const { client } = await createOAuthClient(
+    {
+      workspaceId: a.id,
+      name: "Local client",
+      isPublic: true,
+      redirectUris: [stack.localJson.oauthClients[0]!.redirectUris[0]!],
+    },
+    systemClock,
+  );
   clientId = client.clientId;
   redirectUri = client.redirectUris[0]!;
-  confidential = await makeConfidentialClient(a!.id);
-  const users = stack.localJson.users;
-  session = await sessionOf(users.find((u) => u.workspaceIds.includes(a!.id))!.id);
-  otherSession = await sessionOf(users.find((u) => u.workspaceIds.includes(b!.id))!.id);
+  confidential = await makeConfidentialClient(a.id);
+  const member = await makeUser({ [a.id]: "admin" });
+  memberEmail = member.email;
+  session = await sessionOf(member.id);
+  otherSession = await sessionOf((await makeUser({ [b.id]: "admin" })).id);
   const gallery = (await (await fetch(`${origin}/public/templates`)).json()) as { templates: { id: string }[] };
   templateId = gallery.templates[0]?.id ?? "";
-  if (!templateId) throw new Error("the seeded gallery is empty");
+  if (!templateId) throw new Error("the gallery is empty");
   console.log(`fuzz-auth: seed ${fuzzSeed()}, ${hostRuns()} runs per route (FUZZ_SEED, FUZZ_RUNS)`);
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await restoreFetch?.();
+  await stack?.release();
 });
 
-/** The authorization request of the seeded public client (code flow, PKCE S256). */
+/** The authorization request of the public client (code flow, PKCE S256). */
 function authorizeQuery(): Record<string, string> {
   return {
     response_type: "code",
@@ -89,7 +109,7 @@ const OWN: Record<string, () => string> = {
 
 function formFields(route: HostRoute): Record<string, string> {
   const p = route.path;
-  if (p.endsWith("/login")) return { email: "demo@platen.local", password: "not the password" };
+  if (p.endsWith("/login")) return { email: memberEmail, password: "not the password" };
   if (p.endsWith("/confirm") && p.startsWith("/interaction")) return { workspaceId, decision: "allow" };
   if (p === "/oauth/token")
     return {
