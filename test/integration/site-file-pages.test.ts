@@ -6,16 +6,23 @@ import { buckets } from "#shared/definitions/buckets.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
 import { FILE_PAGES_PREFIX, filePagesPrefix } from "#shared/page-images/file-page-source.ts";
 import { s3PageStore } from "#shared/page-images/s3-page-store.ts";
-import { removeDataDir, type RunningStack, settled, startStack } from "../helpers/local-stack.ts";
+import { makeUser } from "../helpers/identity-fixtures.ts";
+import { type RunningStack, settled } from "../helpers/local-stack.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { invoice, moveClock, siteOrigin } from "../helpers/site-fixtures.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
 /**
  * The file view's page images over HTTP against `npm start` (functions/site/README.md#page-images):
  * drawn on the first request and cached in the files bucket, more pages by link, the file view's
- * access rules, protected PDFs, expiry.
+ * access rules, protected PDFs, expiry. On the worker's shared stack, in two workspaces of the file's own
+ * shaped like the seed's, each with its ADMIN.
  */
-let stack: RunningStack;
+type Workspace = RunningStack["localJson"]["workspaces"][number];
+let stack: SharedStack;
+let wsDemo: Workspace;
+let wsSecond: Workspace;
 let site: string;
 let demo = "";
 let second = "";
@@ -34,8 +41,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const pngWidth = (png: Buffer) => png.readUInt32BE(16);
 const pngHeight = (png: Buffer) => png.readUInt32BE(20);
 
-async function logIn(email: string): Promise<string> {
-  const user = stack.localJson.users.find((u) => u.email === email)!;
+async function logIn(user: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${site}/login`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -52,17 +58,21 @@ const imagesOf = (page: string) => [...page.matchAll(/<img src="([^"]+\/pages\/\
 const s3Object = (key: string, bucket: "files" | "designs" = "files") => s3PageStore(bucket).get(key);
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   site = siteOrigin(stack);
-  [demo, second] = await Promise.all([logIn("demo@platen.local"), logIn("second@platen.local")]);
-  [long, other] = await Promise.all([invoice(stack, 0, "長い請求書", 200), invoice(stack, 1, "other", 1)]);
+  [wsDemo, wsSecond] = await Promise.all([createSeededLike(stack, "Demo"), createSeededLike(stack, "Second", "free")]);
+  const [demoAdmin, secondAdmin] = await Promise.all([
+    makeUser({ [wsDemo.id]: "admin" }),
+    makeUser({ [wsSecond.id]: "admin" }),
+  ]);
+  [demo, second] = await Promise.all([logIn(demoAdmin), logIn(secondAdmin)]);
+  [long, other] = await Promise.all([invoice(stack, wsDemo, "長い請求書", 200), invoice(stack, wsSecond, "other", 1)]);
   await settled(stack);
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await stack?.release();
 });
 
 describe("the file view's page images", () => {
@@ -147,8 +157,8 @@ describe("the file view's page images", () => {
 
   it("shows a protected PDF's notice instead of images, and draws none of it", async () => {
     const [locked, restricted] = await Promise.all([
-      invoice(stack, 0, "locked", 1, { protection: { password: "open-sesame-1" } }),
-      invoice(stack, 0, "restricted", 1, { protection: { allowCopying: false } }),
+      invoice(stack, wsDemo, "locked", 1, { protection: { password: "open-sesame-1" } }),
+      invoice(stack, wsDemo, "restricted", 1, { protection: { allowCopying: false } }),
     ]);
     for (const file of [locked, restricted]) {
       const page = await (await get(file.path, demo)).text();
@@ -188,7 +198,7 @@ describe("the file view's page images", () => {
 
 describe("a design version's sample pages", () => {
   it("links each version's sample from the history, and shows the sample as page images drawn once and cached beside the bundle", async () => {
-    const ws = stack.localJson.workspaces[0]!;
+    const ws = wsDemo;
     const design = ws.designs.find((d) => d.label.includes("請求書"))!;
     const history = await (await get(`/designs/${design.id}/versions`, demo)).text();
     const base = `/designs/${design.id}/versions/1/sample`;
@@ -219,7 +229,7 @@ describe("a design version's sample pages", () => {
   });
 
   it("keeps a sample to its workspace's members; unknown versions and pages are not found", async () => {
-    const design = stack.localJson.workspaces[0]!.designs[0]!;
+    const design = wsDemo.designs[0]!;
     const base = `/designs/${design.id}/versions/1/sample`;
     expect((await get(base, second)).status).toBe(404);
     expect((await get(`${base}/pages/1.png`, second)).status).toBe(404);
