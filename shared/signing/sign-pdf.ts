@@ -2,7 +2,7 @@ import { addSignatureTimeStamp, encodeSignature, signDetached } from "./cms.ts";
 import type { SigningIdentity } from "./identity.ts";
 import { embedSignature, prepareSignature, type SignatureBox, signedParts } from "./pdf-signature.ts";
 import { SignPdfError } from "./signing-errors.ts";
-import { requestTimestamp, type TimestampAuthority } from "./timestamp.ts";
+import type { TimestampAuthority } from "./timestamp.ts";
 
 /** How to sign one PDF (shared/signing/README.md#signing). */
 export interface SignOptions {
@@ -52,8 +52,11 @@ export async function signPdf(
   for (let pass = 0; pass < 2; pass++) {
     const prepared = prepareSignature(pdf, fields, capacity);
     const signature = signDetached(signedParts(prepared), options.identity);
-    if (options.level === "B-T")
+    if (options.level === "B-T") {
+      // pkijs (the time-stamp's request and answer) is loaded by B-T only: B-B needs none of it.
+      const { requestTimestamp } = await import("./timestamp.ts");
       addSignatureTimeStamp(signature, await requestTimestamp(signature.signatureValue, options.timestamp!));
+    }
     const der = encodeSignature(signature);
     if (der.length <= capacity) {
       return { pdf: embedSignature(prepared, der), signedAt: options.signingTime, subject: subjectText(leaf.subject) };

@@ -10,7 +10,7 @@ import { PDFDocument } from "@cantoo/pdf-lib";
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CMS_OIDS, encodeSignature, signDetached } from "#shared/signing/cms.ts";
+import { addSignatureTimeStamp, CMS_OIDS, encodeSignature, signDetached } from "#shared/signing/cms.ts";
 import type { SigningIdentity } from "#shared/signing/identity.ts";
 import { embedSignature, prepareSignature, signedParts, topLevelEntries } from "#shared/signing/pdf-signature.ts";
 import { signPdf } from "#shared/signing/sign-pdf.ts";
@@ -54,6 +54,13 @@ const opensslVerify = (der: Buffer, content: Buffer) =>
     ...["-CAfile", fixtures.caPath, "-purpose", "any", "-out", "/dev/null"],
   ]);
 
+/** The CMS as OpenSSL encodes it after reading it (`openssl cms -cmsout`, DER out). */
+async function opensslReencoded(der: Buffer): Promise<Buffer> {
+  const out = join(work, `f${++files}.der`);
+  await run("openssl", ["cms", "-cmsout", "-inform", "DER", "-in", save(der), "-outform", "DER", "-out", out]);
+  return readFileSync(out);
+}
+
 const signerInfoOf = (der: Buffer) =>
   new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(der)).content }).signerInfos[0]!;
 
@@ -69,6 +76,7 @@ describe("the CAdES detached SignedData", () => {
     async (_, key, digestOid, signatureOid, hash) => {
       const der = encodeSignature(signDetached(content, identityOf(fixtures[key])));
       await expect(opensslVerify(der, Buffer.concat(content))).resolves.toBeDefined();
+      expect(await opensslReencoded(der)).toEqual(der); // DER: OpenSSL's own encoding of it, byte for byte
       const signer = signerInfoOf(der);
       expect(signer.digestAlgorithm.algorithmId).toBe(digestOid);
       expect(signer.signatureAlgorithm.algorithmId).toBe(signatureOid);
@@ -86,6 +94,28 @@ describe("the CAdES detached SignedData", () => {
     const der = encodeSignature(signDetached(content, identityOf(fixtures.rsa)));
     const encoded = signerInfoOf(der).signedAttrs!.attributes.map((a) => Buffer.from(a.toSchema().toBER()));
     expect([...encoded].sort(Buffer.compare)).toEqual(encoded);
+  });
+
+  it("carries a time-stamp token as the unsigned attribute signature-time-stamp, still verifying", async () => {
+    const signature = signDetached(content, identityOf(fixtures.rsa));
+    const query = join(work, "own.tsq");
+    const reply = join(work, "own.tsr");
+    const token = join(work, "own.tst");
+    const imprint = createHash("sha256").update(signature.signatureValue).digest("hex");
+    await run("openssl", ["ts", "-query", "-digest", imprint, "-sha256", "-cert", "-out", query]);
+    await run("openssl", [
+      ...["ts", "-reply", "-config", fixtures.tsa.configPath, "-queryfile", query],
+      ...["-signer", fixtures.tsa.certPath, "-inkey", fixtures.tsa.keyPath, "-chain", fixtures.caPath, "-out", reply],
+    ]);
+    await run("openssl", ["ts", "-reply", "-in", reply, "-token_out", "-out", token]);
+    expect(() => addSignatureTimeStamp(signature, Buffer.from("0400", "hex"))).toThrow();
+    addSignatureTimeStamp(signature, readFileSync(token));
+    const der = encodeSignature(signature);
+    await opensslVerify(der, Buffer.concat(content));
+    expect(await opensslReencoded(der)).toEqual(der);
+    const stamp = signerInfoOf(der).unsignedAttrs!.attributes;
+    expect(stamp.map((a) => a.type)).toEqual([CMS_OIDS.signatureTimeStamp]);
+    expect(Buffer.from(stamp[0]!.values[0]!.toBER())).toEqual(readFileSync(token));
   });
 
   it("refuses a key it would mislabel (Ed25519) rather than write a signature no one verifies", () => {
