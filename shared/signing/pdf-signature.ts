@@ -197,6 +197,9 @@ function catalogWithField(
 
 /** The widget's Rect in default user space: the box is measured from the visible page's top-left. */
 function widgetRect(object: (num: number) => string, page: PageRef, box: SignatureBox): number[] {
+  const { x: boxX, y: boxY, width, height } = box;
+  if (![boxX, boxY, width, height].every(Number.isFinite) || boxX < 0 || boxY < 0 || width <= 0 || height <= 0)
+    throw new SignPdfError("the signature's box needs a position of at least 0 and a positive size");
   const [left, bottom, right, top] =
     inheritedBox(object, page, "CropBox") ?? inheritedBox(object, page, "MediaBox") ?? [];
   if (top === undefined || left === undefined || right === undefined || bottom === undefined)
@@ -434,8 +437,12 @@ function keptTrailerEntry(trailer: string, key: string): string {
 /** A number as PDF writes it: at most 2 decimals, no exponent. */
 const num = (n: number): string => String(Math.round(n * 100) / 100);
 
-/** A PDF text string: UTF-16BE with a byte-order mark, hex (any characters, nothing to escape). */
+/**
+ * A PDF text string: printable ASCII as a literal string, anything else UTF-16BE with a byte-order mark,
+ * in hex (any characters, nothing to escape).
+ */
 function textString(value: string): string {
+  if (/^[\x20-\x7e]*$/.test(value)) return `(${literal(value)})`;
   return `<${Buffer.from(`\ufeff${value}`, "utf16le").swap16().toString("hex").toUpperCase()}>`;
 }
 

@@ -217,7 +217,10 @@ describe("the incremental update", () => {
     const sig = objects.get(widget["/V"]);
     expect(sig).toMatchObject({ "/Type": "/Sig", "/SubFilter": "/ETSI.CAdES.detached", "/M": "u:D:20261128123456Z" });
     expect(sig["/Reason"]).toBe("u:承認 approval");
-    expect(signed.toString("latin1")).toContain("/Location <FEFF0054006F006B0079006F>");
+    expect(sig["/Location"]).toBe("u:Tokyo");
+    // ASCII as a literal string, other text UTF-16BE with a byte-order mark.
+    expect(signed.toString("latin1")).toContain("/Location (Tokyo)");
+    expect(signed.toString("latin1")).toContain("/Reason <FEFF627F8A8D00200061007000700072006F00760061006C>");
   });
 
   it("adds the widget to /Annots by reference (a new version of the array) and measures from the CropBox", () => {
@@ -299,6 +302,15 @@ describe("the incremental update", () => {
       ),
     ).toThrow(/no page 3/);
     expect(() => prepareSignature(Buffer.from("%PDF-1.7\nnot a pdf"), fields, 4096)).toThrow(SignPdfError);
+    for (const box of [
+      { x: -1, y: 0, width: 10, height: 10 },
+      { x: 0, y: 0, width: 0, height: 10 },
+      { x: 0, y: Number.NaN, width: 10, height: 10 },
+      { x: 500, y: 0, width: 200, height: 10 }, // past the right edge
+    ])
+      expect(() =>
+        prepareSignature(twoRevisions(), { ...fields, visible: { page: 1, ...box, lines: [] } }, 4096),
+      ).toThrow(SignPdfError);
   });
 
   it("reads a dictionary's own keys, skipping nested dictionaries, arrays and strings", () => {
