@@ -16,8 +16,12 @@ export interface TestTsa {
   url: string;
   /** Requests it received (answered or not). */
   requests(): number;
-  /** "ok": answers; "down": 503; "refuse": a granted-less TimeStampResp (rejection); "slow": waits `slowMs` first. */
-  mode: "ok" | "down" | "refuse" | "slow";
+  /**
+   * "ok": answers; "down": 503; "refuse": a granted-less TimeStampResp (rejection); "slow": waits `slowMs`
+   * first; "large": answers with the CA's certificate 25 times in the token (about 25 KB, more than a
+   * signature's placeholder foresees).
+   */
+  mode: "ok" | "down" | "refuse" | "slow" | "large";
   slowMs: number;
   close(): Promise<void>;
 }
@@ -25,6 +29,8 @@ export interface TestTsa {
 export async function startTestTsa(): Promise<TestTsa> {
   const fixtures = await signingFixtures();
   const work = mkdtempSync(join(fixtures.dir, "tsa-"));
+  const largeChain = join(work, "large-chain.pem");
+  writeFileSync(largeChain, Buffer.concat(Array.from({ length: 25 }, () => fixtures.caPem)));
   let received = 0;
   let sequence = 0;
   const tsa: TestTsa = {
@@ -55,7 +61,8 @@ export async function startTestTsa(): Promise<TestTsa> {
       writeFileSync(query, Buffer.concat(chunks));
       await run("openssl", [
         ...["ts", "-reply", "-config", fixtures.tsa.configPath, "-queryfile", query],
-        ...["-signer", fixtures.tsa.certPath, "-inkey", fixtures.tsa.keyPath, "-chain", fixtures.caPath, "-out", reply],
+        ...["-signer", fixtures.tsa.certPath, "-inkey", fixtures.tsa.keyPath],
+        ...["-chain", tsa.mode === "large" ? largeChain : fixtures.caPath, "-out", reply],
       ]);
       res.writeHead(200, { "Content-Type": "application/timestamp-reply" }).end(readFileSync(reply));
       rmSync(query, { force: true });

@@ -226,6 +226,21 @@ describe("B-T", () => {
     ]);
   });
 
+  it("signs again with a larger placeholder when the token does not fit, never truncating it", async () => {
+    tsa.mode = "large";
+    try {
+      const before = tsa.requests();
+      const signed = (await signPdf(plain, options({ level: "B-T", timestamp: { url: tsa.url, timeoutMs: 5000 } })))
+        .pdf;
+      expect(tsa.requests()).toBe(before + 2); // the first token did not fit: a second pass, a second token
+      expect(signatureOf(signed).cms.length).toBeGreaterThan(20_000);
+      expect(await pdfsig(signed)).toContain("Signature Validation: Signature is Valid.");
+      await opensslCmsVerify(signed);
+    } finally {
+      tsa.mode = "ok";
+    }
+  });
+
   it("fails with a transient TimestampError when the TSA is down, and a permanent one when it refuses: never B-B", async () => {
     tsa.mode = "down";
     const down = await signPdf(plain, options({ level: "B-T", timestamp: { url: tsa.url, timeoutMs: 5000 } })).catch(
