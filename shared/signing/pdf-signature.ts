@@ -281,8 +281,13 @@ function readXrefChain(text: string): XrefChain {
   for (let at: number | undefined = start; at !== undefined; ) {
     if (seen.has(at) || seen.size > 256) throw new SignPdfError("the cross-reference chain loops");
     seen.add(at);
-    if (!text.startsWith("xref", at))
-      throw new SignPdfError("the file uses a cross-reference stream, which this signer does not extend");
+    // Some writers point at the end-of-line before the keyword.
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+    if (!text.startsWith("xref", at)) {
+      if (/^\d+\s+\d+\s+obj\b/.test(text.slice(at, at + 32)))
+        throw new SignPdfError("the file uses a cross-reference stream, which this signer does not extend");
+      throw new SignPdfError("a cross-reference table is not where the file says");
+    }
     const trailerAt = text.indexOf("trailer", at);
     if (trailerAt < 0) throw new SignPdfError("a cross-reference table has no trailer");
     for (const [, first, rows] of text

@@ -327,6 +327,16 @@ describe("the incremental update", () => {
       ),
     ).toThrow(/no page 3/);
     expect(() => prepareSignature(Buffer.from("%PDF-1.7\nnot a pdf"), fields, 4096)).toThrow(SignPdfError);
+    // startxref pointing at the end-of-line before "xref" is read; pointing into an object is refused.
+    const moved = (delta: number) =>
+      Buffer.from(
+        twoRevisions()
+          .toString("latin1")
+          .replace(/startxref\n(\d+)\n%%EOF\n$/, (_, n: string) => `startxref\n${Number(n) + delta}\n%%EOF\n`),
+        "latin1",
+      );
+    expect(prepareSignature(moved(-1), fields, 4096).pdf.length).toBeGreaterThan(moved(-1).length);
+    expect(() => prepareSignature(moved(-5), fields, 4096)).toThrow(/not where the file says/);
     for (const box of [
       { x: -1, y: 0, width: 10, height: 10 },
       { x: 0, y: 0, width: 0, height: 10 },
