@@ -184,10 +184,18 @@ function catalogWithField(
   const formNum = form.value.startsWith("<<") ? undefined : refNumber(form.value);
   const formBody = formNum === undefined ? form.value : object(formNum).trim();
   const fields = topLevelEntries(formBody).get("Fields");
-  if (fields && !fields.value.startsWith("[")) throw new SignPdfError("the form's /Fields is not an inline array");
-  let updated = fields
-    ? replaceValue(formBody, fields, appendToArray(fields.value, widgetNum))
-    : withEntry(formBody, "Fields", `[${widgetNum} 0 R]`);
+  let updated: string;
+  if (!fields) updated = withEntry(formBody, "Fields", `[${widgetNum} 0 R]`);
+  else if (fields.value.startsWith("["))
+    updated = replaceValue(formBody, fields, appendToArray(fields.value, widgetNum));
+  else {
+    // /Fields by reference: a new version of the array object, the form itself unchanged there.
+    const arrayNum = refNumber(fields.value);
+    const array = arrayNum === undefined ? undefined : object(arrayNum).trim();
+    if (arrayNum === undefined || !array?.startsWith("[")) throw new SignPdfError("the form's /Fields is not an array");
+    updates.push({ num: arrayNum, body: appendToArray(array, widgetNum) });
+    updated = formBody;
+  }
   const flags = topLevelEntries(updated).get("SigFlags");
   updated = flags ? replaceValue(updated, flags, "3") : withEntry(updated, "SigFlags", "3");
   if (formNum === undefined) return replaceValue(catalog, form, updated);

@@ -245,6 +245,26 @@ describe("the incremental update", () => {
     expect(objects.get(annots[1])["/Rect"]).toEqual([40, 670, 240, 730]);
   });
 
+  it("keeps a form given by reference whose /Fields is itself a reference: a new version of each that changes", () => {
+    const pdf = writePdf(
+      {
+        1: "<</Type /Catalog /Pages 2 0 R /AcroForm 4 0 R>>",
+        2: "<</Type /Pages /Kids [3 0 R] /Count 1>>",
+        3: "<</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R]>>",
+        4: "<</Fields 5 0 R /DA (/Helv 0 Tf 0 g)>>",
+        5: "[6 0 R]",
+        6: "<</Type /Annot /Subtype /Widget /FT /Tx /T (a) /Rect [0 0 10 10] /P 3 0 R /F 4>>",
+      },
+      `/Root 1 0 R ${ID}`,
+    );
+    const objects = qpdfObjects(prepareSignature(pdf, fields, 4096).pdf);
+    const fieldsArray = objects.get("5 0 R") as unknown as string[];
+    expect(fieldsArray).toHaveLength(2);
+    expect(objects.get("4 0 R")).toMatchObject({ "/Fields": "5 0 R", "/SigFlags": 3 });
+    expect(objects.get("1 0 R")["/AcroForm"]).toBe("4 0 R");
+    expect(objects.get("3 0 R")["/Annots"]).toEqual(["6 0 R", fieldsArray[1]]);
+  });
+
   it("writes an invisible signature as Rect [0 0 0 0] with an empty appearance, on page 1", () => {
     const prepared = prepareSignature(twoRevisions(), fields, 4096);
     const objects = qpdfObjects(prepared.pdf);
