@@ -22,6 +22,8 @@ export interface SigningFixtures {
   ec: Identity;
   /** EC P-384 signer (signs with SHA-384). */
   ecP384: Identity;
+  /** EC P-521 signer (signs with SHA-512). */
+  ecP521: Identity;
   /** EC P-256 signer whose common name is Japanese (山田 花子): not Latin-1, so a visible box leaves it out. */
   japanese: Identity;
   /** An RSA 2048 signer whose certificate expired in 2021. */
@@ -152,6 +154,12 @@ async function makeFixtures(): Promise<SigningFixtures> {
     "signer_ext",
   );
   await issue(
+    "ec521",
+    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521"],
+    "/CN=Platen EC P-521 Signer",
+    "signer_ext",
+  );
+  await issue(
     "ec384",
     ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
     "/CN=Platen EC P-384 Signer",
@@ -216,6 +224,7 @@ async function makeFixtures(): Promise<SigningFixtures> {
     rsa: await identity("rsa"),
     ec: await identity("ec"),
     ecP384: await identity("ec384"),
+    ecP521: await identity("ec521"),
     japanese: await identity("japanese"),
     expired: await identity("expired"),
     weak: await identity("weak"),

@@ -291,10 +291,11 @@ describe("PDF/A-3b with Factur-X", () => {
 });
 
 describe("identities and boxes", () => {
-  it("signs with EC P-256 (SHA-256) and P-384 (SHA-384) identities", async () => {
+  it("signs with EC P-256 (SHA-256), P-384 (SHA-384) and P-521 (SHA-512) identities", async () => {
     for (const [key, hash] of [
       ["ec", "SHA-256"],
       ["ecP384", "SHA-384"],
+      ["ecP521", "SHA-512"],
     ] as const) {
       const signed = (await signPdf(plain, options({ identity: identityOf(fixtures[key]) }))).pdf;
       const report = await pdfsig(signed);

@@ -77,6 +77,7 @@ describe("the CAdES detached SignedData", () => {
     ["RSA 2048", "rsa", CMS_OIDS.sha256, CMS_OIDS.sha256WithRsa, "sha256"],
     ["EC P-256", "ec", CMS_OIDS.sha256, CMS_OIDS.ecdsaWithSha256, "sha256"],
     ["EC P-384", "ecP384", CMS_OIDS.sha384, CMS_OIDS.ecdsaWithSha384, "sha384"],
+    ["EC P-521", "ecP521", CMS_OIDS.sha512, CMS_OIDS.ecdsaWithSha512, "sha512"],
   ] as const)(
     "%s: openssl verifies it; the digest matches the key; content-type, message-digest and ESS signing-certificate-v2, no signing-time",
     async (_, key, digestOid, signatureOid, hash) => {
