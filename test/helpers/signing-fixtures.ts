@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,43 +140,43 @@ async function makeFixtures(): Promise<SigningFixtures> {
       );
     } else {
       await openssl(
-        ...["x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-sha256"],
+        ...["x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-sha256"],
+        // A serial of its own (no shared serial file): the certificates are issued side by side.
+        ...["-set_serial", `0x${randomBytes(8).toString("hex")}`],
         ...["-days", "730", "-extfile", "ext.cnf", "-extensions", ext, "-out", `${name}.pem`],
       );
     }
   };
-  const rsa = ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"];
-  await issue("rsa", rsa, "/CN=Platen Test Signer/O=Example K.K.", "signer_ext");
-  await issue("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], "/CN=Platen EC Signer", "signer_ext");
-  await issue(
-    "japanese",
-    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"],
-    "/CN=山田 花子/O=株式会社テスト",
-    "signer_ext",
-  );
-  await issue(
-    "ec521",
-    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521"],
-    "/CN=Platen EC P-521 Signer",
-    "signer_ext",
-  );
-  await issue(
-    "ec384",
-    ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
-    "/CN=Platen EC P-384 Signer",
-    "signer_ext",
-  );
-  await issue("expired", rsa, "/CN=Platen Expired Signer", "signer_ext", {
-    start: "20200101000000Z",
-    end: "20210101000000Z",
-  });
-  await issue(
-    "weak",
-    ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"],
-    "/CN=Platen Weak Signer",
-    "signer_ext",
-  );
-  await issue("tsa", rsa, "/CN=Platen Test TSA", "tsa_ext");
+  const rsa2048 = ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"];
+  // Side by side: key generation is most of the time, and the issuers share nothing but the CA.
+  await Promise.all([
+    issue("rsa", rsa2048, "/CN=Platen Test Signer/O=Example K.K.", "signer_ext"),
+    issue("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], "/CN=Platen EC Signer", "signer_ext"),
+    issue(
+      "japanese",
+      ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"],
+      "/CN=山田 花子/O=株式会社テスト",
+      "signer_ext",
+    ),
+    issue(
+      "ec521",
+      ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521"],
+      "/CN=Platen EC P-521 Signer",
+      "signer_ext",
+    ),
+    issue(
+      "ec384",
+      ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
+      "/CN=Platen EC P-384 Signer",
+      "signer_ext",
+    ),
+    issue("expired", rsa2048, "/CN=Platen Expired Signer", "signer_ext", {
+      start: "20200101000000Z",
+      end: "20210101000000Z",
+    }),
+    issue("weak", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"], "/CN=Platen Weak Signer", "signer_ext"),
+    issue("tsa", rsa2048, "/CN=Platen Test TSA", "tsa_ext"),
+  ]);
 
   writeFileSync(path("tsaserial"), "01\n");
   writeFileSync(
@@ -217,17 +218,20 @@ async function makeFixtures(): Promise<SigningFixtures> {
       certPath: path(`${name}.pem`),
     };
   };
+  const [rsa, ec, ecP384, ecP521, japanese, expired, weak] = await Promise.all(
+    ["rsa", "ec", "ec384", "ec521", "japanese", "expired", "weak"].map(identity),
+  );
   return {
     dir,
     caPem: readFileSync(path("ca.pem")),
     caPath: path("ca.pem"),
-    rsa: await identity("rsa"),
-    ec: await identity("ec"),
-    ecP384: await identity("ec384"),
-    ecP521: await identity("ec521"),
-    japanese: await identity("japanese"),
-    expired: await identity("expired"),
-    weak: await identity("weak"),
+    rsa,
+    ec,
+    ecP384,
+    ecP521,
+    japanese,
+    expired,
+    weak,
     tsa: {
       keyPath: path("tsa.key"),
       certPath: path("tsa.pem"),
