@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, type KeyObject, X509Certificate } from "node:crypto";
 import type { Clock } from "#shared/clock.ts";
-import { Pkcs12PasswordError, readPkcs12 } from "./pkcs12.ts";
+import { MAX_PKCS12_ITERATIONS, Pkcs12PasswordError, Pkcs12UnsupportedError, readPkcs12 } from "./pkcs12.ts";
 import { fillBoth } from "#shared/i18n/texts.ts";
 import { identityRefused } from "./signing-errors.ts";
 import { signingText } from "./signing-text.ts";
@@ -45,6 +45,7 @@ export async function importIdentity(
   const certs = certificates.map((der) => parseCertificate(der));
   const privateKey = keys[0];
   if (!privateKey) throw identityRefused("privateKey", signingText.noKey);
+  if (certs.length === 0) throw identityRefused("certificate", signingText.noCertificate);
   const leaf = certs.find((cert) => cert.checkPrivateKey(privateKey));
   if (!leaf) {
     throw identityRefused("privateKey", signingText.keyMismatch);
@@ -75,6 +76,13 @@ async function openPkcs12(input: { pkcs12: string; password: string }) {
   } catch (error) {
     if (error instanceof Pkcs12PasswordError) {
       throw identityRefused("password", signingText.wrongPassword, error);
+    }
+    if (error instanceof Pkcs12UnsupportedError) {
+      const text =
+        error.reason === "legacy-encryption"
+          ? signingText.legacyPkcs12
+          : fillBoth(signingText.pkcs12Iterations, { max: MAX_PKCS12_ITERATIONS });
+      throw identityRefused("pkcs12", text, error);
     }
     throw identityRefused("pkcs12", signingText.notPkcs12, error);
   }

@@ -21,6 +21,7 @@ export const signingText = {
     en: "the private key is not a readable, unencrypted PEM key",
     ja: "秘密鍵を暗号化されていない PEM として読み取れません",
   },
+  noCertificate: { en: "the file holds no certificate", ja: "ファイルに証明書が含まれていません" },
   noPemCertificate: { en: "no PEM certificate was found", ja: "PEM 証明書が見つかりません" },
   notX509: { en: "a certificate is not readable X.509", ja: "証明書を X.509 として読み取れません" },
   weakKey: {
@@ -29,4 +30,12 @@ export const signingText = {
   },
   expired: { en: "the certificate expired on {date}", ja: "証明書の有効期限は {date} に切れています" },
   notYetValid: { en: "the certificate is not valid before {date}", ja: "証明書は {date} まで有効になりません" },
+  legacyPkcs12: {
+    en: "the PKCS#12 file uses a legacy encryption (3DES or RC2): export it again with AES, e.g. openssl pkcs12 -export of OpenSSL 3",
+    ja: "PKCS#12 ファイルが旧式の暗号化 (3DES または RC2) を使っています。AES で書き出し直してください (例: OpenSSL 3 の openssl pkcs12 -export)",
+  },
+  pkcs12Iterations: {
+    en: "the PKCS#12 file asks for more than {max} key-derivation iterations in all",
+    ja: "PKCS#12 ファイルの鍵導出の反復回数が合計 {max} 回を超えています",
+  },
 } as const satisfies TextTable;
