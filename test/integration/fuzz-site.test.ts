@@ -6,11 +6,13 @@ import type { HostTargets } from "../helpers/fuzz/host-cases.ts";
 import { fuzzRoute } from "../helpers/fuzz/host-run.ts";
 import type { FuzzJson } from "../helpers/fuzz/hostile-values.ts";
 import { type HostRoute, routeName, siteFuzzRoutes } from "../helpers/fuzz/host-routes.ts";
-import { type RunningStack, removeDataDir, startStack, UNLIMITED } from "../helpers/local-stack.ts";
+import { fetchFromAddress } from "../helpers/loopback-source.ts";
 import { makeUser, manage, sessionOf, useStackIdentityKeys } from "../helpers/management-fixtures.ts";
+import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { generateFile, type GeneratedFile } from "../helpers/site-fixtures.ts";
 import { csrfOf, FakeIdentity } from "../helpers/site-direct.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { createSeededLike } from "../helpers/sync-fixtures.ts";
 
 /**
  * Bad input, at scale, on every route of the site (functions/site): its route table gives the
@@ -22,6 +24,8 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
  * cross-site POST now and then. Every answer: no 5xx, no stack trace or file path, and a refusal is
  * the site's HTML page or the catalogue's error body (test/helpers/fuzz/host-checks.ts).
  * `FUZZ_RUNS` cases per route (default in fuzz-config.ts), `FUZZ_SEED`; `npm run fuzz` is the long run.
+ * On the worker's shared stack: two seed-shaped workspaces and their ADMINs of the file's own, its requests
+ * from a loopback address no other file uses (the login limits count per source address).
  */
 
 const routes = siteFuzzRoutes(siteRoutes(new FakeIdentity()));
@@ -31,8 +35,10 @@ const LAST = ["POST /templates/:templateId/withdraw", "POST /designs/:designId/a
 const rank = (r: HostRoute) => LAST.indexOf(routeName(r));
 const ordered = [...routes].sort((x, y) => rank(x) - rank(y));
 
-let stack: RunningStack;
+let stack: SharedStack;
+let restoreFetch: (() => Promise<void>) | undefined;
 let origin: string;
+let adminEmail = "";
 const own: Record<string, string> = {};
 const foreign: Record<string, string> = {};
 let cookies: { name: string; header: string }[] = [];
@@ -43,16 +49,17 @@ const SETTINGS_ACTIONS = ["update", "enable", "disable", "secret", "regenerate",
 let actionTurn = 0;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { PLATEN_RATE_LIMITS: JSON.stringify({ ...JSON.parse(UNLIMITED), preview: 1e6 }) } });
+  stack = await sharedStack();
   useStackEmulators(stack.dataDir);
   useStackIdentityKeys(stack);
   origin = new URL(stack.localJson.siteUrl).origin;
-  const [a, b] = stack.localJson.workspaces as [
-    (typeof stack.localJson.workspaces)[0],
-    (typeof stack.localJson.workspaces)[0],
-  ];
-  const admin = stack.localJson.users.find((u) => u.workspaceIds.includes(a.id))!;
-  const other = stack.localJson.users.find((u) => u.workspaceIds.includes(b.id) && !u.workspaceIds.includes(a.id))!;
+  restoreFetch = await fetchFromAddress("127.0.0.33", `${origin}/`);
+  const [a, b] = await Promise.all([
+    createSeededLike(stack, "Fuzz site A"),
+    createSeededLike(stack, "Fuzz site B", "free"),
+  ]);
+  const [admin, other] = await Promise.all([makeUser({ [a.id]: "admin" }), makeUser({ [b.id]: "admin" })]);
+  adminEmail = admin.email;
   const reader = await makeUser({ [a.id]: "read" });
   const session = await sessionOf(admin.id);
   const sessionValue = session.slice(session.indexOf("=") + 1);
@@ -122,8 +129,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (stack) removeDataDir(stack.dataDir);
+  await restoreFetch?.();
+  await stack?.release();
 });
 
 /** A JWT-shaped value with its payload replaced (the signature no longer matches). */
@@ -149,7 +156,7 @@ const EDITOR_FIELDS = {
 /** Form fields each route reads (functions/site/pages), with values it would accept. */
 function formFields(route: HostRoute): Record<string, string> {
   const p = route.path;
-  if (p === "/login") return { email: "demo@platen.local", password: "wrong password", return_to: "/designs" };
+  if (p === "/login") return { email: adminEmail, password: "wrong password", return_to: "/designs" };
   if (p === "/logout") return { logout_csrf: logoutCsrf };
   if (p === "/file/:requestId/:fileId") return { passcode: passcodeFile.passcode ?? "" };
   if (p.endsWith("/invitations")) return { email: "guest@example.com", action: "add" };
