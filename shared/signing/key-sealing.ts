@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { KMSClientConfig } from "@aws-sdk/client-kms";
 import * as z from "zod";
 import { ConfigError, type Environment, environment } from "#shared/config/settings.ts";
 
@@ -86,10 +87,13 @@ export function fileKeySealer(path: string): KeySealer {
  * AWS: envelope encryption under the stack's KMS key. Each seal asks KMS for a data key (GenerateDataKey,
  * AES_256) with the workspace and identity as its encryption context, encrypts locally and keeps the
  * encrypted data key beside the ciphertext; opening asks KMS to decrypt it with the same context. The
- * client is loaded only here, by the functions that hold identities.
+ * client is loaded on first use, by the functions that hold identities (`clientConfig`: the region and
+ * credentials of the environment unless given, as tests give an endpoint).
  */
-export function kmsKeySealer(keyId: string): KeySealer {
-  const kms = import("@aws-sdk/client-kms").then((sdk) => ({ sdk, client: new sdk.KMSClient({}) }));
+export function kmsKeySealer(keyId: string, clientConfig: KMSClientConfig = {}): KeySealer {
+  let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-kms"); client: import("@aws-sdk/client-kms").KMSClient }>;
+  const kms = () =>
+    (loaded ??= import("@aws-sdk/client-kms").then((sdk) => ({ sdk, client: new sdk.KMSClient(clientConfig) })));
   const encryptionContext = (context: SealContext) => ({
     purpose: "platen-signing-key",
     workspaceId: context.workspaceId,
@@ -97,7 +101,7 @@ export function kmsKeySealer(keyId: string): KeySealer {
   });
   return {
     seal: async (plain, context) => {
-      const { sdk, client } = await kms;
+      const { sdk, client } = await kms();
       const out = await client.send(
         new sdk.GenerateDataKeyCommand({
           KeyId: keyId,
@@ -119,7 +123,7 @@ export function kmsKeySealer(keyId: string): KeySealer {
     },
     unseal: async (sealed, context) => {
       if (sealed.scheme !== "kms" || !sealed.encryptedKey) throw new Error("this key was not sealed with KMS");
-      const { sdk, client } = await kms;
+      const { sdk, client } = await kms();
       const out = await client.send(
         new sdk.DecryptCommand({
           KeyId: keyId,
