@@ -11,6 +11,7 @@ import { issueText } from "#shared/validation/zod-messages.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import type { RawBundle } from "./bundle-codec.ts";
 import { einvoiceProblems } from "./einvoice-rules.ts";
+import { recordProblems } from "./record-rules.ts";
 
 /**
  * What a design bundle may hold (shared/authoring/README.md#bundle-limits). A bundle is
@@ -143,6 +144,10 @@ export function checkBundle(raw: RawBundle): { bundle?: DesignBundle; problems: 
   const manifest = parsed.success ? parsed.data : undefined;
   if (!problems.full)
     for (const problem of einvoiceProblems(raw, { manifest, sampleFits }, () => manifestAt(["einvoice"])))
+      if (!problems.add(problem)) break;
+  // design.json `record`: each expression parses as the generation will evaluate it (shared/records/README.md).
+  if (manifest?.record && !problems.full)
+    for (const problem of recordProblems(manifest.record, (field) => manifestAt(["record", field])))
       if (!problems.add(problem)) break;
   if (!manifest) return { problems: problems.list() };
   const { template, css, einvoiceMapping, assets } = raw;

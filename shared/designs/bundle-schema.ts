@@ -177,6 +177,27 @@ const signatureText = z
   .max(256)
   .refine((text) => !/\p{Cc}/u.test(text), "one line of text, without control characters");
 
+/** One Liquid expression of design.json `record` (what goes between `{{` and `}}`). */
+const recordExpression = z.string().trim().min(1).max(500);
+
+/** The kinds of document a record may be (design.json `record.type`). */
+export const RECORD_TYPES = ["invoice", "quotation", "delivery-note", "order", "receipt", "contract", "other"] as const;
+
+/** design.json `record`: which values of a generated file make its transaction record (shared/records/README.md). */
+export const recordSpecSchema = z
+  .object({
+    type: z.enum(RECORD_TYPES),
+    date: recordExpression,
+    amount: recordExpression,
+    currency: recordExpression.optional(),
+    counterparty: recordExpression,
+    number: recordExpression.optional(),
+    registrationNumber: recordExpression.optional(),
+  })
+  .strict();
+
+export type RecordSpec = z.infer<typeof recordSpecSchema>;
+
 /** The bundle file holding a design's e-invoice mapping (design.json `einvoice.data`). */
 export const EINVOICE_MAPPING_FILE = "einvoice.liquid";
 
@@ -251,6 +272,11 @@ export const designManifestSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Every generated file becomes a kept transaction record (shared/records/README.md): each value is a
+     * Liquid expression evaluated against the params (and `einvoice`); publishing checks that they parse.
+     */
+    record: recordSpecSchema.optional(),
     /** Info dictionary entries of every PDF of the design; a request's `metadata` overrides them field by field. */
     metadata: pdfMetadataSchema.optional(),
     parameters: z.array(parameterSpecSchema).max(500),

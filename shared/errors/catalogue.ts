@@ -83,6 +83,11 @@ export const catalogue = {
     en: "The document's e-invoice data breaks EN 16931 rules: details name each field and rule.",
     ja: "文書の電子インボイスのデータが EN 16931 の規則に違反しています。details に各項目と規則を示します。",
   },
+  RECORD_FIELDS_INVALID: {
+    status: 422,
+    en: "The document's record field {field} is not valid: {reason}",
+    ja: "文書の記録項目 {field} が正しくありません: {reason}",
+  },
   SIGNING_FAILED: {
     status: 422,
     en: 'The document could not be signed with the signing identity "{label}": {reason}',

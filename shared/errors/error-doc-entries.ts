@@ -154,6 +154,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "示された各項目が規則を満たすよう params（またはデザインの einvoice.liquid マッピング）を修正してから、再度送信してください。",
     },
   },
+  RECORD_FIELDS_INVALID: {
+    when: {
+      en: "The design keeps a transaction record of every file (`record` in design.json), and one of its fields did not evaluate to a valid value for these params: a date that is not a real YYYY-MM-DD day, an amount that is not a number or has more decimals than its currency, an empty counterparty, a registration number that is not T and 13 digits. `details` names the field (`record.date`, `record.amount`, …). Sync answers it; an async file fails with it. No browser is taken, no record is made and nothing is billed.",
+      ja: "デザインが生成する各ファイルを取引記録として保存し（design.json の `record`）、このパラメーターではその項目が正しい値になりませんでした（実在しない日付や YYYY-MM-DD 以外の日付、数値でない金額や通貨の桁数を超える小数、空の取引先、T と 13 桁の数字でない登録番号など）。`details` が項目（`record.date`、`record.amount` など）を示します。同期生成はこのエラーで応答し、非同期生成ではそのファイルがこのコードで失敗します。ブラウザーは使われず、記録は作られず、課金されません。",
+    },
+    todo: {
+      en: "Correct the params (or the design's record expressions) so the named field has a valid value, then send the request again.",
+      ja: "示された項目が正しい値になるよう params（またはデザインの record の式）を修正してから、再度送信してください。",
+    },
+  },
   SIGNING_FAILED: {
     when: {
       en: "The design signs its documents (`signature` in design.json) and this one could not be signed: the workspace has no signing identity of the design's label any more, its certificate expired, the page of a visible signature does not exist, or, for level B-T, the time-stamp authority did not answer after three attempts. A document asked to be B-T is never delivered without its time-stamp. Sync answers it; an async file fails with it. Nothing is billed.",

@@ -1,0 +1,40 @@
+/**
+ * Kept transaction records (電子取引データ): a design's `record` evaluated per file, each record chained to
+ * its workspace's previous one, its PDF kept under a lock, searched, exported and verified (README.md).
+ */
+export {
+  counterpartySearchForm,
+  DEFAULT_RECORD_CURRENCY,
+  evaluateRecordFields,
+  minorUnits,
+  recordDate,
+  recordExpressionProblem,
+  recordFieldsInvalid,
+  type RecordFields,
+  type RecordScope,
+} from "./record-fields.ts";
+export {
+  canonicalJson,
+  chainHashOf,
+  chainNext,
+  type ChainedFields,
+  GENESIS_HASH,
+  type KeptRecord,
+  sealRecord,
+  sha256Hex,
+} from "./record-chain.ts";
+export { type BrokenReason, type VerifyPorts, type VerifyReport, verifyRecords } from "./verify-records.ts";
+export {
+  DEFAULT_RETENTION_YEARS,
+  keptRecordSchema,
+  RecordCursorInvalid,
+  recordPdfKey,
+  type RecordPage,
+  type RecordPdfs,
+  type RecordQuery,
+  type RecordStore,
+  RETENTION_YEARS,
+  type RetentionYears,
+  type UnchainedRecord,
+} from "./record-store.ts";
+export { addYears, type KeepRecordDeps, keepRecord, type RecordedFile } from "./keep-record.ts";
