@@ -136,7 +136,7 @@ export async function removeSigningIdentity(
 ): Promise<void> {
   const found = (await deps.store.list(workspaceId)).find((i) => i.id === identityId);
   if (!found || !(await deps.store.delete(found))) throw new PlatenError("SIGNING_IDENTITY_NOT_FOUND");
-  unsealed.delete(found.id);
+  unsealed.delete(`${workspaceId}/${found.id}`);
   await deps.audit.record(
     { workspaceId, actor, action: "signing-identity.delete", target: found.id, detail: { label: found.label } },
     deps.clock,
@@ -177,7 +177,7 @@ export const workspaceHasSigningLabel = (workspaceId: string, labelName: string)
   signingLabelExists({ store: dynamoIdentityStore }, workspaceId, labelName);
 
 /**
- * Keys opened in this container, by identity id and the seal's hash: a batch opens its key once, not
+ * Keys opened in this container, by workspace and identity id and the seal's hash: a batch opens its key once, not
  * per file (KMS is asked once); the item is read every time, so a removed identity is never used.
  */
 const unsealed = new BoundedCache<string, { seal: string; key: Buffer }>({ maxBytes: 1_000_000, maxEntries: 64 });
@@ -195,10 +195,12 @@ export async function loadSigningIdentity(
   const stored = await deps.store.byLabel(workspaceId, labelName);
   if (!stored) return undefined;
   const seal = createHash("sha256").update(JSON.stringify(stored.sealedKey)).digest("hex");
-  let pkcs8 = unsealed.get(stored.id);
+  // Keyed by the whole seal context: the same sealed key under another workspace must be unsealed (and fail).
+  const cacheKey = `${workspaceId}/${stored.id}`;
+  let pkcs8 = unsealed.get(cacheKey);
   if (pkcs8?.seal !== seal) {
     pkcs8 = { seal, key: await deps.sealer.unseal(stored.sealedKey, { workspaceId, identityId: stored.id }) };
-    unsealed.set(stored.id, pkcs8, pkcs8.key.length);
+    unsealed.set(cacheKey, pkcs8, pkcs8.key.length);
   }
   const identity: SigningIdentity = {
     privateKey: createPrivateKey({ key: pkcs8.key, format: "der", type: "pkcs8" }),

@@ -238,6 +238,28 @@ describe("using and removing an identity", () => {
     expect(await loadSigningIdentity(d.all, "W2", "seal")).toBeUndefined();
   });
 
+  it("opens a key once per container and seal; a copy of the item in another workspace does not open", async () => {
+    const d = deps();
+    let unseals = 0;
+    const counting: SigningDeps = {
+      ...d.all,
+      sealer: {
+        seal: (plain, context) => d.all.sealer.seal(plain, context),
+        unseal: (sealed, context) => {
+          unseals++;
+          return d.all.sealer.unseal(sealed, context);
+        },
+      },
+    };
+    await addSigningIdentity("W1", createIdentityBody.parse(p12(fixtures.ec)), admin, counting);
+    for (let file = 0; file < 3; file++) expect(await loadSigningIdentity(counting, "W1", "seal")).toBeDefined();
+    expect(unseals).toBe(1);
+    // Opened in W1 already: the same id and seal under W2 are unsealed under W2's context, and fail.
+    d.store.items.push({ ...d.store.items[0]!, workspaceId: "W2" });
+    await expect(loadSigningIdentity(counting, "W2", "seal")).rejects.toThrow();
+    expect(unseals).toBe(2);
+  });
+
   it("removes by id within its workspace only: another workspace's id is not found", async () => {
     const d = deps();
     const view = await addSigningIdentity("W1", createIdentityBody.parse(p12(fixtures.rsa)), admin, d.all);
