@@ -1,5 +1,5 @@
 import { managementHandler } from "#shared/http/management-handler.ts";
-import { addSigningIdentity, createIdentityBody, defaultSigningDeps } from "#shared/signing/identities.ts";
+import { addSigningIdentity, createIdentityRequest, defaultSigningDeps } from "#shared/signing/identities.ts";
 
 /**
  * POST /v1/workspace/{workspaceId}/signing-identities (OpenAPI createSigningIdentity, ADMIN): 201 with the
@@ -10,7 +10,7 @@ export const handler = managementHandler(
   async function handleCreateSigningIdentity(_req, { grant, body }) {
     const view = await addSigningIdentity(
       grant.workspaceId,
-      body(createIdentityBody),
+      body(createIdentityRequest),
       grant.actor,
       defaultSigningDeps(),
     );

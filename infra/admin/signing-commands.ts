@@ -3,7 +3,7 @@ import { detailMessage } from "#shared/errors/error-body.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import {
   addSigningIdentity,
-  createIdentityBody,
+  createIdentityRequest,
   defaultSigningDeps,
   listSigningIdentities,
   removeSigningIdentity,
@@ -87,7 +87,7 @@ export const signingCommands: AdminCommand[] = [
     ],
     run: async (args) => {
       const workspaceId = await workspaceOf(args);
-      const parsed = createIdentityBody.safeParse(identityBody(args));
+      const parsed = createIdentityRequest.safeParse(identityBody(args));
       if (!parsed.success)
         throw new UsageError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const view = await domain(() => addSigningIdentity(workspaceId, parsed.data, operator, defaultSigningDeps()));

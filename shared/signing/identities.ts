@@ -40,23 +40,35 @@ const label = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "1–64 characters: let
 const material = (what: string) =>
   z.string().min(1).max(MAX_INPUT_CHARS, `at most ${MAX_INPUT_CHARS} characters of ${what}`);
 
-/** POST …/signing-identities: a PKCS#12 file and its password, or a PEM key and its PEM chain. */
-export const createIdentityBody = z.union([
-  z
-    .object({
-      label,
-      pkcs12: material("base64").regex(/^[A-Za-z0-9+/=\s]+$/, "base64 of a PKCS#12 (.p12, .pfx) file"),
-      password: z.string().max(1024),
-    })
-    .strict(),
-  z
-    .object({
-      label,
-      privateKeyPem: material("PEM"),
-      certificateChainPem: material("PEM"),
-    })
-    .strict(),
-]);
+const pkcs12Form = z
+  .object({
+    label,
+    pkcs12: material("base64").regex(/^[A-Za-z0-9+/=\s]+$/, "base64 of a PKCS#12 (.p12, .pfx) file"),
+    password: z.string().max(1024),
+  })
+  .strict();
+const pemForm = z
+  .object({
+    label,
+    privateKeyPem: material("PEM"),
+    certificateChainPem: material("PEM"),
+  })
+  .strict();
+
+/** POST …/signing-identities: a PKCS#12 file and its password, or a PEM key and its PEM chain (OpenAPI's oneOf). */
+export const createIdentityBody = z.union([pkcs12Form, pemForm]);
+
+/**
+ * `createIdentityBody` as the API and the CLI check it: a body with `pkcs12` is checked as that form, any other
+ * as the PEM form, so a missing field is named (a union alone answers "Invalid input" without a field).
+ */
+export const createIdentityRequest = z.unknown().transform((value, ctx): z.infer<typeof createIdentityBody> => {
+  const form = typeof value === "object" && value !== null && "pkcs12" in value ? pkcs12Form : pemForm;
+  const parsed = form.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+  return z.NEVER;
+});
 export type CreateIdentityBody = z.infer<typeof createIdentityBody>;
 
 /** Who asks, as the audit log records it. */

@@ -188,14 +188,20 @@ describe("refusals: 400 VALIDATION_FAILED naming the field", () => {
     expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
-  it("refuses unknown fields, a missing password and a body mixing both forms", async () => {
-    for (const body of [
-      { ...rsaP12("x"), keyPassword: "p" },
-      { label: "x", pkcs12: fixtures.rsa.pkcs12.toString("base64") },
-      { ...rsaP12("x"), privateKeyPem: fixtures.rsa.keyPem.toString() },
-    ]) {
+  it("names an unknown field, a missing password or chain, and a body mixing both forms", async () => {
+    const cases: [unknown, string][] = [
+      [{ ...rsaP12("x"), keyPassword: "p" }, "keyPassword"],
+      [{ label: "x", pkcs12: fixtures.rsa.pkcs12.toString("base64") }, "password"],
+      [{ label: "x", privateKeyPem: fixtures.rsa.keyPem.toString() }, "certificateChainPem"],
+      [{ ...rsaP12("x"), privateKeyPem: fixtures.rsa.keyPem.toString() }, "privateKeyPem"],
+    ];
+    for (const [body, field] of cases) {
       const res = await call("POST", path(a), { token: adminA }, body);
-      expect([res.status, res.body.code]).toEqual([400, "VALIDATION_FAILED"]);
+      expect([res.status, res.body.code, res.body.details.map((d: { field: string }) => d.field)]).toEqual([
+        400,
+        "VALIDATION_FAILED",
+        [field],
+      ]);
     }
     // Nothing refused was kept.
     expect((await storedItems(a)).map((i) => i.label).sort()).toEqual(["company-seal", "ec.seal_2"]);
