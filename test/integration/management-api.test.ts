@@ -61,7 +61,10 @@ beforeAll(async () => {
 afterAll(() => stack?.release());
 
 const ep = () => `/workspace/${a.workspaceId}/webhook-endpoints`;
-/** The seven webhook-endpoint operations (and rotation), on an endpoint id that may not exist. */
+/**
+ * The seven webhook-endpoint operations (and rotation), on an endpoint id that may not exist, and the
+ * signing-identity writes (ADMIN, like them; shared/signing/README.md#identities).
+ */
 const operations = (id: string): [string, string, unknown?][] => [
   ["GET", ep()],
   ["POST", ep(), { url: hook("denied") }],
@@ -72,6 +75,8 @@ const operations = (id: string): [string, string, unknown?][] => [
   ["PATCH", `/workspace/${a.workspaceId}/webhook`, { url: hook("single") }],
   ["PATCH", "/workspace/webhook", { url: hook("single") }],
   ["POST", `/workspace/${a.workspaceId}/application-token/regenerate`],
+  ["POST", `/workspace/${a.workspaceId}/signing-identities`, { label: "denied", pkcs12: "AAAA", password: "p" }],
+  ["DELETE", `/workspace/${a.workspaceId}/signing-identities/${id}`],
 ];
 
 async function unownedEndpoint(name: string): Promise<string> {
