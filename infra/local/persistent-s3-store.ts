@@ -23,7 +23,9 @@ import { escapeHtml } from "#shared/html/html.ts";
  * of `npm start` (fauxqs, which serves SQS, keeps S3 in memory only). It answers, path-style,
  * the S3 calls Platen makes through the SDK — CreateBucket, PutObject, GetObject, HeadObject,
  * DeleteObject, ListObjectsV2 by prefix — and nothing else (501). Each put is written then renamed before it answers,
- * so a crash never leaves a torn object; bodies are read from disk, never held in memory.
+ * so a crash never leaves a torn object; bodies are read from disk, never held in memory. A put with Object Lock
+ * (`x-amz-object-lock-mode`, `x-amz-object-lock-retain-until-date`, as the records bucket's) locks its object: an
+ * overwrite or delete before that date is refused with 403 AccessDenied, as compliance mode refuses it in AWS.
  */
 export interface PersistentS3 {
   /** Whether the request is for this store: a bucket it has, or one being created. */
@@ -51,6 +53,8 @@ export function persistentS3(dir: string): PersistentS3 {
       if (!buckets.has(bucket)) return s3Error(res, 404, "NoSuchBucket", "The specified bucket does not exist.");
       if (req.url?.includes("?") && hasSubresource(req.url)) return notImplemented(res);
       const files = objectFiles(dir, bucket, key);
+      if ((req.method === "PUT" || req.method === "DELETE") && lockedUntil(files) !== undefined)
+        return s3Error(res, 403, "AccessDenied", "Access Denied because object protected by object lock.");
       if (req.method === "PUT") return putObject(req, res, files);
       if (req.method === "GET" || req.method === "HEAD") return getObject(req, res, files);
       if (req.method === "DELETE") {
@@ -117,6 +121,21 @@ interface Head {
   contentType?: string;
   metadata?: Record<string, string>;
   etag?: string;
+  /** Object Lock: the mode and the retain-until date (ISO) the object was put with. */
+  lock?: { mode: string; retainUntil: string };
+}
+
+/** The retain-until date of an object still locked now (wall clock, as S3's), else undefined. */
+function lockedUntil(files: ObjectFiles): string | undefined {
+  const lock = readObject(files)?.head.lock;
+  return lock && Date.parse(lock.retainUntil) > Date.now() ? lock.retainUntil : undefined;
+}
+
+/** The lock a put asks for; a mode without a valid date (or the reverse) locks nothing, as S3 refuses such a put. */
+function lockOf(req: IncomingMessage): Head["lock"] {
+  const mode = header(req, "x-amz-object-lock-mode");
+  const until = Date.parse(header(req, "x-amz-object-lock-retain-until-date") ?? "");
+  return mode && Number.isFinite(until) ? { mode, retainUntil: new Date(until).toISOString() } : undefined;
 }
 
 async function putObject(req: IncomingMessage, res: ServerResponse, files: ObjectFiles): Promise<void> {
@@ -126,10 +145,12 @@ async function putObject(req: IncomingMessage, res: ServerResponse, files: Objec
   const raw = Buffer.concat(parts);
   const body = isAwsChunked(req) ? decodeAwsChunked(raw) : raw;
   const etag = `"${createHash("md5").update(body).digest("hex")}"`;
+  const lock = lockOf(req);
   const head: Head = {
     contentType: header(req, "content-type") ?? "application/octet-stream",
     metadata: userMetadata(req),
     etag,
+    ...(lock && { lock }),
   };
   const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, "utf8"), body]);
   writeFileSync(`${files.current}.tmp`, bytes);
@@ -151,6 +172,10 @@ async function getObject(req: IncomingMessage, res: ServerResponse, files: Objec
     "Content-Length": String(stat.size - offset),
     "Last-Modified": stat.mtime.toUTCString(),
     ...(head.etag && { ETag: head.etag }),
+    ...(head.lock && {
+      "x-amz-object-lock-mode": head.lock.mode,
+      "x-amz-object-lock-retain-until-date": head.lock.retainUntil,
+    }),
     ...Object.fromEntries(Object.entries(head.metadata ?? {}).map(([k, v]) => [`x-amz-meta-${k}`, v])),
   });
   if (req.method === "HEAD" || stat.size === offset) return void res.end();

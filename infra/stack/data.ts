@@ -1,6 +1,6 @@
 import { Duration } from "aws-cdk-lib";
 import { AttributeType, BillingMode, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectLockRetention } from "aws-cdk-lib/aws-s3";
 import { Key } from "aws-cdk-lib/aws-kms";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
@@ -151,7 +151,12 @@ function createBucket(scope: Construct, def: BucketDefinition, settings: StageSe
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     encryption: BucketEncryption.S3_MANAGED,
     enforceSSL: true,
-    versioned: false,
+    // Object Lock needs versioning; compliance mode keeps every version until its date, whoever asks.
+    versioned: def.objectLock !== undefined,
+    ...(def.objectLock && {
+      objectLockEnabled: true,
+      objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(def.objectLock.defaultDays)),
+    }),
     removalPolicy: settings.removalPolicy,
     cors: def.browserGet
       ? [

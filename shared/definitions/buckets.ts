@@ -12,6 +12,12 @@ export interface BucketDefinition {
    * redirected `fetch` carries the API's `appkey` along, which needs a preflight).
    */
   browserGet?: boolean;
+  /**
+   * S3 Object Lock in compliance mode: no object can be overwritten or deleted before its retain-until
+   * date, by anyone (shared/records/README.md#where-the-pdfs-live). Versioned, as Object Lock requires;
+   * no lifecycle expiry. `defaultDays` is the bucket's default retention, for a put that names none.
+   */
+  objectLock?: { mode: "COMPLIANCE"; defaultDays: number };
 }
 
 /** Default file retention of a workspace (shared/generation/README.md#request-states-and-retention). */
@@ -33,6 +39,13 @@ export const buckets = {
       { prefix: "pages/", days: 1 },
     ],
     browserGet: true,
+  },
+  records: {
+    id: "records",
+    envVar: "BUCKET_RECORDS",
+    purpose: "the PDFs of kept transaction records, locked for the workspace's record retention (7 or 10 years)",
+    // Seven years of 365 days plus the two leap days they may hold: never shorter than the default retention.
+    objectLock: { mode: "COMPLIANCE", defaultDays: 7 * 365 + 2 },
   },
 } as const satisfies Record<string, BucketDefinition>;
 

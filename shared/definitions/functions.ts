@@ -134,8 +134,10 @@ export const functions = {
     // Signs the files of signed designs: opens the identity's key and records its use (workspaces).
     ...api("generate-sync", {
       ...generation,
-      tablesWrite: [...(generation.tablesWrite ?? []), "webhooks", "workspaces"],
+      // `records`: a record design's files are kept as records (shared/records/README.md).
+      tablesWrite: [...(generation.tablesWrite ?? []), "webhooks", "workspaces", "records"],
       bucketsRead: [...(generation.bucketsRead ?? []), "files"],
+      bucketsWrite: [...(generation.bucketsWrite ?? []), "records"],
       signingKeys: "open",
     }),
     timeoutSeconds: 60,
@@ -177,9 +179,10 @@ export const functions = {
     access: {
       tablesRead: ["workspaces", "designs"],
       // `workspaces`: a signed design's file records its identity's use in the audit log.
-      tablesWrite: ["requests", "files", "usage", "webhooks", "workspaces"],
+      // `records`: a record design's files are kept as records (shared/records/README.md).
+      tablesWrite: ["requests", "files", "usage", "webhooks", "workspaces", "records"],
       bucketsRead: ["designs", "files"],
-      bucketsWrite: ["files"],
+      bucketsWrite: ["files", "records"],
       // `render`: a file whose workspace is at its cap goes back to the queue (fair-render.ts).
       queuesSend: ["webhook", "render"],
       signingKeys: "open",

@@ -53,6 +53,10 @@ export const tables = {
     "oidc-provider models (grants, codes, sessions, tokens), login attempt counters",
   ),
   identity: table("identity", "TABLE_IDENTITY", "users, workspace memberships and registered OAuth clients"),
+  records: table("records", "TABLE_RECORDS", "kept transaction records, their chain and retention setting (years)", [
+    // Searches by date then number within a workspace (shared/records/README.md#key-design).
+    { name: "byDate", partitionKey: "pk", sortKey: "dateKey" },
+  ]),
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableId = keyof typeof tables;

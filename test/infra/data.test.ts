@@ -86,6 +86,16 @@ describe("S3 buckets of shared/definitions/buckets.ts", () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       });
+      // Object Lock needs versioning: only the records bucket has both (shared/records/README.md).
+      if ("objectLock" in def) {
+        expect(p.VersioningConfiguration).toEqual({ Status: "Enabled" });
+        expect(p.ObjectLockEnabled).toBe(true);
+        expect(p.ObjectLockConfiguration.Rule.DefaultRetention).toEqual({
+          Mode: "COMPLIANCE",
+          Days: def.objectLock.defaultDays,
+        });
+        continue;
+      }
       expect(p.VersioningConfiguration).toBeUndefined();
       const [rule, ...prefixRules] = p.LifecycleConfiguration.Rules;
       expect(rule.AbortIncompleteMultipartUpload).toEqual({ DaysAfterInitiation: 1 });

@@ -1,0 +1,294 @@
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import * as z from "zod";
+import { awsClients } from "#shared/aws/clients.ts";
+import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
+import { config } from "#shared/aws/config.ts";
+import { decodeStoredItem } from "#shared/aws/stored-item.ts";
+import { type KeptRecord, sealRecord } from "./record-chain.ts";
+import {
+  DEFAULT_RETENTION_YEARS,
+  keptRecordSchema,
+  RecordCursorInvalid,
+  type RecordPage,
+  type RecordQuery,
+  type RecordStore,
+  RETENTION_YEARS,
+  type RetentionYears,
+  type UnchainedRecord,
+} from "./record-store.ts";
+
+/*
+ * The records table (README.md#key-design), one partition per workspace `WS#<workspaceId>`:
+ * - `SEQ#<seq, 12 digits>`: a record, at its place in the chain. Taking the next place is one conditional
+ *   put, so two records made at once never share a place (the chain never forks); the loser reads the new
+ *   head and tries again. `dateKey` `<date>#<number>#<recordId>` puts it in the `byDate` index.
+ * - `FILE#<recordId>`: the file's claim, taken before its place: one record per file, whatever is retried.
+ * - `SETTINGS`: the workspace's record retention in years.
+ */
+const TABLE = "records";
+const table = () => config().tables.records;
+const pk = (workspaceId: string) => `WS#${workspaceId}`;
+const seqKey = (seq: number) => `SEQ#${String(seq).padStart(12, "0")}`;
+/** `#` and `%` escaped, so a number holding `#` cannot end the date key's part early. */
+const keyPart = (text: string | undefined) => (text ?? "").replace(/%/g, "%25").replace(/#/g, "%23");
+const dateKeyOf = (r: Pick<KeptRecord, "date" | "number" | "recordId">) =>
+  `${r.date}#${keyPart(r.number)}#${r.recordId}`;
+
+/** A claim nobody finished within this many seconds may be taken over (longer than any function runs). */
+const CLAIM_TAKEOVER_SECONDS = 15 * 60;
+/** How long a duplicate waits for the delivery that claimed the file first before it gives up (transient). */
+const CLAIM_WAIT_MS = 5000;
+/** Places tried before giving up: each lost race means another record was appended meanwhile. */
+const MAX_APPEND_ATTEMPTS = 50;
+
+const claimSchema = z.object({ claimedAt: z.string(), seq: z.number().int().optional() });
+const settingsSchema = z.object({ retentionYears: z.union([z.literal(7), z.literal(10)]) });
+const cursorSchema = z.object({ sk: z.string().startsWith("SEQ#"), dateKey: z.string() });
+
+/** Another delivery of the same file is appending its record right now: a transient error (retried). */
+export class RecordInProgress extends Error {
+  constructor(recordId: string) {
+    super(`the record of file ${recordId} is being appended by another delivery`);
+    this.name = "RecordInProgress";
+  }
+}
+
+/** The DynamoDB adapter of RecordStore. */
+export function dynamoRecordStore(): RecordStore {
+  return {
+    append,
+    find: async (workspaceId, recordId) => {
+      const claim = await readClaim(workspaceId, recordId);
+      return claim?.seq === undefined ? undefined : recordAt(workspaceId, claim.seq);
+    },
+    search,
+    chainHashAt: async (workspaceId, seq) => (await recordAt(workspaceId, seq))?.chainHash,
+    retentionYears,
+    lengthenRetention: (workspaceId, years) =>
+      updateIf({
+        TableName: table(),
+        Key: { pk: pk(workspaceId), sk: "SETTINGS" },
+        UpdateExpression: "SET retentionYears = :y",
+        ConditionExpression: "attribute_not_exists(retentionYears) OR retentionYears <= :y",
+        ExpressionAttributeValues: { ":y": years },
+      }),
+  };
+}
+
+async function append(record: UnchainedRecord): Promise<KeptRecord> {
+  const { workspaceId, recordId } = record;
+  const claim = await claimFile(workspaceId, recordId, record.createdAt);
+  if (claim.seq !== undefined) return (await recordAt(workspaceId, claim.seq))!;
+  // A claim taken over from a delivery that died may already have its place: never a second one.
+  const placed = claim.since ? await placedSince(workspaceId, recordId, claim.since) : undefined;
+  const sealed = placed ?? (await takeNextPlace(record));
+  await awsClients().ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: pk(workspaceId), sk: `FILE#${recordId}` },
+      UpdateExpression: "SET seq = :seq",
+      ExpressionAttributeValues: { ":seq": sealed.seq },
+    }),
+  );
+  return sealed;
+}
+
+/** The file's claim: new (no `seq`), taken over from a dead delivery (`since`: its time), or one already placed. */
+async function claimFile(
+  workspaceId: string,
+  recordId: string,
+  now: string,
+): Promise<{ seq?: number; since?: string }> {
+  const Key = { pk: pk(workspaceId), sk: `FILE#${recordId}` };
+  try {
+    await awsClients().ddb.send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...Key, claimedAt: now },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
+    return {};
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err;
+  }
+  const claim = await placedClaim(workspaceId, recordId);
+  if (!claim) throw new RecordInProgress(recordId);
+  if (claim.seq !== undefined) return claim;
+  const stale = Date.parse(claim.claimedAt) < Date.parse(now) - CLAIM_TAKEOVER_SECONDS * 1000;
+  const taken =
+    stale &&
+    (await updateIf({
+      TableName: table(),
+      Key,
+      UpdateExpression: "SET claimedAt = :now",
+      ConditionExpression: "claimedAt = :then AND attribute_not_exists(seq)",
+      ExpressionAttributeValues: { ":now": now, ":then": claim.claimedAt },
+    }));
+  if (!taken) throw new RecordInProgress(recordId);
+  return { since: claim.claimedAt };
+}
+
+/** Another delivery's claim, waited on for a few seconds: a live one places its record within milliseconds. */
+async function placedClaim(workspaceId: string, recordId: string) {
+  const until = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const claim = await readClaim(workspaceId, recordId);
+    if (claim?.seq !== undefined || Date.now() > until) return claim;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function readClaim(workspaceId: string, recordId: string) {
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: pk(workspaceId), sk: `FILE#${recordId}` }, ConsistentRead: true }),
+  );
+  return out.Item && decodeStoredItem(claimSchema, TABLE, out.Item);
+}
+
+/** The next place of the chain, taken by one conditional put; a lost race reads the new head and tries again. */
+async function takeNextPlace(record: UnchainedRecord): Promise<KeptRecord> {
+  for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+    const [head] = await newestRecords(record.workspaceId, 1);
+    const sealed = sealRecord(record, head);
+    try {
+      await awsClients().ddb.send(
+        new PutCommand({
+          TableName: table(),
+          Item: { pk: pk(record.workspaceId), sk: seqKey(sealed.seq), dateKey: dateKeyOf(sealed), ...sealed },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return sealed;
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+    }
+  }
+  throw new RecordInProgress(record.recordId);
+}
+
+/** The newest records of a workspace, by place, newest first (consistent: the head is exact). */
+async function newestRecords(
+  workspaceId: string,
+  limit: number,
+  ExclusiveStartKey?: Record<string, unknown>,
+): Promise<KeptRecord[] & { next?: Record<string, unknown> }> {
+  const out = await awsClients().ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :seq)",
+      ExpressionAttributeValues: { ":pk": pk(workspaceId), ":seq": "SEQ#" },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: limit,
+      ExclusiveStartKey,
+    }),
+  );
+  const records: KeptRecord[] & { next?: Record<string, unknown> } = (out.Items ?? []).map(decodeRecord);
+  records.next = out.LastEvaluatedKey;
+  return records;
+}
+
+/** The place a dead delivery took for this file after its claim, if it got that far. */
+async function placedSince(workspaceId: string, recordId: string, since: string): Promise<KeptRecord | undefined> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await newestRecords(workspaceId, 100, start);
+    for (const r of page) {
+      if (r.recordId === recordId) return r;
+      if (r.createdAt < since) return undefined;
+    }
+    start = page.next;
+  } while (start);
+  return undefined;
+}
+
+async function recordAt(workspaceId: string, seq: number): Promise<KeptRecord | undefined> {
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: pk(workspaceId), sk: seqKey(seq) }, ConsistentRead: true }),
+  );
+  return out.Item && decodeRecord(out.Item);
+}
+
+const decodeRecord = (item: Record<string, unknown>): KeptRecord => decodeStoredItem(keptRecordSchema, TABLE, item);
+
+async function retentionYears(workspaceId: string): Promise<RetentionYears> {
+  const out = await awsClients().ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: pk(workspaceId), sk: "SETTINGS" } }),
+  );
+  const years = out.Item && decodeStoredItem(settingsSchema, TABLE, out.Item).retentionYears;
+  return RETENTION_YEARS.find((y) => y === years) ?? DEFAULT_RETENTION_YEARS;
+}
+
+/** Items read per query page: filters apply after the read, so a narrow search reads several pages. */
+const QUERY_PAGE = 500;
+
+/**
+ * A search on the `byDate` index: the date range is the key condition (a month or a year reads only its
+ * own records), the other conditions filter; pages are read until `limit` matches or the range ends.
+ */
+async function search(query: RecordQuery, options: { cursor?: string; limit: number }): Promise<RecordPage> {
+  const input = searchInput(query);
+  let start: Record<string, unknown> | undefined = options.cursor
+    ? { pk: pk(query.workspaceId), ...decodeCursor(options.cursor) }
+    : undefined;
+  const records: KeptRecord[] = [];
+  do {
+    const out = await awsClients().ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    for (const item of out.Items ?? []) {
+      records.push(decodeRecord(item));
+      if (records.length === options.limit) {
+        const last = records.at(-1)!;
+        const more = item !== out.Items?.at(-1) || out.LastEvaluatedKey !== undefined;
+        return { records, ...(more && { next: encodeCursor(seqKey(last.seq), dateKeyOf(last)) }) };
+      }
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return { records };
+}
+
+function searchInput(q: RecordQuery): QueryCommandInput {
+  const filters: string[] = [];
+  const values: Record<string, unknown> = {
+    ":pk": pk(q.workspaceId),
+    ":from": q.dateFrom ?? "0000-01-01",
+    // `#` sorts before every digit and letter, `\uffff` after: every key of the last day is inside.
+    ":to": `${q.dateTo ?? "9999-12-31"}#\uffff`,
+  };
+  const names: Record<string, string> = {};
+  const add = (expression: string, name: string, value: unknown) => {
+    filters.push(expression);
+    values[name] = value;
+  };
+  if (q.type) add("#type = :type", ":type", q.type);
+  if (q.type) names["#type"] = "type";
+  if (q.currency) add("currency = :currency", ":currency", q.currency);
+  if (q.amountMin !== undefined) add("amount >= :amountMin", ":amountMin", q.amountMin);
+  if (q.amountMax !== undefined) add("amount <= :amountMax", ":amountMax", q.amountMax);
+  if (q.counterparty) add("contains(counterpartySearch, :cp)", ":cp", q.counterparty);
+  if (q.number !== undefined) add("#number = :number", ":number", q.number);
+  if (q.number !== undefined) names["#number"] = "number";
+  return {
+    TableName: table(),
+    IndexName: "byDate",
+    KeyConditionExpression: "pk = :pk AND dateKey BETWEEN :from AND :to",
+    ExpressionAttributeValues: values,
+    ...(Object.keys(names).length && { ExpressionAttributeNames: names }),
+    ...(filters.length && { FilterExpression: filters.join(" AND ") }),
+    Limit: QUERY_PAGE,
+  };
+}
+
+/** The cursor names where the next page starts, within the caller's own workspace only (pk is not in it). */
+const encodeCursor = (sk: string, dateKey: string) =>
+  Buffer.from(JSON.stringify({ sk, dateKey })).toString("base64url");
+
+function decodeCursor(cursor: string): z.infer<typeof cursorSchema> {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+  } catch {
+    throw new RecordCursorInvalid();
+  }
+}
