@@ -37,7 +37,7 @@ export {
   type RetentionYears,
   type UnchainedRecord,
 } from "./record-store.ts";
-export { addYears, type KeepRecordDeps, keepRecord, type RecordedFile } from "./keep-record.ts";
+export { addYears, type KeepRecordDeps, keepRecord, liveRecordDeps, type RecordedFile } from "./keep-record.ts";
 export { allRecords, verifyRange } from "./record-reads.ts";
 export { dynamoRecordStore, RecordInProgress } from "./dynamo-record-store.ts";
 export { s3RecordPdfs } from "./s3-record-pdfs.ts";

@@ -46,3 +46,12 @@ export function addYears(from: Date, years: number): Date {
   if (later.getUTCDate() !== from.getUTCDate()) later.setUTCDate(0);
   return later;
 }
+
+/** The deployment's stores (the records table and bucket), for the generation paths. */
+export async function liveRecordDeps(clock: Clock): Promise<KeepRecordDeps> {
+  const [{ dynamoRecordStore }, { s3RecordPdfs }] = await Promise.all([
+    import("./dynamo-record-store.ts"),
+    import("./s3-record-pdfs.ts"),
+  ]);
+  return { store: dynamoRecordStore(), pdfs: s3RecordPdfs(), clock };
+}

@@ -1,5 +1,6 @@
 import { type Environment, environment } from "#shared/config/settings.ts";
 import type { DesignBundle, PdfMetadata } from "#shared/designs/bundle-schema.ts";
+import type { ComputedInvoice } from "#shared/einvoice/model.ts";
 import { BrowserPool, type PoolStats, type RunOptions } from "./browser-pool.ts";
 import { openGuardedBrowser } from "./browser-slot.ts";
 import { launchChromium } from "./chromium-launch.ts";
@@ -67,6 +68,11 @@ export interface RenderRequest extends PdfArchiveOptions {
   budgetFrom?: "request" | "browser";
   /** Called when a browser is taken and the document's browser work starts. */
   onBrowser?: () => void;
+  /**
+   * Called after the template step, before a browser is taken, with the computed e-invoice (for a design
+   * with one): a throw refuses the document there, nothing printed (a design's record fields, shared/records).
+   */
+  onPrepared?: (einvoice: ComputedInvoice | undefined) => void;
 }
 
 /** A document whose HTML is already rendered (see `renderHtml`): only Chromium and post-processing left. */
@@ -202,6 +208,7 @@ async function renderPdf(pool: BrowserPool, config: RendererConfig, req: RenderR
     ...(req.file && { file: req.file }),
     ...(req.mappingParams && { mappingParams: req.mappingParams }),
   });
+  req.onPrepared?.(einvoice?.invoice);
   const archive = documentArchive(req.bundle, einvoice);
   const pdf = await printPdf(pool, { ...req, ...archive, html }, { deadlineAt, ...budgetOf(config, req) });
   return einvoice ? { ...pdf, einvoiceXml: einvoice.xml } : pdf;

@@ -51,10 +51,17 @@ export function templateReason(err: RenderError): string {
 }
 
 /**
- * Refusals a retry cannot change: the request's design is gone (asking again finds it gone again), or
- * the document cannot be signed (its identity removed; a time-stamp authority already asked three times).
+ * Refusals a retry cannot change: the request's design is gone (asking again finds it gone again), the
+ * document cannot be signed (its identity removed; a time-stamp authority already asked three times), or its
+ * record fields do not evaluate.
  */
-const PERMANENT_CODES = new Set<ErrorCode>(["DESIGN_NOT_FOUND", "DESIGN_VERSION_NOT_FOUND", "SIGNING_FAILED"]);
+const PERMANENT_CODES = new Set<ErrorCode>([
+  "DESIGN_NOT_FOUND",
+  "DESIGN_VERSION_NOT_FOUND",
+  "SIGNING_FAILED",
+  // The same params evaluate the same record fields on every retry (shared/records/README.md).
+  "RECORD_FIELDS_INVALID",
+]);
 
 /**
  * Why a queued file fails for good (async), or undefined when a retry may succeed. Permanent: what the

@@ -36,6 +36,13 @@ import {
 import type { Share } from "#shared/share-link.ts";
 import { type DocumentSigner, type SignerDeps, startDesignSigner } from "#shared/signing/design-signer.ts";
 import type { SyncMemory } from "./sync-memory.ts";
+import {
+  evaluateRecordFields,
+  type KeepRecordDeps,
+  keepRecord,
+  liveRecordDeps,
+  type RecordFields,
+} from "#shared/records/index.ts";
 
 /**
  * The renders did not finish within the sync budget (shared/limits/README.md#service-limits: 60 s). The edge
@@ -60,6 +67,8 @@ export interface GeneratedFile {
   pdf: Buffer;
   /** The e-invoice's XML, for a design with `einvoice`. */
   einvoiceXml?: Buffer;
+  /** A record design's fields (shared/records/README.md). */
+  record?: RecordFields;
 }
 
 export interface SyncGeneration {
@@ -88,6 +97,8 @@ export interface SyncDeps {
   pages: PageCounter;
   /** The container's memory (sync-memory.ts): storing yields to the requests it is admitting. */
   memory: SyncMemory;
+  /** Where a record design's files are kept as records; absent: the deployment's own. */
+  records?: KeepRecordDeps;
 }
 
 /** A sync request checked and templated: everything before the first effect. */
@@ -99,8 +110,8 @@ export interface PreparedSync {
   requestId: string;
   /** The files' ids, share URLs and passcodes; their records' passcode hashes are made later, off the loop. */
   plan: { files: PlannedFile[]; records(): Promise<PlannedRecord[]> };
-  /** The HTML of item `i`; a single's is templated ahead, a multiple's when a browser is free. */
-  html(i: number): Promise<PreparedDocument>;
+  /** The HTML of item `i` (and its record fields); a single's is templated ahead, a multiple's when a browser is free. */
+  html(i: number): Promise<PreparedDocument & { record?: RecordFields }>;
   /** The renders, when started ahead of admission (render-ahead.ts); else `generateSync` starts them. */
   rendered?: Renders;
   /** Rejects DESIGN_VERSION_NOT_FOUND if the design is archived (prepare-generation.ts): awaited before any effect. */
@@ -126,6 +137,7 @@ export interface RenderedItem {
   pageCount: number;
   /** The e-invoice's XML, for a design with `einvoice`. */
   einvoiceXml?: Buffer;
+  record?: RecordFields;
 }
 
 /**
@@ -151,10 +163,18 @@ export async function prepareSync(
       bundleKey: compiledBundleKey(workspaceId, design),
       file: templateFileOf(plan.files[i]!),
       mappingParams: request.contents[i]!.params,
-    }).catch((cause) => {
-      if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
-      throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
-    });
+    })
+      .catch((cause) => {
+        if (isRenderDeadline(cause)) throw new SyncDeadlineExceeded({ cause });
+        throw documentLimitError(cause) ?? new PlatenError("INTERNAL_ERROR", { cause });
+      })
+      // A record design's fields, evaluated with the computed e-invoice before a browser is taken:
+      // RECORD_FIELDS_INVALID (422) refuses the request there (shared/records/README.md).
+      .then((doc) => {
+        const spec = bundle.manifest.record;
+        if (!spec) return doc;
+        return { ...doc, record: evaluateRecordFields(spec, { params: values[i]!, einvoice: doc.einvoice?.invoice }) };
+      });
   const ahead = request.mode === "single" ? template(0) : undefined;
   ahead?.catch(() => undefined); // reported when awaited
   return {
@@ -226,6 +246,8 @@ export async function generateSync(
     if (admission) await claimPages(deps.pages, workspaceId, month, pages - reserved, admission.limit, reserved);
     counted = admission ? pages : reserved;
     records = await writtenAhead;
+    // Records are kept before the answer: a delivered file never lacks its record (shared/records/README.md).
+    if (files.some((f) => f.record)) await keepSyncRecords(workspaceId, requestId, design, files, deps);
   } catch (err) {
     // Nothing was answered: no page counts and no record stays behind.
     await Promise.all([
@@ -285,7 +307,7 @@ async function printAll(
   const { request, bundle } = prepared;
   const renders = await Promise.allSettled(
     request.contents.map(async (c, i) => {
-      const { html, einvoice } = await prepared.html(i);
+      const { html, einvoice, record } = await prepared.html(i);
       const printed = await deps.renderer.printPdf({
         bundle,
         html,
@@ -301,7 +323,7 @@ async function printAll(
       // Signing is the last step: an incremental update over everything else the PDF holds.
       const signer = await prepared.signer;
       const pdf = signer ? { ...printed, pdf: await signer.sign(printed.pdf) } : printed;
-      return einvoice ? { ...pdf, einvoiceXml: einvoice.xml } : pdf;
+      return { ...pdf, ...(einvoice && { einvoiceXml: einvoice.xml }), ...(record && { record }) };
     }),
   );
   const failed = renders.find((r) => r.status === "rejected");
@@ -312,6 +334,22 @@ async function printAll(
     throw documentLimitError(reason) ?? new PlatenError("INTERNAL_ERROR", { cause: reason });
   }
   return renders.map((r) => (r as PromiseFulfilledResult<RenderedItem>).value);
+}
+
+/** Each generated file of a record design kept as a record (once per file id: a retry appends nothing). */
+async function keepSyncRecords(
+  workspaceId: string,
+  requestId: string,
+  design: DesignVersion,
+  files: GeneratedFile[],
+  deps: SyncDeps,
+): Promise<void> {
+  const records = deps.records ?? (await liveRecordDeps(deps.clock));
+  await inTurns(files, PARALLEL_PUTS, async (f) => {
+    if (!f.record) return;
+    const file = { workspaceId, designId: design.designId, version: design.version, requestId, fileId: f.fileId };
+    await keepRecord(records, { ...file, fileName: f.fileName }, f.record, f.pdf);
+  });
 }
 
 function fileRecord(

@@ -15,6 +15,13 @@ import {
 } from "#shared/generation/store/index.ts";
 import { shareUrl } from "#shared/share-link.ts";
 import { type SignerDeps, startDesignSigner } from "#shared/signing/design-signer.ts";
+import {
+  evaluateRecordFields,
+  type KeepRecordDeps,
+  keepRecord,
+  liveRecordDeps,
+  type RecordFields,
+} from "#shared/records/index.ts";
 
 export interface WorkerDeps {
   clock: Clock;
@@ -23,6 +30,8 @@ export interface WorkerDeps {
   signing?: SignerDeps;
   /** `{site}`: the file's share URL, which its template may print (`file.share.url`), is built from it. */
   siteUrl: string;
+  /** Where a record design's files are kept as records (shared/records/README.md); absent: the deployment's own. */
+  records?: KeepRecordDeps;
 }
 
 /**
@@ -72,6 +81,10 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
   const signer = signature
     ? startDesignSigner(file.workspaceId, signature, deps.clock.now(), `${file.requestId}/${file.fileId}`, deps.signing)
     : undefined;
+  // A record design's fields are evaluated after the template step (the e-invoice computed), before a
+  // browser: a refusal fails the file with RECORD_FIELDS_INVALID (document-failure.ts), nothing billed.
+  const recordSpec = design.manifest.record;
+  let record: RecordFields | undefined;
   const rendered = await deps.renderer.renderPdf({
     bundle: await loadBundle(design),
     bundleKey: compiledBundleKey(file.workspaceId, design),
@@ -91,6 +104,11 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     // The wait for a browser (a busy batch) never eats the document's own time budget.
     budgetFrom: "browser",
     onBrowser,
+    ...(recordSpec && {
+      onPrepared: (einvoice) => {
+        record = evaluateRecordFields(recordSpec, { params: values, einvoice });
+      },
+    }),
   });
   // Signing is the last step: an incremental update over everything else the PDF holds.
   const signed = signer && (await signer);
@@ -99,6 +117,9 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
   // The XML first: a file whose PDF is stored has its e-invoice too.
   if (rendered.einvoiceXml) await putEinvoiceXml(s3Key, rendered.einvoiceXml);
   await putPdf(s3Key, pdf);
+  // Kept before the file settles, once per file id (a retry answers the first record): a delivered file
+  // never lacks its record. A throw retries the message like any storage error.
+  if (record) await keepRecord(deps.records ?? (await liveRecordDeps(deps.clock)), recordedFileOf(file), record, pdf);
   return {
     status: "done",
     pageCount: rendered.pageCount,
@@ -107,3 +128,12 @@ async function renderOnce(file: FileRecord, deps: WorkerDeps, onBrowser?: () => 
     ...(signed && { signature: signed.signature }),
   };
 }
+
+const recordedFileOf = (file: FileRecord) => ({
+  workspaceId: file.workspaceId,
+  designId: file.designId,
+  version: file.version,
+  requestId: file.requestId,
+  fileId: file.fileId,
+  fileName: file.fileName,
+});
