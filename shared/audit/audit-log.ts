@@ -11,7 +11,8 @@ import * as z from "zod";
  * or generation itself (a signing identity used for a file).
  */
 export const auditActorSchema = z.object({
-  via: z.enum(["bearer", "session", "admin-cli", "generation"]),
+  // `appkey`: a workspace's application key, which may read records (shared/records/README.md).
+  via: z.enum(["bearer", "session", "admin-cli", "generation", "appkey"]),
   userId: z.string().optional(),
   clientId: z.string().optional(),
 });
@@ -38,6 +39,11 @@ export const auditActions = [
   "signing-identity.create",
   "signing-identity.delete",
   "signing-identity.use",
+  // Reads of kept records (shared/records/README.md#audit): who searched, exported, verified or downloaded what.
+  "records.search",
+  "records.export",
+  "records.verify",
+  "record.download",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -50,7 +56,8 @@ export const auditEntrySchema = z.object({
   action: z.enum(auditActions),
   /**
    * The endpoint id for endpoint actions; `<requestId>/<fileId>` for invitations; the design id
-   * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions; the identity id for signing-identity actions.
+   * (`<designId>@<version>` for a publish) for design actions; the template id for gallery actions; the identity id for signing-identity actions;
+   * the record id for a record's download.
    */
   target: z.string().optional(),
   /** Extra facts of the change (the invited address); never a secret. */

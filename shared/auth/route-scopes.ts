@@ -1,4 +1,5 @@
 const GENERATE = ["pdf:generate"] as const;
+const READ_RECORDS = ["records:read"] as const;
 const READ_DESIGNS = ["pdf:generate", "designs:read", "designs:write", "templates:read"] as const;
 
 /**
@@ -12,5 +13,7 @@ export function requiredScopesOf(path: string): readonly string[] {
   const p = path.replace(/^\/v1/, "");
   if (/^\/file\/(sync|async|status|download)\//.test(p)) return GENERATE;
   if (p.startsWith("/file/designs") || p.startsWith("/file/design/parameter/")) return READ_DESIGNS;
+  // Kept records (shared/records/README.md#the-api): a scope of their own, which a READ member may hold.
+  if (p === "/records" || p.startsWith("/records/")) return READ_RECORDS;
   return [];
 }

@@ -162,6 +162,12 @@ export const functions = {
     bucketsWritePrefix: { files: "zips/" },
   }),
   ...managementFunctions(),
+  // Kept records (shared/records/README.md#the-api): read, and each read written to the audit log (`workspaces`).
+  "record-routes": api("record-routes", {
+    tablesRead: ["records"],
+    tablesWrite: ["workspaces"],
+    bucketsRead: ["records"],
+  }),
   "design-routes": api("design-routes", manageDesigns),
   // Publishing renders the thumbnail (the sample document), a preview the PDF; the preview's
   // rate window lives in `usage`.

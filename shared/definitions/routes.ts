@@ -68,6 +68,11 @@ export const routes: RouteDefinition[] = [
   route("GET", "/file/download/{requestId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}", "download-files", "retrieval", { streaming: true }),
   route("GET", "/file/download/{requestId}/{fileId}/einvoice", "download-files", "retrieval", { streaming: true }),
+  // Kept records (shared/records/README.md#the-api): reads only, a record is never changed through any route.
+  route("GET", "/records", "record-routes", "retrieval", { streaming: true }),
+  route("GET", "/records/export", "record-routes", "retrieval", { streaming: true }),
+  route("GET", "/records/verify", "record-routes", "retrieval", { streaming: true }),
+  route("GET", "/records/{recordId}/pdf", "record-routes", "retrieval", { streaming: true }),
   ...managementRoutes(),
   ...designRoutes(),
 ];

@@ -9,7 +9,8 @@ export type ApiResult = ResultHead &
   (
     | { json: unknown }
     | { body: Buffer; contentType: string }
-    | { stream: Readable; contentLength: number; contentType: string }
+    /** `contentLength` undefined: a body of unknown length, sent chunked (a streamed CSV export). */
+    | { stream: Readable; contentLength: number | undefined; contentType: string }
   );
 
 interface ResultHead {

@@ -7,7 +7,8 @@ export type EdgeResult = ResultHead &
     | { json: unknown }
     | { body: Buffer; contentType: string }
     | { text: string; contentType: string }
-    | { stream: Readable; contentLength: number; contentType: string }
+    /** `contentLength` undefined: a body of unknown length, sent chunked (a streamed CSV export). */
+    | { stream: Readable; contentLength: number | undefined; contentType: string }
     | { redirect: string }
   );
 
@@ -48,7 +49,11 @@ export function toProxy(result: EdgeResult, opts: { lang: string; streaming: boo
       : "text" in result
         ? [Buffer.from(result.text, "utf8"), Buffer.byteLength(result.text)]
         : [result.body, result.body.length];
-  const typed = { "Content-Type": result.contentType, "Content-Length": String(length), ...headers };
+  const typed = {
+    "Content-Type": result.contentType,
+    ...(length !== undefined && { "Content-Length": String(length) }),
+    ...headers,
+  };
   if (opts.streaming || !Buffer.isBuffer(body))
     return { head: { ...head, headers: typed, body: "", isBase64Encoded: true }, body, ...after };
   return { head: { ...head, headers: typed, body: body.toString("base64"), isBase64Encoded: true }, ...after };

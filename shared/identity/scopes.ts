@@ -7,6 +7,7 @@ export const ALL_SCOPES = [
   "templates:read",
   "templates:write",
   "pdf:generate",
+  "records:read",
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 

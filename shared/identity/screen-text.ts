@@ -39,6 +39,7 @@ const scopeTexts = {
   openid: { en: "Know your user id", ja: "ユーザー ID の参照" },
   profile: { en: "See your name and e-mail address", ja: "氏名とメールアドレスの参照" },
   "designs:read": { en: "Read your designs", ja: "デザインの参照" },
+  "records:read": { en: "Search and download your kept records", ja: "保存した取引記録の検索とダウンロード" },
   "designs:write": { en: "Change your designs", ja: "デザインの変更" },
   "templates:read": { en: "Read templates", ja: "テンプレートの参照" },
   "templates:write": { en: "Change templates", ja: "テンプレートの変更" },

@@ -277,6 +277,7 @@ function securitySchemes(authUrl: string): JsonObject {
     "designs:write": "design API: create, publish, edit and archive designs, save drafts (includes designs:read)",
     "templates:read": "gallery: read a template and its bundle",
     "templates:write": "gallery: share and withdraw the workspace's templates (includes templates:read)",
+    "records:read": "kept records: search, export, verify and download them",
   };
   return {
     appkey: { type: "apiKey", in: "header", name: "appkey", description: "The workspace application key." },

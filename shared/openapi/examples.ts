@@ -424,6 +424,75 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
       },
       error: { code: "FILE_NOT_FOUND" },
     },
+    searchRecords: {
+      request: {
+        path: "/records?dateFrom=2026-11-01&dateTo=2026-11-30&amountMin=10000&counterparty=サンプル",
+        headers: appKey,
+      },
+      answer: {
+        status: 200,
+        json: {
+          records: [
+            {
+              recordId: FILE,
+              type: "invoice",
+              date: "2026-11-21",
+              amount: 55000,
+              currency: "JPY",
+              counterparty: "株式会社サンプル",
+              number: "INV-0042",
+              registrationNumber: "T8700110005901",
+              designId: DESIGN,
+              version: 3,
+              requestId: REQUEST,
+              fileId: FILE,
+              fileName: "請求書-0042",
+              sha256: SHA256,
+              createdAt: CREATED,
+              seq: 42,
+              chainHash: "4b1e7c2d9a0f3e6b8c5d2a7f1e4b9c6d3a0e7f2b5c8d1a4e7b0c3f6a9d2e5b8c",
+              downloadPath: `/v1/records/${FILE}/pdf`,
+            },
+          ],
+        },
+      },
+      error: {
+        code: "VALIDATION_FAILED",
+        details: [{ field: "dateFrom", message: "not after dateTo" }],
+      },
+    },
+    exportRecords: {
+      request: { path: "/records/export?dateFrom=2026-04-01&dateTo=2027-03-31", headers: appKey },
+      answer: {
+        status: 200,
+        headers: {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": 'attachment; filename="records.csv"',
+        },
+        note: "UTF-8 CSV with a BOM: 取引年月日,取引金額,通貨,取引先,書類の種類,書類番号,登録番号,ファイル名,SHA-256,記録ID,作成日時, then one row per record",
+      },
+      error: { code: "VALIDATION_FAILED", details: [{ field: "dateTo", message: "a date as YYYY-MM-DD" }] },
+    },
+    verifyRecords: {
+      request: { path: "/records/verify?dateFrom=2026-11-01&dateTo=2026-11-30", headers: appKey },
+      answer: {
+        status: 200,
+        json: { checked: 120, intact: 119, broken: [{ recordId: FILE_2, reason: "pdf-changed" }] },
+      },
+      error: { code: "VALIDATION_FAILED", details: [{ field: "dateFrom", message: "a date as YYYY-MM-DD" }] },
+    },
+    downloadRecord: {
+      request: { path: `/records/${FILE}/pdf`, headers: appKey },
+      answer: {
+        status: 200,
+        headers: {
+          "Content-Type": "application/pdf",
+          "Content-Disposition": "attachment; filename*=UTF-8''%E8%AB%8B%E6%B1%82%E6%9B%B8-0042.pdf",
+        },
+        note: "application/pdf bytes: the PDF exactly as kept (its SHA-256 is the record's sha256)",
+      },
+      error: { code: "FILE_NOT_FOUND" },
+    },
     listWebhookEndpoints: {
       request: { path: endpointsPath, headers: bearer },
       answer: { status: 200, json: { items: [endpoint] } },

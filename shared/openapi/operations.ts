@@ -15,6 +15,7 @@ import {
 } from "#shared/webhooks/endpoint-schemas.ts";
 import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/index.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
+import { recordPageSchema, verifyReportSchema } from "#shared/records/index.ts";
 import { createIdentityBody } from "#shared/signing/identities.ts";
 import { identityViewSchema } from "#shared/signing/identity-store.ts";
 import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
@@ -123,6 +124,28 @@ const managementCodes: ErrorCode[] = [
   "WORKSPACE_ROLE_DENIED",
   "ACCESS_DENIED",
 ];
+const recordFilterQuery: NonNullable<OperationDoc["query"]> = [
+  { name: "type", description: "invoice, quotation, delivery-note, order, receipt, contract or other", type: "string" },
+  { name: "dateFrom", description: "取引年月日 from (YYYY-MM-DD, inclusive)", type: "string" },
+  { name: "dateTo", description: "取引年月日 to (YYYY-MM-DD, inclusive)", type: "string" },
+  { name: "amountMin", description: "取引金額 from, in minor units (inclusive)", type: "integer" },
+  { name: "amountMax", description: "取引金額 to, in minor units (inclusive)", type: "integer" },
+  { name: "currency", description: "ISO 4217 code", type: "string" },
+  { name: "counterparty", description: "part of 取引先 (NFKC, case and spaces ignored)", type: "string" },
+  { name: "number", description: "the document number, exactly", type: "string" },
+];
+/** Kept records (shared/records/README.md#the-api): an appkey or a Bearer token with records:read. */
+const records = (
+  doc: Omit<OperationDoc, "tags" | "scopes" | "errors" | "codes">,
+  codes: ErrorCode[] = [],
+): OperationDoc => ({
+  ...doc,
+  tags: ["records"],
+  scopes: ["records:read"],
+  errors: [400, 401, 403, 404, 412, 429],
+  codes: [...callerCodes, ...memberCodes, ...codes],
+});
+
 const syncQuery = [
   {
     name: "response",
@@ -352,6 +375,48 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [401, 404, 409, 412, 422, 429],
     codes: downloadCodes,
   },
+  "GET /records": records(
+    {
+      operationId: "searchRecords",
+      summary: "Search kept records",
+      description:
+        "A workspace's transaction records (電子取引データ), sorted by date then number, 50 a page: every given condition applies, dates and amounts are inclusive ranges. Each search is written to the audit log.",
+      query: [...recordFilterQuery, { name: "cursor", description: "`next` of the previous page", type: "string" }],
+      responses: { 200: ok("a page of records", recordPageSchema) },
+    },
+    ["VALIDATION_FAILED"],
+  ),
+  "GET /records/export": records(
+    {
+      operationId: "exportRecords",
+      summary: "Export kept records as CSV",
+      description:
+        "The records of the same filters as searchRecords, streamed as CSV (UTF-8 with BOM, Japanese headers; English with lang=en), for a tax officer's download request. Written to the audit log.",
+      query: [...recordFilterQuery, { name: "lang", description: "`en` for English headers", type: "string" }],
+      responses: { 200: { description: "the CSV", binary: "text/csv" } },
+    },
+    ["VALIDATION_FAILED"],
+  ),
+  "GET /records/verify": records(
+    {
+      operationId: "verifyRecords",
+      summary: "Verify kept records",
+      description:
+        "Re-reads every PDF of the range and hashes it, recomputes every record's chain hash and its link to the previous record, and names each record that is not intact.",
+      query: recordFilterQuery.filter((q) => q.name === "dateFrom" || q.name === "dateTo"),
+      responses: { 200: ok("what was checked and what is broken", verifyReportSchema) },
+    },
+    ["VALIDATION_FAILED"],
+  ),
+  "GET /records/{recordId}/pdf": records(
+    {
+      operationId: "downloadRecord",
+      summary: "A kept record's PDF",
+      description: "The PDF exactly as kept, for the workspace's whole record retention. Written to the audit log.",
+      responses: { 200: { description: "the PDF", binary: "application/pdf" } },
+    },
+    ["FILE_NOT_FOUND"],
+  ),
   [`GET ${endpointPath}`]: manage("listWebhookEndpoints", "List webhook endpoints (READ)", {
     200: ok("every endpoint, never a secret", endpointListResponse),
   }),

@@ -41,3 +41,12 @@ export { addYears, type KeepRecordDeps, keepRecord, liveRecordDeps, type Recorde
 export { allRecords, verifyRange } from "./record-reads.ts";
 export { dynamoRecordStore, RecordInProgress } from "./dynamo-record-store.ts";
 export { s3RecordPdfs } from "./s3-record-pdfs.ts";
+export { auditFilters, parseRecordQuery, queryText, RECORD_FILTERS } from "./record-query.ts";
+export {
+  recordAnswer,
+  recordAnswerSchema,
+  recordDownloadPath,
+  recordPageSchema,
+  recordsCsv,
+  verifyReportSchema,
+} from "./record-answers.ts";

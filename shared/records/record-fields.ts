@@ -1,7 +1,8 @@
 import type { Liquid } from "liquidjs";
 import type { RecordSpec } from "#shared/designs/bundle-schema.ts";
 import { currencyMinorDigits } from "#shared/einvoice/currency.ts";
-import { PlatenError, untranslated } from "#shared/errors/platen-error.ts";
+import { PlatenError } from "#shared/errors/platen-error.ts";
+import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
 import { registrationNumber } from "#shared/render/invoice-filters.ts";
 import { createTemplateEngine } from "#shared/render/template.ts";
 
@@ -31,6 +32,26 @@ export interface RecordScope {
 }
 
 export const DEFAULT_RECORD_CURRENCY = "JPY";
+
+/** What a refused record field says, in both languages (values quoted as the params gave them). */
+const recordText = {
+  notEvaluated: { en: "the expression does not evaluate: {reason}", ja: "式を評価できません: {reason}" },
+  date: {
+    en: "expected a date as YYYY-MM-DD, got {value}",
+    ja: "YYYY-MM-DD 形式の実在する日付が必要です（値: {value}）",
+  },
+  amount: { en: "expected a number, got {value}", ja: "数値が必要です（値: {value}）" },
+  decimals: {
+    en: "{currency} has {digits} decimal digits, got {value}",
+    ja: "{currency} の小数は {digits} 桁までです（値: {value}）",
+  },
+  tooLarge: { en: "the amount is too large: {value}", ja: "金額が大きすぎます（値: {value}）" },
+  currency: { en: "expected an ISO 4217 code, got {value}", ja: "ISO 4217 の通貨コードが必要です（値: {value}）" },
+  empty: { en: "the value is empty", ja: "値が空です" },
+  text: { en: "expected text, got {value}", ja: "文字列が必要です（値: {value}）" },
+  tooLong: { en: "at most {max} characters", ja: "{max} 文字以内にしてください" },
+  registration: { en: "{reason}", ja: "登録番号が正しくありません: {reason}" },
+} satisfies Record<string, Bilingual>;
 const MAX_TEXT = 200;
 
 /** Made on first use: only designs with `record` pay for it. */
@@ -55,10 +76,10 @@ export function recordExpressionProblem(expression: string): string | undefined 
 }
 
 /** A record field that does not evaluate: 422 RECORD_FIELDS_INVALID naming it. */
-export function recordFieldsInvalid(field: string, reason: string, cause?: unknown): PlatenError {
+export function recordFieldsInvalid(field: string, reason: Bilingual, cause?: unknown): PlatenError {
   return new PlatenError("RECORD_FIELDS_INVALID", {
-    vars: { field, reason },
-    details: [{ field: `record.${field}`, text: untranslated(reason) }],
+    vars: { field: `record.${field}`, reason: reason.en },
+    details: [{ field: `record.${field}`, text: reason }],
     ...(cause !== undefined && { cause }),
   });
 }
@@ -76,7 +97,7 @@ export function evaluateRecordFields(spec: RecordSpec, scope: RecordScope): Reco
     try {
       return recordEngine().evalValueSync(expression, context);
     } catch (cause) {
-      throw recordFieldsInvalid(field, `the expression does not evaluate: ${(cause as Error).message}`, cause);
+      throw recordFieldsInvalid(field, fillBoth(recordText.notEvaluated, { reason: (cause as Error).message }), cause);
     }
   };
   const currency = currencyOf(value("currency"));
@@ -111,7 +132,7 @@ export function recordDate(v: unknown): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const day = match && new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
   if (!match || !day || day.toISOString().slice(0, 10) !== text)
-    throw recordFieldsInvalid("date", `expected a date as YYYY-MM-DD, got ${shown(v)}`);
+    throw recordFieldsInvalid("date", fillBoth(recordText.date, { value: shown(v) }));
   return text;
 }
 
@@ -124,14 +145,14 @@ export function minorUnits(v: unknown, currency: string): number {
   const text = typeof v === "number" ? (Number.isFinite(v) ? decimalText(v) : "") : typeof v === "string" ? v : "";
   const normal = text.normalize("NFKC").trim().replace(/,/g, "");
   const match = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(normal);
-  if (!match) throw recordFieldsInvalid("amount", `expected a number, got ${shown(v)}`);
+  if (!match) throw recordFieldsInvalid("amount", fillBoth(recordText.amount, { value: shown(v) }));
   const [, sign, whole, fraction = ""] = match;
   const significant = fraction.replace(/0+$/, "");
   if (significant.length > digits)
-    throw recordFieldsInvalid("amount", `${currency} has ${digits} decimal digits, got ${shown(v)}`);
+    throw recordFieldsInvalid("amount", fillBoth(recordText.decimals, { currency, digits, value: shown(v) }));
   const units = BigInt(whole! + significant.padEnd(digits, "0")) * (sign === "-" ? -1n : 1n);
   if (units > BigInt(Number.MAX_SAFE_INTEGER) || units < -BigInt(Number.MAX_SAFE_INTEGER))
-    throw recordFieldsInvalid("amount", `the amount is too large: ${shown(v)}`);
+    throw recordFieldsInvalid("amount", fillBoth(recordText.tooLarge, { value: shown(v) }));
   return Number(units);
 }
 
@@ -144,22 +165,23 @@ function decimalText(n: number): string {
 function currencyOf(v: unknown): string {
   if (isAbsent(v)) return DEFAULT_RECORD_CURRENCY;
   const code = typeof v === "string" ? v.trim().toUpperCase() : "";
-  if (!/^[A-Z]{3}$/.test(code)) throw recordFieldsInvalid("currency", `expected an ISO 4217 code, got ${shown(v)}`);
+  if (!/^[A-Z]{3}$/.test(code))
+    throw recordFieldsInvalid("currency", fillBoth(recordText.currency, { value: shown(v) }));
   return code;
 }
 
 function requiredText(field: string, v: unknown): string {
   const text = optionalText(field, v);
-  if (text === undefined) throw recordFieldsInvalid(field, "the value is empty");
+  if (text === undefined) throw recordFieldsInvalid(field, recordText.empty);
   return text;
 }
 
 function optionalText(field: string, v: unknown): string | undefined {
   if (isAbsent(v)) return undefined;
   if (typeof v !== "string" && typeof v !== "number")
-    throw recordFieldsInvalid(field, `expected text, got ${shown(v)}`);
+    throw recordFieldsInvalid(field, fillBoth(recordText.text, { value: shown(v) }));
   const text = String(v).trim().replace(/\s+/gu, " ");
-  if (text.length > MAX_TEXT) throw recordFieldsInvalid(field, `at most ${MAX_TEXT} characters`);
+  if (text.length > MAX_TEXT) throw recordFieldsInvalid(field, fillBoth(recordText.tooLong, { max: MAX_TEXT }));
   return text;
 }
 
@@ -168,7 +190,11 @@ function registrationOf(v: unknown): string | undefined {
   try {
     return registrationNumber(v);
   } catch (cause) {
-    throw recordFieldsInvalid("registrationNumber", (cause as Error).message, cause);
+    throw recordFieldsInvalid(
+      "registrationNumber",
+      fillBoth(recordText.registration, { reason: (cause as Error).message }),
+      cause,
+    );
   }
 }
 

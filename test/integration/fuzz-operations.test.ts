@@ -209,6 +209,9 @@ function idOf(w: Workspace, op: FuzzOperation, name: string): string {
       return w.requestId;
     case "fileId":
       return w.fileId;
+    case "recordId":
+      // Records are keyed by their file's id; the invoice sample keeps none, so this one reads 404.
+      return w.fileId;
     default:
       throw new Error(`no fuzz id for path parameter ${name}`);
   }

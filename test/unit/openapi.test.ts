@@ -49,12 +49,14 @@ describe("OpenAPI document", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r]))("lists %s with its authentication", (_key, route) => {
     const op = doc.paths[route.path]?.[route.method.toLowerCase()];
     expect(op, `${route.method} ${route.path}`).toBeDefined();
-    // The design API takes its own scopes, one requirement each (any one suffices); the rest pdf:generate.
+    // The design API takes its own scopes, one requirement each (any one suffices); records records:read; the rest pdf:generate.
     const operation = designOperation(route);
     expect(operation !== undefined, "a design API route has its handler's operation").toBe(
       route.function === "design-routes" || route.function === "design-render",
     );
-    const bearer = (operation ? scopesOf(operation) : ["pdf:generate"]).map((scope) => ({ oauth2: scope.split(" ") }));
+    // Kept records take records:read (shared/auth/route-scopes.ts).
+    const own = route.function === "record-routes" ? ["records:read"] : ["pdf:generate"];
+    const bearer = (operation ? scopesOf(operation) : own).map((scope) => ({ oauth2: scope.split(" ") }));
     const expected = {
       none: [],
       "appkey-or-bearer": [{ appkey: [] }, ...bearer],

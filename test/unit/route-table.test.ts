@@ -24,6 +24,10 @@ const SPEC_CLASSES: Record<string, string> = {
   "GET /file/download/{requestId}": "retrieval",
   "GET /file/download/{requestId}/{fileId}": "retrieval",
   "GET /file/download/{requestId}/{fileId}/einvoice": "retrieval",
+  "GET /records": "retrieval",
+  "GET /records/export": "retrieval",
+  "GET /records/verify": "retrieval",
+  "GET /records/{recordId}/pdf": "retrieval",
   // Not in the rate-class table (shared/limits/README.md#rate-limits): the API description, and management
   // (OpenAPI rotateApplicationKey, shared/webhooks/README.md#managing-endpoints-over-http), whose handlers
   // authenticate the token or session themselves (shared/workspaces/README.md).
