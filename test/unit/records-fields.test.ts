@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkBundle, strictBundle } from "#shared/authoring/bundle-rules.ts";
 import type { RecordSpec } from "#shared/designs/bundle-schema.ts";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
@@ -160,5 +161,29 @@ describe("design.json record", () => {
     expect(recordExpressionProblem("合計 | nofilter")).toMatch(/undefined filter/);
     expect(recordExpressionProblem("{{ 合計 }}")).toMatch(/without/);
     expect(recordExpressionProblem("a.b]")).toBeDefined();
+  });
+});
+
+describe("publishing a design with record", () => {
+  const raw = (record: unknown) => ({
+    manifest: { label: "請求書", parameters: [{ name: "合計", type: "number", label: "合計" }], record },
+    template: "<p>{{ 合計 }}</p>",
+    css: "",
+    assets: {},
+  });
+
+  it("refuses an expression that does not parse, naming record.<field>", () => {
+    const { problems } = checkBundle(raw({ ...spec, amount: "合計 | nofilter", date: "{{ 発行日 }}" }));
+    expect(problems.map((p) => [p.file, p.field])).toEqual([
+      ["design.json", "record.date"],
+      ["design.json", "record.amount"],
+    ]);
+    expect(() => strictBundle(raw({ ...spec, amount: "合計 | nofilter" }))).toThrow(
+      /DESIGN_BUNDLE_INVALID|invalid design bundle/,
+    );
+  });
+
+  it("publishes expressions that parse", () => {
+    expect(checkBundle(raw(spec)).problems).toEqual([]);
   });
 });
