@@ -44,6 +44,7 @@ export const auditActions = [
   "records.export",
   "records.verify",
   "record.download",
+  "record-retention.lengthen",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

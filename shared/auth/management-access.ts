@@ -22,7 +22,9 @@ export type ManagementOperation =
   | "rotate-app-key"
   | "list-identities"
   | "create-identity"
-  | "delete-identity";
+  | "delete-identity"
+  | "read-record-retention"
+  | "set-record-retention";
 
 /**
  * The role each management route needs (READ or ADMIN; shared/webhooks/README.md#managing-endpoints-over-http).
@@ -39,6 +41,9 @@ export const requiredRole: Record<ManagementOperation, "read" | "admin"> = {
   "list-identities": "read",
   "create-identity": "admin",
   "delete-identity": "admin",
+  // Kept records' retention (shared/records/README.md#retention): anyone may read it, an ADMIN lengthens it.
+  "read-record-retention": "read",
+  "set-record-retention": "admin",
 };
 
 /**

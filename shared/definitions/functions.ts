@@ -103,6 +103,12 @@ const managementFunctions = () => ({
     signingKeys: "seal",
   }),
   "delete-signing-identity": api("delete-signing-identity", { tablesWrite: ["workspaces"], identityKeys: true }),
+  // The kept records' retention (shared/records/README.md#retention), in the records table; changes audited.
+  "get-record-retention": api("get-record-retention", { tablesRead: ["records"], identityKeys: true }),
+  "set-record-retention": api("set-record-retention", {
+    tablesWrite: ["records", "workspaces"],
+    identityKeys: true,
+  }),
 });
 
 /**

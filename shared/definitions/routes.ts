@@ -99,6 +99,8 @@ function managementRoutes(): RouteDefinition[] {
     manage("GET", identities, "list-signing-identities"),
     manage("POST", identities, "create-signing-identity"),
     manage("DELETE", `${identities}/{identityId}`, "delete-signing-identity"),
+    manage("GET", "/workspace/{workspaceId}/record-retention", "get-record-retention"),
+    manage("PUT", "/workspace/{workspaceId}/record-retention", "set-record-retention"),
   ];
 }
 

@@ -83,6 +83,11 @@ export const catalogue = {
     en: "The document's e-invoice data breaks EN 16931 rules: details name each field and rule.",
     ja: "文書の電子インボイスのデータが EN 16931 の規則に違反しています。details に各項目と規則を示します。",
   },
+  RECORD_RETENTION_SHORTENED: {
+    status: 409,
+    en: "The record retention is only ever lengthened: it is {current} years, and {asked} would shorten it.",
+    ja: "記録の保存期間は延長のみできます。現在 {current} 年で、{asked} 年にすると短くなります。",
+  },
   RECORD_FIELDS_INVALID: {
     status: 422,
     en: "The document's record field {field} is not valid: {reason}",

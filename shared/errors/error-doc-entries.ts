@@ -154,6 +154,16 @@ const docs: Partial<Record<ErrorCode, { when?: Bilingual; todo: Bilingual }>> = 
       ja: "示された各項目が規則を満たすよう params（またはデザインの einvoice.liquid マッピング）を修正してから、再度送信してください。",
     },
   },
+  RECORD_RETENTION_SHORTENED: {
+    when: {
+      en: "A workspace's record retention (7 or 10 years) may only be lengthened: records already kept are locked for the period they were kept with, and records made later must not be kept for less than the law may ask. The setting was not changed.",
+      ja: "ワークスペースの記録の保存期間（7 年または 10 年）は延長のみできます。保存済みの記録は保存時の期間でロックされており、以後の記録を法令の求めより短く保存しないためです。設定は変更されていません。",
+    },
+    todo: {
+      en: "Keep the current retention; set 10 years only to lengthen it.",
+      ja: "現在の保存期間のままにしてください。10 年への変更（延長）のみ行えます。",
+    },
+  },
   RECORD_FIELDS_INVALID: {
     when: {
       en: "The design keeps a transaction record of every file (`record` in design.json), and one of its fields did not evaluate to a valid value for these params: a date that is not a real YYYY-MM-DD day, an amount that is not a number or has more decimals than its currency, an empty counterparty, a registration number that is not T and 13 digits. `details` names the field (`record.date`, `record.amount`, …). Sync answers it; an async file fails with it. No browser is taken, no record is made and nothing is billed.",

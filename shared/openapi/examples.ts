@@ -535,6 +535,20 @@ export function operationExamples(urls: ExampleUrls): Record<string, OperationEx
       answer: { status: 201, json: identity },
       error: { code: "VALIDATION_FAILED" },
     },
+    getRecordRetention: {
+      request: { path: `/workspace/${WORKSPACE}/record-retention`, headers: bearer },
+      answer: { status: 200, json: { years: 7 } },
+      error: { code: "WORKSPACE_ROLE_DENIED" },
+    },
+    setRecordRetention: {
+      request: {
+        path: `/workspace/${WORKSPACE}/record-retention`,
+        headers: { ...bearer, ...json },
+        body: { years: 10 },
+      },
+      answer: { status: 200, json: { years: 10 } },
+      error: { code: "RECORD_RETENTION_SHORTENED", vars: { current: 10, asked: 7 } },
+    },
     deleteSigningIdentity: {
       request: { path: `${identitiesPath}/${IDENTITY}`, headers: bearer },
       answer: { status: 204, note: "no body" },

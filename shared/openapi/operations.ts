@@ -15,7 +15,7 @@ import {
 } from "#shared/webhooks/endpoint-schemas.ts";
 import { multipleRequestSchema, singleRequestSchema } from "#shared/generation/requests/index.ts";
 import { appKeyRotationResponse } from "#shared/workspaces/workspace-schemas.ts";
-import { recordPageSchema, verifyReportSchema } from "#shared/records/index.ts";
+import { recordPageSchema, recordRetentionBody, verifyReportSchema } from "#shared/records/index.ts";
 import { createIdentityBody } from "#shared/signing/identities.ts";
 import { identityViewSchema } from "#shared/signing/identity-store.ts";
 import { patchBody, previewBody, shareBody } from "#shared/authoring/request-bodies.ts";
@@ -488,6 +488,18 @@ export const operationDocs: Record<string, OperationDoc> = {
     { 204: { description: "deleted" } },
     undefined,
     ["SIGNING_IDENTITY_NOT_FOUND"],
+  ),
+  "GET /workspace/{workspaceId}/record-retention": manage(
+    "getRecordRetention",
+    "The kept records' retention in years (READ)",
+    { 200: ok("7 (the default) or 10", recordRetentionBody) },
+  ),
+  "PUT /workspace/{workspaceId}/record-retention": manage(
+    "setRecordRetention",
+    "Lengthen the kept records' retention to 10 years (ADMIN); never shortened",
+    { 200: ok("the retention now", recordRetentionBody) },
+    recordRetentionBody,
+    ["RECORD_RETENTION_SHORTENED"],
   ),
   "POST /workspace/{workspaceId}/application-token/regenerate": {
     ...manage(

@@ -93,6 +93,14 @@ async function append(record: UnchainedRecord): Promise<KeptRecord> {
   return sealed;
 }
 
+/** A sealed record as its item of the records table (the bench writes its volume with it). */
+export const recordItem = (record: KeptRecord): Record<string, unknown> => ({
+  pk: pk(record.workspaceId),
+  sk: seqKey(record.seq),
+  dateKey: dateKeyOf(record),
+  ...record,
+});
+
 /** The file's claim: new (no `seq`), taken over from a dead delivery (`since`: its time), or one already placed. */
 async function claimFile(
   workspaceId: string,
@@ -155,7 +163,7 @@ async function takeNextPlace(record: UnchainedRecord): Promise<KeptRecord> {
       await awsClients().ddb.send(
         new PutCommand({
           TableName: table(),
-          Item: { pk: pk(record.workspaceId), sk: seqKey(sealed.seq), dateKey: dateKeyOf(sealed), ...sealed },
+          Item: recordItem(sealed),
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );

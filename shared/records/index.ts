@@ -50,3 +50,4 @@ export {
   recordsCsv,
   verifyReportSchema,
 } from "./record-answers.ts";
+export { lengthenRecordRetention, recordRetentionBody } from "./record-retention.ts";

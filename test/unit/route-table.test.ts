@@ -44,6 +44,8 @@ const SPEC_CLASSES: Record<string, string> = {
   "GET /workspace/{workspaceId}/signing-identities": "none",
   "POST /workspace/{workspaceId}/signing-identities": "none",
   "DELETE /workspace/{workspaceId}/signing-identities/{identityId}": "none",
+  "GET /workspace/{workspaceId}/record-retention": "none",
+  "PUT /workspace/{workspaceId}/record-retention": "none",
   // The design API and the gallery (shared/http/design-handler.ts): every route that checks a bundle counts
   // toward a class, a preview toward `preview`, create, publish and the draft's save and read toward
   // `design-write`; the other routes are authenticated editing, like management.
