@@ -56,6 +56,8 @@ export const tables = {
   records: table("records", "TABLE_RECORDS", "kept transaction records, their chain and retention setting (years)", [
     // Searches by date then number within a workspace (shared/records/README.md#key-design).
     { name: "byDate", partitionKey: "pk", sortKey: "dateKey" },
+    // A month of one workspace by amount: a one-month search with an amount range reads only its matches.
+    { name: "byMonthAmount", partitionKey: "monthKey", sortKey: "amountKey" },
   ]),
 } as const satisfies Record<string, TableDefinition>;
 

@@ -1,18 +1,15 @@
-import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
-import { config } from "#shared/aws/config.ts";
 import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { type KeptRecord, sealRecord } from "./record-chain.ts";
+import { decodeRecord, pk, recordItem, seqKey, TABLE, table } from "./record-keys.ts";
+import { searchRecords } from "./dynamo-record-search.ts";
 import {
   DEFAULT_RETENTION_YEARS,
-  keptRecordSchema,
-  RecordCursorInvalid,
-  type RecordPage,
-  type RecordQuery,
-  type RecordStore,
   RETENTION_YEARS,
+  type RecordStore,
   type RetentionYears,
   type UnchainedRecord,
 } from "./record-store.ts";
@@ -25,14 +22,6 @@ import {
  * - `FILE#<recordId>`: the file's claim, taken before its place: one record per file, whatever is retried.
  * - `SETTINGS`: the workspace's record retention in years.
  */
-const TABLE = "records";
-const table = () => config().tables.records;
-const pk = (workspaceId: string) => `WS#${workspaceId}`;
-const seqKey = (seq: number) => `SEQ#${String(seq).padStart(12, "0")}`;
-/** `#` and `%` escaped, so a number holding `#` cannot end the date key's part early. */
-const keyPart = (text: string | undefined) => (text ?? "").replace(/%/g, "%25").replace(/#/g, "%23");
-const dateKeyOf = (r: Pick<KeptRecord, "date" | "number" | "recordId">) =>
-  `${r.date}#${keyPart(r.number)}#${r.recordId}`;
 
 /** A claim nobody finished within this many seconds may be taken over (longer than any function runs). */
 const CLAIM_TAKEOVER_SECONDS = 15 * 60;
@@ -43,7 +32,6 @@ const MAX_APPEND_ATTEMPTS = 50;
 
 const claimSchema = z.object({ claimedAt: z.string(), seq: z.number().int().optional() });
 const settingsSchema = z.object({ retentionYears: z.union([z.literal(7), z.literal(10)]) });
-const cursorSchema = z.object({ sk: z.string().startsWith("SEQ#"), dateKey: z.string() });
 
 /** Another delivery of the same file is appending its record right now: a transient error (retried). */
 export class RecordInProgress extends Error {
@@ -61,7 +49,7 @@ export function dynamoRecordStore(): RecordStore {
       const claim = await readClaim(workspaceId, recordId);
       return claim?.seq === undefined ? undefined : recordAt(workspaceId, claim.seq);
     },
-    search,
+    search: searchRecords,
     chainHashAt: async (workspaceId, seq) => (await recordAt(workspaceId, seq))?.chainHash,
     retentionYears,
     lengthenRetention: (workspaceId, years) =>
@@ -92,14 +80,6 @@ async function append(record: UnchainedRecord): Promise<KeptRecord> {
   );
   return sealed;
 }
-
-/** A sealed record as its item of the records table (the bench writes its volume with it). */
-export const recordItem = (record: KeptRecord): Record<string, unknown> => ({
-  pk: pk(record.workspaceId),
-  sk: seqKey(record.seq),
-  dateKey: dateKeyOf(record),
-  ...record,
-});
 
 /** The file's claim: new (no `seq`), taken over from a dead delivery (`since`: its time), or one already placed. */
 async function claimFile(
@@ -219,8 +199,6 @@ async function recordAt(workspaceId: string, seq: number): Promise<KeptRecord | 
   return out.Item && decodeRecord(out.Item);
 }
 
-const decodeRecord = (item: Record<string, unknown>): KeptRecord => decodeStoredItem(keptRecordSchema, TABLE, item);
-
 async function retentionYears(workspaceId: string): Promise<RetentionYears> {
   const out = await awsClients().ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: pk(workspaceId), sk: "SETTINGS" } }),
@@ -229,74 +207,4 @@ async function retentionYears(workspaceId: string): Promise<RetentionYears> {
   return RETENTION_YEARS.find((y) => y === years) ?? DEFAULT_RETENTION_YEARS;
 }
 
-/** Items read per query page: filters apply after the read, so a narrow search reads several pages. */
-const QUERY_PAGE = 500;
-
-/**
- * A search on the `byDate` index: the date range is the key condition (a month or a year reads only its
- * own records), the other conditions filter; pages are read until `limit` matches or the range ends.
- */
-async function search(query: RecordQuery, options: { cursor?: string; limit: number }): Promise<RecordPage> {
-  const input = searchInput(query);
-  let start: Record<string, unknown> | undefined = options.cursor
-    ? { pk: pk(query.workspaceId), ...decodeCursor(options.cursor) }
-    : undefined;
-  const records: KeptRecord[] = [];
-  do {
-    const out = await awsClients().ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    for (const item of out.Items ?? []) {
-      records.push(decodeRecord(item));
-      if (records.length === options.limit) {
-        const last = records.at(-1)!;
-        const more = item !== out.Items?.at(-1) || out.LastEvaluatedKey !== undefined;
-        return { records, ...(more && { next: encodeCursor(seqKey(last.seq), dateKeyOf(last)) }) };
-      }
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return { records };
-}
-
-function searchInput(q: RecordQuery): QueryCommandInput {
-  const filters: string[] = [];
-  const values: Record<string, unknown> = {
-    ":pk": pk(q.workspaceId),
-    ":from": q.dateFrom ?? "0000-01-01",
-    // `#` sorts before every digit and letter, `\uffff` after: every key of the last day is inside.
-    ":to": `${q.dateTo ?? "9999-12-31"}#\uffff`,
-  };
-  const names: Record<string, string> = {};
-  const add = (expression: string, name: string, value: unknown) => {
-    filters.push(expression);
-    values[name] = value;
-  };
-  if (q.type) add("#type = :type", ":type", q.type);
-  if (q.type) names["#type"] = "type";
-  if (q.currency) add("currency = :currency", ":currency", q.currency);
-  if (q.amountMin !== undefined) add("amount >= :amountMin", ":amountMin", q.amountMin);
-  if (q.amountMax !== undefined) add("amount <= :amountMax", ":amountMax", q.amountMax);
-  if (q.counterparty) add("contains(counterpartySearch, :cp)", ":cp", q.counterparty);
-  if (q.number !== undefined) add("#number = :number", ":number", q.number);
-  if (q.number !== undefined) names["#number"] = "number";
-  return {
-    TableName: table(),
-    IndexName: "byDate",
-    KeyConditionExpression: "pk = :pk AND dateKey BETWEEN :from AND :to",
-    ExpressionAttributeValues: values,
-    ...(Object.keys(names).length && { ExpressionAttributeNames: names }),
-    ...(filters.length && { FilterExpression: filters.join(" AND ") }),
-    Limit: QUERY_PAGE,
-  };
-}
-
-/** The cursor names where the next page starts, within the caller's own workspace only (pk is not in it). */
-const encodeCursor = (sk: string, dateKey: string) =>
-  Buffer.from(JSON.stringify({ sk, dateKey })).toString("base64url");
-
-function decodeCursor(cursor: string): z.infer<typeof cursorSchema> {
-  try {
-    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-  } catch {
-    throw new RecordCursorInvalid();
-  }
-}
+export { recordItem };

@@ -138,6 +138,31 @@ describe("the records store", () => {
     ).toEqual([60, 72, 84, 96, 108, 120]);
   });
 
+  it("a one-month search with an amount range (the byMonthAmount index) pages 50 at a time in date order", async () => {
+    const ws = `recMonth-${run}`;
+    const deps = { store: store(), pdfs: pdfs(), clock: systemClock };
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        keepRecord(
+          deps,
+          fileOf(ws, i + 1),
+          { ...fieldsOf(i + 1), date: `2026-05-${String((i % 28) + 1).padStart(2, "0")}` },
+          pdfOf(i + 1),
+        ),
+      ),
+    );
+    const query = { workspaceId: ws, dateFrom: "2026-05-01", dateTo: "2026-05-31", amountMin: 5000, amountMax: 60_000 };
+    const first = await store().search(query, { limit: 50 });
+    const second = await store().search(query, { limit: 50, cursor: first.next! });
+    expect([first.records.length, second.records.length, second.next]).toEqual([50, 6, undefined]);
+    const all = [...first.records, ...second.records];
+    expect(all.map((r) => r.amount / 1000).sort((x, y) => x - y)).toEqual(Array.from({ length: 56 }, (_, i) => i + 5));
+    const keys = all.map((r) => `${r.date}#${r.number}`);
+    expect(keys).toEqual([...keys].sort());
+    const narrow = await store().search({ ...query, dateTo: "2026-05-02", amountMax: 30_000 }, { limit: 50 });
+    expect(narrow.records.map((r) => r.amount / 1000).sort((x, y) => x - y)).toEqual([29, 30]);
+  });
+
   it("shows nothing of another workspace", async () => {
     await keepMany(wsB, 2);
     const seen = await collect(allRecords(store(), { workspaceId: wsB }));
