@@ -3,6 +3,7 @@ import * as z from "zod";
 import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { decodeStoredItem } from "#shared/aws/stored-item.ts";
+import { functions } from "#shared/definitions/functions.ts";
 import { type KeptRecord, sealRecord } from "./record-chain.ts";
 import { decodeRecord, pk, recordItem, seqKey, TABLE, table } from "./record-keys.ts";
 import { searchRecords } from "./dynamo-record-search.ts";
@@ -23,8 +24,12 @@ import {
  * - `SETTINGS`: the workspace's record retention in years.
  */
 
-/** A claim nobody finished within this many seconds may be taken over (longer than any function runs). */
-const CLAIM_TAKEOVER_SECONDS = 15 * 60;
+/**
+ * A claim nobody placed within this many seconds may be taken over: longer than any function may run
+ * (shared/definitions/functions.ts), so whoever claimed the file is gone by then and can no longer place a
+ * record after the taker; the taker finds a place its claimer took before dying (`placedSince`).
+ */
+const CLAIM_TAKEOVER_SECONDS = Math.max(...Object.values(functions).map((f) => f.timeoutSeconds)) + 60;
 /** How long a duplicate waits for the delivery that claimed the file first before it gives up (transient). */
 const CLAIM_WAIT_MS = 5000;
 /** Places tried before giving up: each lost race means another record was appended meanwhile. */
@@ -100,12 +105,12 @@ async function claimFile(
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
   }
-  const claim = await placedClaim(workspaceId, recordId);
+  const stale = (c: { claimedAt: string }) => Date.parse(c.claimedAt) < Date.parse(now) - CLAIM_TAKEOVER_SECONDS * 1000;
+  const claim = await placedClaim(workspaceId, recordId, stale);
   if (!claim) throw new RecordInProgress(recordId);
   if (claim.seq !== undefined) return claim;
-  const stale = Date.parse(claim.claimedAt) < Date.parse(now) - CLAIM_TAKEOVER_SECONDS * 1000;
   const taken =
-    stale &&
+    stale(claim) &&
     (await updateIf({
       TableName: table(),
       Key,
@@ -117,12 +122,15 @@ async function claimFile(
   return { since: claim.claimedAt };
 }
 
-/** Another delivery's claim, waited on for a few seconds: a live one places its record within milliseconds. */
-async function placedClaim(workspaceId: string, recordId: string) {
+/**
+ * Another delivery's claim, waited on for a few seconds (a live one places its record within milliseconds),
+ * not at all when it is stale (its delivery is gone).
+ */
+async function placedClaim(workspaceId: string, recordId: string, stale: (claim: { claimedAt: string }) => boolean) {
   const until = Date.now() + CLAIM_WAIT_MS;
   for (;;) {
     const claim = await readClaim(workspaceId, recordId);
-    if (claim?.seq !== undefined || Date.now() > until) return claim;
+    if (!claim || claim.seq !== undefined || stale(claim) || Date.now() > until) return claim;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

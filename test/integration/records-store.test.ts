@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localBucketName } from "#infra/local/resource-names.ts";
 import { awsClients } from "#shared/aws/clients.ts";
@@ -161,6 +161,34 @@ describe("the records store", () => {
     expect(keys).toEqual([...keys].sort());
     const narrow = await store().search({ ...query, dateTo: "2026-05-02", amountMax: 30_000 }, { limit: 50 });
     expect(narrow.records.map((r) => r.amount / 1000).sort((x, y) => x - y)).toEqual([29, 30]);
+  });
+
+  it("takes over a claim left by a delivery that died: its record if it placed one, else a new place, never two", async () => {
+    const ws = `recDead-${run}`;
+    const deps = { store: store(), pdfs: pdfs(), clock: systemClock };
+    const claim = (n: number) =>
+      awsClients().ddb.send(
+        new PutCommand({
+          TableName: config().tables.records,
+          Item: {
+            pk: `WS#${ws}`,
+            sk: `FILE#${fileOf(ws, n).fileId}`,
+            claimedAt: new Date(Date.now() - 3_600_000).toISOString(),
+          },
+        }),
+      );
+    // Died before its place: the claim alone.
+    await claim(1);
+    const first = await keepRecord(deps, fileOf(ws, 1), fieldsOf(1), pdfOf(1));
+    // Died after its place, before naming it on the claim.
+    const placed = await keepRecord(deps, fileOf(ws, 2), fieldsOf(2), pdfOf(2));
+    await claim(2);
+    const again = await keepRecord(deps, fileOf(ws, 2), fieldsOf(2), pdfOf(2));
+    expect(again.chainHash).toBe(placed.chainHash);
+    const all = await collect(allRecords(store(), { workspaceId: ws }));
+    expect(all.map((r) => r.seq).sort()).toEqual([1, 2]);
+    expect(first.seq).toBe(1);
+    expect((await store().find(ws, fileOf(ws, 2).fileId))?.seq).toBe(2);
   });
 
   it("shows nothing of another workspace", async () => {
