@@ -9,7 +9,7 @@ import { ConfigError, environment, positiveInt } from "#shared/config/settings.t
  *
  * Resource names come from the variables the definitions name (`envVar` of
  * shared/definitions): TABLE_WORKSPACES, TABLE_DESIGNS, TABLE_REQUESTS, TABLE_FILES,
- * TABLE_USAGE, TABLE_WEBHOOKS, TABLE_OAUTH, TABLE_IDENTITY, BUCKET_DESIGNS, BUCKET_FILES,
+ * TABLE_USAGE, TABLE_WEBHOOKS, TABLE_OAUTH, TABLE_IDENTITY, TABLE_RECORDS, BUCKET_DESIGNS, BUCKET_FILES, BUCKET_RECORDS,
  * QUEUE_RENDER, QUEUE_RENDER_DLQ, QUEUE_WEBHOOK and QUEUE_WEBHOOK_DLQ today; a table, bucket
  * or queue added there is read here without a change (test/unit/definitions.test.ts).
  */

@@ -29,6 +29,7 @@ export async function startInProcessDynalite(prefix: string): Promise<{
   Object.assign(process.env, Object.fromEntries(Object.values(tables).map((t) => [t.envVar, localTableName(t.id)])), {
     BUCKET_DESIGNS: "designs",
     BUCKET_FILES: "files",
+    BUCKET_RECORDS: "records",
     PLATEN_BASE_URL: "http://127.0.0.1/v1",
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     AWS_ACCESS_KEY_ID: "local",
