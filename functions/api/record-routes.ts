@@ -6,9 +6,9 @@ import { contentDisposition, pdfFileName } from "#shared/generation/http/index.t
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { apiHandler } from "#shared/http/api-handler.ts";
 import {
-  allRecords,
   auditFilters,
   dynamoRecordStore,
+  exportRecords,
   parseRecordQuery,
   queryText,
   RecordCursorInvalid,
@@ -55,11 +55,12 @@ export const handler = apiHandler({ streaming: true }, async function handleReco
   }
   if (resource === "/records/export") {
     const lang = req.query("lang") === "en" ? "en" : "ja";
+    const rows = await exportRecords(store, query);
     await audit("records.export", { detail: auditFilters(query) });
     return {
       status: 200,
       contentType: "text/csv; charset=utf-8",
-      stream: Readable.from(recordsCsv(allRecords(store, query), lang)),
+      stream: Readable.from(recordsCsv(rows, lang)),
       contentLength: undefined,
       headers: { ...noStore, "Content-Disposition": `attachment; filename="records.csv"` },
     };

@@ -19,7 +19,7 @@ import {
  * The records table (README.md#key-design), one partition per workspace `WS#<workspaceId>`:
  * - `SEQ#<seq, 12 digits>`: a record, at its place in the chain. Taking the next place is one conditional
  *   put, so two records made at once never share a place (the chain never forks); the loser reads the new
- *   head and tries again. `dateKey` `<date>#<number>#<recordId>` puts it in the `byDate` index.
+ *   head and tries again. `dateKey` `<date>#<number>#<seq counted down>` puts it in the `byDate` index.
  * - `FILE#<recordId>`: the file's claim, taken before its place: one record per file, whatever is retried.
  * - `SETTINGS`: the workspace's record retention in years.
  */
@@ -55,6 +55,7 @@ export function dynamoRecordStore(): RecordStore {
       return claim?.seq === undefined ? undefined : recordAt(workspaceId, claim.seq);
     },
     search: searchRecords,
+    recordCount: async (workspaceId) => (await newestRecords(workspaceId, 1))[0]?.seq ?? 0,
     chainHashAt: async (workspaceId, seq) => (await recordAt(workspaceId, seq))?.chainHash,
     retentionYears,
     lengthenRetention: (workspaceId, years) =>

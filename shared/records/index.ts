@@ -38,7 +38,7 @@ export {
   type UnchainedRecord,
 } from "./record-store.ts";
 export { addYears, type KeepRecordDeps, keepRecord, liveRecordDeps, type RecordedFile } from "./keep-record.ts";
-export { allRecords, verifyRange } from "./record-reads.ts";
+export { allRecords, EXPORT_MAX_ROWS, exportRecords, verifyRange } from "./record-reads.ts";
 export { dynamoRecordStore, RecordInProgress } from "./dynamo-record-store.ts";
 export { s3RecordPdfs } from "./s3-record-pdfs.ts";
 export { auditFilters, parseRecordQuery, queryText, RECORD_FILTERS } from "./record-query.ts";

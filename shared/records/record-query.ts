@@ -17,7 +17,7 @@ export const RECORD_FILTERS = [
 ] as const;
 
 /** 400 VALIDATION_FAILED naming the query parameter (the error body puts the name before the text). */
-const badParameter = (field: string, text: Bilingual) =>
+export const badParameter = (field: string, text: Bilingual) =>
   new PlatenError("VALIDATION_FAILED", { details: [{ field, text }] });
 
 /** What each refusal says. */
@@ -30,6 +30,10 @@ export const queryText = {
   currency: { en: "an ISO 4217 code", ja: "ISO 4217 の通貨コードを指定してください" },
   tooLong: { en: "at most 200 characters", ja: "200 文字以内で指定してください" },
   cursor: { en: "not a cursor of this search", ja: "この検索のカーソルではありません" },
+  exportTooLarge: {
+    en: "more than 100,000 records match: narrow the date range or add filters, and export in parts",
+    ja: "該当する記録が 100,000 件を超えています。期間を短くするか条件を加え、分けて出力してください",
+  },
 } satisfies Record<string, Bilingual>;
 
 /**

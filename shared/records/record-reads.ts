@@ -1,4 +1,5 @@
 import { type KeptRecord, sha256Hex } from "./record-chain.ts";
+import { badParameter, queryText } from "./record-query.ts";
 import { recordPdfKey, type RecordPdfs, type RecordQuery, type RecordStore } from "./record-store.ts";
 import { type VerifyReport, verifyRecords } from "./verify-records.ts";
 
@@ -10,6 +11,35 @@ export async function* allRecords(store: RecordStore, query: RecordQuery, pageSi
     yield* page.records;
     cursor = page.next;
   } while (cursor);
+}
+
+/** The most rows one export answers; a larger download request is made in parts (by date range). */
+export const EXPORT_MAX_ROWS = 100_000;
+
+/**
+ * The records an export answers, read lazily as the CSV streams. More than `max` matches are refused before
+ * the first row, as 400 VALIDATION_FAILED naming `dateFrom`: a streamed answer cannot turn into an error half
+ * way. Only a workspace that has kept more than `max` records at all pays for the count (a pass over the
+ * matches that stops past `max`); the rows stop at `max` too, should records be kept in between.
+ */
+export async function exportRecords(
+  store: RecordStore,
+  query: RecordQuery,
+  max = EXPORT_MAX_ROWS,
+): Promise<AsyncGenerator<KeptRecord>> {
+  if ((await store.recordCount(query.workspaceId)) > max) {
+    let matches = 0;
+    for await (const _ of allRecords(store, query)) {
+      if (++matches > max) throw badParameter("dateFrom", queryText.exportTooLarge);
+    }
+  }
+  return (async function* () {
+    let rows = 0;
+    for await (const record of allRecords(store, query)) {
+      if (++rows > max) return;
+      yield record;
+    }
+  })();
 }
 
 /**

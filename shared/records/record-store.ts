@@ -63,6 +63,8 @@ export interface RecordStore {
   find(workspaceId: string, recordId: string): Promise<KeptRecord | undefined>;
   /** At most `limit` matches from `cursor` on. @throws RecordCursorInvalid for a cursor this store did not make */
   search(query: RecordQuery, options: { cursor?: string; limit: number }): Promise<RecordPage>;
+  /** How many records a workspace has kept: its chain's length (records are never removed). */
+  recordCount(workspaceId: string): Promise<number>;
   /** The chain hash stored on record number `seq` of a workspace. */
   chainHashAt(workspaceId: string, seq: number): Promise<string | undefined>;
   /** Records kept for this many years from their creation (a workspace setting, 7 or 10). */

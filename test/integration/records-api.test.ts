@@ -27,6 +27,8 @@ import { decodeFileMapping, readErrorBody, syncCaller } from "../helpers/sync-ht
 let stack: SharedStack;
 let a: Tenant;
 let b: Tenant;
+/** A third workspace, for corrections: its records leave A's counts alone. */
+let c: Tenant;
 const generated: { fileId: string; pdf: Buffer }[] = [];
 
 function writeRecordDesign(root: string): string {
@@ -96,7 +98,11 @@ const search = async (tenant: Tenant, query: string) => {
 
 beforeAll(async () => {
   stack = await sharedStack();
-  [a, b] = await Promise.all([createTenant(stack, "records api A"), createTenant(stack, "records api B")]);
+  [a, b, c] = await Promise.all([
+    createTenant(stack, "records api A"),
+    createTenant(stack, "records api B"),
+    createTenant(stack, "records api C"),
+  ]);
   const design = await publishFolder(
     stack,
     a.workspaceId,
@@ -154,6 +160,38 @@ describe("GET /v1/records", () => {
     expect(narrowed.records.map((r) => r.amount).sort((x, y) => x - y)).toEqual([11000, 13000, 15000, 17000, 19000]);
     const typed = await search(a, "?type=receipt");
     expect(typed.records.map((r) => r.amount)).toEqual([3300, 8800]);
+  });
+
+  it("shows a corrected document beside the one it corrects, the newest first, by either search plan", async () => {
+    const deps = { store: dynamoRecordStore(), pdfs: s3RecordPdfs(), clock: systemClock };
+    for (const [n, number, amount] of [
+      [1, "INV-777", 1000],
+      [2, "INV-700", 5000],
+      [3, "INV-777", 1100],
+    ] as const) {
+      const file = { workspaceId: c.workspaceId, designId: "d", version: 1, requestId: "r", fileId: `fix-${n}` };
+      const fields = {
+        type: "invoice" as const,
+        date: "2026-12-01",
+        amount,
+        currency: "JPY",
+        counterparty: "山田商店",
+        counterpartySearch: counterpartySearchForm("山田商店"),
+        number,
+      };
+      await keepRecord(deps, { ...file, fileName: `請求書-${n}` }, fields, Buffer.from(`%PDF-1.7 fix ${n}`));
+    }
+    const expected = [
+      ["INV-700", 5000],
+      ["INV-777", 1100],
+      ["INV-777", 1000],
+    ];
+    const byDate = await search(c, "?dateFrom=2026-12-01&dateTo=2026-12-31");
+    expect(byDate.records.map((r) => [r.number, r.amount])).toEqual(expected);
+    const byAmount = await search(c, "?dateFrom=2026-12-01&dateTo=2026-12-31&amountMin=500&amountMax=9000");
+    expect(byAmount.records.map((r) => [r.number, r.amount])).toEqual(expected);
+    const oneNumber = await search(c, "?number=INV-777");
+    expect(oneNumber.records.map((r) => r.amount)).toEqual([1100, 1000]);
   });
 
   it.each([

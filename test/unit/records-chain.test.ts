@@ -108,4 +108,36 @@ describe("the records' chain", () => {
     const report = await verifyRecords(ports(records, pdfsOf(3)));
     expect(report.broken).toEqual([{ recordId: "file-3", reason: "chain-broken" }]);
   });
+
+  it("reads PDFs several at a time, never more than its limit, and reports faults in the order records came", async () => {
+    const records = chain(40);
+    const pdfs = pdfsOf(40);
+    pdfs.set("file-7", Buffer.from("changed"));
+    pdfs.delete("file-31");
+    const base = ports(records, pdfs);
+    let inFlight = 0;
+    let most = 0;
+    const report = await verifyRecords(
+      {
+        ...base,
+        storedSha256: async (r) => {
+          most = Math.max(most, ++inFlight);
+          // Later records answer sooner: the report must still follow the order records were read in.
+          await new Promise((done) => setTimeout(done, 40 - r.seq));
+          inFlight--;
+          return base.storedSha256(r);
+        },
+      },
+      8,
+    );
+    expect(most).toBe(8);
+    expect(report).toEqual({
+      checked: 40,
+      intact: 38,
+      broken: [
+        { recordId: "file-7", reason: "pdf-changed" },
+        { recordId: "file-31", reason: "pdf-missing" },
+      ],
+    });
+  });
 });
