@@ -1,6 +1,6 @@
 import type { BundleProblem } from "#shared/authoring/bundle-rules.ts";
 import { catalogue, formatMessage } from "#shared/errors/catalogue.ts";
-import { isPlatenError, untranslated } from "#shared/errors/platen-error.ts";
+import { isPlatenError, untranslated, varsIn } from "#shared/errors/platen-error.ts";
 
 /** LiquidJS ends a render-time error's message with its place. */
 const LIQUID_PLACE = /, line:(\d+), col:(\d+)$/;
@@ -24,7 +24,10 @@ export function problemsOf(err: unknown): BundleProblem[] {
         }),
       );
     const entry = catalogue[err.code];
-    const text = { en: formatMessage(entry.en, err.vars), ja: formatMessage(entry.ja, err.vars) };
+    const text = {
+      en: formatMessage(entry.en, varsIn(err.vars, "en")),
+      ja: formatMessage(entry.ja, varsIn(err.vars, "ja")),
+    };
     return [{ file: "(render)", code: err.code, text }];
   }
   // BundleError: the folder itself cannot be read (removed, renamed, unreadable).

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { catalogue, formatMessage } from "./catalogue.ts";
-import type { ErrorDetail, PlatenError } from "./platen-error.ts";
+import { type ErrorDetail, type PlatenError, varsIn } from "./platen-error.ts";
 import type { Language } from "./language.ts";
 
 /** The error body (README.md#errors). */
@@ -42,7 +42,7 @@ export function buildErrorBody(err: PlatenError, lang: Language, siteUrl: string
   const entry = catalogue[err.code];
   const headline = formatMessage(entry[lang], {
     ...(err.retryAfter !== undefined && { retryAfter: err.retryAfter }),
-    ...err.vars,
+    ...varsIn(err.vars, lang),
   });
   const details = err.details.map((d) => ({
     ...(d.field !== undefined && { field: d.field }),

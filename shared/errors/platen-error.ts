@@ -27,9 +27,17 @@ export function untranslated(text: string): Bilingual {
   return { en: text, ja: text };
 }
 
+/** A value of a catalogue message's `{placeholder}`: the same in both languages, or worded in each. */
+export type MessageVar = string | number | Bilingual;
+
+/** A message's placeholders in one language. */
+export function varsIn(vars: Record<string, MessageVar>, lang: "en" | "ja"): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, typeof v === "object" ? v[lang] : v]));
+}
+
 export interface PlatenErrorOptions {
   details?: ErrorDetail[];
-  vars?: Record<string, string | number>;
+  vars?: Record<string, MessageVar>;
   retryAfter?: number;
   cause?: unknown;
 }
@@ -43,7 +51,7 @@ export class PlatenError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[];
-  readonly vars: Record<string, string | number>;
+  readonly vars: Record<string, MessageVar>;
   readonly retryAfter?: number;
 
   constructor(code: ErrorCode, options: PlatenErrorOptions = {}) {

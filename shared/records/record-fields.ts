@@ -78,7 +78,7 @@ export function recordExpressionProblem(expression: string): string | undefined 
 /** A record field that does not evaluate: 422 RECORD_FIELDS_INVALID naming it. */
 export function recordFieldsInvalid(field: string, reason: Bilingual, cause?: unknown): PlatenError {
   return new PlatenError("RECORD_FIELDS_INVALID", {
-    vars: { field: `record.${field}`, reason: reason.en },
+    vars: { field: `record.${field}`, reason },
     details: [{ field: `record.${field}`, text: reason }],
     ...(cause !== undefined && { cause }),
   });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkBundle, strictBundle } from "#shared/authoring/bundle-rules.ts";
 import type { RecordSpec } from "#shared/designs/bundle-schema.ts";
 import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
+import { buildErrorBody } from "#shared/errors/error-body.ts";
+import { permanentFileFailure } from "#shared/generation/requests/document-failure.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import {
   counterpartySearchForm,
@@ -42,6 +44,36 @@ describe("record dates", () => {
     (value) =>
       expect(refusal(() => recordDate(value))).toEqual({ code: "RECORD_FIELDS_INVALID", field: "record.date" }),
   );
+});
+
+describe("a refused record field's message", () => {
+  const thrown = () => {
+    try {
+      recordDate("2026-02-30");
+    } catch (error) {
+      return error as PlatenError;
+    }
+    throw new Error("expected a refusal");
+  };
+
+  it("says why in the answer's language, the headline as the detail", () => {
+    const ja = buildErrorBody(thrown(), "ja", "https://platen.example");
+    expect(ja.message).toBe(
+      '文書の記録項目 record.date が正しくありません: YYYY-MM-DD 形式の実在する日付が必要です（値: "2026-02-30"）',
+    );
+    expect(ja.details[0]?.message).toBe('YYYY-MM-DD 形式の実在する日付が必要です（値: "2026-02-30"）');
+    const en = buildErrorBody(thrown(), "en", "https://platen.example");
+    expect(en.message).toBe(
+      `The document's record field record.date is not valid: expected a date as YYYY-MM-DD, got "2026-02-30"`,
+    );
+  });
+
+  it("fails an async file with the English message", () => {
+    expect(permanentFileFailure(thrown())).toEqual({
+      errorCode: "RECORD_FIELDS_INVALID",
+      errorMessage: `The document's record field record.date is not valid: expected a date as YYYY-MM-DD, got "2026-02-30"`,
+    });
+  });
 });
 
 describe("record amounts in minor units", () => {

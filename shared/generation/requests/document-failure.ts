@@ -1,5 +1,5 @@
 import { catalogue, type ErrorCode, formatMessage } from "#shared/errors/catalogue.ts";
-import { type ErrorDetail, PlatenError } from "#shared/errors/platen-error.ts";
+import { type ErrorDetail, PlatenError, varsIn } from "#shared/errors/platen-error.ts";
 import { RenderError, type RenderErrorCode } from "#shared/render/render-error.ts";
 
 /** Render failures that are the document's own: each has a catalogue code of its own (422). */
@@ -72,7 +72,7 @@ const PERMANENT_CODES = new Set<ErrorCode>([
  */
 export function permanentFileFailure(err: unknown): { errorCode: ErrorCode; errorMessage: string } | undefined {
   if (err instanceof PlatenError && PERMANENT_CODES.has(err.code)) {
-    return { errorCode: err.code, errorMessage: formatMessage(catalogue[err.code].en, err.vars) };
+    return { errorCode: err.code, errorMessage: formatMessage(catalogue[err.code].en, varsIn(err.vars, "en")) };
   }
   if (!(err instanceof RenderError) || !err.permanent) return undefined;
   if (err.code === "DOCUMENT_DATA_INVALID")
