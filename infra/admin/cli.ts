@@ -1,23 +1,14 @@
-import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
+import { familiesFor } from "./command-families.ts";
 import { connectAdmin } from "./connection.ts";
-import { designCommands } from "./design-commands.ts";
-import { identityCommands } from "./identity-commands.ts";
-import { type AdminCommand, commandUsage, parseCommandLine, UsageError } from "./program.ts";
-import { signingCommands } from "./signing-commands.ts";
-import { webhookCommands } from "./webhook-commands.ts";
-import { workspaceCommands } from "./workspace-commands.ts";
-
-/** Every command of the CLI, one entry each, in the order `--help` lists them. */
-const commands: AdminCommand[] = [
-  ...workspaceCommands,
-  ...designCommands,
-  ...webhookCommands,
-  ...identityCommands,
-  ...signingCommands,
-];
+import { commandUsage, parseCommandLine, UsageError } from "./program.ts";
 
 async function main(argv: string[]): Promise<number> {
-  const request = await parseCommandLine(commands, argv);
+  // Only the module of the command asked for is loaded (command-families.ts).
+  const families = await familiesFor(argv);
+  const request = await parseCommandLine(
+    families.flatMap((f) => f.commands),
+    argv,
+  );
   if (!request) return 0; // help was asked for and printed
   const { command, args, json } = request;
   try {
@@ -27,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(json ? JSON.stringify(out.json) : out.text);
       return out.exitCode ?? 0;
     } finally {
-      await thumbnailRenderer.close();
+      for (const family of families) await family.close?.();
       await release();
     }
   } catch (err) {

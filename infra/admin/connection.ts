@@ -1,6 +1,4 @@
 import { join, resolve } from "node:path";
-import { createLocalResources } from "../local/create-resources.ts";
-import { startEmulators } from "../local/emulators.ts";
 import { localEnvironment, quietSdkNotice } from "../local/resource-names.ts";
 import { AlreadyRunningError, type Runtime, readLiveRuntime } from "../local/runtime-file.ts";
 
@@ -27,6 +25,11 @@ export async function connectAdmin(): Promise<() => Promise<void>> {
     applyEnv(runtime.endpoints, runtime.queueUrls, runtime.urls);
     return async () => {};
   }
+  // Loaded only here: with a running stack (the common case) the emulators' modules are never needed.
+  const [{ startEmulators }, { createLocalResources }] = await Promise.all([
+    import("../local/emulators.ts"),
+    import("../local/create-resources.ts"),
+  ]);
   const emulators = await startEmulators(dataDir);
   const endpoints = { dynamodb: emulators.dynamodbEndpoint, aws: emulators.awsEndpoint };
   const queueUrls = await createLocalResources(endpoints);

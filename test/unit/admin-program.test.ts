@@ -1,11 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { designCommands } from "#infra/admin/design-commands.ts";
-import { identityCommands } from "#infra/admin/identity-commands.ts";
+import { FAMILY_LOADERS, type FamilyName, FIRST_WORDS, familiesFor } from "#infra/admin/command-families.ts";
 import { type AdminCommand, parseCommandLine, UsageError } from "#infra/admin/program.ts";
-import { webhookCommands } from "#infra/admin/webhook-commands.ts";
-import { workspaceCommands } from "#infra/admin/workspace-commands.ts";
 
-const commands: AdminCommand[] = [...workspaceCommands, ...designCommands, ...webhookCommands, ...identityCommands];
+const families = Object.fromEntries(
+  await Promise.all(Object.entries(FAMILY_LOADERS).map(async ([name, load]) => [name, (await load()).commands])),
+) as Record<FamilyName, AdminCommand[]>;
+const commands: AdminCommand[] = Object.values(families).flat();
+
+describe("the admin CLI's command modules", () => {
+  it("name each command's first word with the module that holds it, and no word besides", () => {
+    const words = new Map<string, string>();
+    for (const [family, list] of Object.entries(families))
+      for (const c of list) words.set(c.name.split(" ")[0]!, family);
+    expect(Object.fromEntries(words)).toEqual(FIRST_WORDS);
+  });
+
+  it("load only the module a command line names, and every module for help or an unknown word", async () => {
+    const names = async (argv: string[]) =>
+      (await familiesFor(argv)).flatMap((f) => f.commands.map((c) => c.name.split(" ")[0]));
+    expect(new Set(await names(["webhook", "list", "--workspace", "W"]))).toEqual(new Set(["webhook"]));
+    expect(new Set(await names(["help", "usage"]))).toEqual(new Set(["design", "usage"]));
+    expect(new Set(await names(["--help"]))).toEqual(new Set(Object.keys(FIRST_WORDS)));
+    expect(new Set(await names(["webhok", "list"]))).toEqual(new Set(Object.keys(FIRST_WORDS)));
+  });
+});
 
 describe("the admin CLI's command table", () => {
   it("has one entry per name, and every option a usage line shows is one its command declares", () => {
@@ -13,7 +31,7 @@ describe("the admin CLI's command table", () => {
     expect(new Set(names).size).toBe(names.length);
     for (const c of commands) {
       const declared = (c.options ?? []).map((flags) => flags.split(" ")[0]);
-      const shown = c.usage.match(/--[a-z-]+/g) ?? [];
+      const shown = c.usage.match(/--[a-z0-9-]+/g) ?? [];
       expect(
         shown.filter((o) => !declared.includes(o)),
         c.name,
