@@ -1,22 +1,14 @@
 import type { Clock } from "#shared/clock.ts";
-import { type KeptRecord, sha256Hex } from "./record-chain.ts";
+import { type KeptRecord, type RecordedFile, sha256Hex } from "./record-chain.ts";
 import type { RecordFields } from "./record-fields.ts";
 import { recordPdfKey, type RecordPdfs, type RecordStore } from "./record-store.ts";
+
+export type { RecordedFile };
 
 export interface KeepRecordDeps {
   store: RecordStore;
   pdfs: RecordPdfs;
   clock: Clock;
-}
-
-/** The generated file a record is made for. */
-export interface RecordedFile {
-  workspaceId: string;
-  designId: string;
-  version: number;
-  requestId: string;
-  fileId: string;
-  fileName: string;
 }
 
 /**

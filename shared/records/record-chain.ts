@@ -4,16 +4,20 @@ import type { RecordFields } from "./record-fields.ts";
 /** The previous hash of a workspace's first record: 64 zeros. */
 export const GENESIS_HASH = "0".repeat(64);
 
-/** One kept record: its evaluated fields and what ties it to its file, its PDF and the chain. */
-export interface KeptRecord extends RecordFields {
-  /** The file's id: one record per file, whatever is retried. */
-  recordId: string;
+/** The generated file a record is made for. */
+export interface RecordedFile {
   workspaceId: string;
   designId: string;
   version: number;
   requestId: string;
   fileId: string;
   fileName: string;
+}
+
+/** One kept record: its evaluated fields and what ties it to its file, its PDF and the chain. */
+export interface KeptRecord extends RecordFields, RecordedFile {
+  /** The file's id: one record per file, whatever is retried. */
+  recordId: string;
   /** SHA-256 (hex) of exactly the stored PDF's bytes. */
   sha256: string;
   createdAt: string;
