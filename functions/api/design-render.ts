@@ -1,5 +1,5 @@
 // First: starts Chromium before the other modules load (a cold start's init phase).
-import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identity-store.ts";
 import "#shared/render/launch-at-init.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";

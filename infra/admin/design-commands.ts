@@ -1,5 +1,5 @@
 import { config } from "#shared/aws/config.ts";
-import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identity-store.ts";
 import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";

@@ -23,7 +23,7 @@ export interface PublishDeps {
   clock: Clock;
   /**
    * Whether the workspace has a signing identity of this label (a signed design names one):
-   * `workspaceHasSigningLabel` of shared/signing/identities.ts. Without it a signed design is not published.
+   * `workspaceHasSigningLabel` of shared/signing/identity-store.ts. Without it a signed design is not published.
    */
   signingLabelExists?: (workspaceId: string, label: string) => Promise<boolean>;
   /** Renders page 1 as PNG; absent → the design has no thumbnail (it answers 404). */

@@ -6,7 +6,7 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
 import { newId } from "#shared/ids.ts";
 import { BoundedCache } from "#shared/bounded-cache.ts";
-import { type IdentityDescription, type IdentityInput, importIdentity, type SigningIdentity } from "./identity.ts";
+import type { IdentityDescription, IdentityInput, SigningIdentity } from "./identity.ts";
 import { dynamoIdentityStore, type IdentityStore, type IdentityView, type StoredIdentity } from "./identity-store.ts";
 import { type KeySealer, keySealerFromEnvironment } from "./key-sealing.ts";
 import { signingText } from "./signing-text.ts";
@@ -103,6 +103,8 @@ export async function addSigningIdentity(
     "pkcs12" in body
       ? { pkcs12: body.pkcs12, password: body.password }
       : { privateKeyPem: body.privateKeyPem, certificateChainPem: body.certificateChainPem };
+  // Loaded here: the PKCS#12 reader (pkijs) is most of a function's code, and only adding an identity needs it.
+  const { importIdentity } = await import("./identity.ts");
   const { identity, description } = await importIdentity(input, deps.clock);
   const existing = await deps.store.list(workspaceId);
   if (existing.some((i) => i.label === body.label))
@@ -183,10 +185,6 @@ export async function signingLabelExists(
 ): Promise<boolean> {
   return (await deps.store.byLabel(workspaceId, labelName)) !== undefined;
 }
-
-/** `signingLabelExists` on the deployment's store: what every publishing path passes as PublishDeps.signingLabelExists. */
-export const workspaceHasSigningLabel = (workspaceId: string, labelName: string): Promise<boolean> =>
-  signingLabelExists({ store: dynamoIdentityStore }, workspaceId, labelName);
 
 /**
  * Keys opened in this container, by workspace and identity id and the seal's hash: a batch opens its key once, not

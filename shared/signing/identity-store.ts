@@ -114,3 +114,11 @@ export const dynamoIdentityStore: IdentityStore = {
   insert: insertIdentity,
   delete: deleteIdentity,
 };
+
+/**
+ * Whether the workspace has an identity of this label, on the deployment's store: what every publishing path
+ * passes as PublishDeps.signingLabelExists. Here and not beside the key code (identities.ts): a publishing
+ * function (the site, the design API) then loads no PKCS#12 or CMS code at its cold start.
+ */
+export const workspaceHasSigningLabel = async (workspaceId: string, labelName: string): Promise<boolean> =>
+  (await dynamoIdentityStore.byLabel(workspaceId, labelName)) !== undefined;

@@ -8,7 +8,7 @@ import { listAudit } from "#shared/audit/audit-log.ts";
 import { systemClock } from "#shared/clock.ts";
 import { type DesignBundle, designManifestSchema } from "#shared/designs/bundle-schema.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identity-store.ts";
 import { acceptOrFail, download, pollStatus } from "../helpers/async-http.ts";
 import { designApi } from "../helpers/design-fixtures.ts";
 import { pagesUsedNow } from "../helpers/limits-stack.ts";

@@ -1,5 +1,5 @@
 import type { previewSource } from "#shared/authoring/preview.ts";
-import { workspaceHasSigningLabel } from "#shared/signing/identities.ts";
+import { workspaceHasSigningLabel } from "#shared/signing/identity-store.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { PublishDeps } from "#shared/designs/publish-design.ts";
 import { countRate } from "#shared/http/admit.ts";
