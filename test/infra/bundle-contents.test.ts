@@ -89,3 +89,46 @@ describe("bundle contents", () => {
     BUNDLES_TIMEOUT_MS,
   );
 });
+
+/**
+ * Every module a function's entry loads at its cold start: the static `import` closure of its source
+ * (a dynamic `import()` is a chunk loaded when it runs). One esbuild pass over every entry, its metafile read.
+ */
+async function coldClosures(): Promise<Record<string, Set<string>>> {
+  const entries = Object.values(functions).map((def) => def.entry);
+  const { metafile } = await build({
+    entryPoints: entries,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    splitting: true,
+    outdir: "unused",
+    write: false,
+    metafile: true,
+    external: ["@sparticuz/chromium", "bwip-js", "puppeteer-core"],
+    logLevel: "error",
+  });
+  const closure = (entry: string) => {
+    const seen = new Set([entry]);
+    for (const path of seen)
+      for (const i of metafile.inputs[path]?.imports ?? [])
+        if (i.kind === "import-statement" && !i.external) seen.add(i.path);
+    return seen;
+  };
+  return Object.fromEntries(Object.values(functions).map((def) => [def.id, closure(def.entry)]));
+}
+
+describe("what a cold start loads", () => {
+  it("no function loads the PKCS#12 reader (pkijs) before it runs; the site loads no page's module before its request", async () => {
+    const closures = await coldClosures();
+    const loading = (pattern: RegExp) =>
+      Object.entries(closures)
+        .filter(([, paths]) => [...paths].some((p) => pattern.test(p)))
+        .map(([id]) => id);
+    expect(loading(/node_modules\/(pkijs|asn1js)\//)).toEqual([]);
+    const site = [...closures.site!];
+    expect(
+      site.filter((p) => /functions\/site\/(studio\/)?pages\/|node_modules\/liquidjs\/|shared\/openapi\//.test(p)),
+    ).toEqual([]);
+  }, 120_000);
+});
