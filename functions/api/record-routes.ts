@@ -10,19 +10,17 @@ import {
   dynamoRecordStore,
   exportRecords,
   parseRecordQuery,
-  queryText,
-  RecordCursorInvalid,
   recordAnswer,
   recordPdfKey,
   recordsCsv,
   s3RecordPdfs,
+  searchPage,
   verifyRange,
 } from "#shared/records/index.ts";
 import { readerOf } from "#shared/records/record-reader.ts";
 
 const store = dynamoRecordStore();
 const pdfs = s3RecordPdfs();
-const PAGE = 50;
 const noStore = { "Cache-Control": "no-store" };
 
 /**
@@ -65,12 +63,7 @@ export const handler = apiHandler({ streaming: true }, async function handleReco
       headers: { ...noStore, "Content-Disposition": `attachment; filename="records.csv"` },
     };
   }
-  const cursor = req.query("cursor");
-  const page = await store.search(query, { limit: PAGE, ...(cursor && { cursor }) }).catch((err: unknown) => {
-    if (err instanceof RecordCursorInvalid)
-      throw new PlatenError("VALIDATION_FAILED", { details: [{ field: "cursor", text: queryText.cursor }] });
-    throw err;
-  });
+  const page = await searchPage(store, query, req.query("cursor"));
   await audit("records.search", { detail: auditFilters(query) });
   return {
     status: 200,

@@ -39,6 +39,7 @@ const outputHistory = () => import("./pages/output-history.ts");
 const settings = () => import("./pages/settings.ts");
 const versionSample = () => import("./studio/pages/version-sample.ts");
 const settingsActions = () => import("./pages/settings-actions.ts");
+const records = () => import("./pages/records.ts");
 
 /**
  * The site's pages (`{site}`) as data: methods, path pattern (`:name` is one
@@ -86,6 +87,17 @@ export const siteRoutes = (identity: SiteIdentity): SitePage[] => [
     methods: ["GET"],
     path: "/output-history/:requestId/download",
     page: lazy(outputHistory, (m) => m.outputHistoryZip(identity)),
+  },
+  // Kept records (shared/records/README.md#the-site-page): search, export, each PDF.
+  { methods: ["GET"], path: "/records", page: lazy(records, (m) => m.recordsPage(identity)) },
+  { methods: ["GET"], path: "/ja/records", page: lazy(records, (m) => m.recordsPage(identity)) },
+  { methods: ["GET"], path: "/records/export", page: lazy(records, (m) => m.recordsExport(identity)) },
+  { methods: ["GET"], path: "/ja/records/export", page: lazy(records, (m) => m.recordsExport(identity)) },
+  {
+    methods: ["GET"],
+    path: "/records/:recordId/pdf",
+    page: lazy(records, (m) => m.recordPdf(identity)),
+    headers: "preview",
   },
   { methods: ["GET"], path: "/settings", page: lazy(settings, (m) => m.settingsPage(identity)) },
   {

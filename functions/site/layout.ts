@@ -63,6 +63,7 @@ ${ctx.script ? html`<script src="${ctx.script}" defer></script>` : ""}
   <li><a href="/designs">${st.navDesigns}</a></li>
   <li><a href="/templates">${st.navTemplates}</a></li>
   <li><a href="/output-history">${s.navHistory}</a></li>
+  <li><a href="${ctx.lang === "ja" ? "/ja/records" : "/records"}">${s.navRecords}</a></li>
   <li><a href="/settings">${s.navSettings}</a></li>
   <li><a href="${docs}/errors">${s.navDocs}</a></li>
   <li><a href="${docs}/api">${s.navApiDocs}</a></li>

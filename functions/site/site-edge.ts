@@ -24,6 +24,9 @@ import { safeReturnTo } from "./return-to.ts";
 
 const https = () => config().siteUrl.startsWith("https://");
 
+/** Pages with a Japanese address of their own (`/ja/docs/…`, `/ja/records`): their language switch is a link. */
+const hasJapanesePath = (path: string) => path.startsWith("/docs/") || path === "/records";
+
 /** The HTML page of a result: the shell around a body, with the language switch and login link. */
 export function page(
   req: SiteRequest,
@@ -34,11 +37,12 @@ export function page(
   options: { script?: string; wide?: boolean } = {},
 ): Html {
   const other = req.lang === "ja" ? "en" : "ja";
-  const switchHref = req.path.startsWith("/ja/docs/")
-    ? req.path.slice(3)
-    : req.path.startsWith("/docs/")
-      ? `/ja${req.path}`
-      : `${req.path}?lang=${other}`;
+  const switchHref =
+    req.path.startsWith("/ja/") && hasJapanesePath(req.path.slice(3))
+      ? req.path.slice(3)
+      : hasJapanesePath(req.path)
+        ? `/ja${req.path}`
+        : `${req.path}?lang=${other}`;
   const loginHref = identity.loginUrl(req.returnTo);
   return layout(
     { lang: req.lang, switchHref, loggedIn, loginHref, signOutToken: req.signOutToken, ...options },

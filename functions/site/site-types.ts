@@ -38,7 +38,8 @@ export type SiteResult = ResultHead &
     | { page: Html }
     | { redirect: string }
     | { text: string; contentType: string }
-    | { stream: Readable; contentLength: number; contentType: string }
+    /** `contentLength` undefined: a body of unknown length, sent chunked (the records' CSV export). */
+    | { stream: Readable; contentLength: number | undefined; contentType: string }
   );
 
 export type PageHandler = (req: SiteRequest) => Promise<SiteResult>;

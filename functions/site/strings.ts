@@ -12,6 +12,7 @@ const pageTexts = {
   languageSwitchLabel: { en: "表示言語を日本語に切り替える", ja: "Switch the language to English" },
   navHome: { en: "Home", ja: "ホーム" },
   navHistory: { en: "Output history", ja: "出力履歴" },
+  navRecords: { en: "Kept records", ja: "帳簿書類" },
   navSettings: { en: "Workspace settings", ja: "ワークスペース設定" },
   navDocs: { en: "Error codes", ja: "エラーコード" },
   navApiDocs: { en: "API reference", ja: "API リファレンス" },

@@ -263,7 +263,8 @@ export const functions = {
   // webhook endpoints. The design studio (functions/site/README.md#the-design-studio) does
   // what the design API's two functions do for a login session: it writes designs, drafts,
   // bundles and thumbnails (designs table and bucket), counts previews in `usage`, and renders
-  // previews and thumbnails itself, hence Chromium.
+  // previews and thumbnails itself, hence Chromium. Its records page reads kept records and their PDFs
+  // (records table and bucket), each read audited in `workspaces`.
   site: {
     id: "site",
     entry: "functions/site/handler.ts",
@@ -273,9 +274,9 @@ export const functions = {
     chromium: true,
     streaming: true,
     access: {
-      tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity"],
+      tablesRead: ["workspaces", "designs", "requests", "files", "webhooks", "identity", "records"],
       tablesWrite: ["usage", "files", "workspaces", "webhooks", "oauth", "designs"],
-      bucketsRead: ["files", "designs"],
+      bucketsRead: ["files", "designs", "records"],
       // Output history serves large request ZIPs as the download route does, and the file view
       // caches page images: zips/ and pages/ only of files, never the PDFs.
       bucketsWrite: ["files", "designs"],

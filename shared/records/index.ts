@@ -38,11 +38,19 @@ export {
   type UnchainedRecord,
 } from "./record-store.ts";
 export { addYears, type KeepRecordDeps, keepRecord, liveRecordDeps, type RecordedFile } from "./keep-record.ts";
-export { allRecords, EXPORT_MAX_ROWS, exportRecords, verifyRange } from "./record-reads.ts";
+export {
+  allRecords,
+  EXPORT_MAX_ROWS,
+  exportRecords,
+  SEARCH_PAGE_SIZE,
+  searchPage,
+  verifyRange,
+} from "./record-reads.ts";
 export { dynamoRecordStore, RecordInProgress } from "./dynamo-record-store.ts";
 export { s3RecordPdfs } from "./s3-record-pdfs.ts";
 export { auditFilters, parseRecordQuery, queryText, RECORD_FILTERS } from "./record-query.ts";
 export {
+  recordAmountText,
   recordAnswer,
   recordAnswerSchema,
   recordDownloadPath,

@@ -73,7 +73,7 @@ export function recordAnswer(r: KeptRecord): z.infer<typeof recordAnswerSchema> 
 /** The export's columns, in the order a tax officer's request lists them. */
 const COLUMNS: { ja: string; en: string; value: (r: KeptRecord) => string }[] = [
   { ja: "取引年月日", en: "Transaction date", value: (r) => r.date },
-  { ja: "取引金額", en: "Amount", value: (r) => amountText(r.amount, r.currency) },
+  { ja: "取引金額", en: "Amount", value: (r) => recordAmountText(r.amount, r.currency) },
   { ja: "通貨", en: "Currency", value: (r) => r.currency },
   { ja: "取引先", en: "Counterparty", value: (r) => r.counterparty },
   { ja: "書類の種類", en: "Document type", value: (r) => r.type },
@@ -86,7 +86,7 @@ const COLUMNS: { ja: string; en: string; value: (r: KeptRecord) => string }[] = 
 ];
 
 /** Minor units as the currency writes them: 55000 JPY → "55000", 123450 USD → "1234.50". */
-function amountText(units: number, currency: string): string {
+export function recordAmountText(units: number, currency: string): string {
   const digits = currencyMinorDigits(currency);
   if (digits === 0) return String(units);
   const sign = units < 0 ? "-" : "";

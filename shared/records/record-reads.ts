@@ -1,6 +1,13 @@
 import { type KeptRecord, sha256Hex } from "./record-chain.ts";
 import { badParameter, queryText } from "./record-query.ts";
-import { recordPdfKey, type RecordPdfs, type RecordQuery, type RecordStore } from "./record-store.ts";
+import {
+  RecordCursorInvalid,
+  type RecordPage,
+  recordPdfKey,
+  type RecordPdfs,
+  type RecordQuery,
+  type RecordStore,
+} from "./record-store.ts";
 import { type VerifyReport, verifyRecords } from "./verify-records.ts";
 
 /** Every record a query matches, in search order, read page by page (an export, a verify). */
@@ -11,6 +18,26 @@ export async function* allRecords(store: RecordStore, query: RecordQuery, pageSi
     yield* page.records;
     cursor = page.next;
   } while (cursor);
+}
+
+/** Records a search page shows (`GET /v1/records`, the site's records page). */
+export const SEARCH_PAGE_SIZE = 50;
+
+/**
+ * One page of a search as the API and the site answer it.
+ * @throws PlatenError VALIDATION_FAILED naming `cursor` for a cursor this store did not make
+ */
+export async function searchPage(
+  store: RecordStore,
+  query: RecordQuery,
+  cursor: string | undefined,
+): Promise<RecordPage> {
+  try {
+    return await store.search(query, { limit: SEARCH_PAGE_SIZE, ...(cursor && { cursor }) });
+  } catch (err) {
+    if (err instanceof RecordCursorInvalid) throw badParameter("cursor", queryText.cursor);
+    throw err;
+  }
 }
 
 /** The most rows one export answers; a larger download request is made in parts (by date range). */

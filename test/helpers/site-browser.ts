@@ -45,7 +45,7 @@ export async function shoot(page: Page, dir: string, name: string): Promise<stri
   return path;
 }
 
-/** Lets `page` save downloads into a new folder and returns a waiter for the next finished `.pdf`/`.zip`. */
+/** Lets `page` save downloads into a new folder and returns a waiter for the next finished `.pdf`, `.zip` or `.csv`. */
 export async function allowDownloads(page: Page): Promise<{ dir: string; next(timeoutMs?: number): Promise<Buffer> }> {
   const dir = mkdtempSync(join(tmpdir(), "platen-site-downloads-"));
   mkdirSync(dir, { recursive: true });
@@ -57,7 +57,7 @@ export async function allowDownloads(page: Page): Promise<{ dir: string; next(ti
     async next(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const done = readdirSync(dir).find((f) => !seen.has(f) && /\.(pdf|zip)$/.test(f));
+        const done = readdirSync(dir).find((f) => !seen.has(f) && /\.(pdf|zip|csv)$/.test(f));
         if (done && existsSync(join(dir, done))) {
           seen.add(done);
           return readFileSync(join(dir, done));

@@ -11,6 +11,7 @@ import { errorCodeLink, timeElement, withCode } from "../../functions/site/page-
 import { apiReference } from "../../functions/site/pages/api-docs.ts";
 import { fileDetails } from "../../functions/site/pages/file-details.ts";
 import { historyTable, searchForm, statusBody } from "../../functions/site/pages/output-history.ts";
+import { resultsTable } from "../../functions/site/pages/records.ts";
 import { flashBlock, keySection, membersSection } from "../../functions/site/pages/settings.ts";
 import { endpointSection } from "../../functions/site/pages/settings-hooks.ts";
 
@@ -211,6 +212,31 @@ describe("user-controlled text comes out escaped", () => {
       completedAt: HOSTILE,
     };
     expectEscaped(statusBody("en", status).text);
+  });
+
+  it("on the records page", () => {
+    const record = {
+      recordId: HOSTILE,
+      workspaceId: HOSTILE,
+      type: "invoice" as const,
+      date: HOSTILE,
+      amount: 1,
+      currency: "JPY",
+      counterparty: HOSTILE,
+      counterpartySearch: HOSTILE,
+      number: HOSTILE,
+      designId: HOSTILE,
+      version: 1,
+      requestId: HOSTILE,
+      fileId: HOSTILE,
+      fileName: HOSTILE,
+      sha256: HOSTILE,
+      createdAt: HOSTILE,
+      seq: 1,
+      prevHash: HOSTILE,
+      chainHash: HOSTILE,
+    };
+    expectEscaped(resultsTable("ja", HOSTILE, [record]).text);
   });
 
   it("on the settings page", async () => {
