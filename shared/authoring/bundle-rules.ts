@@ -103,8 +103,13 @@ const toDetail = (p: BundleProblem) => ({
   text: p.text,
 });
 
-/** A parser with the renderer's filters, so an unknown filter is a syntax error here as it is at render. */
-const parser = registerPlatenFilters(new Liquid({ strictFilters: true, parseLimit: BUNDLE_LIMITS.maxTextChars }));
+/**
+ * A parser with the renderer's filters, so an unknown filter is a syntax error here as it is at render. Made on
+ * the first check, not when the module loads: the site's pages that only show a design load this module too.
+ */
+let parser: Liquid | undefined;
+const templateParser = (): Liquid =>
+  (parser ??= registerPlatenFilters(new Liquid({ strictFilters: true, parseLimit: BUNDLE_LIMITS.maxTextChars })));
 
 /**
  * Every check a bundle passes before it is published (and the warnings of a draft): the
@@ -276,7 +281,7 @@ function templateProblem(template: string, file: string): BundleProblem | undefi
       text: fillBoth(authoringText.textTooLong, { max: BUNDLE_LIMITS.maxTextChars }),
     };
   try {
-    parser.parse(template);
+    templateParser().parse(template);
     return undefined;
   } catch (err) {
     const position = (err as { token?: { getPosition?: () => [number, number] } }).token?.getPosition?.();

@@ -5,7 +5,13 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import { issueText } from "#shared/validation/zod-messages.ts";
 import { newId } from "#shared/ids.ts";
 import { type RawBundle, rawFromJsonForm, rawFromZip, toJsonForm } from "./bundle-codec.ts";
-import { checkBundle, problemAnswer, strictBundle } from "./bundle-rules.ts";
+import type * as BundleRules from "./bundle-rules.ts";
+
+/**
+ * The bundle checks (LiquidJS, the e-invoice rules, the schema of every file), loaded by the functions that
+ * check: the reads of this module (a version, a draft's bundle) are what the editor's first page needs.
+ */
+const bundleRules = () => import("./bundle-rules.ts");
 import type { Bilingual } from "#shared/i18n/texts.ts";
 import { authoringText } from "./authoring-text.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
@@ -20,7 +26,6 @@ import {
   draftObjectKey,
   getDesignHead,
   getObjectText,
-  listDesignHeads,
   listDesignVersions,
   putObject,
   setDraftKey,
@@ -32,6 +37,7 @@ import { cachedVersion, loadBundle } from "#shared/designs/find-design-version.t
 import { type GalleryTemplate, shareTemplate } from "#shared/designs/gallery.ts";
 import { type PublishDeps, type Published, publishDesign } from "#shared/designs/publish-design.ts";
 import type { patchBody } from "./request-bodies.ts";
+export { designDetail, listDesignsPage } from "./design-list.ts";
 
 /** Design ids are 16 characters; anything much longer cannot exist (DynamoDB key sizes). */
 const MAX_ID = 64;
@@ -92,51 +98,6 @@ export async function shareDesignVersion(
 const parseVersion = (raw: string) => (/^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : undefined);
 
 /** The design detail (GET /designs/{id}, and the answer of create and PATCH). */
-export function designDetail(head: DesignHead, baseUrl: string) {
-  return {
-    id: head.id,
-    label: head.label,
-    description: head.description ?? "",
-    latestVersion: head.latestVersion,
-    createdAt: head.createdAt,
-    updatedAt: head.updatedAt,
-    ...(head.updatedBy && { updatedBy: head.updatedBy }),
-    thumbnail: thumbnailUrl(baseUrl, head),
-    hasDraft: head.draftKey !== undefined,
-    ...(head.archived && { archived: true }),
-  };
-}
-
-const thumbnailUrl = (baseUrl: string, head: Pick<DesignHead, "id" | "latestVersion">) =>
-  `${baseUrl}/file/designs/${encodeURIComponent(head.id)}/thumbnail?version=${head.latestVersion}`;
-
-/**
- * GET /designs: the spec's list body (30 a page, newest change first) with `description`,
- * `hasDraft` and `archived` added; `q` matches labels (case-insensitive); `archived=true`
- * (ADMIN) lists the archived designs beside the others.
- */
-export async function listDesignsPage(
-  workspaceId: string,
-  opts: { page: number; q?: string; archived: boolean },
-  baseUrl: string,
-) {
-  const needle = opts.q?.trim().toLowerCase();
-  const heads = (await listDesignHeads(workspaceId))
-    .filter((h) => (opts.archived || !h.archived) && (!needle || h.label.toLowerCase().includes(needle)))
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
-  const start = (opts.page - 1) * DESIGN_PAGE_SIZE;
-  return {
-    designs: heads.slice(start, start + DESIGN_PAGE_SIZE).map((h) => {
-      const { createdAt: _c, ...item } = designDetail(h, baseUrl);
-      return { ...item, archived: h.archived === true };
-    }),
-    total: heads.length,
-    page: opts.page,
-    pageSize: DESIGN_PAGE_SIZE,
-    totalPages: Math.max(1, Math.ceil(heads.length / DESIGN_PAGE_SIZE)),
-  };
-}
-
 /** A version as the versions list shows it. */
 export const versionSummary = (v: DesignVersion) => ({
   version: v.version,
@@ -280,6 +241,7 @@ export async function draftBody(workspaceId: string, designId: string) {
     throw new PlatenError("DESIGN_NOT_FOUND", {
       details: [{ text: authoringText.noDraft }],
     });
+  const { checkBundle, problemAnswer } = await bundleRules();
   return {
     draft: toJsonForm({ ...draft.raw, manifest: draft.raw.manifest as Record<string, unknown> }),
     updatedAt: draft.updatedAt,
@@ -297,9 +259,10 @@ export async function saveDraft(
   designId: string,
   form: Record<string, unknown>,
   clock: Clock,
-): Promise<{ updatedAt: string; warnings: ReturnType<typeof problemAnswer>[] }> {
+): Promise<{ updatedAt: string; warnings: ReturnType<typeof BundleRules.problemAnswer>[] }> {
   await activeDesign(workspaceId, designId);
   const raw = rawFromJsonForm(form);
+  const { checkBundle, problemAnswer } = await bundleRules();
   const warnings = checkBundle(raw).problems.map(problemAnswer);
   const key = draftObjectKey(workspaceId, designId, `${Date.now().toString(36)}-${newId(8)}`);
   const at = clock.now().toISOString();
@@ -342,6 +305,7 @@ export async function publishVersion(
       details: [{ field: "from", text: authoringText.noDraft }],
     });
   const raw = input.source.kind === "draft" ? draft!.raw : input.source.raw;
+  const { strictBundle } = await bundleRules();
   const published = await publishDesign(
     {
       workspaceId: input.workspaceId,

@@ -1,5 +1,5 @@
 import { config } from "#shared/aws/config.ts";
-import { listDesignsPage } from "#shared/authoring/design-lifecycle.ts";
+import { listDesignsPage } from "#shared/authoring/design-list.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
 import { type Html, html } from "#shared/html/html.ts";

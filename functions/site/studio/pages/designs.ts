@@ -1,5 +1,5 @@
 import { config } from "#shared/aws/config.ts";
-import { listDesignsPage } from "#shared/authoring/design-lifecycle.ts";
+import { listDesignsPage } from "#shared/authoring/design-list.ts";
 import { parsePage } from "#shared/designs/design-pages.ts";
 import { searchTemplates } from "#shared/designs/gallery-pages.ts";
 import type { Language } from "#shared/errors/language.ts";
