@@ -96,3 +96,10 @@ describe("links in the Markdown", () => {
     expect(slug("File view rules (`shared/site/file-access.ts`)")).toBe("file-view-rules-sharedsitefile-accessts");
   });
 });
+
+describe("the README", () => {
+  it("stays a map: 250 lines at most (the rest lives in the folder READMEs)", () => {
+    const lines = readFileSync(path.join(root, "README.md"), "utf8").trimEnd().split("\n");
+    expect(lines.length).toBeLessThanOrEqual(250);
+  });
+});
