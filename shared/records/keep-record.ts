@@ -22,11 +22,14 @@ export async function keepRecord(
   fields: RecordFields,
   pdf: Buffer,
 ): Promise<KeptRecord> {
-  const existing = await deps.store.find(file.workspaceId, file.fileId);
+  // Both reads at once: each is a round trip before the answer of a sync request.
+  const [existing, years] = await Promise.all([
+    deps.store.find(file.workspaceId, file.fileId),
+    deps.store.retentionYears(file.workspaceId),
+  ]);
   if (existing) return existing;
   const now = deps.clock.now();
   const sha256 = sha256Hex(pdf);
-  const years = await deps.store.retentionYears(file.workspaceId);
   await deps.pdfs.keep(recordPdfKey({ ...file, recordId: file.fileId, sha256 }), pdf, addYears(now, years));
   return deps.store.append({ ...fields, ...file, recordId: file.fileId, sha256, createdAt: now.toISOString() });
 }

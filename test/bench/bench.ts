@@ -9,6 +9,7 @@ import { runDesignPhase } from "./preview-and-publish.ts";
 import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
 import { startFloor } from "./floor.ts";
+import { runRecordCostPhase } from "./record-cost.ts";
 import { runStudioPhase } from "./studio-preview.ts";
 import { runRssPhase } from "./rss.ts";
 import { treeRssMb } from "./tree-rss.ts";
@@ -20,12 +21,14 @@ import { fmt, percentile, runConcurrent } from "./stats.ts";
  * machine. BENCH_QUICK=1 shortens every phase; BENCH_ONLY=studio runs the studio preview's phase alone,
  * BENCH_ONLY=async the 100-file async multiple in rounds against the floor, BENCH_ONLY=rss the
  * memory phase alone (every sample's Node/Chromium split printed), BENCH_ONLY=warm the warm
- * 1-page comparison alone with twice its samples (BENCH_WARM_ROUNDS).
+ * 1-page comparison alone with twice its samples (BENCH_WARM_ROUNDS), BENCH_ONLY=record what keeping a
+ * record adds to a sync single.
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && only !== "studio" && only !== "async" && only !== "rss" && only !== "warm")
-  throw new Error(`BENCH_ONLY names the one phase that runs alone, "studio", "async", "rss" or "warm"; got "${only}"`);
+const PHASES_ALONE = ["studio", "async", "rss", "warm", "record"];
+if (only !== undefined && !PHASES_ALONE.includes(only))
+  throw new Error(`BENCH_ONLY names the one phase that runs alone, one of ${PHASES_ALONE.join(", ")}; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
 const log = (line = "") => console.log(line);
 
@@ -45,9 +48,10 @@ if (only === "rss") {
 }
 log("starting the local stack and the floor browsers…");
 const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
-if (only === "studio") {
-  log("design studio: last keystroke → updated preview image…");
-  for (const line of await runStudioPhase(stack, n(30, 8))) log(line);
+if (only === "studio" || only === "record") {
+  const phase =
+    only === "studio" ? () => runStudioPhase(stack, n(30, 8)) : () => runRecordCostPhase(stack, bundle, n(40, 8));
+  for (const line of await phase()) log(line);
   await stack.stop();
   removeDataDir(stack.dataDir);
   process.exit(0);
@@ -233,6 +237,9 @@ const designTable = await runDesignPhase(stack, bundle, n(30, 8), n(10, 4));
 log("design studio: last keystroke → updated preview image…");
 const studioTable = await runStudioPhase(stack, n(30, 8));
 
+log("kept records: what a record adds to a sync single…");
+const recordTable = await runRecordCostPhase(stack, bundle, n(40, 8));
+
 // Memory of one workload on its own, on a fresh stack (the phases above leave Chromium's
 // high-water marks of 400-row documents behind).
 await stack.stop();
@@ -258,7 +265,7 @@ log(rssLine);
 log(`renderer browsers: ${browsers}`);
 log();
 log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");
-for (const line of featureTable) log(line);
+for (const line of [...featureTable, ...recordTable]) log(line);
 log();
 log("Design API: a preview against a sync render of the same invoice, and publishing (the local stack, HTTP).");
 for (const line of designTable) log(line);
