@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
@@ -9,6 +9,7 @@ import { counterpartySearchForm, dynamoRecordStore, keepRecord, s3RecordPdfs } f
 import { makeUser } from "../helpers/identity-fixtures.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { allowDownloads, launchSiteBrowser, logIn, screenshotFolder, shoot } from "../helpers/site-browser.ts";
+import { writeReceiptRecordDesign } from "../helpers/record-designs.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, publishFolder, type Tenant } from "../helpers/sync-fixtures.ts";
 import { syncCaller } from "../helpers/sync-http.ts";
@@ -24,25 +25,6 @@ let reader: Awaited<ReturnType<typeof makeUser>>;
 let outsider: Awaited<ReturnType<typeof makeUser>>;
 /** The PDF of the receipt generated through the API, as it was delivered. */
 let delivered: Buffer;
-
-function writeRecordDesign(root: string): string {
-  const dir = join(root, "record-receipt");
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
-    label: "記録する領収書",
-    page: { size: "A5" },
-    parameters: [
-      { name: "日付", type: "text", label: "日付" },
-      { name: "金額", type: "number", label: "金額" },
-      { name: "宛名", type: "text", label: "宛名" },
-    ],
-    record: { type: "receipt", date: "日付", amount: "金額", counterparty: "宛名", number: "'RC-' | append: 金額" },
-  };
-  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest));
-  writeFileSync(join(dir, "template.liquid"), "<h1>領収書</h1><p>{{ 宛名 }} 様 {{ 金額 }} 円 {{ 日付 }}</p>");
-  writeFileSync(join(dir, "style.css"), "");
-  return dir;
-}
 
 /** Invoices of November 2026 kept as generation keeps them: 10,000 to 60,000 yen, two counterparties. */
 async function keepInvoices(workspaceId: string): Promise<void> {
@@ -69,7 +51,7 @@ beforeAll(async () => {
   shots = screenshotFolder("records");
   work = mkdtempSync(join(tmpdir(), "platen-site-records-"));
   [a, b] = await Promise.all([createTenant(stack, "records site A"), createTenant(stack, "records site B")]);
-  const design = await publishFolder(stack, a.workspaceId, writeRecordDesign(work));
+  const design = await publishFolder(stack, a.workspaceId, writeReceiptRecordDesign(work));
   const res = await syncCaller(stack, a.appKey)("single", {
     designId: design.id,
     version: design.version,

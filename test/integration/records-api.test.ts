@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
@@ -20,6 +20,7 @@ import {
 import { clientCredentialsToken, makeConfidentialClient } from "../helpers/identity-fixtures.ts";
 import { api } from "../helpers/local-stack.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
+import { writeReceiptRecordDesign } from "../helpers/record-designs.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, publishFolder, type Tenant } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, readErrorBody, syncCaller } from "../helpers/sync-http.ts";
@@ -30,25 +31,6 @@ let b: Tenant;
 /** A third workspace, for corrections: its records leave A's counts alone. */
 let c: Tenant;
 const generated: { fileId: string; pdf: Buffer }[] = [];
-
-function writeRecordDesign(root: string): string {
-  const dir = join(root, "record-receipt");
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
-    label: "記録する領収書",
-    page: { size: "A5" },
-    parameters: [
-      { name: "日付", type: "text", label: "日付" },
-      { name: "金額", type: "number", label: "金額" },
-      { name: "宛名", type: "text", label: "宛名" },
-    ],
-    record: { type: "receipt", date: "日付", amount: "金額", counterparty: "宛名", number: "'RC-' | append: 金額" },
-  };
-  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest));
-  writeFileSync(join(dir, "template.liquid"), "<h1>領収書</h1><p>{{ 宛名 }} 様 {{ 金額 }} 円 {{ 日付 }}</p>");
-  writeFileSync(join(dir, "style.css"), "");
-  return dir;
-}
 
 /** 55 more records in workspace A, written through the store as generation writes them: November 2026. */
 async function keepVolume(workspaceId: string): Promise<KeptRecord[]> {
@@ -106,7 +88,7 @@ beforeAll(async () => {
   const design = await publishFolder(
     stack,
     a.workspaceId,
-    writeRecordDesign(mkdtempSync(join(tmpdir(), "records-api-"))),
+    writeReceiptRecordDesign(mkdtempSync(join(tmpdir(), "records-api-"))),
   );
   useStackEmulators(stack.dataDir);
   for (const [date, amount] of [
