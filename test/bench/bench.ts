@@ -9,6 +9,7 @@ import { runDesignPhase } from "./preview-and-publish.ts";
 import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
 import { startFloor } from "./floor.ts";
+import { BIG_DOCUMENT_ROWS, runBigDocumentPhase } from "./big-document.ts";
 import { runRecordCostPhase } from "./record-cost.ts";
 import { runStudioPhase } from "./studio-preview.ts";
 import { runRssPhase } from "./rss.ts";
@@ -22,11 +23,11 @@ import { fmt, percentile, runConcurrent } from "./stats.ts";
  * BENCH_ONLY=async the 100-file async multiple in rounds against the floor, BENCH_ONLY=rss the
  * memory phase alone (every sample's Node/Chromium split printed), BENCH_ONLY=warm the warm
  * 1-page comparison alone with twice its samples (BENCH_WARM_ROUNDS), BENCH_ONLY=record what keeping a
- * record adds to a sync single.
+ * record adds to a sync single, BENCH_ONLY=big-document the 50-page invoice against the floor.
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
-const PHASES_ALONE = ["studio", "async", "rss", "warm", "record"];
+const PHASES_ALONE = ["studio", "async", "rss", "warm", "record", "big-document"];
 if (only !== undefined && !PHASES_ALONE.includes(only))
   throw new Error(`BENCH_ONLY names the one phase that runs alone, one of ${PHASES_ALONE.join(", ")}; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
@@ -66,6 +67,15 @@ if (only === "async") {
   await stack.stop();
   removeDataDir(stack.dataDir);
   log();
+  for (const line of table) log(line);
+  process.exit(0);
+}
+if (only === "big-document") {
+  log(`${BIG_DOCUMENT_ROWS}-row invoice against the floor…`);
+  const table = await runBigDocumentPhase(stack, floor, bundle, sample, n(5, 1));
+  await floor.close();
+  await stack.stop();
+  removeDataDir(stack.dataDir);
   for (const line of table) log(line);
   process.exit(0);
 }
@@ -187,6 +197,9 @@ if (only === "warm") {
 log("1-page invoice and 400-row invoice, concurrency 1/2/4:");
 for (const c of [1, 2, 4]) await compare("1-page", ONE_PAGE_SAMPLES * Math.max(1, c / 2), c, sample);
 for (const c of [1, 2]) await compare("400-row", n(6, 2), c, rows400);
+log(`${BIG_DOCUMENT_ROWS}-row invoice (about 50 pages):`);
+const bigTable = await runBigDocumentPhase(stack, floor, bundle, sample, n(5, 1));
+for (const line of bigTable) log(`  ${line}`);
 
 log("100-file sync multiple:");
 const contents = Array.from({ length: 100 }, (_, i) => ({ fileName: `invoice-${i}`, params: sample }));
@@ -262,6 +275,7 @@ log(
   `100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`,
 );
 log(rssLine);
+for (const line of bigTable) log(line);
 log(`renderer browsers: ${browsers}`);
 log();
 log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");

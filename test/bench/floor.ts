@@ -57,6 +57,25 @@ export async function startFloor(browsers: number) {
         waiters.shift()?.();
       }
     },
+    /** `render` with its parts timed: templating, `setContent` (parse, style, layout) and `pdf` (print). */
+    async renderTimed(
+      bundle: DesignBundle,
+      params: Record<string, unknown>,
+    ): Promise<{ pdf: Uint8Array; templateMs: number; layoutMs: number; printMs: number }> {
+      const t0 = performance.now();
+      const html = await renderHtml(bundle, params, { bundleKey: "floor", title: "floor", file: newFile() });
+      const slot = await acquire();
+      try {
+        const t1 = performance.now();
+        await slot.page.setContent(html, { waitUntil: "load" });
+        const t2 = performance.now();
+        const pdf = await slot.page.pdf(pdfOptions(resolvePageBox(bundle.manifest.page), 60_000));
+        return { pdf, templateMs: t1 - t0, layoutMs: t2 - t1, printMs: performance.now() - t2 };
+      } finally {
+        slot.busy = false;
+        waiters.shift()?.();
+      }
+    },
     pids: () => slots.map((s) => browserProcess(s.browser)?.pid).filter((p): p is number => p !== undefined),
     close: () => Promise.all(slots.map((s) => s.browser.close())),
   };
