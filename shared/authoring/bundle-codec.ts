@@ -4,7 +4,7 @@ import yauzl from "yauzl";
 import { ZipFile } from "yazl";
 import { type DesignBundle, type DesignManifest, EINVOICE_MAPPING_FILE } from "#shared/designs/bundle-schema.ts";
 import { MAX_PARAMS_DEPTH, tooDeepPath } from "#shared/generation/requests/index.ts";
-import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-rules.ts";
+import { type BundleProblem, BUNDLE_LIMITS, contentTypeOfAsset, BundleInvalid } from "./bundle-problems.ts";
 import { type Bilingual, fillBoth } from "#shared/i18n/texts.ts";
 import { authoringText } from "./authoring-text.ts";
 

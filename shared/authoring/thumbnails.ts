@@ -1,7 +1,7 @@
 import { permanentFileFailure } from "#shared/generation/requests/index.ts";
 import { RenderError } from "#shared/render/render-error.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
-import { BundleInvalid } from "./bundle-rules.ts";
+import { BundleInvalid } from "./bundle-problems.ts";
 import { fillBoth } from "#shared/i18n/texts.ts";
 import { authoringText } from "./authoring-text.ts";
 

@@ -95,7 +95,7 @@ describe("bundle contents", () => {
  * (a dynamic `import()` is a chunk loaded when it runs). One esbuild pass over every entry, its metafile read.
  */
 async function coldClosures(): Promise<Record<string, Set<string>>> {
-  const entries = [...Object.values(functions).map((def) => def.entry), ...LISTING_PAGES];
+  const entries = [...Object.values(functions).map((def) => def.entry), ...DESIGN_PAGES];
   const { metafile } = await build({
     entryPoints: entries,
     bundle: true,
@@ -117,22 +117,26 @@ async function coldClosures(): Promise<Record<string, Set<string>>> {
   };
   return Object.fromEntries([
     ...Object.values(functions).map((def) => [def.id, closure(def.entry)]),
-    ...LISTING_PAGES.map((page) => [page, closure(page)]),
+    ...DESIGN_PAGES.map((page) => [page, closure(page)]),
   ]);
 }
 
-/** The site's pages that list designs: a list loads no bundle checks (LiquidJS, the e-invoice rules). */
-const LISTING_PAGES = ["functions/site/pages/home.ts", "functions/site/studio/pages/designs.ts"];
+/** The site's pages that show designs (dashboard, list, editor): they load no bundle checks (LiquidJS, the e-invoice rules). */
+const DESIGN_PAGES = [
+  "functions/site/pages/home.ts",
+  "functions/site/studio/pages/designs.ts",
+  "functions/site/studio/pages/design-editor.ts",
+];
 
 describe("what a cold start loads", () => {
-  it("no function loads the PKCS#12 reader (pkijs) before it runs; the site loads no page's module before its request, and its design lists no bundle checks", async () => {
+  it("no function loads the PKCS#12 reader (pkijs) before it runs; the site loads no page's module before its request, and its design pages no bundle checks", async () => {
     const closures = await coldClosures();
     const loading = (pattern: RegExp) =>
       Object.entries(closures)
         .filter(([, paths]) => [...paths].some((p) => pattern.test(p)))
         .map(([id]) => id);
     expect(loading(/node_modules\/(pkijs|asn1js)\//)).toEqual([]);
-    for (const page of LISTING_PAGES)
+    for (const page of DESIGN_PAGES)
       expect(
         [...closures[page]!].filter((p) => /node_modules\/liquidjs\/|bundle-rules/.test(p)),
         page,

@@ -1,4 +1,4 @@
-import { type BundleProblem, BundleInvalid } from "#shared/authoring/bundle-rules.ts";
+import { type BundleProblem, BundleInvalid } from "#shared/authoring/bundle-problems.ts";
 import { draftBody, saveDraft } from "#shared/authoring/design-lifecycle.ts";
 import { systemClock } from "#shared/clock.ts";
 import type { Language } from "#shared/errors/language.ts";
