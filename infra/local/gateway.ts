@@ -339,10 +339,13 @@ const invocations = (() => {
   };
 })();
 
+/** The AWS calls counted since the bench asked (`/__local/aws-calls`); undefined until it first does. */
+let awsCalls: import("./aws-calls.ts").AwsCalls | undefined;
+
 /**
  * Test-only hooks (PLATEN_TEST_HOOKS=1): move the service clock, read the renderer's pool, arm
  * faults (`POST /__local/faults` with `{rules}`; `{}` reads the hits), run the sweeper now,
- * wait for invocations to end.
+ * wait for invocations to end, count the AWS calls.
  */
 async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const body = await readBody(req, res);
@@ -365,6 +368,14 @@ async function testHook(req: IncomingMessage, res: ServerResponse, url: URL): Pr
   if (url.pathname === "/__local/sweep" && req.method === "POST") {
     const { runSweep } = await import("./sweeper.ts");
     return sendJson(res, 200, await runSweep());
+  }
+  if (url.pathname === "/__local/aws-calls") {
+    // The bench's count of what this process asks of AWS (calls, request units, SQS messages): POST starts
+    // it anew, GET reads it.
+    const { countAwsCalls } = await import("./aws-calls.ts");
+    awsCalls ??= countAwsCalls();
+    if (req.method === "POST") Object.assign(awsCalls, { calls: {}, wru: 0, rru: 0, messages: 0 });
+    return sendJson(res, 200, awsCalls);
   }
   if (url.pathname === "/__local/settled" && req.method === "POST") {
     await invocations.settled();

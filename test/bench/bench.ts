@@ -9,6 +9,7 @@ import { runDesignPhase } from "./preview-and-publish.ts";
 import { runFeaturePhase } from "./features.ts";
 import { asyncMultipleOf, runAsyncPhase } from "./async-multiple.ts";
 import { startFloor } from "./floor.ts";
+import { runBigBatchPhase } from "./big-batch.ts";
 import { BIG_DOCUMENT_ROWS, runBigDocumentPhase } from "./big-document.ts";
 import { runRecordCostPhase } from "./record-cost.ts";
 import { runStudioPhase } from "./studio-preview.ts";
@@ -23,11 +24,12 @@ import { fmt, percentile, runConcurrent } from "./stats.ts";
  * BENCH_ONLY=async the 100-file async multiple in rounds against the floor, BENCH_ONLY=rss the
  * memory phase alone (every sample's Node/Chromium split printed), BENCH_ONLY=warm the warm
  * 1-page comparison alone with twice its samples (BENCH_WARM_ROUNDS), BENCH_ONLY=record what keeping a
- * record adds to a sync single, BENCH_ONLY=big-document the 50-page invoice against the floor.
+ * record adds to a sync single, BENCH_ONLY=big-document the 50-page invoice against the floor, BENCH_ONLY=big-batch
+ * 10 async requests of 100 files at once against the floor (counted, and the AWS calls per file).
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
-const PHASES_ALONE = ["studio", "async", "rss", "warm", "record", "big-document"];
+const PHASES_ALONE = ["studio", "async", "rss", "warm", "record", "big-document", "big-batch"];
 if (only !== undefined && !PHASES_ALONE.includes(only))
   throw new Error(`BENCH_ONLY names the one phase that runs alone, one of ${PHASES_ALONE.join(", ")}; got "${only}"`);
 const n = (full: number, short: number) => (quick ? short : full);
@@ -70,9 +72,16 @@ if (only === "async") {
   for (const line of table) log(line);
   process.exit(0);
 }
-if (only === "big-document") {
-  log(`${BIG_DOCUMENT_ROWS}-row invoice against the floor…`);
-  const table = await runBigDocumentPhase(stack, floor, bundle, sample, n(5, 1));
+if (only === "big-document" || only === "big-batch") {
+  log(
+    only === "big-batch"
+      ? "10 × 100-file async requests at once…"
+      : `${BIG_DOCUMENT_ROWS}-row invoice against the floor…`,
+  );
+  const table =
+    only === "big-batch"
+      ? await runBigBatchPhase(stack, floor, bundle, sample, n(10, 2))
+      : await runBigDocumentPhase(stack, floor, bundle, sample, n(5, 1));
   await floor.close();
   await stack.stop();
   removeDataDir(stack.dataDir);
@@ -244,6 +253,10 @@ log(
 );
 log(`  ZIP ${fmt(asyncZipBytes / 1024)} KiB downloaded in ${fmt(zipSeconds, 2)} s; stack RSS ${fmt(rssAfterAsync)} MB`);
 
+log("10 × 100-file async requests at once:");
+const batchTable = await runBigBatchPhase(stack, floor, bundle, sample, n(10, 2));
+for (const line of batchTable) log(`  ${line}`);
+
 log("design API: preview against sync, publishing a 1 MB bundle…");
 const designTable = await runDesignPhase(stack, bundle, n(30, 8), n(10, 4));
 
@@ -275,7 +288,7 @@ log(
   `100-file async multiple: 202 p50 ${fmt(percentile(acceptTimes, 50))} ms (target < 300 ms); completed in ${fmt(asyncSeconds, 2)} s = ×${fmt(asyncSeconds / floor100.seconds, 2)} the same 100 renders on ${browsers} warm floor browser(s) (target ≤ 1.5); 100-file ZIP download ${fmt(zipSeconds, 2)} s, stack RSS ${fmt(rssAfterAsync)} MB`,
 );
 log(rssLine);
-for (const line of bigTable) log(line);
+for (const line of [...bigTable, ...batchTable]) log(line);
 log(`renderer browsers: ${browsers}`);
 log();
 log("Document features: what each costs on the 1-page invoice (the service's renderer, in process).");

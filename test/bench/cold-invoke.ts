@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { RENDER_CHANNEL, type RenderEvent } from "#shared/render/render-events.ts";
-import { type AwsCalls, countAwsCalls } from "./aws-calls.ts";
+import { type AwsCalls, countAwsCalls } from "#infra/local/aws-calls.ts";
 import { descendantPids } from "./tree-rss.ts";
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { ESM_REQUIRE_BANNER } from "#infra/stack/platen-function.ts";
-import type { AwsCalls } from "./aws-calls.ts";
+import type { AwsCalls } from "#infra/local/aws-calls.ts";
 import type { ColdTimes } from "./cold-invoke.ts";
 
 const here = import.meta.dirname;

@@ -10,11 +10,13 @@ export interface AwsCalls {
   calls: Record<string, number>;
   wru: number;
   rru: number;
+  /** SQS messages sent: one per SendMessage, one per entry of a SendMessageBatch. */
+  messages: number;
 }
 
 /** Starts counting every request this process sends from now on. */
 export function countAwsCalls(): AwsCalls {
-  const seen: AwsCalls = { calls: {}, wru: 0, rru: 0 };
+  const seen: AwsCalls = { calls: {}, wru: 0, rru: 0, messages: 0 };
   const end = ClientRequest.prototype.end;
   ClientRequest.prototype.end = function (this: ClientRequest, ...args: unknown[]) {
     record(seen, this, args[0]);
@@ -28,8 +30,11 @@ function record(seen: AwsCalls, req: ClientRequest, chunk: unknown): void {
   // JSON protocols name the operation in X-Amz-Target; S3 (REST) is known by its method.
   const op = typeof target === "string" ? operationName(target) : `s3:${req.method}`;
   seen.calls[op] = (seen.calls[op] ?? 0) + 1;
-  if (!op.startsWith("dynamodb:")) return;
   const body = typeof chunk === "string" || Buffer.isBuffer(chunk) ? chunk.toString() : "";
+  if (op === "sqs:SendMessage") seen.messages += 1;
+  if (op === "sqs:SendMessageBatch")
+    seen.messages += ((JSON.parse(body || "{}") as { Entries?: unknown[] }).Entries ?? []).length;
+  if (!op.startsWith("dynamodb:")) return;
   const units = dynamoUnits(op.slice("dynamodb:".length), body);
   seen.wru += units.wru;
   seen.rru += units.rru;
