@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptOrFail, moveClock, pollStatus } from "../helpers/async-http.ts";
 import { armFaults, waitForDeath } from "../helpers/faults.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
-import { createTenant, publishFolder, type Tenant } from "../helpers/sync-fixtures.ts";
+import { createTenant, publishFolder, type Tenant, writeDesignFolder } from "../helpers/sync-fixtures.ts";
 
 /**
  * The stack is killed while an async batch of a record design renders, in the middle of a record's append
@@ -21,21 +21,16 @@ let tenant: Tenant;
 let design: { id: string; version: number };
 
 function writeRecordDesign(root: string): string {
-  const dir = join(root, "record-order");
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
+  return writeDesignFolder(root, "record-order", {
     label: "記録する注文書",
-    page: { size: "A5" },
+    pageSize: "A5",
     parameters: [
       { name: "日付", type: "text", label: "日付" },
       { name: "金額", type: "number", label: "金額" },
     ],
     record: { type: "order", date: "日付", amount: "金額", counterparty: "'株式会社再起動'" },
-  };
-  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest));
-  writeFileSync(join(dir, "template.liquid"), "<h1>注文書</h1><p>{{ 金額 }} 円 {{ 日付 }}</p>");
-  writeFileSync(join(dir, "style.css"), "");
-  return dir;
+    template: "<h1>注文書</h1><p>{{ 金額 }} 円 {{ 日付 }}</p>",
+  });
 }
 
 beforeAll(async () => {

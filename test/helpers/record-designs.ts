@@ -1,25 +1,19 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeDesignFolder } from "./sync-fixtures.ts";
 
 /**
  * A record design in a folder under `root` (shared/records/README.md#designjson-record): a receipt whose date,
  * amount and counterparty are its params 日付, 金額 and 宛名, its number `RC-<amount>`. Returns the folder.
  */
 export function writeReceiptRecordDesign(root: string): string {
-  const dir = join(root, "record-receipt");
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
+  return writeDesignFolder(root, "record-receipt", {
     label: "記録する領収書",
-    page: { size: "A5" },
+    pageSize: "A5",
     parameters: [
       { name: "日付", type: "text", label: "日付" },
       { name: "金額", type: "number", label: "金額" },
       { name: "宛名", type: "text", label: "宛名" },
     ],
     record: { type: "receipt", date: "日付", amount: "金額", counterparty: "宛名", number: "'RC-' | append: 金額" },
-  };
-  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest));
-  writeFileSync(join(dir, "template.liquid"), "<h1>領収書</h1><p>{{ 宛名 }} 様 {{ 金額 }} 円 {{ 日付 }}</p>");
-  writeFileSync(join(dir, "style.css"), "");
-  return dir;
+    template: "<h1>領収書</h1><p>{{ 宛名 }} 様 {{ 金額 }} 円 {{ 日付 }}</p>",
+  });
 }

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { systemClock } from "#shared/clock.ts";
-import { designManifestSchema } from "#shared/designs/bundle-schema.ts";
+import { designManifestSchema, type RecordSpec } from "#shared/designs/bundle-schema.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
 import { createWorkspace, type Plan } from "#shared/workspaces/workspace-store.ts";
@@ -31,9 +31,13 @@ export function sampleLabel(name: SampleName): string {
 
 export interface TestDesignSource {
   label: string;
+  /** The page size (default A4). */
+  pageSize?: "A4" | "A5";
   parameters: { name: string; type: string; label: string; default?: boolean }[];
   template: string;
   css?: string;
+  /** design.json `record`: a record design (shared/records/README.md#designjson-record). */
+  record?: RecordSpec;
   /** The manifest's `sampleParams` (what the publish-time thumbnail renders). */
   sampleParams?: Record<string, unknown>;
 }
@@ -44,9 +48,10 @@ export function writeDesignFolder(root: string, name: string, source: TestDesign
   mkdirSync(dir, { recursive: true });
   const manifest = {
     label: source.label,
-    page: { size: "A4" },
+    page: { size: source.pageSize ?? "A4" },
     parameters: source.parameters,
     ...(source.sampleParams && { sampleParams: source.sampleParams }),
+    ...(source.record && { record: source.record }),
   };
   designManifestSchema.parse(manifest);
   writeFileSync(join(dir, "design.json"), JSON.stringify(manifest, null, 2));

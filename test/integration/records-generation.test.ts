@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { allRecords, dynamoRecordStore, type KeptRecord, s3RecordPdfs, verifyRan
 import { acceptOrFail, pollStatus } from "../helpers/async-http.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
-import { createTenant, publishFolder, type Tenant } from "../helpers/sync-fixtures.ts";
+import { createTenant, publishFolder, type Tenant, writeDesignFolder } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, readErrorBody, syncCaller } from "../helpers/sync-http.ts";
 
 let stack: SharedStack;
@@ -16,11 +16,8 @@ let design: { id: string; version: number };
 
 /** A record design: an invoice whose date, amount, counterparty and number come from its params. */
 function writeRecordDesign(root: string): string {
-  const dir = join(root, "record-invoice");
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
+  return writeDesignFolder(root, "record-invoice", {
     label: "記録する請求書",
-    page: { size: "A4" },
     parameters: [
       { name: "発行日", type: "text", label: "発行日" },
       { name: "合計", type: "number", label: "合計" },
@@ -28,14 +25,8 @@ function writeRecordDesign(root: string): string {
       { name: "請求番号", type: "text", label: "請求番号" },
     ],
     record: { type: "invoice", date: "発行日", amount: "合計", counterparty: "請求先", number: "請求番号" },
-  };
-  writeFileSync(join(dir, "design.json"), JSON.stringify(manifest));
-  writeFileSync(
-    join(dir, "template.liquid"),
-    "<h1>請求書 {{ 請求番号 }}</h1><p>{{ 請求先 }} 様 {{ 合計 }} 円 {{ 発行日 }}</p>",
-  );
-  writeFileSync(join(dir, "style.css"), "");
-  return dir;
+    template: "<h1>請求書 {{ 請求番号 }}</h1><p>{{ 請求先 }} 様 {{ 合計 }} 円 {{ 発行日 }}</p>",
+  });
 }
 
 const params = (n: number, over: Record<string, unknown> = {}) => ({
