@@ -73,7 +73,7 @@ export async function runBigBatchPhase(
     .reduce((n, [, c]) => n + c, 0);
   const perFile = (n: number) => fmt(n / files, 2);
   return [
-    `${requests} async requests of 100 files at once (${files} files): completed in ${fmt(seconds, 2)} s; the floor's ${files} renders on ${floor.pids().length} browser(s) ${fmt(floorBefore, 2)} s before, ${fmt(floorAfter, 2)} s after (×${fmt(seconds / floorSeconds, 2)}; target ≤ 1.15)`,
+    `${requests === 1 ? "1 async request of 100 files" : `${requests} async requests of 100 files at once (${files} files)`}: completed in ${fmt(seconds, 2)} s; the floor's ${files} renders on ${floor.pids().length} browser(s) ${fmt(floorBefore, 2)} s before, ${fmt(floorAfter, 2)} s after (×${fmt(seconds / floorSeconds, 2)}; target ≤ 1.15)`,
     `  counted: ${done} files done (${fileIds.size} distinct), ${failed} failed; ${pages} pages delivered, ${billed} billed${billed === pages && done === files && fileIds.size === files ? " — nothing lost, nothing billed twice" : " — MISMATCH"}`,
     `  per file: ${perFile(calls.wru)} DynamoDB WRU (${perFile(writes)} write calls, ${perFile(calls.rru)} RRU), ${perFile(calls.messages)} SQS messages sent (${perFile(calls.calls["sqs:SendMessageBatch"] ?? 0)} SendMessageBatch, ${perFile(calls.calls["sqs:SendMessage"] ?? 0)} SendMessage, ${perFile(calls.calls["sqs:ReceiveMessage"] ?? 0)} ReceiveMessage calls)`,
   ];
