@@ -1,3 +1,4 @@
+import { type ParseError, parse as scanJson } from "jsonc-parser";
 import { type EinvoiceViolation, checkInvoice } from "#shared/einvoice/check.ts";
 import type { EinvoiceFormat } from "#shared/einvoice/model.ts";
 import { unsupportedFor, writeEinvoiceXml } from "#shared/einvoice/write-einvoice.ts";
@@ -59,13 +60,26 @@ export function einvoiceArchive(format: EinvoiceFormat, xml: Buffer): PdfArchive
   };
 }
 
-/** `line 3: Unexpected token } in JSON`: where the mapping's output stopped being JSON. */
+/**
+ * `at line 3, column 11 of its output (Unexpected token ',')`: where the mapping's output stopped being
+ * JSON. V8 gives no position for an unexpected token (the usual slip: `"amount": ,` from an empty value),
+ * so jsonc-parser's strict scan finds it; V8's quote of the output is left out, as it carries params.
+ */
 function jsonProblem(text: string, cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
-  const at = /position (\d+)/.exec(message);
-  if (!at) return `the mapping did not render JSON (${message})`;
-  const line = text.slice(0, Number(at[1])).split("\n").length;
-  return `the mapping did not render JSON at line ${line} of its output (${message})`;
+  const reason =
+    message
+      .replace(/(?:^|, )(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, "")
+      .replace(/ in JSON at position \d+.*$/s, "") || "unexpected text";
+  const errors: ParseError[] = [];
+  scanJson(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const v8 = / at position (\d+)/.exec(message);
+  const offset = errors[0]?.offset ?? (v8 ? Number(v8[1]) : undefined);
+  if (offset === undefined) return `the mapping did not render JSON (${reason})`;
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  return `the mapping did not render JSON at line ${line}, column ${column} of its output (${reason})`;
 }
 
 /** The first violations in one line, for logs and the async failure message; details carry all of them. */

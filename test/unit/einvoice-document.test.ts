@@ -61,6 +61,19 @@ describe("einvoiceOf", () => {
     expect(error.message).toMatch(/einvoice\.liquid: .*line 3/);
   });
 
+  it("names the line and column of an unexpected token, where V8 gives no position, without quoting the output", () => {
+    // An empty value between a key and a comma: the usual slip of a mapping without | json.
+    const error = caught(() => einvoiceOf('{\n"number": "INV-1",\n"currency": ,\n"note": "Secret GmbH"}', "factur-x"));
+    expect(error.code).toBe("TEMPLATE_FAILED");
+    expect(error.message).toBe(
+      "einvoice.liquid: the mapping did not render JSON at line 3, column 13 of its output (Unexpected token ',')",
+    );
+    const empty = caught(() => einvoiceOf("", "factur-x"));
+    expect(empty.message).toBe(
+      "einvoice.liquid: the mapping did not render JSON at line 1, column 1 of its output (Unexpected end of JSON input)",
+    );
+  });
+
   it("refuses an invoice that breaks a rule with each field and rule", () => {
     const model = invoiceWith((i) => {
       delete i.seller!.name;
