@@ -124,6 +124,33 @@ describe("sync generation of a Factur-X design", () => {
     expect(await pagesUsedNow(stack, tenant.workspaceId)).toBe(before);
   });
 
+  it("answers a sync multiple request with a ZIP that carries each file's XML beside its PDF, the XML the PDF embeds", async () => {
+    const sync = syncCaller(stack, tenant.appKey);
+    const second = invoiceWith((i) => {
+      i.number = "INV-43";
+    });
+    const res = await sync("multiple", {
+      designId: designs["factur-x"]!,
+      version: 1,
+      contents: [
+        { fileName: "first", params: { invoice: baseInvoice() } },
+        { fileName: "second", params: { invoice: second } },
+      ],
+    });
+    expect([res.status, res.headers.get("content-type")]).toEqual([200, "application/zip"]);
+    const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
+    expect(Object.keys(zip.files).sort()).toEqual(["first.pdf", "first.xml", "second.pdf", "second.xml"]);
+    for (const [name, number] of [
+      ["second", "INV-43"],
+      ["first", baseInvoice().number],
+    ] as const) {
+      const xml = Buffer.from(await zip.file(`${name}.xml`)!.async("uint8array"));
+      const pdf = Buffer.from(await zip.file(`${name}.pdf`)!.async("uint8array"));
+      expect(embeddedFile(pdf, 1).equals(xml)).toBe(true);
+      expect(xml.toString("utf8")).toContain(`<ram:ID>${number}</ram:ID>`);
+    }
+  });
+
   it("answers TEMPLATE_FAILED naming einvoice.liquid when the mapping renders no JSON", async () => {
     const sync = syncCaller(stack, tenant.appKey);
     const res = await errorOf(await sync("single", single(designs["factur-x"]!, undefined)));
