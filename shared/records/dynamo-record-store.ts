@@ -4,6 +4,7 @@ import { awsClients } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { decodeStoredItem } from "#shared/aws/stored-item.ts";
 import { functions } from "#shared/definitions/functions.ts";
+import { mayBeId } from "#shared/ids.ts";
 import { type KeptRecord, sealRecord } from "./record-chain.ts";
 import { decodeRecord, pk, recordItem, seqKey, TABLE, table } from "./record-keys.ts";
 import { searchRecords } from "./dynamo-record-search.ts";
@@ -51,6 +52,8 @@ export function dynamoRecordStore(): RecordStore {
   return {
     append,
     find: async (workspaceId, recordId) => {
+      // The id comes from a URL path: one that cannot be an id is no record, not a key DynamoDB refuses (500).
+      if (!mayBeId(recordId)) return undefined;
       const claim = await readClaim(workspaceId, recordId);
       return claim?.seq === undefined ? undefined : recordAt(workspaceId, claim.seq);
     },
