@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteRoutes } from "../../functions/site/handler.ts";
+import { systemClock } from "#shared/clock.ts";
+import { counterpartySearchForm, dynamoRecordStore, keepRecord, s3RecordPdfs } from "#shared/records/index.ts";
 import { designApi, jsonDesign } from "../helpers/design-fixtures.ts";
 import { fuzzSeed, hostRuns } from "../helpers/fuzz/fuzz-config.ts";
 import type { HostTargets } from "../helpers/fuzz/host-cases.ts";
@@ -101,6 +103,7 @@ beforeAll(async () => {
   );
   passcodeFile = await generateFile(stack, a, { fileName: "fuzzed", shareType: "03", passcodeEnabled: true });
   const hidden = await generateFile(stack, b, { fileName: "hidden", shareType: "01" });
+  const [ownRecord, foreignRecord] = await Promise.all([keepFuzzRecord(a.id), keepFuzzRecord(b.id)]);
   const editor = await (await fetch(`${origin}/designs/${design}`, { headers: { cookie: session } })).text();
   csrf = csrfOf(editor);
   logoutCsrf = /name="logout_csrf" value="([^"]+)"/.exec(editor)?.[1] ?? "";
@@ -115,6 +118,7 @@ beforeAll(async () => {
     designId: design,
     version: "1",
     templateId: template,
+    recordId: ownRecord,
   });
   Object.assign(foreign, {
     requestId: hidden.requestId,
@@ -123,6 +127,7 @@ beforeAll(async () => {
     designId: b.designs[0]!.id,
     page: "999",
     version: "99",
+    recordId: foreignRecord,
   });
   if (!csrf || !logoutCsrf) throw new Error("the editor page carries no CSRF tokens");
   console.log(`fuzz-site: seed ${fuzzSeed()}, ${hostRuns()} runs per route (FUZZ_SEED, FUZZ_RUNS)`);
@@ -132,6 +137,22 @@ afterAll(async () => {
   await restoreFetch?.();
   await stack?.release();
 });
+
+/** A kept record of `workspaceId` as generation keeps one (the records page's rows and PDF); its id. */
+async function keepFuzzRecord(workspaceId: string): Promise<string> {
+  const deps = { store: dynamoRecordStore(), pdfs: s3RecordPdfs(), clock: systemClock };
+  const file = { workspaceId, designId: "d", version: 1, requestId: "r", fileId: `fuzz-${workspaceId}` };
+  const fields = {
+    type: "invoice" as const,
+    date: "2026-11-02",
+    amount: 12_000,
+    currency: "JPY",
+    counterparty: "株式会社ファズ",
+    counterpartySearch: counterpartySearchForm("株式会社ファズ"),
+    number: "INV-FUZZ",
+  };
+  return (await keepRecord(deps, { ...file, fileName: "fuzzed" }, fields, Buffer.from("%PDF-1.7 fuzz"))).recordId;
+}
 
 /** A JWT-shaped value with its payload replaced (the signature no longer matches). */
 function swapPayload(value: string): string {
@@ -193,6 +214,18 @@ function jsonBody(route: HostRoute): Record<string, FuzzJson> | undefined {
 /** Query parameters the pages read (functions/site), with values they take; `lang` left out (it redirects). */
 const QUERY = { workspace: "", page: "2", pages: "6", q: "invoice", tag: "a", version: "1", from: "1", to: "2" };
 
+/** The records page's filters (shared/records/README.md#the-site-page), each one the form would send. */
+const RECORD_QUERY = {
+  type: "invoice",
+  dateFrom: "2026-11-01",
+  dateTo: "2026-11-30",
+  amountMin: "1000",
+  amountMax: "50000",
+  currency: "JPY",
+  counterparty: "ﾌｧｽﾞ",
+  number: "INV-FUZZ",
+};
+
 const targets: HostTargets = {
   own(_route, name) {
     if (name === "action") return SETTINGS_ACTIONS[actionTurn++ % SETTINGS_ACTIONS.length];
@@ -203,7 +236,14 @@ const targets: HostTargets = {
   csrf: () => csrf,
   formFields,
   jsonBody,
-  queryFields: () => ({ ...QUERY, workspace: own.workspaceId!, return_to: "/designs", after: "x", shared: "1" }),
+  queryFields: (route) => ({
+    ...QUERY,
+    ...(route.path.includes("/records") && RECORD_QUERY),
+    workspace: own.workspaceId!,
+    return_to: "/designs",
+    after: "x",
+    shared: "1",
+  }),
 };
 
 const totals: string[] = [];
@@ -246,6 +286,14 @@ describe("what the site fuzz found, fixed at its cause", () => {
     expect(create.status).toBeGreaterThanOrEqual(400);
   });
 
+  it("a record id too long to be a key is no record (the records PDF answered 500)", async () => {
+    const res = await fetch(`${origin}/records/${"a".repeat(1_100)}/pdf?workspace=${own.workspaceId}`, {
+      headers: { cookie: cookies[0]!.header },
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+
   it("an unknown script name is the site's 404 page, not a bare text answer", async () => {
     const res = await fetch(`${origin}/assets/js/unknown.js`);
     expect(res.status).toBe(404);
@@ -264,6 +312,9 @@ describe("every route of the site, fuzzed", () => {
       "PUT /designs/:designId/draft",
       "POST /designs/:designId/preview",
       "GET /templates/:templateId/thumbnail",
+      "GET /ja/records",
+      "GET /records/export",
+      "GET /records/:recordId/pdf",
     ])
       expect(names).toContain(expected);
   });
