@@ -88,6 +88,9 @@ describe("the records page in a browser", () => {
     await logIn(page, origin, reader, "/records");
     expect(new URL(page.url()).pathname).toBe("/records");
     expect(await page.$eval("#records-retention", (e) => e.textContent)).toContain("7 years");
+    // Linked from the navigation; the language switch goes to the page's Japanese address.
+    expect(await page.$eval("nav a[href='/records']", (e) => e.textContent)).toBe("Kept records");
+    expect(await page.$eval("a[hreflang='ja']", (e) => e.getAttribute("href"))).toBe("/ja/records");
     expect(await rows(page)).toHaveLength(7);
     await page.type("#dateFrom", "11012026");
     await page.type("#dateTo", "11302026");
@@ -132,6 +135,8 @@ describe("the records page in a browser", () => {
     const res = await page.goto(`${origin}/ja/records?dateFrom=2026-11-30&dateTo=2026-11-01&amountMin=abc`);
     expect(res?.status()).toBe(400);
     expect(await page.$eval("h1", (e) => e.textContent)).toBe("帳簿書類の検索");
+    expect(await page.$eval("nav a[href='/ja/records']", (e) => e.textContent)).toBe("帳簿書類");
+    expect(await page.$eval("a[hreflang='en']", (e) => e.getAttribute("href"))).toBe("/records");
     expect(await page.$eval("#records-error", (e) => e.textContent)).toContain(
       "amountMin: 最小通貨単位の整数で指定してください",
     );

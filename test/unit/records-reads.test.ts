@@ -3,9 +3,13 @@ import { PlatenError } from "#shared/errors/platen-error.ts";
 import {
   exportRecords,
   type KeptRecord,
+  queryText,
+  RecordCursorInvalid,
   type RecordQuery,
   type RecordStore,
+  SEARCH_PAGE_SIZE,
   sealRecord,
+  searchPage,
 } from "#shared/records/index.ts";
 import { dateKeyOf } from "#shared/records/record-keys.ts";
 
@@ -92,6 +96,30 @@ describe("an export's rows", () => {
         },
       },
     ]);
+  });
+});
+
+describe("a search page (the API's and the site's)", () => {
+  it("answers SEARCH_PAGE_SIZE records and the cursor of the next, which answers the rest", async () => {
+    const store = memoryStore(kept(SEARCH_PAGE_SIZE + 5));
+    const first = await searchPage(store, { workspaceId: "ws" }, undefined);
+    expect(first.records).toHaveLength(SEARCH_PAGE_SIZE);
+    expect(first.next).toBeDefined();
+    const second = await searchPage(store, { workspaceId: "ws" }, first.next);
+    expect(second.records).toHaveLength(5);
+    expect(new Set([...first.records, ...second.records]).size).toBe(SEARCH_PAGE_SIZE + 5);
+    expect(second.next).toBeUndefined();
+  });
+
+  it("refuses a cursor the store did not make as 400 naming cursor, and passes any other failure on", async () => {
+    const refusing = { ...memoryStore([]), search: () => Promise.reject(new RecordCursorInvalid()) };
+    const refusal = await searchPage(refusing, { workspaceId: "ws" }, "forged").catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(PlatenError);
+    expect((refusal as PlatenError).code).toBe("VALIDATION_FAILED");
+    expect((refusal as PlatenError).details).toEqual([{ field: "cursor", text: queryText.cursor }]);
+    const down = new Error("the table is unreachable");
+    const failing = { ...memoryStore([]), search: () => Promise.reject(down) };
+    await expect(searchPage(failing, { workspaceId: "ws" }, undefined)).rejects.toBe(down);
   });
 });
 
