@@ -100,6 +100,6 @@ describe("the texts of error details", () => {
       .flatMap(sources)
       .filter((file) => readFileSync(join(root, file), "utf8").includes("messageJa"));
     // The draft's warnings answer both languages under these names, which clients read (problemAnswer).
-    expect(pairs).toEqual([join("shared", "authoring", "bundle-rules.ts")]);
+    expect(pairs).toEqual([join("shared", "authoring", "bundle-problems.ts")]);
   });
 });
