@@ -25,14 +25,15 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
  *
  * Faults are armed in the stack's process through its test hooks (AWS calls fail,
  * throttle or kill the process before they are sent). Failed render messages come back
- * after 720 s × 0.005 ≈ 3.6 s; webhook retries run 500× faster than their schedule
- * (5 s, 5 min, 30 min, 2 h → 10 ms, 0.6 s, 3.6 s, 14.4 s).
+ * after 720 s × 0.005 ≈ 3.6 s; webhook retries run 2,000× faster than their schedule
+ * (5 s, 5 min, 30 min, 2 h → 2.5 ms, 0.15 s, 0.9 s, 3.6 s): the receiver-down case waits out three of
+ * them, and the order and count of its attempts, not their spacing, are what it checks.
  * Kills of the whole stack (acceptance, mid-batch) are in crash-restart.test.ts.
  */
 
 const ENV = {
   PLATEN_VISIBILITY_SCALE: "0.005",
-  PLATEN_WEBHOOK_DELAY_SCALE: "0.002",
+  PLATEN_WEBHOOK_DELAY_SCALE: "0.0005",
   PLATEN_WEBHOOK_TIMEOUT_MS: "1500",
 };
 
