@@ -115,9 +115,15 @@ export function cropToSymbol(raster: Raster, margin = 24): Raster {
 
 /** The QR code's text, or undefined when jsqr finds none. */
 export function decodeQr(raster: Raster): string | undefined {
+  // Plain stores, not two fill() calls a pixel: on a 300 dpi A4 page those took ~0.6 s, half of the decode.
   const rgba = new Uint8ClampedArray(raster.width * raster.height * 4);
-  for (let i = 0; i < raster.grey.length; i++)
-    rgba.fill(raster.grey[i]!, i * 4, i * 4 + 3).fill(255, i * 4 + 3, i * 4 + 4);
+  for (let i = 0, j = 0; i < raster.grey.length; i++, j += 4) {
+    const grey = raster.grey[i]!;
+    rgba[j] = grey;
+    rgba[j + 1] = grey;
+    rgba[j + 2] = grey;
+    rgba[j + 3] = 255;
+  }
   return jsQR(rgba, raster.width, raster.height)?.data;
 }
 
