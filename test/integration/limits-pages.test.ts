@@ -37,8 +37,11 @@ import { decodeFileMapping } from "../helpers/sync-http.ts";
  * lot. The stack is restarted twice at the end: a clean stop, then a crash.
  */
 
-/** Pages of the slow design: a few seconds of Chromium, long enough to act while it renders. */
-const SLOW_PAGES = 1_000;
+/**
+ * Pages of the slow design: ~3 s of Chromium on a quiet machine (~7 ms a page), long enough to act
+ * while it renders (the test's next step is one request, answered in milliseconds; load slows both).
+ */
+const SLOW_PAGES = 400;
 
 /** Standard: 3 pages included (overage after a few renders); `tiny`: a stopping plan of 1 page. */
 const ENV = {
@@ -52,7 +55,11 @@ type SeededWorkspace = RunningStack["localJson"]["workspaces"][number];
 let stack: RunningStack;
 let demo: SeededWorkspace;
 let second: SeededWorkspace;
-/** Workspaces with counted pages, compared across the restart. */
+/**
+ * Workspaces with counted pages, compared across the restart: a stopping plan's month item (free) and a
+ * standard plan's request items, of one-page files (sync and async) and of multi-page ones. One workspace
+ * a kind: each comparison costs two runs of the admin CLI (~2 s of CPU apiece).
+ */
 const counted: string[] = [];
 /** A committed sync Idempotency-Key, replayed after the restart. */
 let replay: { tenant: PlanTenant; key: string; body: unknown; requestId: string };
@@ -73,6 +80,19 @@ const sync = (appKey: string, body: unknown, headers: Record<string, string> = {
   postJson(stack, appKey, `/file/sync/single${query}`, body, headers);
 const usage = (workspaceId: string) => adminUsage(stack, workspaceId, ENV);
 const standardTenant = (name: string) => createPlanTenant(stack, name, "standard");
+
+/**
+ * A sync multiple of one file of `pages` pages of the slow design: fills a quota with one cheap
+ * render where one invoice a page took as many renders as pages.
+ */
+async function fillPages(appKey: string, workspaceId: string, pages: number): Promise<Response> {
+  const design = await publishSlowDesign(stack, workspaceId);
+  return postJson(stack, appKey, "/file/sync/multiple", {
+    designId: design.id,
+    version: design.version,
+    contents: [{ fileName: "fill", params: slowParams(pages) }],
+  });
+}
 
 /** Waits until the render worker has nothing left (async renders settle their pages). */
 async function drainRenders(): Promise<void> {
@@ -106,7 +126,7 @@ describe("monthly page quotas (see shared/limits/README.md#service-limits)", () 
       overage: 0,
     });
     const invoiceId = invoiceOf(second).id;
-    const bulk = await postJson(stack, second.appKey, "/file/sync/multiple", invoiceMultiple(invoiceId, 28));
+    const bulk = await fillPages(second.appKey, second.id, 28);
     expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "28"]);
     await bulk.arrayBuffer();
     const key = randomUUID();
@@ -163,12 +183,7 @@ describe("monthly page quotas (see shared/limits/README.md#service-limits)", () 
     expect(pages).toBeGreaterThan(1);
     expect(pages).toBeLessThan(15); // two of them stay below 30
     await (await sync(created.appKey, rows)).arrayBuffer();
-    const topUp = await postJson(
-      stack,
-      created.appKey,
-      "/file/sync/multiple",
-      invoiceMultiple(invoice.id, 29 - 2 * pages),
-    );
+    const topUp = await fillPages(created.appKey, created.id, 29 - 2 * pages);
     expect(topUp.status).toBe(200);
     await topUp.arrayBuffer();
     expect(await pagesUsedNow(stack, created.id)).toBe(29);
@@ -188,7 +203,7 @@ describe("monthly page quotas (see shared/limits/README.md#service-limits)", () 
 
   it("free plan: of 5 concurrent async acceptances at the edge exactly one is accepted and completes; the others are 403, never a failed status", async () => {
     const tenant = await createPlanTenant(stack, "Free async edge", "free");
-    const bulk = await postJson(stack, tenant.appKey, "/file/sync/multiple", invoiceMultiple(tenant.invoiceId, 29));
+    const bulk = await fillPages(tenant.appKey, tenant.workspaceId, 29);
     expect([bulk.status, bulk.headers.get("x-page-count")]).toEqual([200, "29"]);
     await bulk.arrayBuffer();
     const edge = await Promise.all(
@@ -357,7 +372,6 @@ describe("Idempotency-Key (see infra/README.md#cross-origin-access)", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
 
     const tenant = await standardTenant("Idempotent sync");
-    counted.push(tenant.workspaceId);
     const key = randomUUID();
     const body = invoiceSingle(tenant.invoiceId, "idempotent", invoiceWithRows(60));
     await drainRenders();
