@@ -1,5 +1,5 @@
 /**
- * `false` in the deployed bundles only: infra/stack/platen-function.ts has esbuild define
+ * `false` in the deployed bundles only: infra/stack/function-bundle.ts has esbuild define
  * `globalThis.__PLATEN_TEST_HOOKS__` as `false`, so code guarded by
  * `globalThis.__PLATEN_TEST_HOOKS__ !== false` (fault injection, the movable service clock)
  * folds to dead code and is left out of every Lambda. Where the sources run (the local

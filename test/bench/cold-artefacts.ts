@@ -33,7 +33,8 @@ export function synthDeployedFunctions(ids: readonly string[], outdir: string): 
     functions: Object.fromEntries(ids.map((id) => [id, sharedDefinitions.functions[id]!])),
     routes: sharedDefinitions.routes.filter((r) => ids.includes(r.function)),
   };
-  const app = new App({ outdir });
+  // No CloudFormation validation: it checks the template, not the assets, and costs seconds of CPU.
+  const app = new App({ outdir, builtinCloudFormationValidation: false });
   const stack = new PlatenStack(app, "Platen-bench", { definitions });
   const resources = (
     Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: Cfn }> }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { ESM_REQUIRE_BANNER } from "#infra/stack/platen-function.ts";
+import { ESM_REQUIRE_BANNER } from "#infra/stack/function-bundle.ts";
 import type { AwsCalls } from "#infra/local/aws-calls.ts";
 import type { ColdTimes } from "./cold-invoke.ts";
 

@@ -71,7 +71,7 @@ describe("bundle contents", () => {
       const probe = `const b = await import(${JSON.stringify(join(dir!, "chunks", barcodeChunk!))}); const toSVG = Object.values(b).find((f) => f.name === "toSVG"); process.stdout.write(toSVG({ bcid: "qrcode", text: "x" }).slice(0, 4));`;
       const { stdout: svg } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", probe]);
       expect(svg).toBe("<svg");
-      // Split (platen-function.ts splitBundle): what only `import()` loads is in chunks, not in
+      // Split (function-bundle.ts SPLIT_OPTIONS): what only `import()` loads is in chunks, not in
       // the file every cold start compiles, and those chunks load from the bundle's folder.
       expect(index).not.toMatch(/"PDFDocument"|BidiServer/);
       const pdfChunk = chunkWith(/"PDFDocument"/);
@@ -83,7 +83,7 @@ describe("bundle contents", () => {
       // The renderer starts Chromium itself and only connects (shared/render/puppeteer.ts):
       // puppeteer's launchers and what they bring are not in the bundle.
       expect(bundleCode(dir!)).not.toMatch(/ChromeLauncher|FirefoxLauncher/);
-      // The browser-download code's proxy support is a stub (platen-function.ts BUNDLE_STUBS).
+      // The browser-download code's proxy support is a stub (function-bundle.ts BUNDLE_STUBS).
       expect(bundleCode(dir!)).not.toMatch(/quickjs|PacProxyAgent/i);
     },
     BUNDLES_TIMEOUT_MS,

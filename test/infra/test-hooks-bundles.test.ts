@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
-import { bundlingOptions } from "#infra/stack/platen-function.ts";
+import { bundlingOptions } from "#infra/stack/function-bundle.ts";
 import { deployedBundles } from "../helpers/deployed-bundles.ts";
 import { bundleCode } from "./synth.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Stands in for `proxy-agent` in the Chromium functions' bundles (platen-function.ts
+ * Stands in for `proxy-agent` in the Chromium functions' bundles (function-bundle.ts
  * BUNDLE_STUBS). Only @puppeteer/browsers' download code constructs one, and a deployed
  * function never downloads a browser (Chromium comes unpacked from its layer); the real
  * module drags in a PAC-script JavaScript engine (QuickJS compiled to wasm, esprima, …),
