@@ -1,6 +1,8 @@
 import { execFile, spawnSync } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
+  linkSync,
   lutimesSync,
   mkdirSync,
   mkdtempSync,
@@ -13,7 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inflatedLayout, writeMark } from "#shared/render/chromium-binary.ts";
 
@@ -57,6 +59,41 @@ function resolveIn(tmp: string): Promise<{ path: string; ms: number }> {
 /** The size of a complete binary (the first case inflates one). */
 let wholeSize = 0;
 
+/**
+ * One real inflation into a fresh folder, made when a case first needs a finished layout
+ * and kept for the file: inflating from the shipped archives costs seconds of CPU, and the
+ * cases that start from a finished layout (to damage it, or to find it marked) need not pay
+ * for one each.
+ */
+let inflatedOnce: Promise<string> | undefined;
+const inflated = (): Promise<string> => {
+  inflatedOnce ??= (async () => {
+    const tmp = freshTmp();
+    await resolveIn(tmp);
+    return tmp;
+  })();
+  return inflatedOnce;
+};
+
+/**
+ * A fresh temp folder holding the finished layout: its files hard-linked to the one
+ * inflation's, the mark copied. The resolver only ever renames files into place and the
+ * cases only unlink them, so the shared files are never written through a link; the mark,
+ * which a case overwrites, is a copy of its own.
+ */
+async function inflatedCopy(): Promise<string> {
+  const from = await inflated();
+  const tmp = freshTmp();
+  const layout = inflatedLayout(from)!;
+  for (const file of layout) {
+    mkdirSync(dirname(join(tmp, file.path)), { recursive: true });
+    linkSync(join(from, file.path), join(tmp, file.path));
+  }
+  copyFileSync(join(from, "platen-chromium.inflated"), join(tmp, "platen-chromium.inflated"));
+  expect(inflatedLayout(tmp)).toEqual(layout);
+  return tmp;
+}
+
 /** The pid of a process that has ended. */
 const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid!;
 
@@ -76,8 +113,7 @@ describe("the shared Chromium binary", () => {
   }, 90_000);
 
   it("needs no lock once inflated: a live holder's lock does not delay a process", async () => {
-    const tmp = freshTmp();
-    await resolveIn(tmp);
+    const tmp = await inflatedCopy();
     // A lock held by a live process (this one) that never lets go.
     symlinkSync(String(process.pid), join(tmp, "platen-chromium-inflate.lock"));
     const { path, ms } = await resolveIn(tmp);
@@ -114,8 +150,7 @@ const LAYOUT = [
 
 describe("the whole layout, not only the binary", () => {
   it("the mark lists every file of the layout, each in place with its size", async () => {
-    const tmp = freshTmp();
-    await resolveIn(tmp);
+    const tmp = await inflated();
     const layout = inflatedLayout(tmp)!;
     expect(layout.map((f) => f.path)).toEqual(expect.arrayContaining(LAYOUT));
     expect(layout.some((f) => f.path.startsWith("fonts/"))).toBe(true);
@@ -123,8 +158,7 @@ describe("the whole layout, not only the binary", () => {
   }, 90_000);
 
   it("a binary without its libraries (a mark from before the layout was listed) is inflated again", async () => {
-    const tmp = freshTmp();
-    await resolveIn(tmp);
+    const tmp = await inflatedCopy();
     for (const lib of LAYOUT.slice(1)) unlinkSync(join(tmp, lib));
     writeFileSync(join(tmp, "platen-chromium.inflated"), `${join(tmp, "chromium")}\n`); // the old mark: the path only
     expect(inflatedLayout(tmp)).toBeUndefined();
@@ -136,8 +170,7 @@ describe("the whole layout, not only the binary", () => {
   it.each(["libEGL.so", "libvulkan.so.1", "vk_swiftshader_icd.json"])(
     "a marked layout missing %s is not used: the next process inflates again",
     async (missing) => {
-      const tmp = freshTmp();
-      await resolveIn(tmp);
+      const tmp = await inflatedCopy();
       unlinkSync(join(tmp, missing));
       expect(inflatedLayout(tmp), "a missing file voids the mark").toBeUndefined();
       await resolveIn(tmp);
