@@ -1,5 +1,5 @@
-import { copyFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { AssetHashType, DockerImage, type ILocalBundling } from "aws-cdk-lib";
 import { Code } from "aws-cdk-lib/aws-lambda";
 import { type BuildOptions, buildSync } from "esbuild";
@@ -78,20 +78,77 @@ const SPLIT_OPTIONS: BuildOptions = {
 };
 
 /**
- * A function's code: its handler bundled by the local esbuild at synth (no Docker, no package
- * manager in between), hashed by its output like NodejsFunction's own bundling.
- * @param options.entry the handler's file, relative to the project root.
- * @param options.chromium split the bundle and ship the {@link RUN_TIME_MODULES}.
+ * The code of a stack's functions: each handler bundled by the local esbuild at synth (no
+ * Docker, no package manager in between), hashed by its output like NodejsFunction's own
+ * bundling. The unsplit bundles are built by one esbuild run with every such handler as an
+ * entry, when the first is needed: most of their modules (the SDK, the shared code) are then
+ * parsed once, not once per function, and each entry's output is the same as a build of its
+ * own. Split bundles share chunks between entries, so each Chromium function gets its own run.
  */
-export function functionCode(options: { projectRoot: string; entry: string; chromium: boolean }): Code {
-  return Code.fromAsset(options.projectRoot, {
-    assetHashType: AssetHashType.OUTPUT,
-    bundling: {
-      // Required by the type, never pulled: local bundling always succeeds.
-      image: DockerImage.fromRegistry("public.ecr.aws/docker/library/alpine:3"),
-      local: new FunctionBundling(options.projectRoot, options.entry, options.chromium),
-    },
-  });
+export class FunctionBundles {
+  readonly #projectRoot: string;
+  /** The handlers whose bundles are unsplit, each once. */
+  readonly #unsplit: string[];
+  /** Each unsplit handler's built folder, until its function's asset takes it. */
+  #built: Map<string, string> | undefined;
+
+  constructor(projectRoot: string, functions: readonly { entry: string; chromium?: boolean }[]) {
+    this.#projectRoot = projectRoot;
+    this.#unsplit = [...new Set(functions.filter((fn) => !fn.chromium).map((fn) => fn.entry))];
+  }
+
+  /**
+   * A function's code. @param entry the handler's file, relative to the project root.
+   * @param chromium split the bundle and ship the {@link RUN_TIME_MODULES}.
+   */
+  code(entry: string, chromium: boolean): Code {
+    return Code.fromAsset(this.#projectRoot, {
+      assetHashType: AssetHashType.OUTPUT,
+      bundling: {
+        // Required by the type, never pulled: local bundling always succeeds.
+        image: DockerImage.fromRegistry("public.ecr.aws/docker/library/alpine:3"),
+        local: new FunctionBundling(this.#projectRoot, entry, chromium, (outputDir) => this.#bundle(entry, outputDir)),
+      },
+    });
+  }
+
+  #bundle(entry: string, outputDir: string): void {
+    const options: BuildOptions = { ...bundlingOptions(), absWorkingDir: this.#projectRoot };
+    const path = join(this.#projectRoot, entry);
+    if (!this.#unsplit.includes(entry)) {
+      buildSync({ ...options, ...SPLIT_OPTIONS, entryPoints: [path], outdir: outputDir });
+      copyRunTimeModules(this.#projectRoot, outputDir);
+      return;
+    }
+    this.#built ??= this.#buildUnsplit(options, dirname(outputDir));
+    const built = this.#built.get(entry);
+    if (!built || !existsSync(built)) {
+      // Taken already (an asset bundled twice): build this one on its own.
+      buildSync({ ...options, entryPoints: [path], outfile: join(outputDir, "index.mjs") });
+      return;
+    }
+    for (const file of readdirSync(built)) renameSync(join(built, file), join(outputDir, file));
+    rmSync(built, { recursive: true, force: true });
+    this.#built.delete(entry);
+  }
+
+  /**
+   * Every unsplit handler in one run, each into a folder beside CDK's bundling folders: at the
+   * same depth, so the source maps' relative paths are the same as a build in place.
+   */
+  #buildUnsplit(options: BuildOptions, besideDir: string): Map<string, string> {
+    const folders = new Map(this.#unsplit.map((entry) => [entry, mkdtempSync(join(besideDir, "bundling-batch-"))]));
+    buildSync({
+      ...options,
+      entryPoints: [...folders].map(([entry, folder]) => ({
+        in: join(this.#projectRoot, entry),
+        out: join(relative(besideDir, folder), "index"),
+      })),
+      outdir: besideDir,
+      outExtension: { ".js": ".mjs" },
+    });
+    return folders;
+  }
 }
 
 /**
@@ -99,24 +156,19 @@ export function functionCode(options: { projectRoot: string; entry: string; chro
  * two functions never share a staged bundle unless they bundle the same entry the same way.
  */
 class FunctionBundling implements ILocalBundling {
+  readonly #bundle: (outputDir: string) => void;
+
   constructor(
     readonly projectRoot: string,
     readonly entry: string,
     readonly chromium: boolean,
-  ) {}
+    bundle: (outputDir: string) => void,
+  ) {
+    this.#bundle = bundle;
+  }
 
   tryBundle(outputDir: string): boolean {
-    const options: BuildOptions = {
-      ...bundlingOptions(),
-      entryPoints: [join(this.projectRoot, this.entry)],
-      absWorkingDir: this.projectRoot,
-    };
-    buildSync(
-      this.chromium
-        ? { ...options, ...SPLIT_OPTIONS, outdir: outputDir }
-        : { ...options, outfile: join(outputDir, "index.mjs") },
-    );
-    if (this.chromium) copyRunTimeModules(this.projectRoot, outputDir);
+    this.#bundle(outputDir);
     return true;
   }
 }

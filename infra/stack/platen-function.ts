@@ -7,7 +7,7 @@ import type { FunctionDefinition } from "#shared/definitions/index.ts";
 import type { PlatenData } from "./data.ts";
 import { CHROMIUM_PATH, chromiumLayer } from "./chromium-layer.ts";
 import { RENDER_FONT_DIR, renderFontLayer } from "./font-layer.ts";
-import { functionCode } from "./function-bundle.ts";
+import type { FunctionBundles } from "./function-bundle.ts";
 import { executionRole, grantAccess, lookup } from "./function-access.ts";
 import type { StageSettings } from "./stage.ts";
 
@@ -19,8 +19,8 @@ export interface PlatenFunctionProps {
   definition: FunctionDefinition;
   settings: StageSettings;
   data: PlatenData;
-  /** Repository root: entry paths of the definitions are relative to it. */
-  projectRoot: string;
+  /** Builds the function's bundle (entry paths of the definitions are relative to its project root). */
+  bundles: FunctionBundles;
   /** PLATEN_ENV and the public URLs, shared by every function. */
   environment: Record<string, string>;
 }
@@ -52,7 +52,7 @@ export class PlatenFunction extends Construct {
       description: `Platen ${def.id} (${def.entry})`,
       // Bundled by function-bundle.ts, not by NodejsFunction's bundling, which runs esbuild
       // through npx and cannot split a bundle.
-      code: functionCode({ projectRoot: props.projectRoot, entry: def.entry, chromium: def.chromium === true }),
+      code: props.bundles.code(def.entry, def.chromium === true),
       handler: "index.handler",
       // Node 22, the runtime the service targets and tests on: see infra/README.md "Runtime".
       runtime: Runtime.NODEJS_22_X,

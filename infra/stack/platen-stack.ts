@@ -10,6 +10,7 @@ import { PlatenDataResources } from "./data.ts";
 import { type PlatenDefinitions, pascalCase, sharedDefinitions } from "./definitions.ts";
 import { type CustomDomains, PlatenDomains } from "./domains.ts";
 import { AUTH_FUNCTION_ID, ProxyEndpoint, SITE_FUNCTION_ID } from "./frontends.ts";
+import { FunctionBundles } from "./function-bundle.ts";
 import { PlatenMonitoring } from "./monitoring.ts";
 import { acknowledgeNagFindings } from "./nag.ts";
 import { PlatenFunction } from "./platen-function.ts";
@@ -149,12 +150,13 @@ export class PlatenStack extends Stack {
       ...this.timestampEnvironment,
     };
     const scope = new Construct(this, "Functions");
+    const bundles = new FunctionBundles(projectRoot, Object.values(defs.functions));
     for (const definition of Object.values(defs.functions)) {
       this.functions[definition.id] = new PlatenFunction(scope, definition.id, {
         definition,
         settings: this.settings,
         data: this.data,
-        projectRoot,
+        bundles,
         environment,
       });
     }
