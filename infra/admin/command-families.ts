@@ -23,6 +23,7 @@ export const FAMILY_LOADERS = {
     // Publishing renders the sample's thumbnail in Chromium: closed before the process exits.
     return { commands: designCommands, close: () => thumbnailRenderer.close() };
   },
+  usage: async (): Promise<CommandFamily> => ({ commands: (await import("./usage-commands.ts")).usageCommands }),
   webhook: async (): Promise<CommandFamily> => ({ commands: (await import("./webhook-commands.ts")).webhookCommands }),
   identity: async (): Promise<CommandFamily> => ({
     commands: (await import("./identity-commands.ts")).identityCommands,
@@ -37,7 +38,7 @@ export const FIRST_WORDS: Record<string, FamilyName> = {
   workspace: "workspace",
   audit: "workspace",
   design: "design",
-  usage: "design",
+  usage: "usage",
   webhook: "webhook",
   user: "identity",
   member: "identity",

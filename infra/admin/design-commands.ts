@@ -4,29 +4,9 @@ import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
-import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
 import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
-import { reconcileUsage, storedReconcilePorts, type UsageReconciliation } from "#shared/generation/settle/index.ts";
-import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
-
-/** `--month YYYY-MM`, this month when left out. */
-function monthArg(args: Args): string {
-  const month = typeof args.values.month === "string" ? args.values.month : monthOf(systemClock.now());
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new UsageError(`--month must look like YYYY-MM, got "${month}"`);
-  return month;
-}
-
-/** A reconciliation as the operator reads it: the month, then each request that differs or is still in flight. */
-function describeReconciliation(r: UsageReconciliation): string {
-  const lines = [
-    `${r.month}: ${r.billed} pages billed, ${r.delivered} delivered${r.ok ? "" : " — DIFFERENT"}${r.pending.length ? ` (${r.pending.length} request(s) still in flight)` : ""}`,
-    ...r.differences.map((d) => `  request ${d.requestId} (${d.source}): billed ${d.billed}, delivered ${d.delivered}`),
-    ...r.pending.map((id) => `  request ${id}: in flight, not judged`),
-  ];
-  return lines.join("\n");
-}
+import { type AdminCommand, need, UsageError } from "./program.ts";
 
 async function requireWorkspace(id: string) {
   const ws = await getWorkspace(id);
@@ -34,7 +14,7 @@ async function requireWorkspace(id: string) {
   return ws;
 }
 
-/** `design publish`, `design list` and the page `usage` of a workspace. */
+/** `design publish` and `design list`. */
 export const designCommands: AdminCommand[] = [
   {
     name: "design publish",
@@ -72,31 +52,6 @@ export const designCommands: AdminCommand[] = [
         json: designs,
         text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)",
       };
-    },
-  },
-  {
-    name: "usage",
-    usage: "--workspace ID [--month YYYY-MM]",
-    options: ["--workspace <id>", "--month <yyyy-mm>"],
-    run: async (args) => {
-      const workspace = await requireWorkspace(need(args, "workspace"));
-      const month = monthArg(args);
-      const report = await usageReport(dynamoPageCounter, workspace, month);
-      const limit = report.limit === null ? "no plan" : `${report.limit}${report.stops ? " (stops)" : " included"}`;
-      return {
-        json: report,
-        text: `${month}: ${report.pagesUsed} pages used, limit ${limit}, overage ${report.overage}`,
-      };
-    },
-  },
-  {
-    name: "usage reconcile",
-    usage: "--workspace ID [--month YYYY-MM]",
-    options: ["--workspace <id>", "--month <yyyy-mm>"],
-    run: async (args) => {
-      const workspace = await requireWorkspace(need(args, "workspace"));
-      const report = await reconcileUsage(workspace, monthArg(args), storedReconcilePorts);
-      return { json: report, text: describeReconciliation(report), exitCode: report.ok ? 0 : 1 };
     },
   },
 ];
