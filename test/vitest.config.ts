@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { LongestFirst } from "./helpers/longest-first.ts";
+import { tmpCheckedExclusions } from "./helpers/tmp-checked-files.ts";
 
 /**
  * Unit files that set process-wide state (the streaming runtime's global, a module mock, the
@@ -40,13 +41,20 @@ export default defineConfig({
         // Pure rules: importing their modules again for each file was most of their time
         // (99 files: 76 s of CPU isolated, 29 s shared).
         extends: true,
-        test: { name: "pure", include: ["test/unit/**/*.test.ts"], exclude: UNIT_ISOLATED, pool: "threads" },
+        test: {
+          name: "pure",
+          include: ["test/unit/**/*.test.ts"],
+          exclude: [...UNIT_ISOLATED, ...tmpCheckedExclusions()],
+          pool: "threads",
+        },
       },
       {
         extends: true,
         test: {
           name: "isolated",
           include: ["test/{render,infra,integration,e2e,faults}/**/*.test.ts", ...UNIT_ISOLATED],
+          // Run once, inside tmp-cleanup.test.ts's check of the temp folder (helpers/tmp-checked-files.ts).
+          exclude: tmpCheckedExclusions(),
         },
       },
     ],

@@ -38,7 +38,9 @@ export function synthStack(props: PlatenStackProps = {}): Synthesized {
   // cdk.out* folder in the temp folder per synthesis, never cleaned.
   const outdir = mkdtempSync(join(tmpdir(), "cdk.out-test-"));
   try {
-    const app = new App({ outdir, context: { "aws:cdk:bundling-stacks": [] } });
+    // No built-in CloudFormation validation (seconds of CPU per stack): nag.test.ts synthesizes the
+    // prod stack as `cdk synth` does, with it.
+    const app = new App({ outdir, context: { "aws:cdk:bundling-stacks": [] }, builtinCloudFormationValidation: false });
     const stack = new PlatenStack(app, `Platen-${props.stage ?? "dev"}`, props);
     const template = Template.fromStack(stack);
     return { stack, template, json: template.toJSON() as TemplateJson };
