@@ -1,7 +1,7 @@
-import { rmSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -113,7 +113,7 @@ export async function runColdPhase(
     callsOnly?: boolean;
     /** Only the floor, the sync function and its variants: the cold-start ratio in a fraction of the time. */
     syncOnly?: boolean;
-    /** Where the first round's sync run writes its V8 CPU profile (`--cpu-prof`). */
+    /** Where the first round's sync run writes its V8 CPU profile (`--cpu-prof`); the bundles are copied there (`work/`). */
     profileDir?: string;
     /** The asset folder of another generate-sync build, run in every round beside the synthesized one. */
     compareDir?: string;
@@ -124,12 +124,14 @@ export async function runColdPhase(
   } = {},
 ) {
   const work = await mkdtemp(join(tmpdir(), "platen-cold-bench-"));
+  let profiledCode: string | undefined;
   // Only the AWS-calls table (BENCH_COLD_CALLS=1): the invocations the cost model counts, once each.
   const only = callsOnly ? CALLS_FUNCTIONS : syncOnly ? SYNC_FUNCTIONS : undefined;
   const functions = only ? FUNCTIONS.filter((id) => only.includes(id)) : FUNCTIONS;
   try {
     log(`  synthesizing the stack's bundles (${functions.join(", ")})…`);
     const deployed = synthDeployedFunctions(functions, join(work, "cdk.out"));
+    profiledCode = deployed["generate-sync"]?.codeDir;
     const children = await buildColdChildren(work);
     const sizes = functions.map((id) => `${id} ${fmt(unzippedSizeMb(deployed[id]!))}`).join(", ");
     log(`  unzipped code + layers (MB, Lambda's limit is 250): ${sizes}`);
@@ -330,6 +332,8 @@ export async function runColdPhase(
     if (syncOnly) return coldTable(runs);
     return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
+    // The profiled bundle, source maps too, beside its profile: the profile names its files by these paths.
+    if (profileDir && profiledCode) cpSync(profiledCode, join(profileDir, "work", relative(work, profiledCode)), { recursive: true });
     rmSync(work, { recursive: true, force: true });
   }
 }
