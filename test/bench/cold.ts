@@ -333,7 +333,8 @@ export async function runColdPhase(
     return [...coldTable(runs), "", `Unzipped code + layers (MB, limit 250): ${sizes}`, "", ...awsTable(runs)];
   } finally {
     // The profiled bundle, source maps too, beside its profile: the profile names its files by these paths.
-    if (profileDir && profiledCode) cpSync(profiledCode, join(profileDir, "work", relative(work, profiledCode)), { recursive: true });
+    if (profileDir && profiledCode)
+      cpSync(profiledCode, join(profileDir, "work", relative(work, profiledCode)), { recursive: true });
     rmSync(work, { recursive: true, force: true });
   }
 }
