@@ -4,15 +4,9 @@ import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { type AdminCommand, need, UsageError } from "./program.ts";
-
-async function requireWorkspace(id: string) {
-  const ws = await getWorkspace(id);
-  if (!ws) throw new UsageError(`workspace ${id} not found`);
-  return ws;
-}
+import { requireWorkspace } from "./workspace-arg.ts";
 
 /** `design publish` and `design list`. */
 export const designCommands: AdminCommand[] = [

@@ -9,8 +9,8 @@ import {
 } from "#shared/identity/oauth-clients.ts";
 import { parseScopes } from "#shared/identity/scopes.ts";
 import { createUser, getUser } from "#shared/identity/users.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+import { workspaceOf } from "./workspace-arg.ts";
 
 /** Domain refusals (duplicate e-mail, bad redirect URI) become one line on stderr. */
 async function domain<T>(work: () => Promise<T>): Promise<T> {
@@ -21,12 +21,6 @@ async function domain<T>(work: () => Promise<T>): Promise<T> {
       throw new UsageError((err as Error).message);
     throw err;
   }
-}
-
-async function workspaceOf(args: Args): Promise<string> {
-  const id = need(args, "workspace");
-  if (!(await getWorkspace(id))) throw new UsageError(`workspace ${id} not found`);
-  return id;
 }
 
 async function userOf(args: Args): Promise<string> {

@@ -9,16 +9,10 @@ import {
   removeSigningIdentity,
 } from "#shared/signing/identities.ts";
 import type { IdentityView } from "#shared/signing/identity-store.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+import { workspaceOf } from "./workspace-arg.ts";
 
 const operator = { via: "admin-cli" as const };
-
-async function workspaceOf(args: Args): Promise<string> {
-  const id = need(args, "workspace");
-  if (!(await getWorkspace(id))) throw new UsageError(`workspace ${id} not found`);
-  return id;
-}
 
 /** A refusal of the domain as one line naming the field (the API answers the same as 400 details). */
 async function domain<T>(work: () => Promise<T>): Promise<T> {

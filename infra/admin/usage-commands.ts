@@ -2,8 +2,8 @@ import { systemClock } from "#shared/clock.ts";
 import { reconcileUsage, storedReconcilePorts, type UsageReconciliation } from "#shared/generation/settle/index.ts";
 import { monthOf, usageReport } from "#shared/limits/page-quota.ts";
 import { dynamoPageCounter } from "#shared/limits/usage-table.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+import { requireWorkspace } from "./workspace-arg.ts";
 
 /** `--month YYYY-MM`, this month when left out. */
 function monthArg(args: Args): string {
@@ -20,12 +20,6 @@ function describeReconciliation(r: UsageReconciliation): string {
     ...r.pending.map((id) => `  request ${id}: in flight, not judged`),
   ];
   return lines.join("\n");
-}
-
-async function requireWorkspace(id: string) {
-  const ws = await getWorkspace(id);
-  if (!ws) throw new UsageError(`workspace ${id} not found`);
-  return ws;
 }
 
 /**

@@ -14,8 +14,8 @@ import {
   type WebhookEndpointView,
 } from "#shared/webhooks/endpoints.ts";
 import { MAX_PREVIOUS_SECRET_HOURS } from "#shared/webhooks/webhook-settings.ts";
-import { getWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+import { workspaceOf } from "./workspace-arg.ts";
 
 const positional = (args: Args, what: string): string => {
   const v = args.operands[0];
@@ -55,12 +55,6 @@ async function domain<T>(work: () => Promise<T>): Promise<T> {
     const detail = err.details.map((d) => detailMessage(d, "en")).join("; ");
     throw new UsageError(`${err.code}${detail ? `: ${detail}` : ""}`);
   }
-}
-
-async function workspaceOf(args: Args): Promise<string> {
-  const id = need(args, "workspace");
-  if (!(await getWorkspace(id))) throw new UsageError(`workspace ${id} not found`);
-  return id;
 }
 
 const deps = () => ({ clock: systemClock, env: config().env });

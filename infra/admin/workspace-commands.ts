@@ -3,14 +3,9 @@ import { systemClock } from "#shared/clock.ts";
 import { isPlatenError } from "#shared/errors/platen-error.ts";
 import { rotateAppKey } from "#shared/workspaces/app-key-rotation.ts";
 import { appKeyAgeDays, keyRotationAdvice } from "#shared/workspaces/key-age.ts";
-import {
-  createWorkspace,
-  getWorkspace,
-  type Plan,
-  plans,
-  updateWorkspacePlan,
-} from "#shared/workspaces/workspace-store.ts";
+import { createWorkspace, type Plan, plans, updateWorkspacePlan } from "#shared/workspaces/workspace-store.ts";
 import { type AdminCommand, type Args, need, UsageError } from "./program.ts";
+import { requireWorkspace } from "./workspace-arg.ts";
 
 const parsePlan = (raw: string | undefined): Plan => {
   const plan = (raw ?? "free") as Plan;
@@ -20,9 +15,7 @@ const parsePlan = (raw: string | undefined): Plan => {
 
 async function workspaceArg(args: Args, id: unknown = args.operands[0] ?? args.values.workspace) {
   if (typeof id !== "string" || !id) throw new UsageError("workspace id missing");
-  const workspace = await getWorkspace(id);
-  if (!workspace) throw new UsageError(`workspace ${id} not found`);
-  return workspace;
+  return requireWorkspace(id);
 }
 
 const describeEntry = (e: AuditEntry) =>
