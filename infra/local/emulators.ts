@@ -7,6 +7,7 @@ import dynalite from "dynalite";
 import { buildApp } from "fauxqs";
 import { cacheDynaliteTableDescriptions } from "./dynalite-table-cache.ts";
 import { persistentS3 } from "./persistent-s3-store.ts";
+import { prebuiltEntryUrl } from "./prebuilt.ts";
 
 export interface Emulators {
   dynamodbEndpoint: string;
@@ -63,10 +64,13 @@ export async function startEmulatorsHere(dataDir: string): Promise<Emulators> {
  * beyond what a crash of the services would.
  */
 export async function startEmulators(dataDir: string): Promise<Emulators> {
+  const prebuilt = prebuiltEntryUrl("infra/local/emulator-thread.ts");
   // A worker does not inherit the tsx loader of `node --import tsx`: register it first.
   const entry = new URL("./emulator-thread.ts", import.meta.url).href;
   const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir } });
+  const worker = prebuilt
+    ? new Worker(new URL(prebuilt), { workerData: { dataDir } })
+    : new Worker(bootstrap, { eval: true, workerData: { dataDir } });
   const ready = await new Promise<{ dynamodbEndpoint: string; awsEndpoint: string }>((resolve, reject) => {
     worker.once("message", (m: { ready?: { dynamodbEndpoint: string; awsEndpoint: string }; error?: string }) =>
       m.ready ? resolve(m.ready) : reject(new Error(m.error ?? "emulators failed to start")),

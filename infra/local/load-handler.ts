@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type FunctionId, functions } from "#shared/definitions/index.ts";
+import { prebuiltEntryUrl } from "./prebuilt.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -15,7 +16,8 @@ export function loadHandler(id: FunctionId | string): Promise<AnyHandler> {
   if (!def) throw new Error(`unknown function ${id}`);
   let handler = loaded.get(id);
   if (!handler) {
-    handler = import(pathToFileURL(resolve(repoRoot, def.entry)).href).then((m: { handler?: AnyHandler }) => {
+    const url = prebuiltEntryUrl(def.entry) ?? pathToFileURL(resolve(repoRoot, def.entry)).href;
+    handler = import(url).then((m: { handler?: AnyHandler }) => {
       if (typeof m.handler !== "function") throw new Error(`${def.entry} exports no handler`);
       return m.handler;
     });

@@ -37,11 +37,12 @@ export function isAlive(pid: number): boolean {
 
 /**
  * After a crash and a reboot the pid may belong to something else: on Linux the process's
- * command line tells (elsewhere a live pid is taken at its word).
+ * command line tells (its entry, as source or as the test suite's prebuilt copy; elsewhere a live pid
+ * is taken at its word).
  */
 function runsTheStack(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/local/start.ts");
+    return /infra\/local\/start\.[jt]s/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== "ENOENT" || !existsSync("/proc/self");
   }

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { hostOf } from "./async-http.ts";
 import type { RunningStack } from "./local-stack.ts";
 import type { TestDesignSource } from "./sync-fixtures.ts";
+import { adminCliArgs } from "./local-build.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -73,7 +74,7 @@ export async function adminPublish(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ["--import", "tsx", "infra/admin/cli.ts", "design", "publish", dir, "--workspace", workspaceId],
+      await adminCliArgs("design", "publish", dir, "--workspace", workspaceId),
       {
         cwd: repoRoot,
         env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },

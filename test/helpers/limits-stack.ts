@@ -11,6 +11,7 @@ import { hostOf, moveClock } from "./async-http.ts";
 import { type RunningStack, settled } from "./local-stack.ts";
 import { useStackEmulators } from "./stack-clients.ts";
 import { publishFolder, sampleDir, type TestDesignSource, writeDesignFolder } from "./sync-fixtures.ts";
+import { adminCliArgs } from "./local-build.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -32,7 +33,7 @@ export interface UsageJson {
  * (PLATEN_PLAN_PAGES): the CLI reads the plans from its own environment.
  */
 export async function adminJson<T>(stack: RunningStack, args: string[], env: Record<string, string> = {}): Promise<T> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args, "--json"], {
+  const { stdout } = await run(process.execPath, await adminCliArgs(...args, "--json"), {
     cwd: repoRoot,
     env: { ...process.env, ...env, PLATEN_DATA_DIR: stack.dataDir },
   });

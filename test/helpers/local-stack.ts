@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseReadyLine } from "#infra/local/ready-line.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
+import { prebuiltArgs, runPrebuilt } from "./local-build.ts";
 import { chromiumProfiles, descendants, isAlive, removeDirs } from "./processes.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,6 +52,8 @@ export const STACK_NODE_ARGS = ["--max-old-space-size=1024", "--import", "tsx", 
  * (stack-broker.ts): a later start of `npm start`, the seed's workspaces, users and
  * gallery already there, which halves the start (the seed publishes every sample in two workspaces).
  * `fresh: true` seeds its own (a test of the first start); so do runs outside vitest.
+ * In a test run it starts the same entry as compiled once for the run (local-build.ts), half
+ * the CPU of loading it through tsx; `npm start` itself is tested as typed (npm-start.ts).
  * With `PLATEN_TEST_STACK_TIMES=<file>`, each start appends a line: test file, milliseconds.
  */
 export async function startStack(
@@ -58,7 +61,9 @@ export async function startStack(
 ): Promise<RunningStack> {
   const startedAt = Date.now();
   const dataDir = opts.dataDir ?? (await newDataDir(opts.fresh === true));
-  const child = spawn(process.execPath, STACK_NODE_ARGS, {
+  const prebuilt = await runPrebuilt();
+  const args = prebuilt ? [STACK_NODE_ARGS[0], ...prebuiltArgs(prebuilt, "infra/local/start.ts")] : STACK_NODE_ARGS;
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -67,6 +72,7 @@ export async function startStack(
       PLATEN_TEST_HOOKS: "1",
       PLATEN_ACCESS_LOG: "0",
       PLATEN_RATE_LIMITS: UNLIMITED,
+      ...(prebuilt ? { PLATEN_LOCAL_PREBUILT: prebuilt } : {}),
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

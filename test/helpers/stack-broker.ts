@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
+import { buildForRun, removeRunBuild } from "./local-build.ts";
 import { copySeeded, type RunningStack, removeDataDir, startStack } from "./local-stack.ts";
 import { isAlive } from "./processes.ts";
 
@@ -43,6 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stacks = new Map<string, Promise<{ stack: RunningStack; outputFile: string }>>();
 
   let seeded: Promise<string> | undefined;
+  project.provide("localPrebuilt", await buildForRun());
 
   /** The run's seeded data dir: one fresh start, stopped, that every other start copies. */
   function seed(): Promise<string> {
@@ -149,5 +151,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }),
     );
     if (dir) rmSync(dir, { recursive: true, force: true });
+    removeRunBuild();
   };
 }

@@ -6,6 +6,7 @@ import { listWebhookDeliveries } from "#shared/webhooks/delivery-log.ts";
 import { createWebhookEndpoint } from "#shared/webhooks/endpoints.ts";
 import type { WebhookEndpointInput } from "#shared/webhooks/endpoint-input.ts";
 import type { RunningStack } from "./local-stack.ts";
+import { adminCliArgs } from "./local-build.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
@@ -26,14 +27,10 @@ export async function admin(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "infra/admin/cli.ts", ...args],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
-      },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, await adminCliArgs(...args), {
+      cwd: repoRoot,
+      env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

@@ -9,6 +9,7 @@ import { api } from "../helpers/local-stack.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant } from "../helpers/sync-fixtures.ts";
+import { adminCliArgs } from "../helpers/local-build.ts";
 
 /**
  * Application-key rotation through the admin CLI and the domain (OpenAPI rotateApplicationKey), and the
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
+    const { stdout } = await promisify(execFile)(process.execPath, await adminCliArgs(...args), {
       cwd: repoRoot,
       env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir, ...env },
     });

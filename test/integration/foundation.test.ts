@@ -10,6 +10,7 @@ import { createWorkspace } from "#shared/workspaces/workspace-store.ts";
 import { api, type RunningStack, removeDataDir, startStack } from "../helpers/local-stack.ts";
 import { authOrigin } from "../helpers/oauth-http.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { adminCliArgs } from "../helpers/local-build.ts";
 
 const run = promisify(execFile);
 let stack: RunningStack;
@@ -235,8 +236,8 @@ describe("design list (OpenAPI listDesigns)", () => {
 });
 
 describe("admin CLI", () => {
-  const admin = (...args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
+  const admin = async (...args: string[]) =>
+    run(process.execPath, await adminCliArgs(...args), {
       env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
     });
 

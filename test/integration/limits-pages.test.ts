@@ -28,6 +28,7 @@ import { type RunningStack, removeDataDir, settled, startStack } from "../helper
 import { inspectPdf } from "../helpers/pdf-inspect.ts";
 import { publishFolder, sampleDir } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping } from "../helpers/sync-http.ts";
+import { adminCliArgs } from "../helpers/local-build.ts";
 
 /**
  * Monthly page quotas (see shared/errors/catalogue.ts, shared/limits/README.md#service-limits) and the
@@ -497,10 +498,11 @@ describe("usage reconcile (shared/limits/README.md#billing-reconciliation)", () 
   /** `admin usage reconcile --json`: its report and exit code (1 when a request or the month differs). */
   async function reconcile(workspaceId: string): Promise<{ code: number; report: UsageReconciliation }> {
     await settled(stack);
+    const args = await adminCliArgs("usage", "reconcile", "--workspace", workspaceId, "--json");
     const out = await new Promise<{ code: number; stdout: string }>((done) =>
       execFile(
         process.execPath,
-        ["--import", "tsx", "infra/admin/cli.ts", "usage", "reconcile", "--workspace", workspaceId, "--json"],
+        args,
         { cwd: resolve(import.meta.dirname, "../.."), env: { ...process.env, ...ENV, PLATEN_DATA_DIR: stack.dataDir } },
         (err, stdout) => done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
       ),

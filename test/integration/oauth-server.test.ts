@@ -11,6 +11,7 @@ import { authorizeWithForms, authOrigin, codeFlowTokens, tokenRequest } from "..
 import { fetchFromAddress } from "../helpers/loopback-source.ts";
 import { type SharedStack, sharedStack } from "../helpers/shared-stack.ts";
 import { useStackEmulators } from "../helpers/stack-clients.ts";
+import { adminCliArgs } from "../helpers/local-build.ts";
 
 /**
  * The auth host (shared/identity/README.md) over HTTP, on the worker's shared stack: a workspace, a public
@@ -427,7 +428,7 @@ describe("admin CLI", () => {
   const repo = resolve(import.meta.dirname, "../..");
   const admin = async (...args: string[]) => {
     try {
-      const out = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
+      const out = await promisify(execFile)(process.execPath, await adminCliArgs(...args), {
         cwd: repo,
         env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir },
       });

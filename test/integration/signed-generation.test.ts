@@ -19,6 +19,7 @@ import { useStackEmulators } from "../helpers/stack-clients.ts";
 import { createTenant, type Tenant } from "../helpers/sync-fixtures.ts";
 import { decodeFileMapping, syncCaller } from "../helpers/sync-http.ts";
 import { startTestTsa, type TestTsa } from "../helpers/test-tsa.ts";
+import { adminCliArgs } from "../helpers/local-build.ts";
 
 const run = promisify(execFile);
 
@@ -136,10 +137,10 @@ describe("signing identities over the management API", () => {
     writeFileSync(password, `${fixtures.password}\n`);
     const { stdout } = await run(
       process.execPath,
-      [
-        ...["--import", "tsx", "infra/admin/cli.ts", "signing-identity", "add", "--workspace", tenant.workspaceId],
+      await adminCliArgs(
+        ...["signing-identity", "add", "--workspace", tenant.workspaceId],
         ...["--label", "cli-seal", "--pkcs12", join(fixtures.dir, "ec.p12"), "--password-file", password, "--json"],
-      ],
+      ),
       { env: { ...process.env, PLATEN_DATA_DIR: stack.dataDir } },
     );
     expect(JSON.parse(stdout)).toMatchObject({ label: "cli-seal", keyAlgorithm: "EC-P-256" });

@@ -49,20 +49,24 @@ it("does not mistake another program that got the pid for the stack", () => {
   expect(claimedBy()).toEqual({ pid: process.pid });
 });
 
-it("refuses when the stack runs: names the port and pid", async () => {
-  // Any live process whose command line is the stack's entry counts; this one only sleeps.
-  const fake = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "infra/local/start.ts"], {
-    stdio: "ignore",
-  });
-  try {
-    write({ pid: fake.pid, port: 4321 });
-    expect(() => claimDataDir(dir)).toThrow(AlreadyRunningError);
-    expect(() => claimDataDir(dir)).toThrow(
-      `Platen is already running on port 4321 (pid ${fake.pid}) with this data folder (${dir}); stop it or set PLATEN_DATA_DIR`,
-    );
-    write({ pid: fake.pid });
-    expect(() => claimDataDir(dir)).toThrow(`Platen is already starting (pid ${fake.pid})`);
-  } finally {
-    fake.kill("SIGKILL");
-  }
-});
+// The entry as `npm start` runs it, and as the test suite's prebuilt stack does (test/helpers/local-build.ts).
+it.each(["infra/local/start.ts", "node_modules/.cache/platen-prebuilt-1/infra/local/start.js"])(
+  "refuses when the stack runs (%s): names the port and pid",
+  async (entry) => {
+    // Any live process whose command line is the stack's entry counts; this one only sleeps.
+    const fake = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", entry], {
+      stdio: "ignore",
+    });
+    try {
+      write({ pid: fake.pid, port: 4321 });
+      expect(() => claimDataDir(dir)).toThrow(AlreadyRunningError);
+      expect(() => claimDataDir(dir)).toThrow(
+        `Platen is already running on port 4321 (pid ${fake.pid}) with this data folder (${dir}); stop it or set PLATEN_DATA_DIR`,
+      );
+      write({ pid: fake.pid });
+      expect(() => claimDataDir(dir)).toThrow(`Platen is already starting (pid ${fake.pid})`);
+    } finally {
+      fake.kill("SIGKILL");
+    }
+  },
+);
