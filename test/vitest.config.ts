@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { LongestFirst } from "./helpers/longest-first.ts";
@@ -9,12 +11,25 @@ import { tmpCheckedExclusions } from "./helpers/tmp-checked-files.ts";
  * unit file shares its worker's module graph with the files before it ("pure" below).
  */
 const UNIT_ISOLATED = [
-  "test/unit/admit-order.test.ts",
-  "test/unit/aws-clients.test.ts",
   "test/unit/bounded-cache.test.ts",
   "test/unit/http-edge.test.ts",
   "test/unit/observability.test.ts",
+  ...inProcessDynaliteFiles(),
 ];
+
+/**
+ * Unit files on an in-process dynalite (helpers/in-process-dynalite.ts) point the environment's AWS
+ * endpoints at it, and the AWS clients and configuration are made once per module graph: in a shared
+ * graph the next such file would talk to the last one's stopped dynalite (ECONNREFUSED, by run order).
+ */
+function inProcessDynaliteFiles(): string[] {
+  const dir = fileURLToPath(new URL("unit", import.meta.url));
+  return readdirSync(dir)
+    .filter(
+      (name) => name.endsWith(".test.ts") && readFileSync(join(dir, name), "utf8").includes("startInProcessDynalite"),
+    )
+    .map((name) => `test/unit/${name}`);
+}
 
 /**
  * Lives under test/ so the top level keeps the designed layout. Integration tests start

@@ -50,7 +50,8 @@ if (only === "rss") {
   process.exit(0);
 }
 log("starting the local stack and the floor browsers…");
-const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" } });
+// BENCH_STACK_LOG=<file> keeps what the stack printed (its "render deferred" lines, errors).
+const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" }, outputFile: process.env.BENCH_STACK_LOG || undefined });
 if (only === "studio" || only === "record") {
   const phase =
     only === "studio" ? () => runStudioPhase(stack, n(30, 8)) : () => runRecordCostPhase(stack, bundle, n(40, 8));
