@@ -51,7 +51,10 @@ if (only === "rss") {
 }
 log("starting the local stack and the floor browsers…");
 // BENCH_STACK_LOG=<file> keeps what the stack printed (its "render deferred" lines, errors).
-const stack = await startStack({ env: { PLATEN_ACCESS_LOG: "0" }, outputFile: process.env.BENCH_STACK_LOG || undefined });
+const stack = await startStack({
+  env: { PLATEN_ACCESS_LOG: "0" },
+  outputFile: process.env.BENCH_STACK_LOG || undefined,
+});
 if (only === "studio" || only === "record") {
   const phase =
     only === "studio" ? () => runStudioPhase(stack, n(30, 8)) : () => runRecordCostPhase(stack, bundle, n(40, 8));
