@@ -13,7 +13,7 @@ export interface PlanLimits {
   stops: boolean;
 }
 
-const DEFAULT_RATES: Record<RateClass, number> = {
+export const DEFAULT_RATES: Record<RateClass, number> = {
   sync: 30,
   async: 100,
   retrieval: 100,

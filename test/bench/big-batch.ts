@@ -46,7 +46,7 @@ export async function runBigBatchPhase(
   await hook("POST");
   const start = Date.now();
   const accepted = await Promise.all(Array.from({ length: requests }, () => route.accept(contents)));
-  const ended = await Promise.all(accepted.map((a) => route.waitEnded(a.requestId)));
+  const ended = await Promise.all(accepted.map((a) => route.waitEnded(a.requestId, requests)));
   const seconds = (Math.max(...ended) - start) / 1000;
   const calls = await hook("GET");
   const billed = (await dynamoPageCounter.used(ws.id, month)) - billedBefore;
@@ -76,5 +76,9 @@ export async function runBigBatchPhase(
     `${requests === 1 ? "1 async request of 100 files" : `${requests} async requests of 100 files at once (${files} files)`}: completed in ${fmt(seconds, 2)} s; the floor's ${files} renders on ${floor.pids().length} browser(s) ${fmt(floorBefore, 2)} s before, ${fmt(floorAfter, 2)} s after (×${fmt(seconds / floorSeconds, 2)}; target ≤ 1.15)`,
     `  counted: ${done} files done (${fileIds.size} distinct), ${failed} failed; ${pages} pages delivered, ${billed} billed${billed === pages && done === files && fileIds.size === files ? " — nothing lost, nothing billed twice" : " — MISMATCH"}`,
     `  per file: ${perFile(calls.wru)} DynamoDB WRU (${perFile(writes)} write calls, ${perFile(calls.rru)} RRU), ${perFile(calls.messages)} SQS messages sent (${perFile(calls.calls["sqs:SendMessageBatch"] ?? 0)} SendMessageBatch, ${perFile(calls.calls["sqs:SendMessage"] ?? 0)} SendMessage, ${perFile(calls.calls["sqs:ReceiveMessage"] ?? 0)} ReceiveMessage calls)`,
+    `  calls per file: ${Object.entries(calls.calls)
+      .sort(([, a], [, b]) => b - a)
+      .map(([op, c]) => `${op} ${perFile(c)}`)
+      .join(", ")}`,
   ];
 }
