@@ -26,6 +26,7 @@ import { fmt, percentile, runConcurrent } from "./stats.ts";
  * 1-page comparison alone with twice its samples (BENCH_WARM_ROUNDS), BENCH_ONLY=record what keeping a
  * record adds to a sync single, BENCH_ONLY=big-document the 50-page invoice against the floor, BENCH_ONLY=big-batch
  * one async request of 100 files, then 10 at once against the floor (counted, and the AWS calls per file).
+ * BENCH_STACK_LOG=<file> keeps what the local stack printed.
  */
 const quick = process.env.BENCH_QUICK === "1";
 const only = process.env.BENCH_ONLY || undefined;
@@ -50,7 +51,6 @@ if (only === "rss") {
   process.exit(0);
 }
 log("starting the local stack and the floor browsers…");
-// BENCH_STACK_LOG=<file> keeps what the stack printed (its "render deferred" lines, errors).
 const stack = await startStack({
   env: { PLATEN_ACCESS_LOG: "0" },
   outputFile: process.env.BENCH_STACK_LOG || undefined,
