@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
  */
 export function prebuiltEntryUrl(sourcePath: string): string | undefined {
   const dir = process.env.PLATEN_LOCAL_PREBUILT;
-  if (!dir) return undefined;
-  return pathToFileURL(join(dir, sourcePath.replace(/\.ts$/, ".js"))).href;
+  return dir ? pathToFileURL(prebuiltPath(dir, sourcePath)).href : undefined;
 }
+
+/** Where a source file's compiled entry is in the prebuilt folder `dir` (`a/b.ts` → `dir/a/b.js`). */
+export const prebuiltPath = (dir: string, sourcePath: string): string => join(dir, sourcePath.replace(/\.ts$/, ".js"));

@@ -1,8 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import type { ProvidedContext } from "vitest";
 import { functions } from "#shared/definitions/index.ts";
+import { prebuiltPath } from "#infra/local/prebuilt.ts";
 import { ESM_REQUIRE_BANNER } from "#infra/stack/function-bundle.ts";
 import { isAlive } from "./processes.ts";
 
@@ -68,7 +70,7 @@ export async function buildLocalStack(outdir: string): Promise<void> {
 
 /** The node arguments that run a prebuilt entry (named by its source, relative to the repository root). */
 export function prebuiltArgs(outdir: string, entry: string): string[] {
-  return ["--enable-source-maps", join(outdir, entry.replace(/\.ts$/, ".js"))];
+  return ["--enable-source-maps", prebuiltPath(outdir, entry)];
 }
 
 declare module "vitest" {
@@ -86,7 +88,7 @@ let ownBuild: string | undefined;
  * (a run's folder is named by its pid; a killed run's is removed by the next).
  */
 export async function buildForRun(): Promise<string> {
-  for (const entry of safeReaddir(CACHE)) {
+  for (const entry of existsSync(CACHE) ? readdirSync(CACHE) : []) {
     const pid = /^platen-prebuilt-(\d+)$/.exec(entry)?.[1];
     if (pid && !isAlive(Number(pid))) rmSync(join(CACHE, entry), { recursive: true, force: true });
   }
@@ -103,12 +105,18 @@ export function removeRunBuild(): void {
 
 /** The run's prebuilt stack, if this process is part of a test run (the globalSetup, or a test worker). */
 export async function runPrebuilt(): Promise<string | undefined> {
-  if (ownBuild) return ownBuild;
-  // Only test workers can ask (vitest sets VITEST_POOL_ID there); imported lazily so the
-  // benches, plain scripts, do not load vitest: they run the sources as `npm start` does.
+  return ownBuild ?? ((await providedByRun("localPrebuilt")) || undefined);
+}
+
+/**
+ * What the suite's globalSetup provided, in a test worker; undefined elsewhere. Only test workers can
+ * ask (vitest sets VITEST_POOL_ID there); vitest is imported lazily so the benches, plain scripts, do
+ * not load it: they run the sources as `npm start` does, and seed their own data dirs.
+ */
+export async function providedByRun<K extends keyof ProvidedContext>(key: K): Promise<ProvidedContext[K] | undefined> {
   if (!process.env.VITEST_POOL_ID) return undefined;
   const { inject } = await import("vitest");
-  return inject("localPrebuilt") || undefined;
+  return inject(key);
 }
 
 /** `node` arguments of the admin CLI: prebuilt in a test run, else as `npm run admin` runs it. */
@@ -118,12 +126,4 @@ export async function adminCliArgs(...args: string[]): Promise<string[]> {
     ...(prebuilt ? prebuiltArgs(prebuilt, "infra/admin/cli.ts") : ["--import", "tsx", "infra/admin/cli.ts"]),
     ...args,
   ];
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }

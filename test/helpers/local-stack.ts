@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseReadyLine } from "#infra/local/ready-line.ts";
 import type { LocalJson } from "#infra/local/seed.ts";
-import { prebuiltArgs, runPrebuilt } from "./local-build.ts";
+import { prebuiltArgs, providedByRun, runPrebuilt } from "./local-build.ts";
 import { chromiumProfiles, descendants, isAlive, removeDirs } from "./processes.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -114,11 +114,7 @@ export async function startStack(
 /** A temporary data dir: empty, or a copy of the run's seeded one when a stack broker is there. */
 async function newDataDir(fresh: boolean): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "platen-test-"));
-  // Only test workers have a broker to ask (vitest sets VITEST_POOL_ID there); imported
-  // lazily so the benches, plain scripts, do not load vitest.
-  if (fresh || !process.env.VITEST_POOL_ID) return dataDir;
-  const { inject } = await import("vitest");
-  const broker = inject("stackBroker");
+  const broker = fresh ? undefined : await providedByRun("stackBroker");
   if (!broker) return dataDir;
   const res = await fetch(`${broker}/seeded`, { method: "POST" });
   if (res.status !== 200) throw new Error(`the stack broker could not seed a data dir:\n${await res.text()}`);
