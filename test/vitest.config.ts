@@ -6,9 +6,9 @@ import { LongestFirst } from "./helpers/longest-first.ts";
 import { tmpCheckedExclusions } from "./helpers/tmp-checked-files.ts";
 
 /**
- * Unit files that set process-wide state (the streaming runtime's global, a module mock, the
- * logger's level, AWS endpoints in the environment) or depend on it. They run isolated; every other
- * unit file shares its worker's module graph with the files before it ("pure" below).
+ * Unit files that set process-wide state (a module mock, the logger's level, AWS endpoints in the
+ * environment) or depend on it. They run isolated; every other unit file shares its worker's module
+ * graph with the files before it ("pure" below).
  */
 const UNIT_ISOLATED = [
   "test/unit/bounded-cache.test.ts",
@@ -50,7 +50,8 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     // The pure files' pool: one thread beside the two forks, sharing its module graph from file to file.
-    poolOptions: { threads: { isolate: false, maxThreads: 1, minThreads: 1 } },
+    // The forks run file after file too, each file's own modules reset (helpers/file-isolation.ts).
+    poolOptions: { threads: { isolate: false, maxThreads: 1, minThreads: 1 }, forks: { isolate: false } },
     projects: [
       {
         // Pure rules: importing their modules again for each file was most of their time
@@ -70,6 +71,8 @@ export default defineConfig({
           include: ["test/{render,infra,integration,e2e,faults}/**/*.test.ts", ...UNIT_ISOLATED],
           // Run once, inside tmp-cleanup.test.ts's check of the temp folder (helpers/tmp-checked-files.ts).
           exclude: tmpCheckedExclusions(),
+          // A clean start for each file in a worker that keeps node_modules loaded.
+          setupFiles: ["test/helpers/file-isolation.ts"],
         },
       },
     ],

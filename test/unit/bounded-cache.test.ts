@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BoundedCache, cachedRead, jsonBytes, MiB, textBytes } from "#shared/bounded-cache.ts";
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { DesignVersion } from "#shared/designs/design-store.ts";
@@ -16,6 +16,8 @@ vi.mock("#shared/designs/design-store.ts", async (original) => ({
 }));
 
 const { bundleBytes, loadBundle } = await import("#shared/designs/find-design-version.ts");
+// The files after this one in its worker import the real store (helpers/file-isolation.ts).
+afterAll(() => vi.doUnmock("#shared/designs/design-store.ts"));
 
 describe("BoundedCache: least recently used out first, by bytes", () => {
   it("evicts the least recently used entries until the bytes fit; a read makes an entry the newest", () => {
