@@ -17,6 +17,9 @@ export interface GuardedPage {
  * Locks a page down: no JavaScript in any frame, no service workers, and every request
  * intercepted. Only `data:` URLs and the current bundle's assets on DESIGN_ORIGIN load;
  * http(s) anywhere else, file:, ws:, chrome: and main-frame navigations are aborted.
+ * Documents are laid out for print media from the start, so what is checked before printing
+ * (document-limits.ts counts forced breaks) sees the style rules the print applies, `@media print`
+ * ones too, and a thumbnail shows the printed layout.
  * `session`: the page's own DevTools session, if the caller is already opening it.
  */
 export async function guardPage(page: Page, session?: Promise<CDPSession>): Promise<GuardedPage> {
@@ -27,6 +30,7 @@ export async function guardPage(page: Page, session?: Promise<CDPSession>): Prom
     page.setJavaScriptEnabled(false),
     page.setBypassServiceWorker(true),
     page.setRequestInterception(true),
+    page.emulateMediaType("print"),
   ]);
   page.on("request", (request) => {
     // Another listener may have answered already (none today, but it is the contract).

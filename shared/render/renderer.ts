@@ -318,7 +318,6 @@ async function renderThumbnail(pool: BrowserPool, config: RendererConfig, req: T
     const height = Math.round(box.heightPx);
     // A screen-sized screenshot of print layout: page margins become html padding.
     await page.setViewport({ width, height });
-    await page.emulateMediaType("print");
     try {
       await loadDocument(screen, req.bundle, html, deadlineAt);
       // Publishing refuses a design whose sample document is over the page cap.

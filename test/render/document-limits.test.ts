@@ -1,4 +1,10 @@
+import { PDFDocument } from "@cantoo/pdf-lib";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "#shared/render/chromium-launch.ts";
+import { countForcedBreaks } from "#shared/render/document-limits.ts";
+import { prepareFontEnv } from "#shared/render/font-config.ts";
+import { type GuardedPage, guardPage } from "#shared/render/page-guard.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { makeBundle } from "./render-fixtures.ts";
 
@@ -126,5 +132,66 @@ describe("per-document limits (real Chromium)", () => {
       expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
     },
     SLOW,
+  );
+});
+
+/** `n` elements `<tag class="x">`. */
+const many = (n: number, tag = "div") =>
+  Array.from({ length: n }, (_, i) => `<${tag} class="x">${i}</${tag}>`).join("");
+
+describe("the count of forced breaks, before printing (a locked-down page, real Chromium)", () => {
+  let browser: Browser;
+  let guarded: GuardedPage;
+
+  beforeAll(async () => {
+    browser = await launchChromium({ fontEnv: await prepareFontEnv(), protocolTimeoutMs: 60_000 });
+    guarded = await guardPage(await browser.newPage());
+  }, SLOW);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  // Each case: the document, the forced breaks counted, the pages it prints.
+  const cases = [
+    ["a class with break-before", `<style>.x { break-before: page }</style>${many(30)}`, 30, 30],
+    ["page-break-after: always (the legacy name)", `<style>.x { page-break-after: always }</style>${many(30)}`, 30, 30],
+    ["inline style attributes", many(12).replaceAll('class="x"', 'style="break-after: page"'), 12, 12],
+    ["only under @media print", `<style>@media print { .x { break-before: page } }</style>${many(30)}`, 30, 30],
+    ["in a nested rule", `<style>body { & .x { break-before: page } }</style>${many(30)}`, 30, 30],
+    [
+      "inside a display: none block (no box, no page)",
+      `<style>.x { break-before: page }</style><div style="display: none">${many(30)}</div>`,
+      0,
+      1,
+    ],
+    [
+      "on ::before (counted by the DOM snapshot)",
+      `<style>.x::before { content: ""; display: block; break-before: page }</style>${many(30)}`,
+      60,
+      30,
+    ],
+    [
+      "in a closed shadow root (counted by the DOM snapshot)",
+      `<div><template shadowrootmode="closed"><style>p { break-before: page }</style>${many(30, "p")}</template></div>`,
+      30,
+      30,
+    ],
+    [
+      "with elements named after the DOM methods the count calls",
+      `<img name="querySelectorAll"><img name="styleSheets"><form><input name="getClientRects"></form><style>.x { break-before: page }</style>${many(30)}`,
+      30,
+      31,
+    ],
+    ["none", many(30), 0, 1],
+  ] as const;
+  it.each(cases.map(([name, html, counted, pages]) => ({ name, html, counted, pages })))(
+    "$name: $counted counted, $pages pages printed",
+    async ({ html, counted, pages }) => {
+      await guarded.page.setContent(html, { waitUntil: "load" });
+      expect(await countForcedBreaks(guarded, html)).toBe(counted);
+      const pdf = await guarded.page.pdf({ format: "A4" });
+      expect((await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount()).toBe(pages);
+    },
   );
 });
