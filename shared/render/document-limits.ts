@@ -75,14 +75,19 @@ export async function checkForcedBreaks(
  * force breaks too (a style rule with a pseudo-element and a break, or a style sheet it cannot read).
  */
 export async function countForcedBreaks(guarded: GuardedPage, html: string): Promise<number> {
-  if (!/shadowroot/i.test(html)) {
-    const { result } = await guarded.cdp.send("Runtime.evaluate", { expression: COUNT_IN_PAGE, returnByValue: true });
-    if (typeof result.value === "number") return result.value;
-  }
+  const inPage = await countForcedBreaksInPage(guarded, html);
+  if (inPage !== undefined) return inPage;
   const snapshot = await guarded.cdp.send("DOMSnapshot.captureSnapshot", {
     computedStyles: ["break-before", "break-after"],
   });
   return forcedBreaks(snapshot);
+}
+
+/** The in-page count, or undefined where only the DOM snapshot can count (see countForcedBreaks). */
+export async function countForcedBreaksInPage(guarded: GuardedPage, html: string): Promise<number | undefined> {
+  if (/shadowroot/i.test(html)) return undefined;
+  const { result } = await guarded.cdp.send("Runtime.evaluate", { expression: COUNT_IN_PAGE, returnByValue: true });
+  return typeof result.value === "number" ? result.value : undefined;
 }
 
 /** Evaluated in the print page: the count of laid-out elements with a forced break, or null (ask the snapshot). */

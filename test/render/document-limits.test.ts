@@ -2,10 +2,11 @@ import { PDFDocument } from "@cantoo/pdf-lib";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "#shared/render/chromium-launch.ts";
-import { countForcedBreaks } from "#shared/render/document-limits.ts";
+import { countForcedBreaks, countForcedBreaksInPage } from "#shared/render/document-limits.ts";
 import { prepareFontEnv } from "#shared/render/font-config.ts";
 import { type GuardedPage, guardPage } from "#shared/render/page-guard.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
+import { DESIGN_ORIGIN } from "#shared/render/template.ts";
 import { makeBundle } from "./render-fixtures.ts";
 
 const SLOW = 120_000;
@@ -146,49 +147,76 @@ describe("the count of forced breaks, before printing (a locked-down page, real 
   beforeAll(async () => {
     browser = await launchChromium({ fontEnv: await prepareFontEnv(), protocolTimeoutMs: 60_000 });
     guarded = await guardPage(await browser.newPage());
+    guarded.setAssets({ "breaks.css": { contentType: "text/css", body: Buffer.from(".x { break-before: page }") } });
   }, SLOW);
 
   afterAll(async () => {
     await browser?.close();
   });
 
-  // Each case: the document, the forced breaks counted, the pages it prints.
+  // Each case: the document, the forced breaks counted, the pages it prints, and whether the count in the
+  // page (fast) gave it or the DOM snapshot had to.
   const cases = [
-    ["a class with break-before", `<style>.x { break-before: page }</style>${many(30)}`, 30, 30],
-    ["page-break-after: always (the legacy name)", `<style>.x { page-break-after: always }</style>${many(30)}`, 30, 30],
-    ["inline style attributes", many(12).replaceAll('class="x"', 'style="break-after: page"'), 12, 12],
-    ["only under @media print", `<style>@media print { .x { break-before: page } }</style>${many(30)}`, 30, 30],
-    ["in a nested rule", `<style>body { & .x { break-before: page } }</style>${many(30)}`, 30, 30],
+    ["a class with break-before", `<style>.x { break-before: page }</style>${many(30)}`, 30, 30, "page"],
+    [
+      "page-break-after: always (the legacy name)",
+      `<style>.x { page-break-after: always }</style>${many(30)}`,
+      30,
+      30,
+      "page",
+    ],
+    ["inline style attributes", many(12).replaceAll('class="x"', 'style="break-after: page"'), 12, 12, "page"],
+    ["only under @media print", `<style>@media print { .x { break-before: page } }</style>${many(30)}`, 30, 30, "page"],
+    ["in a nested rule", `<style>body { & .x { break-before: page } }</style>${many(30)}`, 30, 30, "page"],
     [
       "inside a display: none block (no box, no page)",
       `<style>.x { break-before: page }</style><div style="display: none">${many(30)}</div>`,
       0,
       1,
+      "page",
     ],
     [
-      "on ::before (counted by the DOM snapshot)",
+      "on ::before",
       `<style>.x::before { content: ""; display: block; break-before: page }</style>${many(30)}`,
       60,
       30,
+      "snapshot",
     ],
     [
-      "in a closed shadow root (counted by the DOM snapshot)",
+      "on :after (the one-colon form), under @media print",
+      `<style>@media print { .x:after { content: ""; display: block; break-after: page } }</style>${many(30)}`,
+      60,
+      30,
+      "snapshot",
+    ],
+    [
+      "in a linked style sheet (the design's own asset, which the page may not read)",
+      `<link rel="stylesheet" href="${DESIGN_ORIGIN}/breaks.css">${many(30)}`,
+      30,
+      30,
+      "snapshot",
+    ],
+    [
+      "in a closed shadow root",
       `<div><template shadowrootmode="closed"><style>p { break-before: page }</style>${many(30, "p")}</template></div>`,
       30,
       30,
+      "snapshot",
     ],
     [
       "with elements named after the DOM methods the count calls",
       `<img name="querySelectorAll"><img name="styleSheets"><form><input name="getClientRects"></form><style>.x { break-before: page }</style>${many(30)}`,
       30,
       31,
+      "page",
     ],
-    ["none", many(30), 0, 1],
+    ["none", many(30), 0, 1, "page"],
   ] as const;
-  it.each(cases.map(([name, html, counted, pages]) => ({ name, html, counted, pages })))(
-    "$name: $counted counted, $pages pages printed",
-    async ({ html, counted, pages }) => {
+  it.each(cases.map(([name, html, counted, pages, by]) => ({ name, html, counted, pages, by })))(
+    "$name: $counted counted (by the $by), $pages pages printed",
+    async ({ html, counted, pages, by }) => {
       await guarded.page.setContent(html, { waitUntil: "load" });
+      expect(await countForcedBreaksInPage(guarded, html)).toBe(by === "page" ? counted : undefined);
       expect(await countForcedBreaks(guarded, html)).toBe(counted);
       const pdf = await guarded.page.pdf({ format: "A4" });
       expect((await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount()).toBe(pages);
