@@ -44,9 +44,9 @@ export function checkPageCount(pageCount: number, limits: DocumentLimits): void 
 /**
  * Elements a printed document may have before its forced breaks are counted. Below it,
  * Chromium paginates even a document of nothing but forced breaks in under a second, and
- * the capped print refuses it at page cap + 1 anyway; the count (~1 ms per 1,000 elements,
- * a DOM snapshot's 12 ms where the in-page count cannot see) is only worth it where
- * pagination would take longer than that.
+ * the capped print refuses it at page cap + 1 anyway; the count (per 1,000 elements: ~1 ms
+ * in the page, ~12 ms where a DOM snapshot has to count) is only worth it where pagination
+ * would take longer than that.
  */
 export const PRINT_BREAK_CHECK_FROM = 5_000;
 
