@@ -3,7 +3,12 @@ import "#shared/render/launch-at-init.ts";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
-import { parseRenderMessage, fairRenderingFromEnv } from "#shared/generation/scheduling/index.ts";
+import {
+  fairRenderingFromEnv,
+  parseRenderMessage,
+  readRetrySeconds,
+  retryLater,
+} from "#shared/generation/scheduling/index.ts";
 import { renderQueuedBatch } from "#shared/generation/worker/index.ts";
 import { logger, sharedLogKeys, startLogContext } from "#shared/observability/logger.ts";
 import { flushMetrics } from "#shared/observability/metrics.ts";
@@ -15,7 +20,8 @@ launchAtInit();
 /**
  * Render worker: one SQS batch, files rendered side by side (the renderer's pool bounds
  * the work), the store calls shared by the batch; each failure reported through
- * `batchItemFailures` so only its messages retry. Each workspace renders at most its cap
+ * `batchItemFailures` so only its messages retry, after a short back-off rather than the queue's
+ * visibility time-out (render-queue.ts `retryLater`). Each workspace renders at most its cap
  * of files at once across containers; the rest go back to the queue (fair-render.ts).
  */
 export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
@@ -31,7 +37,16 @@ export async function handler(event: SQSEvent, context?: Context): Promise<SQSBa
     const failures = await renderQueuedBatch(event.Records, deps);
     for (const { messageIds, error } of failures)
       logger.error("render failed, will retry", { messageIds, error: asError(error) });
-    return { batchItemFailures: failures.flatMap((f) => f.messageIds.map((itemIdentifier) => ({ itemIdentifier }))) };
+    const failed = new Set(failures.flatMap((f) => f.messageIds));
+    if (failed.size)
+      await retryLater(
+        event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
+          receiptHandle: r.receiptHandle,
+          receiveCount: Number(r.attributes.ApproximateReceiveCount) || 1,
+        })),
+        readRetrySeconds(),
+      );
+    return { batchItemFailures: [...failed].map((itemIdentifier) => ({ itemIdentifier })) };
   } finally {
     flushMetrics();
   }

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { systemClock } from "#shared/clock.ts";
 import { recoverUnfinishedRequests } from "#shared/generation/async/index.ts";
+import { DEFAULT_RETRY_SECONDS } from "#shared/generation/scheduling/index.ts";
 import { dropAllRenderLeases } from "#shared/generation/scheduling/index.ts";
 import { ensureLocalKeyFile } from "#shared/identity/keys.ts";
 import { functions, type QueueDefinition, queues } from "#shared/definitions/index.ts";
@@ -77,6 +78,7 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
     }),
     // Signing identities' keys are sealed with a key file of the data dir (KMS in AWS; key-sealing.ts).
     { PLATEN_IDENTITY_KEYS_FILE: identityKeysFile, PLATEN_SIGNING_KEY_FILE: join(dataDir, "signing-key") },
+    scaledRetry(opts.visibilityScale ?? 1),
   );
   // The renders of the process before this one died with it: their leases go (fair-render.ts).
   await dropAllRenderLeases();
@@ -114,6 +116,15 @@ async function bringUp(dataDir: string, opts: LocalStackOptions): Promise<LocalS
       removeRuntime(dataDir);
     },
   };
+}
+
+/**
+ * A failed render's retries wait in proportion to the render queue's visibility time-out: scaled with it
+ * (render-queue.ts `retryDelaySeconds`), unless the environment sets the first wait itself.
+ */
+function scaledRetry(visibilityScale: number): Record<string, string> {
+  if (visibilityScale === 1 || process.env.PLATEN_RENDER_RETRY_SECONDS) return {};
+  return { PLATEN_RENDER_RETRY_SECONDS: String(DEFAULT_RETRY_SECONDS * visibilityScale) };
 }
 
 /** The handlers' Chromium pool, if any handler started one: its browsers end with the stack. */

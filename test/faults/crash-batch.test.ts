@@ -12,7 +12,9 @@ import { publishFolder, type TestDesignSource, writeDesignFolder } from "../help
  * The whole stack killed with SIGKILL while an async batch renders, then started again on the same
  * data folder (shared/generation/README.md#reliability). The render queue keeps its real visibility
  * time-out here (crash-restart.test.ts scales it down): a message is delivered again only if the
- * worker dies, so a file rendered twice would show in the renderer's count.
+ * worker dies, so a file rendered twice would show in the renderer's count. A render that fails after
+ * the restart (a slow machine's store or browser error) comes back after its retry back-off (30 s first,
+ * render-queue.ts `retryLater`), within the wait below.
  */
 
 /** Requests of 5 files each sent before the kill. */
@@ -89,7 +91,9 @@ describe("the stack is killed mid-batch", () => {
     expect(count("done")).toBeGreaterThanOrEqual(DONE_AT_KILL);
 
     stack = await startStack({ dataDir });
-    const ended = await endInTurn(accepted, Date.now() + 300_000);
+    const ended = await endInTurn(accepted, Date.now() + 300_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nthe restarted stack's warnings and errors:\n${notices(stack.output())}`);
+    });
     expect(ended.map((e) => e.ended.body.status)).toEqual(accepted.map(() => "completed"));
     expect(ended.every((e) => e.ended.body.files.length === 5)).toBe(true);
     // The restarted process rendered only files that had not been rendered and settled before the
@@ -101,6 +105,14 @@ describe("the stack is killed mid-batch", () => {
     await expectInvariant(stack, big.workspaceId, ended, undefined, billed);
   }, 600_000);
 });
+
+/** The lines of a stack's output above INFO (the last 40): what went wrong, if anything did. */
+const notices = (output: string) =>
+  output
+    .split("\n")
+    .filter((line) => line.trim() && !line.includes('"level":"INFO"'))
+    .slice(-40)
+    .join("\n");
 
 /**
  * Polls the requests to their end one after another: the first ones end while the last still

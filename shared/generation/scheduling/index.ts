@@ -13,8 +13,13 @@ export { deferDelaySeconds, type FairShareConfig, type Leases, type RenderShare 
 export { dropAllRenderLeases } from "./render-lease-table.ts";
 export type { LeaseAverage, LeaseEnd, LeaseStore } from "./render-leases.ts";
 export {
+  DEFAULT_RETRY_SECONDS,
+  type FailedDelivery,
   parseRenderMessage,
+  readRetrySeconds,
   type RenderMessage,
+  retryDelaySeconds,
+  retryLater,
   sendDelayedRenderMessages,
   sendRenderMessages,
   sendRenderMessagesReporting,

@@ -1,6 +1,13 @@
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry } from "@aws-sdk/client-sqs";
+import {
+  ChangeMessageVisibilityBatchCommand,
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+} from "@aws-sdk/client-sqs";
 import { awsClients } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
+import { type Environment, environment, positiveNumber } from "#shared/config/settings.ts";
+import { queues } from "#shared/definitions/queues.ts";
+import { logger } from "#shared/observability/logger.ts";
 
 /** A render message names a file; everything else is read from the stores (≤ 1 KiB). */
 export interface RenderMessage {
@@ -95,4 +102,64 @@ export function parseRenderMessage(body: string): RenderMessage {
     ...(deferrals ? { deferrals } : {}),
     ...(aliveAt ? { aliveAt } : {}),
   };
+}
+
+/** A render message that failed this delivery, as its SQS record names it. */
+export interface FailedDelivery {
+  receiptHandle: string;
+  /** Deliveries so far, this one included (the record's `ApproximateReceiveCount`). */
+  receiveCount: number;
+}
+
+/** The first retry's wait by default: the render queue's visibility time-out over 24. */
+export const DEFAULT_RETRY_SECONDS = 30;
+/** Each retry of a failed file waits this many times longer than the one before... */
+const RETRY_GROWTH = 4;
+/** ...up to this many first waits (the visibility time-out with the defaults). */
+const RETRY_LONGEST = queues.render.visibilityTimeoutSeconds / DEFAULT_RETRY_SECONDS;
+
+/**
+ * Seconds a file whose render failed (a store or browser error, not its document's) waits before its next
+ * attempt: `firstSeconds` after the first delivery, 4× longer after each further one, at most the render
+ * queue's visibility time-out (24 × the default 30 s = 12 min), which is what every retry waited before.
+ * Plus up to a tenth of jitter, so a batch that failed together does not come back together.
+ */
+export function retryDelaySeconds(
+  receiveCount: number,
+  firstSeconds: number,
+  random: () => number = Math.random,
+): number {
+  const growth = RETRY_GROWTH ** Math.max(0, Math.min(8, receiveCount - 1));
+  const base = firstSeconds * Math.min(RETRY_LONGEST, growth);
+  return Math.min(43_200, Math.round(base * (1 + random() / 10)));
+}
+
+/**
+ * `PLATEN_RENDER_RETRY_SECONDS`: the first retry's wait (a positive number, default 30; the local stack
+ * scales it with `PLATEN_VISIBILITY_SCALE`, so a fraction is allowed: each wait is rounded to whole seconds).
+ */
+export const readRetrySeconds = (env: Environment = environment()): number =>
+  positiveNumber(env, "PLATEN_RENDER_RETRY_SECONDS") ?? DEFAULT_RETRY_SECONDS;
+
+/**
+ * Brings failed render messages back after their retry delay instead of the visibility time-out: a
+ * transient error costs a file half a minute, not twelve. Their receive count still grows, so the
+ * dead-letter queue still takes a file after `maxReceiveCount` failed attempts (about 22 minutes with
+ * the default delays, an hour before). Best effort: a message this cannot reach keeps the time-out.
+ */
+export async function retryLater(failed: FailedDelivery[], firstSeconds: number): Promise<void> {
+  const QueueUrl = config().queues.render;
+  for (let i = 0; i < failed.length; i += 10) {
+    const entries = failed.slice(i, i + 10).map((f, k) => ({
+      Id: String(k),
+      ReceiptHandle: f.receiptHandle,
+      VisibilityTimeout: retryDelaySeconds(f.receiveCount, firstSeconds),
+    }));
+    try {
+      const out = await awsClients().sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl, Entries: entries }));
+      if (out.Failed?.length) logger.warn("render retry not brought forward", { messages: out.Failed.length });
+    } catch (error) {
+      logger.warn("render retry not brought forward", { messages: entries.length, error: String(error) });
+    }
+  }
 }
