@@ -9,7 +9,6 @@ import {
   itf14,
   japanpost,
   pdf417,
-  qrcode,
   type RenderOptions,
   rationalizedCodabar,
   upca,
@@ -19,9 +18,10 @@ import {
  * The bwip-js encoders the `barcode` filter offers, imported one by one: bwip-js's `toSVG`
  * looks its encoder up by name among all ~130 symbologies, so a bundle that calls it carries
  * all of them (2.1 MB of BWIPP). Named imports let esbuild keep only these (~0.37 MB), in a
- * chunk of their own that only a template using the filter loads (barcode.ts).
+ * chunk of their own that only a template using the filter with another symbology than QR loads
+ * (barcode.ts; QR codes are drawn by qr-code.ts).
  */
-const ENCODERS: Record<string, typeof qrcode> = {
+const ENCODERS: Record<string, typeof code128> = {
   code128,
   "gs1-128": gs1_128,
   ean13,
@@ -30,7 +30,6 @@ const ENCODERS: Record<string, typeof qrcode> = {
   itf14,
   code39,
   rationalizedCodabar,
-  qrcode,
   datamatrix,
   pdf417,
   japanpost,

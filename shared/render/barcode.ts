@@ -1,14 +1,18 @@
 import type { RenderOptions } from "bwip-js/generic";
 import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { escapeHtml } from "#shared/html/html.ts";
+import type { QrLevel } from "./qr-code.ts";
 
 /**
  * The `barcode` Liquid filter: `{{ value | barcode: "qrcode", eclevel: "M" }}` writes the
- * symbol as inline SVG (vector, sharp in print, nothing fetched), drawn by bwip-js.
+ * symbol as inline SVG (vector, sharp in print, nothing fetched): QR codes drawn by the `qrcode`
+ * package (qr-code.ts), every other symbology by bwip-js.
  *
- * bwip-js is loaded only for templates that use the filter (`loadBarcodeEncoder`, awaited
- * by renderHtml before a sync render): importing it costs tens of ms, which no other
- * document should pay on a cold start. Only the symbologies below are loaded (barcode-encoders.ts).
+ * The encoders are loaded only for templates that use the filter (`loadBarcodeEncoder`, awaited
+ * by renderHtml before a sync render), and bwip-js only for a template that names another
+ * symbology than `qrcode` (or names it through a variable): importing bwip-js costs tens of ms,
+ * which no other document should pay on a cold start. Only the symbologies below are loaded
+ * (barcode-encoders.ts).
  */
 
 /** A symbology as templates name it → bwip-js's encoder, its defaults and the quiet zone it needs (modules). */
@@ -18,6 +22,8 @@ interface Symbology {
   text: boolean;
   /** Two-dimensional: square modules, no bar height. */
   matrix?: boolean;
+  /** bwip-js draws this symbology's modules this many units wide (2 for its matrix codes; 1 by default). */
+  unitsPerModule?: number;
   /** Quiet zone on each side, in modules (top and bottom too for matrix codes). */
   quiet: number;
   /** Default module width in mm. */
@@ -41,7 +47,7 @@ const SYMBOLOGIES: Record<string, Symbology> = {
   codabar: { bcid: "rationalizedCodabar", text: true, quiet: 10, module: 0.33 },
   nw7: { bcid: "rationalizedCodabar", text: true, quiet: 10, module: 0.33 },
   qrcode: { bcid: "qrcode", text: false, matrix: true, quiet: 4, module: 0.5 },
-  datamatrix: { bcid: "datamatrix", text: false, matrix: true, quiet: 1, module: 0.5 },
+  datamatrix: { bcid: "datamatrix", text: false, matrix: true, unitsPerModule: 2, quiet: 1, module: 0.5 },
   pdf417: { bcid: "pdf417", text: false, matrix: true, quiet: 2, module: 0.33 },
   /** Japan Post's customer barcode (カスタマバーコード): postcode + address digits. */
   japanpost: { bcid: "japanpost", text: false, quiet: 2, module: 0.6, fixedSize: true },
@@ -58,18 +64,45 @@ const MAX_VALUE_CHARS = 7_089;
 
 type Encoder = { toSVG(options: RenderOptions): string };
 let encoder: Encoder | undefined;
-let loading: Promise<void> | undefined;
+let qr: typeof import("./qr-code.ts") | undefined;
+let loadingQr: Promise<void> | undefined;
+let loadingAll: Promise<void> | undefined;
 
-/** Loads bwip-js once per process (a template that uses `barcode` awaits this before rendering). */
-export function loadBarcodeEncoder(): Promise<void> {
-  loading ??= import("./barcode-encoders.ts").then((module) => {
-    encoder = module;
+/**
+ * Loads the encoders once per process (a template that uses `barcode` awaits this before rendering):
+ * `qr` the QR encoder only, `all` bwip-js too.
+ */
+export function loadBarcodeEncoder(which: BarcodeEncoders = "all"): Promise<void> {
+  loadingQr ??= import("./qr-code.ts").then((module) => {
+    qr = module;
   });
-  return loading;
+  if (which === "qr") return loadingQr;
+  loadingAll ??= Promise.all([
+    loadingQr,
+    import("./barcode-encoders.ts").then((module) => {
+      encoder = module;
+    }),
+  ]).then(() => undefined);
+  return loadingAll;
 }
 
-/** Whether a template's source uses the filter (checked once per compiled template). */
-export const usesBarcodes = (template: string): boolean => /\|\s*barcode\b/.test(template);
+/** Which encoders a template needs: none, the QR encoder, or bwip-js too. */
+export type BarcodeEncoders = "none" | "qr" | "all";
+
+const FILTER_USE = /\|\s*barcode\b(\s*:\s*(["'])([^"']*)\2)?/g;
+
+/**
+ * The encoders a template's source needs (checked once per compiled template): bwip-js unless every use
+ * of the filter names `qrcode` literally.
+ */
+export function barcodeEncodersFor(template: string): BarcodeEncoders {
+  let found: BarcodeEncoders = "none";
+  for (const use of template.matchAll(FILTER_USE)) {
+    if (use[3]?.toLowerCase() !== "qrcode") return "all";
+    found = "qr";
+  }
+  return found;
+}
 
 /** What the filter receives: the symbology, then LiquidJS's keyword arguments as `[name, value]` pairs. */
 export function barcodeFilter(value: unknown, symbology?: unknown, ...options: unknown[]): string {
@@ -106,13 +139,20 @@ export function barcodeSvg(value: unknown, symbology: unknown, options: Record<s
 }
 
 function drawSvg(spec: Symbology, name: string, text: string, options: Record<string, unknown>): string {
-  if (!encoder) throw new Error("barcode: the encoder was not loaded (loadBarcodeEncoder)");
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   if (text.length > MAX_VALUE_CHARS)
     throw new Error(`barcode "${name}" cannot encode "${shown}": longer than ${MAX_VALUE_CHARS} characters`);
   const moduleMm = positive(options.module, "module", name) ?? spec.module;
-  const scale = spec.fixedSize ? 1 : moduleMm / MM_PER_UNIT;
   const quiet = quietModules(options.quietzone, spec.quiet);
+  if (spec.bcid === "qrcode") {
+    if (!qr) throw new Error("barcode: the encoder was not loaded (loadBarcodeEncoder)");
+    const level = qrLevel(options.eclevel);
+    return encoded(name, shown, () => sized(qr!.qrSvg(text, level, quiet), moduleMm / MM_PER_UNIT, text));
+  }
+  if (!encoder) throw new Error("barcode: the encoder was not loaded (loadBarcodeEncoder)");
+  // bwip-js's units: a module of a matrix code is 2 of them, so its scale and quiet zone are in halves.
+  const units = spec.unitsPerModule ?? 1;
+  const scale = spec.fixedSize ? 1 : moduleMm / MM_PER_UNIT / units;
   const heightMm = positive(options.height, "height", name) ?? DEFAULT_HEIGHT_MM;
   const bcid = name === "jan" && /^\d{7,8}$/.test(text) ? "ean8" : spec.bcid;
   const render: RenderOptions = {
@@ -120,20 +160,29 @@ function drawSvg(spec: Symbology, name: string, text: string, options: Record<st
     text,
     scale: 1,
     includetext: options.text === undefined ? spec.text : options.text === true || options.text === "true",
-    paddingwidth: quiet,
-    paddingheight: spec.matrix ? quiet : 0,
+    paddingwidth: quiet * units,
+    paddingheight: spec.matrix ? quiet * units : 0,
     ...(spec.matrix || spec.fixedSize ? {} : { height: heightMm / scale }),
-    ...(typeof options.eclevel === "string" && { eclevel: options.eclevel.toUpperCase() }),
     ...spec.extra,
   };
-  let svg: string;
+  return encoded(name, shown, () => sized(encoder!.toSVG(render), scale, text));
+}
+
+/** Runs an encoder, naming the symbology and the value in what it throws. */
+function encoded(name: string, shown: string, draw: () => string): string {
   try {
-    svg = encoder.toSVG(render);
+    return draw();
   } catch (error) {
     const reason = String((error as Error).message ?? error).replace(/^bwipp\.\w+#\d+:\s*/, "");
     throw new Error(`barcode "${name}" cannot encode "${shown}": ${reason}`);
   }
-  return sized(svg, scale, text);
+}
+
+function qrLevel(option: unknown): QrLevel {
+  if (option === undefined) return "M";
+  const level = String(option).toUpperCase();
+  if (level === "L" || level === "M" || level === "Q" || level === "H") return level;
+  throw new Error(`barcode "qrcode": eclevel must be L, M, Q or H`);
 }
 
 /** bwip-js writes only a viewBox: give the symbol its physical size in mm, and a text alternative. */

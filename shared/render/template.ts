@@ -1,5 +1,5 @@
 import { BoundedCache, MiB, textBytes } from "#shared/bounded-cache.ts";
-import { loadBarcodeEncoder, usesBarcodes } from "./barcode.ts";
+import { type BarcodeEncoders, barcodeEncodersFor, loadBarcodeEncoder } from "./barcode.ts";
 import { Context, Liquid, type Template, toValueSync } from "liquidjs";
 import { type DesignBundle, FILE_GLOBAL } from "#shared/designs/bundle-schema.ts";
 import type { ComputedInvoice } from "#shared/einvoice/model.ts";
@@ -84,8 +84,8 @@ interface CompiledBundle {
   templates: Template[];
   /** Everything between `<title>` and `<body>`: it only depends on the bundle. */
   styles: string;
-  /** The template uses the `barcode` filter: its encoder is loaded before the render. */
-  barcodes: boolean;
+  /** The encoders the template's `barcode` filters need, loaded before the render. */
+  barcodes: BarcodeEncoders;
 }
 
 const engine = createTemplateEngine();
@@ -153,7 +153,7 @@ export async function renderHtml(
   options: RenderHtmlOptions,
 ): Promise<string> {
   const compiled = compileBundle(bundle, options.bundleKey);
-  if (compiled.barcodes) await loadBarcodeEncoder();
+  if (compiled.barcodes !== "none") await loadBarcodeEncoder(compiled.barcodes);
   const renderLimit = Math.max(1, Math.min(options.renderLimitMs ?? Infinity, TEMPLATE_LIMITS.renderLimitMs));
   const maxChars = options.maxHtmlChars ?? configuredMaxHtmlChars();
   const started = performance.now();
@@ -277,7 +277,7 @@ function compileBundle(bundle: DesignBundle, key: string | undefined): CompiledB
   const styles =
     `<style>${BASE_CSS}</style><style>${escapeStyle(bundle.css)}</style>` +
     `<style>${pageCss(resolvePageBox(bundle.manifest.page))}</style>`;
-  const compiled = { templates, styles, barcodes: usesBarcodes(bundle.template) };
+  const compiled = { templates, styles, barcodes: barcodeEncodersFor(bundle.template) };
   if (key === undefined) compiledByObject.set(bundle, compiled);
   else compiledByKey.set(key, compiled, compiledBytes(bundle.template, styles));
   return compiled;

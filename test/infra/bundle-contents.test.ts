@@ -52,25 +52,37 @@ describe("bundle contents", () => {
   );
 
   it(
-    "the barcode encoders are a chunk of the Chromium functions' bundles, only the filter's symbologies, loaded only by import()",
+    "the barcode encoders are chunks of the Chromium functions' bundles (QR codes apart), only the filter's symbologies, loaded only by import()",
     async () => {
       const { render: dir } = await deployedBundles();
       const index = readFileSync(join(dir!, "index.mjs"), "utf8");
-      expect(index).not.toMatch(/bwipp_qrcode|BWIPP_VERSION/);
+      expect(index).not.toMatch(/bwipp_japanpost|BWIPP_VERSION|getBestMask/);
       const chunkWith = (pattern: RegExp) =>
         readdirSync(join(dir!, "chunks")).find((name) =>
           pattern.test(readFileSync(join(dir!, "chunks", name), "utf8")),
         );
-      const barcodeChunk = chunkWith(/bwipp_qrcode/);
+      const barcodeChunk = chunkWith(/bwipp_japanpost/);
       expect(barcodeChunk).toBeDefined();
       expect(index).not.toMatch(new RegExp(`from\\s*"\\./chunks/${barcodeChunk}"`));
       const barcodeCode = readFileSync(join(dir!, "chunks", barcodeChunk!), "utf8");
-      expect(barcodeCode).toMatch(/bwipp_japanpost/);
-      expect(barcodeCode).not.toMatch(/bwipp_azteccode|bwipp_maxicode/); // symbologies the filter does not offer
-      // What the barcode filter does on first use (the bundle keeps names): the chunk's toSVG draws a QR code.
-      const probe = `const b = await import(${JSON.stringify(join(dir!, "chunks", barcodeChunk!))}); const toSVG = Object.values(b).find((f) => f.name === "toSVG"); process.stdout.write(toSVG({ bcid: "qrcode", text: "x" }).slice(0, 4));`;
+      expect(barcodeCode).toMatch(/bwipp_datamatrix/);
+      // Symbologies the filter does not offer, and QR codes, which the `qrcode` package draws.
+      expect(barcodeCode).not.toMatch(/bwipp_azteccode|bwipp_maxicode|bwipp_qrcode/);
+      // What the barcode filter does on first use (the bundle keeps names): the chunk's toSVG draws a Data Matrix.
+      const probe = `const b = await import(${JSON.stringify(join(dir!, "chunks", barcodeChunk!))}); const toSVG = Object.values(b).find((f) => f.name === "toSVG"); process.stdout.write(toSVG({ bcid: "datamatrix", text: "x" }).slice(0, 4));`;
       const { stdout: svg } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", probe]);
       expect(svg).toBe("<svg");
+      // The QR encoder: a small chunk of its own (the `qrcode` package's core), without bwip-js.
+      const qrChunk = chunkWith(/getBestMask/);
+      expect(qrChunk).toBeDefined();
+      expect(qrChunk).not.toBe(barcodeChunk);
+      expect(index).not.toMatch(new RegExp(`from\\s*"\\./chunks/${qrChunk}"`));
+      const qrCode = readFileSync(join(dir!, "chunks", qrChunk!), "utf8");
+      expect(qrCode).not.toMatch(/BWIPP_VERSION|PNG|yargs/);
+      expect(qrCode.length).toBeLessThan(100_000);
+      const qrProbe = `const q = await import(${JSON.stringify(join(dir!, "chunks", qrChunk!))}); const qrSvg = Object.values(q).find((f) => f.name === "qrSvg"); process.stdout.write(qrSvg("x", "M", 4).slice(0, 4));`;
+      const { stdout: qrSvg } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", qrProbe]);
+      expect(qrSvg).toBe("<svg");
       // Split (function-bundle.ts SPLIT_OPTIONS): what only `import()` loads is in chunks, not in
       // the file every cold start compiles, and those chunks load from the bundle's folder.
       expect(index).not.toMatch(/"PDFDocument"|BidiServer/);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
-import { barcodeSvg, loadBarcodeEncoder } from "#shared/render/barcode.ts";
+import { barcodeEncodersFor, barcodeSvg, loadBarcodeEncoder } from "#shared/render/barcode.ts";
 import { createRenderer, type Renderer } from "#shared/render/renderer.ts";
 import { renderHtml } from "#shared/render/template.ts";
 import {
@@ -159,6 +159,41 @@ describe("barcode filter: options and bad data", () => {
     );
   });
 
+  const mmSize = (svg: string) => /width="([\d.]+)mm" height="([\d.]+)mm"/.exec(svg)!.slice(1).map(Number);
+
+  it.each([
+    // "hi": a version 1 QR code (21 modules) and a 10 × 10 Data Matrix.
+    { symbology: "qrcode", options: { module: 0.5 }, mm: (21 + 2 * 4) * 0.5 },
+    { symbology: "qrcode", options: { module: 0.35 }, mm: (21 + 2 * 4) * 0.35 },
+    { symbology: "qrcode", options: { module: 0.5, quietzone: false }, mm: 21 * 0.5 },
+    { symbology: "qrcode", options: { module: 1, quietzone: 2 }, mm: 21 + 2 * 2 },
+    { symbology: "datamatrix", options: { module: 0.5 }, mm: (10 + 2 * 1) * 0.5 },
+    { symbology: "datamatrix", options: { module: 1, quietzone: false }, mm: 10 },
+  ])(
+    "a $symbology module is `module` mm and its quiet zone counts modules: $options → $mm mm",
+    ({ symbology, options, mm }) => {
+      const [width, height] = mmSize(barcodeSvg("hi", symbology, options));
+      expect(width).toBeCloseTo(mm, 3);
+      expect(height).toBeCloseTo(mm, 3);
+    },
+  );
+
+  it("eclevel picks the QR code's error correction (any case); anything but L, M, Q or H is refused", () => {
+    const url = "https://example.com/f/Zx8Kq2mN4pR7sT1v?k=abcdefgh";
+    const side = (eclevel: string) => mmSize(barcodeSvg(url, "qrcode", { eclevel, quietzone: false }))[0]!;
+    expect(side("L")).toBeLessThan(side("H"));
+    expect(side("q")).toBe(side("Q"));
+    expect(barcodeSvg(url, "qrcode", {})).toBe(barcodeSvg(url, "qrcode", { eclevel: "M" }));
+    expect(() => barcodeSvg(url, "qrcode", { eclevel: "X" })).toThrow(/barcode "qrcode": eclevel must be L, M, Q or H/);
+  });
+
+  it("a value too long for the largest QR code at its level is refused, naming it", () => {
+    expect(() => barcodeSvg("あ".repeat(1_300), "qrcode", { eclevel: "H" })).toThrow(
+      /barcode "qrcode" cannot encode "あ{40}…": .*too big/,
+    );
+    expect(barcodeSvg("7".repeat(7_089), "qrcode", { eclevel: "L" })).toMatch(/^<svg /);
+  });
+
   it("nil or an empty value writes nothing", () => {
     expect(barcodeSvg(undefined, "qrcode", {})).toBe("");
     expect(barcodeSvg("", "code128", {})).toBe("");
@@ -180,5 +215,19 @@ describe("barcode filter: options and bad data", () => {
       code: "TEMPLATE_FAILED",
       message: expect.stringMatching(/barcode "jan" cannot encode "4901234567890": Incorrect EAN-13 check digit/),
     });
+  });
+});
+
+describe("which encoders a template loads", () => {
+  it.each([
+    { template: "<p>{{ total }}</p>", encoders: "none" },
+    { template: '{{ url | barcode: "qrcode", eclevel: "M" }}', encoders: "qr" },
+    { template: "{{ url | barcode: 'QRCode' }}", encoders: "qr" },
+    { template: '{{ a | barcode: "qrcode" }} {{ b |barcode:"qrcode" }}', encoders: "qr" },
+    { template: '{{ a | barcode: "qrcode" }} {{ b | barcode: "code128" }}', encoders: "all" },
+    { template: "{{ a | barcode: kind }}", encoders: "all" },
+    { template: "{{ a | barcode }}", encoders: "all" },
+  ])("$template → $encoders", ({ template, encoders }) => {
+    expect(barcodeEncodersFor(template)).toBe(encoders);
   });
 });
