@@ -1,6 +1,5 @@
 import type { Readable } from "node:stream";
 import { type ArchiveLinkSettings, archiveLinkSettings, archiveUrl, servedFromS3 } from "./archive-link.ts";
-import { openRequestArchive } from "./download-archive.ts";
 import type { DownloadDeps } from "#shared/generation/store/index.ts";
 import { zipContentDisposition } from "./file-headers.ts";
 
@@ -23,6 +22,8 @@ export async function requestArchiveAnswer(
   deps: DownloadDeps,
 ): Promise<RequestArchiveAnswer> {
   settings ??= archiveLinkSettings();
+  // The ZIP writer loads on first use: the sync function imports this room too, and its cold start skips it.
+  const { openRequestArchive } = await import("./download-archive.ts");
   const archive = await openRequestArchive(requestId, workspaceId, deps);
   const contentDisposition = zipContentDisposition(archive.templateName, requestId);
   if (!servedFromS3(archive.contentLength, settings)) {

@@ -1,6 +1,5 @@
 import type { GeneratedFile, SyncGeneration } from "#shared/generation/sync/index.ts";
 import { einvoiceFileName, zipEntryNames } from "#shared/zip/entry-names.ts";
-import { zipBuffer } from "#shared/zip/zip-stream.ts";
 import type { ApiResult } from "#shared/http/api-types.ts";
 import { contentDisposition, fileMappingHeader, pdfFileName, zipContentDisposition } from "./file-headers.ts";
 
@@ -44,7 +43,8 @@ export async function syncResponse(
     };
   }
   const names = zipEntryNames(result.files.map((f) => f.fileName));
-  // An e-invoice's XML sits beside its PDF.
+  // An e-invoice's XML sits beside its PDF. The ZIP writer loads on first use: a single's cold start skips it.
+  const { zipBuffer } = await import("#shared/zip/zip-stream.ts");
   const zip = await zipBuffer(
     result.files.flatMap((f, i) => [
       { name: names[i]!, body: f.pdf },

@@ -5,7 +5,6 @@ import { requiredScopesOf } from "#shared/auth/route-scopes.ts";
 import { systemClock } from "#shared/clock.ts";
 import { addLogKeys } from "#shared/observability/logger.ts";
 import { type AdmissionMemory, admissionMemory, admit } from "../admit.ts";
-import { tokenOrSession } from "../callers.ts";
 import type { ApiContext } from "../api-types.ts";
 import type { EdgeResponse } from "../edge-context.ts";
 
@@ -35,6 +34,9 @@ export function admission(opts: {
       // Management and design routes: a token or a login session; their handler (granted-handler.ts)
       // authorizes the route's operation and counts its rate class for the workspace it grants.
       if (route?.auth === "bearer-or-session") {
+        // Loaded on first use: the session's JWT verification (jose) and the identity keys' client
+        // (Secrets Manager) are no part of a generation function's cold start.
+        const { tokenOrSession } = await import("../callers.ts");
         request.caller = await tokenOrSession(request);
         addLogKeys({ workspaceId: request.caller.workspace.id });
         return;
