@@ -154,6 +154,15 @@ describe("least-privilege IAM", () => {
     }
   });
 
+  it("lets the render worker bring a failed message's retry forward on its own queue (render-queue.ts retryLater), and no other function", () => {
+    const render = byFunction.get("platen-dev-render")!;
+    expect(allows(render, "sqs:ChangeMessageVisibility", queueId("render"))).toBe(true);
+    for (const def of Object.values(functions).filter((d) => d.id !== "render")) {
+      const statements = byFunction.get(`platen-dev-${def.id}`)!;
+      expect(allows(statements, "sqs:ChangeMessageVisibility", queueId("render")), def.id).toBe(false);
+    }
+  });
+
   it("grants exactly the access lists of each definition", () => {
     for (const def of Object.values(functions)) {
       const statements = byFunction.get(`platen-dev-${def.id}`)!;
