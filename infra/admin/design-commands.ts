@@ -4,11 +4,16 @@ import { systemClock } from "#shared/clock.ts";
 import { listDesigns } from "#shared/designs/design-pages.ts";
 import { loadBundleFromDir } from "#shared/authoring/load-bundle.ts";
 import { publishDesign } from "#shared/designs/publish-design.ts";
+import { inlineStoredBundles, type InlineBundlesReport } from "#shared/designs/inline-bundles.ts";
 import { thumbnailRenderer } from "#shared/authoring/thumbnails.ts";
 import { type AdminCommand, need, UsageError } from "./program.ts";
 import { requireWorkspace } from "./workspace-arg.ts";
 
-/** `design publish` and `design list`. */
+const inlineSummary = (r: InlineBundlesReport, dryRun: boolean) =>
+  `${r.versions} versions without an inline bundle: ${r.inlined} ${dryRun ? "to inline" : "inlined"}, ` +
+  `${r.tooLarge} too large (S3 only), ${r.raced} changed meanwhile, ${r.unreadable.length} unreadable`;
+
+/** `design publish`, `design list` and `design inline-bundles`. */
 export const designCommands: AdminCommand[] = [
   {
     name: "design publish",
@@ -46,6 +51,21 @@ export const designCommands: AdminCommand[] = [
         json: designs,
         text: designs.map((d) => `${d.id}  v${d.latestVersion}  ${d.label}`).join("\n") || "(no designs)",
       };
+    },
+  },
+  {
+    // The migration of versions published before bundles went inline (shared/designs/inline-bundles.ts).
+    name: "design inline-bundles",
+    usage: "[--dry-run]",
+    options: ["--dry-run"],
+    run: async (args) => {
+      const dryRun = args.values.dryRun === true;
+      const report = await inlineStoredBundles({
+        dryRun,
+        progress: (r) => process.stderr.write(`design inline-bundles: ${inlineSummary(r, dryRun)}\n`),
+      });
+      const text = [inlineSummary(report, dryRun), ...report.unreadable.map((item) => `unreadable: ${item}`)];
+      return { json: { ...report, dryRun }, text: text.join("\n"), exitCode: report.unreadable.length ? 2 : 0 };
     },
   },
 ];

@@ -50,6 +50,12 @@ export const designVersionSchema = z.object({
   note: z.string().optional(),
   /** The bundle's content hash (bundle-codec.ts `bundleSha256`): the same files give the same hash. */
   sha256: z.string().optional(),
+  /**
+   * The stored bundle itself (the JSON of the object at `bundleKey`), kept in the item when it is at most
+   * {@link INLINE_BUNDLE_MAX_BYTES}: the version's one read then brings its bundle, and generation asks S3
+   * nothing. Absent for larger bundles and for versions published before (until `design inline-bundles`).
+   */
+  bundleJson: z.string().optional(),
 });
 export type DesignVersion = z.infer<typeof designVersionSchema>;
 
@@ -89,6 +95,12 @@ const versionKey = (ws: string, id: string, v: number) => ({
  * version number retries with the next number without writing them again, and two versions
  * with the same files share one object.
  */
+/**
+ * The largest stored bundle a version item carries inline (UTF-8 bytes of its JSON). DynamoDB items hold
+ * 400 KB; this leaves the manifest room, and an uncached version read stays within 13 read units.
+ */
+export const INLINE_BUNDLE_MAX_BYTES = 100 * 1024;
+
 export const bundleObjectKey = (ws: string, id: string, sha256: string) => `designs/${ws}/${id}/b/${sha256}.json`;
 export const thumbnailObjectKey = (ws: string, id: string, sha256: string) => `designs/${ws}/${id}/b/${sha256}.png`;
 export const draftObjectKey = (ws: string, id: string, revision: string) =>
@@ -124,27 +136,44 @@ export async function listActiveDesignHeads(ws: string): Promise<DesignHead[]> {
   return (await listDesignHeads(ws)).filter((h) => !h.archived);
 }
 
-/** One page of a design's versions, newest first; `after` is the last version of the previous page. */
+/** What a versions list reads of each version item: everything but its inline bundle. */
+const VERSION_LIST_FIELDS = Object.keys(designVersionSchema.shape).filter((name) => name !== "bundleJson");
+
+/**
+ * One page of a design's versions, newest first, without their inline bundles; `before` is the first version
+ * of the previous page. A query reads at most 1 MB of items before it projects them, so a page of large
+ * items may come in more than one query.
+ */
 export async function listDesignVersions(
   ws: string,
   id: string,
   opts: { limit: number; before?: number },
 ): Promise<DesignVersion[]> {
-  const out = await awsClients().ddb.send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression:
-        opts.before === undefined ? "pk = :pk AND begins_with(sk, :v)" : "pk = :pk AND sk BETWEEN :v AND :before",
-      ExpressionAttributeValues: {
-        ":pk": versionPk(ws, id),
-        ":v": "V#",
-        ...(opts.before !== undefined && { ":before": versionKey(ws, id, opts.before - 1).sk }),
-      },
-      ScanIndexForward: false,
-      Limit: opts.limit,
-    }),
-  );
-  return (out.Items ?? []).map(pickVersion);
+  const names = Object.fromEntries(VERSION_LIST_FIELDS.map((name, i) => [`#f${i}`, name]));
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await awsClients().ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression:
+          opts.before === undefined ? "pk = :pk AND begins_with(sk, :v)" : "pk = :pk AND sk BETWEEN :v AND :before",
+        ExpressionAttributeValues: {
+          ":pk": versionPk(ws, id),
+          ":v": "V#",
+          ...(opts.before !== undefined && { ":before": versionKey(ws, id, opts.before - 1).sk }),
+        },
+        ProjectionExpression: Object.keys(names).join(", "),
+        ExpressionAttributeNames: names,
+        ScanIndexForward: false,
+        Limit: opts.limit - items.length,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < opts.limit);
+  return items.map(pickVersion);
 }
 
 /** Claims a version number: fails (ConditionalCheckFailed) if another publish took it. */
@@ -277,16 +306,29 @@ export function clearDraftKey(ws: string, id: string, draftKey: string): Promise
   });
 }
 
-/** Bundles are stored as one JSON object (assets base64) so a render needs one GET. */
-export async function putBundle(key: string, bundle: DesignBundle): Promise<void> {
-  await putObject(key, JSON.stringify(bundleToStored(bundle)), "application/json");
+/**
+ * Bundles are stored as one JSON object (assets base64) so a render needs one GET. Returns that JSON when it is
+ * small enough to go inline in the version item too ({@link INLINE_BUNDLE_MAX_BYTES}).
+ */
+export async function putBundle(key: string, bundle: DesignBundle): Promise<{ inline?: string }> {
+  const json = JSON.stringify(bundleToStored(bundle));
+  await putObject(key, json, "application/json");
+  return inlineBundleJson(json);
+}
+
+/** The stored JSON, if a version item may carry it. */
+export function inlineBundleJson(json: string): { inline?: string } {
+  return Buffer.byteLength(json, "utf8") <= INLINE_BUNDLE_MAX_BYTES ? { inline: json } : {};
 }
 
 export async function getBundle(key: string): Promise<DesignBundle> {
   const text = await getObjectText(key);
   if (text === undefined) throw new Error(`design bundle ${key} is missing`);
-  return storedToBundle(JSON.parse(text));
+  return parseStoredBundle(text);
 }
+
+/** A stored bundle's JSON (the S3 object's, or a version item's `bundleJson`) as a bundle. */
+export const parseStoredBundle = (json: string): DesignBundle => storedToBundle(JSON.parse(json) as StoredBundle);
 
 export interface StoredBundle {
   manifest: DesignManifest;

@@ -1,7 +1,7 @@
 import { BoundedCache, cachedRead, jsonBytes, MiB, textBytes } from "#shared/bounded-cache.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
 import type { DesignBundle, ParameterSpec } from "./bundle-schema.ts";
-import { type DesignVersion, getBundle, getDesignHead, getDesignVersion } from "./design-store.ts";
+import { type DesignVersion, getBundle, getDesignHead, getDesignVersion, parseStoredBundle } from "./design-store.ts";
 
 const MAX_DESIGN_ID_LENGTH = 256;
 
@@ -118,7 +118,15 @@ export function bundleBytes(bundle: DesignBundle): number {
   return bytes;
 }
 
-/** Versions are immutable, so a warm container keeps their bundles (least recently used out first). */
+/**
+ * Versions are immutable, so a warm container keeps their bundles (least recently used out first). A version
+ * item that carries its bundle (`bundleJson`, design-store.ts) needs no S3 read: a cold container's first
+ * render waits for one round trip less.
+ */
 export function loadBundle(version: DesignVersion): Promise<DesignBundle> {
-  return cachedRead(bundleCache, version.bundleKey, () => getBundle(version.bundleKey), { sizeOf: bundleBytes });
+  const read =
+    version.bundleJson === undefined
+      ? () => getBundle(version.bundleKey)
+      : async () => parseStoredBundle(version.bundleJson!);
+  return cachedRead(bundleCache, version.bundleKey, read, { sizeOf: bundleBytes });
 }

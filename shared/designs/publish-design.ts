@@ -88,7 +88,7 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
   await checkSigningIdentity(workspaceId, bundle, deps);
   const id = existing?.id ?? newId();
   const sha256 = bundleSha256(bundle);
-  const { bundleKey, thumbnailKey } = await storeBundle(workspaceId, id, sha256, bundle, {
+  const { bundleKey, thumbnailKey, inline } = await storeBundle(workspaceId, id, sha256, bundle, {
     ...deps,
     ...(input.thumbnail && { renderThumbnail: async () => input.thumbnail! }),
   });
@@ -112,6 +112,7 @@ export async function publishDesign(input: PublishInput, deps: PublishDeps): Pro
         ...(input.createdBy && { createdBy: input.createdBy }),
         ...(input.note && { note: input.note }),
         sha256,
+        ...(inline !== undefined && { bundleJson: inline }),
       });
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
@@ -162,16 +163,17 @@ async function storeBundle(
   sha256: string,
   bundle: DesignBundle,
   deps: PublishDeps,
-): Promise<{ bundleKey: string; thumbnailKey?: string }> {
+): Promise<{ bundleKey: string; thumbnailKey?: string; inline?: string }> {
   const bundleKey = bundleObjectKey(workspaceId, id, sha256);
   const thumbnail = deps.renderThumbnail
     ? await deps.renderThumbnail(bundle, `${workspaceId}/${id}#${sha256}`)
     : undefined;
-  await putBundle(bundleKey, bundle);
-  if (!thumbnail) return { bundleKey };
+  const { inline } = await putBundle(bundleKey, bundle);
+  const stored = { bundleKey, ...(inline !== undefined && { inline }) };
+  if (!thumbnail) return stored;
   const thumbnailKey = thumbnailObjectKey(workspaceId, id, sha256);
   await putThumbnail(thumbnailKey, thumbnail);
-  return { bundleKey, thumbnailKey };
+  return { ...stored, thumbnailKey };
 }
 
 /** The highest version at or after `from` (the head may lag a publish that is finishing). */

@@ -77,7 +77,7 @@ describe("admin CLI help", () => {
             .slice(4, 6)
             .join(" "),
         ),
-    ).toEqual(["design publish", "design list"]);
+    ).toEqual(["design publish", "design list", "design inline-bundles"]);
   });
 
   it.each([
