@@ -2,8 +2,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GetObjectCommand, type GetObjectCommandOutput } from "@aws-sdk/client-s3";
-import { awsClients } from "#shared/aws/clients.ts";
+import type { GetObjectCommandOutput } from "@aws-sdk/client-s3";
+import { s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import { presignClientFor, presignGet } from "#shared/generation/http/index.ts";
@@ -66,7 +66,7 @@ export async function servePresignedGet(req: IncomingMessage, res: ServerRespons
     return s3Error(res, 403, "AccessDenied", "Access Denied");
   }
   const expected = new URL(
-    await presignGet(presignClientFor(`http://${req.headers.host}/__s3`), get, signedAt, expires),
+    await presignGet(await presignClientFor(`http://${req.headers.host}/__s3`), get, signedAt, expires),
   );
   if (!sameQuery(expected.searchParams, q) || expected.pathname !== url.pathname) {
     return s3Error(
@@ -111,8 +111,9 @@ async function sendObject(
 }
 
 async function getObject(bucket: string, key: string): Promise<GetObjectCommandOutput | undefined> {
+  const { client, sdk } = await s3();
   try {
-    return await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
   } catch (err) {
     if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
     throw err;

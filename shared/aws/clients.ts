@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { S3Client } from "@aws-sdk/client-s3";
-import { SQSClient } from "@aws-sdk/client-sqs";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.ts";
 import { injectFaults } from "./fault-injection.ts";
@@ -12,11 +12,28 @@ import { injectFaults } from "./fault-injection.ts";
 export interface AwsClients {
   /** lib-dynamodb's document client: plain JavaScript values in and out. */
   ddb: DynamoDBDocumentClient;
-  s3: S3Client;
-  sqs: SQSClient;
 }
 
+/** An SDK package loaded on first use, with the container's client of it. */
+export interface LazyClient<Sdk, Client> {
+  sdk: Sdk;
+  client: Client;
+}
+export type S3 = LazyClient<typeof import("@aws-sdk/client-s3"), S3Client>;
+export type Sqs = LazyClient<typeof import("@aws-sdk/client-sqs"), SQSClient>;
+
 let clients: AwsClients | undefined;
+let s3Client: Promise<S3> | undefined;
+let sqsClient: Promise<Sqs> | undefined;
+
+/** Fault-injection tests only (the local stack's test hooks arm the faults): see `injectFaults`. */
+const faultsArmed = () => globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1";
+
+/** The SDK's logger middleware builds a redacted copy of every input and output for its (no-op) logger on each call. */
+const withoutLogger = <C extends { middlewareStack: { remove(name: string): unknown } }>(client: C): C => {
+  client.middlewareStack.remove("loggerMiddleware");
+  return client;
+};
 
 /** Endpoints come from configuration: AWS, the local emulators or LocalStack alike. */
 export function awsClients(): AwsClients {
@@ -24,35 +41,52 @@ export function awsClients(): AwsClients {
   const { region, endpoints } = config();
   // No `cacheMiddleware` here: the document client refuses it (its commands add their
   // marshalling middleware per instance).
-  const dynamodb = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 });
-  clients = {
-    ddb: DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } }),
-    s3: new S3Client({
-      region,
-      endpoint: endpoints.s3,
-      forcePathStyle: Boolean(endpoints.s3),
-      // No CRC trailers on every PDF (aws-chunked bodies cost time on both ends); TLS and
-      // S3's own checks cover integrity.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-      // Never `cacheMiddleware` here: with it, concurrent requests of one command class to
-      // different buckets all went to one bucket (a render batch read a design bundle from the
-      // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
-    }),
-    sqs: new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }),
-  };
-  // The SDK's logger middleware builds a redacted copy of every input and output for its
-  // (no-op) logger on each call; nothing here logs through it. Removed before any send (SQS
-  // resolves its middleware stack once per command class, `cacheMiddleware`: its endpoint does
-  // not depend on the queue, checked in test/integration/foundation.test.ts).
-  for (const client of [dynamodb, clients.s3, clients.sqs]) client.middlewareStack.remove("loggerMiddleware");
-  // Fault-injection tests only (the local stack's test hooks arm the faults); compiled out of
-  // the deployed bundles (shared/test-hooks.d.ts). A test hook, not configuration: its switch
-  // is read here, beside the hook, not in config.ts.
-  if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1") {
-    injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
-    injectFaults("s3", clients.s3 as unknown as Parameters<typeof injectFaults>[1]);
-    injectFaults("sqs", clients.sqs as unknown as Parameters<typeof injectFaults>[1]);
-  }
+  const dynamodb = withoutLogger(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 }));
+  clients = { ddb: DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } }) };
+  // A test hook, not configuration: its switch is read here, beside the hook, not in config.ts
+  // (compiled out of the deployed bundles: shared/test-hooks.d.ts).
+  if (faultsArmed()) injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
   return clients;
+}
+
+/**
+ * S3, its package imported on the first call: a function whose first request needs no object (a sync render
+ * of a design whose bundle is inline in its version item, design-store.ts) compiles none of its ~130 KB at init.
+ */
+export function s3(): Promise<S3> {
+  s3Client ??= import("@aws-sdk/client-s3").then((sdk) => {
+    const { region, endpoints } = config();
+    const client = withoutLogger(
+      new sdk.S3Client({
+        region,
+        endpoint: endpoints.s3,
+        forcePathStyle: Boolean(endpoints.s3),
+        // No CRC trailers on every PDF (aws-chunked bodies cost time on both ends); TLS and
+        // S3's own checks cover integrity.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+        // Never `cacheMiddleware` here: with it, concurrent requests of one command class to
+        // different buckets all went to one bucket (a render batch read a design bundle from the
+        // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
+      }),
+    );
+    if (faultsArmed()) injectFaults("s3", client as unknown as Parameters<typeof injectFaults>[1]);
+    return { sdk, client };
+  });
+  s3Client.catch(() => (s3Client = undefined)); // the next call tries again
+  return s3Client;
+}
+
+/** SQS, its package imported on the first call (a sync answer sends its events after the answer). */
+export function sqs(): Promise<Sqs> {
+  sqsClient ??= import("@aws-sdk/client-sqs").then((sdk) => {
+    const { region, endpoints } = config();
+    // SQS resolves its middleware stack once per command class (`cacheMiddleware`): its endpoint does
+    // not depend on the queue, checked in test/integration/foundation.test.ts.
+    const client = withoutLogger(new sdk.SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }));
+    if (faultsArmed()) injectFaults("sqs", client as unknown as Parameters<typeof injectFaults>[1]);
+    return { sdk, client };
+  });
+  sqsClient.catch(() => (sqsClient = undefined)); // the next call tries again
+  return sqsClient;
 }

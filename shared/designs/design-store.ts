@@ -1,6 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { awsClients } from "#shared/aws/clients.ts";
+import { awsClients, s3 } from "#shared/aws/clients.ts";
 import { updateIf, updateReturning } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { config } from "#shared/aws/config.ts";
@@ -370,8 +369,9 @@ export async function putThumbnail(key: string, png: Buffer): Promise<void> {
 }
 
 export async function getThumbnail(key: string): Promise<Buffer | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   } catch (err) {
     if ((err as { name?: string }).name === "NoSuchKey") return undefined;
@@ -380,15 +380,15 @@ export async function getThumbnail(key: string): Promise<Buffer | undefined> {
 }
 
 export async function putObject(key: string, body: string | Buffer, contentType: string): Promise<void> {
-  await awsClients().s3.send(
-    new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }),
-  );
+  const { client, sdk } = await s3();
+  await client.send(new sdk.PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
 }
 
 /** The object's text, or undefined when it does not exist. */
 export async function getObjectText(key: string): Promise<string | undefined> {
+  const { client, sdk } = await s3();
   try {
-    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }));
     return await out.Body!.transformToString("utf8");
   } catch (err) {
     if ((err as { name?: string }).name === "NoSuchKey") return undefined;
@@ -397,7 +397,8 @@ export async function getObjectText(key: string): Promise<string | undefined> {
 }
 
 export async function deleteObject(key: string): Promise<void> {
-  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket(), Key: key }));
 }
 
 /** A head item decoded with `designHeadSchema` (keys and attributes it does not name left out). */

@@ -1,5 +1,4 @@
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { awsClients } from "#shared/aws/clients.ts";
+import { s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { BucketId } from "#shared/definitions/buckets.ts";
 import type { PageStore } from "./page-image-cache.ts";
@@ -9,7 +8,8 @@ export function s3PageStore(bucket: BucketId): PageStore {
   return {
     async get(key) {
       try {
-        const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets[bucket], Key: key }));
+        const { client, sdk } = await s3();
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: config().buckets[bucket], Key: key }));
         return Buffer.from(await out.Body!.transformToByteArray());
       } catch (err) {
         if ((err as { name?: string }).name === "NoSuchKey") return undefined;
@@ -17,8 +17,9 @@ export function s3PageStore(bucket: BucketId): PageStore {
       }
     },
     async put(key, body, contentType) {
-      await awsClients().s3.send(
-        new PutObjectCommand({ Bucket: config().buckets[bucket], Key: key, Body: body, ContentType: contentType }),
+      const { client, sdk } = await s3();
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket: config().buckets[bucket], Key: key, Body: body, ContentType: contentType }),
       );
     },
   };

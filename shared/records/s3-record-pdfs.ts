@@ -1,5 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { awsClients } from "#shared/aws/clients.ts";
+import { s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import type { RecordPdfs } from "./record-store.ts";
 
@@ -18,15 +17,14 @@ const bucket = () => config().buckets.records;
 export function s3RecordPdfs(): RecordPdfs {
   return {
     async keep(key, pdf, retainUntil) {
-      const there = await awsClients()
-        .s3.send(new HeadObjectCommand({ Bucket: bucket(), Key: key }))
-        .then(
-          () => true,
-          (err: unknown) => {
-            if (isMissing(err)) return false;
-            throw err;
-          },
-        );
+      const { client, sdk } = await s3();
+      const there = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket(), Key: key })).then(
+        () => true,
+        (err: unknown) => {
+          if (isMissing(err)) return false;
+          throw err;
+        },
+      );
       if (there) return;
       await putLocked(key, pdf, retainUntil).catch(async (err: unknown) => {
         // A concurrent keep of the same file put it first: the object is locked now, and holds these bytes.
@@ -38,9 +36,10 @@ export function s3RecordPdfs(): RecordPdfs {
   };
 }
 
-function putLocked(key: string, pdf: Buffer, retainUntil: Date) {
-  return awsClients().s3.send(
-    new PutObjectCommand({
+async function putLocked(key: string, pdf: Buffer, retainUntil: Date) {
+  const { client, sdk } = await s3();
+  return client.send(
+    new sdk.PutObjectCommand({
       Bucket: bucket(),
       Key: key,
       Body: pdf,
@@ -55,7 +54,8 @@ function putLocked(key: string, pdf: Buffer, retainUntil: Date) {
 
 async function read(key: string): Promise<Buffer | undefined> {
   try {
-    const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    const { client, sdk } = await s3();
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   } catch (err) {
     if (isMissing(err)) return undefined;

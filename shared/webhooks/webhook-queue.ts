@@ -1,6 +1,5 @@
-import { SendMessageBatchCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import * as z from "zod";
-import { awsClients } from "#shared/aws/clients.ts";
+import { sqs } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { logger } from "#shared/observability/logger.ts";
 
@@ -55,7 +54,8 @@ export async function sendDispatchMessages(messages: DispatchMessage[], nowMs = 
       MessageBody: JSON.stringify(m),
       DelaySeconds: sqsDelaySeconds(m.notBefore, nowMs),
     }));
-    const out = await awsClients().sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
+    const { client, sdk } = await sqs();
+    const out = await client.send(new sdk.SendMessageBatchCommand({ QueueUrl, Entries: entries }));
     if (out.Failed?.length)
       throw new Error(`webhook queue refused ${out.Failed.length} message(s): ${out.Failed[0]!.Message}`);
   }
@@ -72,5 +72,6 @@ export async function sendToDeadLetter(message: DispatchMessage, reason: string)
     return;
   }
   const { passcodes: _secretless, ...rest } = message;
-  await awsClients().sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ ...rest, reason }) }));
+  const { client, sdk } = await sqs();
+  await client.send(new sdk.SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ ...rest, reason }) }));
 }

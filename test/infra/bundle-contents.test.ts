@@ -158,4 +158,18 @@ describe("what a cold start loads", () => {
       site.filter((p) => /functions\/site\/(studio\/)?pages\/|node_modules\/liquidjs\/|shared\/openapi\//.test(p)),
     ).toEqual([]);
   }, 120_000);
+
+  it("no function loads the S3 or SQS client before it runs (shared/aws/clients.ts `s3`, `sqs`: on first use)", async () => {
+    const closures = await coldClosures();
+    const loading = Object.entries(closures)
+      .filter(([, paths]) =>
+        [...paths].some((p) => /node_modules\/@aws-sdk\/(client-s3|client-sqs|s3-request-presigner)\//.test(p)),
+      )
+      .map(([id]) => id);
+    expect(loading).toEqual([]);
+    // The DynamoDB client is loaded statically (every function's first request reads the tables).
+    expect([...closures["generate-sync"]!].some((p) => p.includes("node_modules/@aws-sdk/client-dynamodb/"))).toBe(
+      true,
+    );
+  }, 120_000);
 });

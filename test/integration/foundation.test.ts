@@ -289,10 +289,10 @@ describe("admin CLI", () => {
 describe("the SDK's S3 client", () => {
   it("sends each of many concurrent GETs to its own bucket (the render worker reads a design bundle and params at once)", async () => {
     useStackEmulators(stack.dataDir);
-    const { awsClients } = await import("#shared/aws/clients.ts");
+    const { s3: s3Client } = await import("#shared/aws/clients.ts");
     const { config } = await import("#shared/aws/config.ts");
     const { GetObjectCommand, PutObjectCommand } = await import("@aws-sdk/client-s3");
-    const { s3 } = awsClients();
+    const { client: s3 } = await s3Client();
     const { designs, files } = config().buckets;
     // The same key in both buckets, different bytes: a GET sent to the other bucket reads the other's.
     const key = `concurrency/${Date.now()}.txt`;
@@ -309,9 +309,9 @@ describe("the SDK's S3 client", () => {
 describe("the SDK's SQS client", () => {
   it("sends each of many concurrent messages to its own queue", async () => {
     useStackEmulators(stack.dataDir);
-    const { awsClients } = await import("#shared/aws/clients.ts");
+    const { sqs: sqsClient } = await import("#shared/aws/clients.ts");
     const { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand } = await import("@aws-sdk/client-sqs");
-    const { sqs } = awsClients();
+    const { client: sqs } = await sqsClient();
     const urls = await Promise.all(
       ["a", "b"].map(
         async (n) =>

@@ -4,7 +4,7 @@ import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localBucketName } from "#infra/local/resource-names.ts";
-import { awsClients } from "#shared/aws/clients.ts";
+import { awsClients, s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { systemClock } from "#shared/clock.ts";
 import {
@@ -203,17 +203,19 @@ describe("the records store", () => {
     const record = (await store().find(wsA, fileOf(wsA, 3).fileId))!;
     const Key = recordPdfKey(record);
     const Bucket = config().buckets.records;
-    await expect(awsClients().s3.send(new PutObjectCommand({ Bucket, Key, Body: "changed" }))).rejects.toMatchObject({
+    await expect(
+      (await s3()).client.send(new PutObjectCommand({ Bucket, Key, Body: "changed" })),
+    ).rejects.toMatchObject({
       name: "AccessDenied",
     });
-    await expect(awsClients().s3.send(new DeleteObjectCommand({ Bucket, Key }))).rejects.toMatchObject({
+    await expect((await s3()).client.send(new DeleteObjectCommand({ Bucket, Key }))).rejects.toMatchObject({
       name: "AccessDenied",
     });
     expect((await pdfs().read(Key))?.equals(pdfOf(3))).toBe(true);
     // An object whose date has passed may go, as in S3.
     const past = `records/${wsA}/expired.pdf`;
     await pdfs().keep(past, pdfOf(0), new Date(Date.now() - 1000));
-    await awsClients().s3.send(new DeleteObjectCommand({ Bucket, Key: past }));
+    await (await s3()).client.send(new DeleteObjectCommand({ Bucket, Key: past }));
     expect(await pdfs().read(past)).toBeUndefined();
   });
 

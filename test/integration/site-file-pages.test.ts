@@ -1,6 +1,6 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { awsClients } from "#shared/aws/clients.ts";
+import { s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { buckets } from "#shared/definitions/buckets.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
@@ -116,7 +116,7 @@ describe("the file view's page images", () => {
     expect((await s3Object(`${prefix}/2.png`))?.equals(png)).toBe(true);
     // The cached object is what the next view gets: replaced in the bucket, the answer follows it.
     const marker = Buffer.concat([png.subarray(0, 33), Buffer.from("cached")]);
-    await awsClients().s3.send(
+    await (await s3()).client.send(
       new PutObjectCommand({ Bucket: config().buckets.files, Key: `${prefix}/2.png`, Body: marker }),
     );
     const again = await get(`${long.path}/pages/2.png`, demo);
@@ -222,7 +222,7 @@ describe("a design version's sample pages", () => {
     expect((await s3Object(`${prefix}/1.png`, "designs"))?.equals(png)).toBe(true);
     // The cached sample is what the next view draws from: nothing is rendered again.
     const marker = Buffer.concat([png.subarray(0, 33), Buffer.from("cached")]);
-    await awsClients().s3.send(
+    await (await s3()).client.send(
       new PutObjectCommand({ Bucket: config().buckets.designs, Key: `${prefix}/1.png`, Body: marker }),
     );
     expect(Buffer.from(await (await get(`${base}/pages/1.png`, demo)).arrayBuffer()).equals(marker)).toBe(true);

@@ -1,6 +1,6 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { awsClients } from "#shared/aws/clients.ts";
+import { awsClients, s3, sqs } from "#shared/aws/clients.ts";
 import { isConditionalCheckFailed, updateIf } from "#shared/aws/conditional-update.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { startInProcessDynalite } from "../helpers/in-process-dynalite.ts";
@@ -28,11 +28,16 @@ beforeAll(async () => {
 afterAll(() => dynamo.stop());
 
 describe("the SDK clients", () => {
-  it("are created once per container, with the SDK's document client and no logger middleware", () => {
+  it("are created once per container, with the SDK's document client and no logger middleware", async () => {
     const clients = awsClients();
     expect(awsClients()).toBe(clients);
     expect(clients.ddb).toBeInstanceOf(DynamoDBDocumentClient);
-    for (const client of [clients.ddb, clients.s3, clients.sqs]) {
+    // S3 and SQS load on first use: one client each, however many callers ask at once.
+    const [s3a, s3b, sqsA] = await Promise.all([s3(), s3(), sqs()]);
+    expect(s3b.client).toBe(s3a.client);
+    expect(s3a.client).toBeInstanceOf(s3a.sdk.S3Client);
+    expect((await sqs()).client).toBe(sqsA.client);
+    for (const client of [clients.ddb, s3a.client, sqsA.client]) {
       const names = client.middlewareStack.identify().map((entry) => entry.split(" ")[0]);
       expect(names).not.toContain("loggerMiddleware");
       expect(names).toContain("retryMiddleware");

@@ -1,7 +1,6 @@
 import type { Readable } from "node:stream";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { awsClients } from "#shared/aws/clients.ts";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { s3 } from "#shared/aws/clients.ts";
 import { config, presignEndpoint } from "#shared/aws/config.ts";
 import type { Clock } from "#shared/clock.ts";
 import { type Environment, environment, positiveInt } from "#shared/config/settings.ts";
@@ -52,8 +51,14 @@ export interface PresignedGet {
  * The presigned GET URL of `get`, signed at `signingDate` for `expiresIn` seconds. The local
  * gateway verifies a URL by computing it again with the same call (infra/local/presigned-s3.ts).
  */
-export function presignGet(client: S3Client, get: PresignedGet, signingDate: Date, expiresIn: number): Promise<string> {
-  const command = new GetObjectCommand({
+export async function presignGet(
+  client: S3Client,
+  get: PresignedGet,
+  signingDate: Date,
+  expiresIn: number,
+): Promise<string> {
+  const [{ sdk }, { getSignedUrl }] = await Promise.all([s3(), import("@aws-sdk/s3-request-presigner")]);
+  const command = new sdk.GetObjectCommand({
     Bucket: get.bucket,
     Key: get.key,
     ...(get.contentDisposition !== undefined && { ResponseContentDisposition: get.contentDisposition }),
@@ -62,28 +67,30 @@ export function presignGet(client: S3Client, get: PresignedGet, signingDate: Dat
   return getSignedUrl(client, command, { signingDate, expiresIn });
 }
 
-let presigner: S3Client | undefined;
+let presigner: Promise<S3Client> | undefined;
 
 /**
  * The client whose endpoint the URL names. In AWS the SDK's own S3 endpoint; locally
  * `S3_PRESIGN_ENDPOINT` (the gateway's `/__s3`, which checks signature and expiry as S3 does).
  */
-export function presigningClient(): S3Client {
+export async function presigningClient(): Promise<S3Client> {
   const endpoint = presignEndpoint();
-  if (!endpoint) return awsClients().s3;
+  if (!endpoint) return (await s3()).client;
   presigner ??= presignClientFor(endpoint);
   return presigner;
 }
 
-/** A path-style client for `endpoint`, with the checksum settings of `awsClients().s3` (they are part of the signed query). */
-export const presignClientFor = (endpoint: string) =>
-  new S3Client({
+/** A path-style client for `endpoint`, with the checksum settings of the container's S3 client (they are part of the signed query). */
+export async function presignClientFor(endpoint: string): Promise<S3Client> {
+  const { sdk } = await s3();
+  return new sdk.S3Client({
     region: config().region,
     endpoint,
     forcePathStyle: true,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
+}
 
 /** The ZIP as `openRequestArchive` gives it, and the headers the presigned GET is to answer with. */
 export interface LinkedArchive {
@@ -107,8 +114,9 @@ export async function archiveUrl(
   const key = archiveObjectKey(ids.workspaceId, ids.requestId);
   if ((await storedLength(bucket, key)) === archive.contentLength) archive.stream.destroy();
   else {
-    await awsClients().s3.send(
-      new PutObjectCommand({
+    const { client, sdk } = await s3();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: bucket,
         Key: key,
         Body: archive.stream,
@@ -118,12 +126,13 @@ export async function archiveUrl(
     );
   }
   const get = { bucket, key, contentDisposition: archive.contentDisposition, contentType: "application/zip" };
-  return presignGet(presigningClient(), get, clock.now(), settings.urlSeconds);
+  return presignGet(await presigningClient(), get, clock.now(), settings.urlSeconds);
 }
 
 async function storedLength(bucket: string, key: string): Promise<number | undefined> {
   try {
-    const head = await awsClients().s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    const { client, sdk } = await s3();
+    const head = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
     return Number(head.ContentLength ?? -1);
   } catch (err) {
     if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;

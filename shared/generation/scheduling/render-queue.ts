@@ -1,9 +1,5 @@
-import {
-  ChangeMessageVisibilityBatchCommand,
-  SendMessageBatchCommand,
-  type SendMessageBatchRequestEntry,
-} from "@aws-sdk/client-sqs";
-import { awsClients } from "#shared/aws/clients.ts";
+import type { SendMessageBatchRequestEntry } from "@aws-sdk/client-sqs";
+import { sqs } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 import { type Environment, environment, positiveNumber } from "#shared/config/settings.ts";
 import { queues } from "#shared/definitions/queues.ts";
@@ -67,7 +63,8 @@ async function sendEach(
         ...(delaySeconds > 0 ? { DelaySeconds: delaySeconds } : {}),
       }));
       for (let attempt = 0; entries.length && attempt < 3; attempt++) {
-        const out = await awsClients().sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
+        const { client, sdk } = await sqs();
+        const out = await client.send(new sdk.SendMessageBatchCommand({ QueueUrl, Entries: entries }));
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
         entries = entries.filter((e) => failed.has(e.Id));
       }
@@ -156,7 +153,8 @@ export async function retryLater(failed: FailedDelivery[], firstSeconds: number)
       VisibilityTimeout: retryDelaySeconds(f.receiveCount, firstSeconds),
     }));
     try {
-      const out = await awsClients().sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl, Entries: entries }));
+      const { client, sdk } = await sqs();
+      const out = await client.send(new sdk.ChangeMessageVisibilityBatchCommand({ QueueUrl, Entries: entries }));
       if (out.Failed?.length) logger.warn("render retry not brought forward", { messages: out.Failed.length });
     } catch (error) {
       logger.warn("render retry not brought forward", { messages: entries.length, error: String(error) });

@@ -1,12 +1,5 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-} from "@aws-sdk/client-s3";
 import { BatchGetCommand, BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { awsClients } from "#shared/aws/clients.ts";
+import { awsClients, s3 } from "#shared/aws/clients.ts";
 import { queryAll } from "#shared/aws/query-all.ts";
 import { updateIf } from "#shared/aws/conditional-update.ts";
 import { config } from "#shared/aws/config.ts";
@@ -165,8 +158,9 @@ const COMPLETED_META = "completed-at";
 
 /** Stores a PDF; `stored` commits a sync file with it (its record stays as written ahead, see `resolveStored`). */
 export async function putPdf(key: string, pdf: Buffer, stored?: StoredPdf): Promise<void> {
-  await awsClients().s3.send(
-    new PutObjectCommand({
+  const { client, sdk } = await s3();
+  await client.send(
+    new sdk.PutObjectCommand({
       Bucket: config().buckets.files,
       Key: key,
       Body: pdf,
@@ -181,7 +175,8 @@ export async function putPdf(key: string, pdf: Buffer, stored?: StoredPdf): Prom
 /** The commit of a sync file's PDF, or undefined while (or if never) it is stored. */
 async function storedPdf(key: string): Promise<(StoredPdf & { bytes: number }) | undefined> {
   try {
-    const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
+    const { client, sdk } = await s3();
+    const out = await client.send(new sdk.HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
     const pageCount = Number(out.Metadata?.[PAGES_META]);
     const completedAt = out.Metadata?.[COMPLETED_META];
     if (!Number.isInteger(pageCount) || !completedAt) return undefined;
@@ -244,7 +239,8 @@ async function markStored(r: FileRecord, found: StoredPdf & { bytes: number }): 
 
 /** The stored PDF as a stream and its size, so downloads never hold a whole file set in memory. */
 export async function openPdf(key: string): Promise<{ stream: AsyncIterable<Uint8Array>; bytes: number }> {
-  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const { client, sdk } = await s3();
+  const out = await client.send(new sdk.GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return { stream: out.Body as unknown as AsyncIterable<Uint8Array>, bytes: Number(out.ContentLength ?? 0) };
 }
 
@@ -256,8 +252,9 @@ export async function openPdf(key: string): Promise<{ stream: AsyncIterable<Uint
 export const einvoiceObjectKey = (pdfKey: string) => pdfKey.replace(/\.pdf$/, ".xml");
 
 export async function putEinvoiceXml(pdfKey: string, xml: Buffer): Promise<void> {
-  await awsClients().s3.send(
-    new PutObjectCommand({
+  const { client, sdk } = await s3();
+  await client.send(
+    new sdk.PutObjectCommand({
       Bucket: config().buckets.files,
       Key: einvoiceObjectKey(pdfKey),
       Body: xml,
@@ -284,8 +281,9 @@ export async function einvoiceSizes(workspaceId: string, requestId: string): Pro
   const sizes = new Map<string, number>();
   let token: string | undefined;
   do {
-    const page = await awsClients().s3.send(
-      new ListObjectsV2Command({ Bucket: config().buckets.files, Prefix: prefix, ContinuationToken: token }),
+    const { client, sdk } = await s3();
+    const page = await client.send(
+      new sdk.ListObjectsV2Command({ Bucket: config().buckets.files, Prefix: prefix, ContinuationToken: token }),
     );
     for (const object of page.Contents ?? []) {
       if (object.Key?.endsWith(".xml")) sizes.set(object.Key.replace(/\.xml$/, ".pdf"), Number(object.Size ?? 0));
@@ -302,20 +300,23 @@ const isMissingObject = (err: unknown): boolean => {
 
 /** Size of a stored PDF (for records written before `bytes` was kept). */
 export async function pdfSize(key: string): Promise<number> {
-  const out = await awsClients().s3.send(new HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const { client, sdk } = await s3();
+  const out = await client.send(new sdk.HeadObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return Number(out.ContentLength ?? 0);
 }
 
 /** Removes a PDF that will not be delivered (its file failed after rendering), and its e-invoice XML if any. */
 export async function deletePdf(key: string): Promise<void> {
   const bucket = config().buckets.files;
+  const { client, sdk } = await s3();
   await Promise.all(
-    [key, einvoiceObjectKey(key)].map((k) => awsClients().s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: k }))),
+    [key, einvoiceObjectKey(key)].map((k) => client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: k }))),
   );
 }
 
 export async function getPdf(key: string): Promise<Buffer> {
-  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const { client, sdk } = await s3();
+  const out = await client.send(new sdk.GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return Buffer.from(await out.Body!.transformToByteArray());
 }
 

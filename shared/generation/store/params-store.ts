@@ -1,5 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
-import { awsClients } from "#shared/aws/clients.ts";
+import { s3 } from "#shared/aws/clients.ts";
 import { config } from "#shared/aws/config.ts";
 
 /**
@@ -16,8 +15,9 @@ export const paramsObjectKey = (workspaceId: string, requestId: string, fileId: 
   `params/${workspaceId}/${requestId}/${fileId}.json`;
 
 export async function putParams(key: string, params: Record<string, unknown>): Promise<void> {
-  await awsClients().s3.send(
-    new PutObjectCommand({
+  const { client, sdk } = await s3();
+  await client.send(
+    new sdk.PutObjectCommand({
       Bucket: config().buckets.files,
       Key: key,
       Body: JSON.stringify(params),
@@ -27,11 +27,13 @@ export async function putParams(key: string, params: Record<string, unknown>): P
 }
 
 export async function getParams(key: string): Promise<Record<string, unknown>> {
-  const out = await awsClients().s3.send(new GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const { client, sdk } = await s3();
+  const out = await client.send(new sdk.GetObjectCommand({ Bucket: config().buckets.files, Key: key }));
   return JSON.parse(await out.Body!.transformToString("utf8")) as Record<string, unknown>;
 }
 
 /** Removes a settled file's params (S3 delete is idempotent: a missing key is no error). */
 export async function deleteParams(key: string): Promise<void> {
-  await awsClients().s3.send(new DeleteObjectCommand({ Bucket: config().buckets.files, Key: key }));
+  const { client, sdk } = await s3();
+  await client.send(new sdk.DeleteObjectCommand({ Bucket: config().buckets.files, Key: key }));
 }
