@@ -26,9 +26,6 @@ let clients: AwsClients | undefined;
 let s3Client: Promise<S3> | undefined;
 let sqsClient: Promise<Sqs> | undefined;
 
-/** Fault-injection tests only (the local stack's test hooks arm the faults): see `injectFaults`. */
-const faultsArmed = () => globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1";
-
 /** The SDK's logger middleware builds a redacted copy of every input and output for its (no-op) logger on each call. */
 const withoutLogger = <C extends { middlewareStack: { remove(name: string): unknown } }>(client: C): C => {
   client.middlewareStack.remove("loggerMiddleware");
@@ -43,9 +40,12 @@ export function awsClients(): AwsClients {
   // marshalling middleware per instance).
   const dynamodb = withoutLogger(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, maxAttempts: 3 }));
   clients = { ddb: DynamoDBDocumentClient.from(dynamodb, { marshallOptions: { removeUndefinedValues: true } }) };
-  // A test hook, not configuration: its switch is read here, beside the hook, not in config.ts
-  // (compiled out of the deployed bundles: shared/test-hooks.d.ts).
-  if (faultsArmed()) injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
+  // Fault-injection tests only (the local stack's test hooks arm the faults). A test hook, not
+  // configuration: its switch is read here, beside the hook, not in config.ts; written out at each
+  // client, as esbuild's define compiles `globalThis.__PLATEN_TEST_HOOKS__ !== false` to false in the
+  // deployed bundles and drops the hook with it (shared/test-hooks.d.ts), which it cannot through a call.
+  if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
+    injectFaults("dynamodb", clients.ddb as unknown as Parameters<typeof injectFaults>[1]);
   return clients;
 }
 
@@ -70,7 +70,8 @@ export function s3(): Promise<S3> {
         // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
       }),
     );
-    if (faultsArmed()) injectFaults("s3", client as unknown as Parameters<typeof injectFaults>[1]);
+    if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
+      injectFaults("s3", client as unknown as Parameters<typeof injectFaults>[1]);
     return { sdk, client };
   });
   s3Client.catch(() => (s3Client = undefined)); // the next call tries again
@@ -84,7 +85,8 @@ export function sqs(): Promise<Sqs> {
     // SQS resolves its middleware stack once per command class (`cacheMiddleware`): its endpoint does
     // not depend on the queue, checked in test/integration/foundation.test.ts.
     const client = withoutLogger(new sdk.SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }));
-    if (faultsArmed()) injectFaults("sqs", client as unknown as Parameters<typeof injectFaults>[1]);
+    if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
+      injectFaults("sqs", client as unknown as Parameters<typeof injectFaults>[1]);
     return { sdk, client };
   });
   sqsClient.catch(() => (sqsClient = undefined)); // the next call tries again
