@@ -35,6 +35,8 @@ export const RUN_TIME_MODULES = {
  */
 export const BUNDLE_STUBS = {
   "proxy-agent": "./infra/stack/bundle-stubs/proxy-agent.ts",
+  "follow-redirects": "./infra/stack/bundle-stubs/follow-redirects.ts",
+  "tar-fs": "./infra/stack/bundle-stubs/tar-fs.ts",
 } as const;
 
 /**

@@ -95,8 +95,11 @@ describe("bundle contents", () => {
       // The renderer starts Chromium itself and only connects (shared/render/puppeteer.ts):
       // puppeteer's launchers and what they bring are not in the bundle.
       expect(bundleCode(dir!)).not.toMatch(/ChromeLauncher|FirefoxLauncher/);
-      // The browser-download code's proxy support is a stub (function-bundle.ts BUNDLE_STUBS).
+      // The browser-download code's proxy support is a stub (function-bundle.ts BUNDLE_STUBS), and so
+      // are @sparticuz/chromium's download and inflate helpers (the layer holds Chromium unpacked).
       expect(bundleCode(dir!)).not.toMatch(/quickjs|PacProxyAgent/i);
+      expect(bundleCode(dir!)).not.toMatch(/Invalid tar header|Maximum number of redirects exceeded/);
+      expect(bundleCode(dir!)).toMatch(/tar-fs is not bundled/);
     },
     BUNDLES_TIMEOUT_MS,
   );
@@ -159,7 +162,7 @@ describe("what a cold start loads", () => {
     ).toEqual([]);
   }, 120_000);
 
-  it("no function loads the S3 or SQS client before it runs (shared/aws/clients.ts `s3`, `sqs`: on first use)", async () => {
+  it("no function loads the S3 or SQS client before it runs (shared/aws/clients.ts `s3`, `sqs`: on first use), nor the sync function its after-work", async () => {
     const closures = await coldClosures();
     const loading = Object.entries(closures)
       .filter(([, paths]) =>
@@ -167,6 +170,14 @@ describe("what a cold start loads", () => {
       )
       .map(([id]) => id);
     expect(loading).toEqual([]);
+    // What a sync answer's after-work needs (webhook stores and deliveries, kept records, the audit log of the
+    // endpoints) loads after the answer (shared/generation/sync/sync-generation.ts), not at init.
+    expect(
+      [...closures["generate-sync"]!].filter(
+        (p) =>
+          /shared\/(webhooks|audit)\//.test(p) || (p.startsWith("shared/records/") && !p.endsWith("record-fields.ts")),
+      ),
+    ).toEqual([]);
     // The DynamoDB client is loaded statically (every function's first request reads the tables).
     expect([...closures["generate-sync"]!].some((p) => p.includes("node_modules/@aws-sdk/client-dynamodb/"))).toBe(
       true,

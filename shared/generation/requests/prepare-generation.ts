@@ -3,7 +3,6 @@ import type { DesignVersion } from "#shared/designs/design-store.ts";
 import { findDesignVersion, findVersionAhead, loadBundle } from "#shared/designs/find-design-version.ts";
 import { refuseUnprotectable } from "#shared/designs/pdf-standard.ts";
 import { PlatenError } from "#shared/errors/platen-error.ts";
-import { findEnabledEndpointByUrl } from "#shared/webhooks/endpoints.ts";
 import { checkParams } from "./params-check.ts";
 import type { GenerationRequest } from "./request-schema.ts";
 import { paramsField } from "./validate-request.ts";
@@ -27,7 +26,11 @@ export interface PreparedGeneration {
  * simply not found; generation always names a version, so it is DESIGN_VERSION_NOT_FOUND.
  */
 export async function resolveDesign(workspaceId: string, request: GenerationRequest): Promise<DesignVersion> {
-  if (request.webhookUrl !== undefined && !(await findEnabledEndpointByUrl(workspaceId, request.webhookUrl))) {
+  // The endpoints' module (with the audit log's) loads only for a request that names a webhookUrl.
+  const named = request.webhookUrl;
+  const isEndpoint = async (url: string) =>
+    (await import("#shared/webhooks/endpoints.ts")).findEnabledEndpointByUrl(workspaceId, url);
+  if (named !== undefined && !(await isEndpoint(named))) {
     // OpenAPI generateSyncSingle: it must equal the URL of an enabled endpoint of this workspace, exactly.
     throw new PlatenError("WEBHOOK_URL_NOT_ALLOWED", {
       details: [

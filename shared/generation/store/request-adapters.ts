@@ -1,6 +1,5 @@
 import { type Clock, systemClock } from "#shared/clock.ts";
 import { getDesignVersion } from "#shared/designs/design-store.ts";
-import { deliverEvent, dueEvents, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import { getFileRecord, listFileRecords } from "./file-store.ts";
 import { finalizeJob, getJob } from "./job-store.ts";
 import type { DesignLabels, EventOutbox, RequestDeps, RequestStore } from "./request-ports.ts";
@@ -19,11 +18,15 @@ export const dynamoDesignLabels: DesignLabels = {
     (await getDesignVersion(workspaceId, designId, version))?.manifest.label,
 };
 
-/** The outbox in the requests table, deliveries queued on the webhook queue. */
+/**
+ * The outbox in the requests table, deliveries queued on the webhook queue. Its module (the webhook stores, their
+ * schemas, SQS) loads on the first event: a function that imports the request ports for reads never compiles it.
+ */
+const outbox = () => import("#shared/webhooks/event-outbox.ts");
 export const queuedEventOutbox: EventOutbox = {
-  due: dueEvents,
-  record: writeEventRecord,
-  deliver: (event) => deliverEvent(event),
+  due: async (...args) => (await outbox()).dueEvents(...args),
+  record: async (...args) => (await outbox()).writeEventRecord(...args),
+  deliver: async (event) => (await outbox()).deliverEvent(event),
 };
 
 /** The production wiring of the request rules, on `clock`. */

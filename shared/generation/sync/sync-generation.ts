@@ -10,8 +10,6 @@ import { addLogKeys } from "#shared/observability/logger.ts";
 import type { Renderer } from "#shared/render/renderer.ts";
 import { documentArchive, type PreparedDocument, prepareDocument } from "#shared/render/einvoice-document.ts";
 import { compiledBundleKey } from "#shared/render/template.ts";
-import { listEndpointRecords } from "#shared/webhooks/endpoint-store.ts";
-import { routeEvent } from "#shared/webhooks/routing.ts";
 import type { Workspace } from "#shared/workspaces/workspace-store.ts";
 import {
   documentLimitError,
@@ -23,7 +21,6 @@ import {
   prepareGeneration,
   type GenerationRequest,
 } from "#shared/generation/requests/index.ts";
-import { deliverEvent, writeEventRecord } from "#shared/webhooks/event-outbox.ts";
 import {
   deleteFileRecords,
   type FileRecord,
@@ -36,13 +33,8 @@ import {
 import type { Share } from "#shared/share-link.ts";
 import { type DocumentSigner, type SignerDeps, startDesignSigner } from "#shared/signing/design-signer.ts";
 import type { SyncMemory } from "./sync-memory.ts";
-import {
-  evaluateRecordFields,
-  type KeepRecordDeps,
-  keepRecord,
-  liveRecordDeps,
-  type RecordFields,
-} from "#shared/records/index.ts";
+import type { KeepRecordDeps } from "#shared/records/keep-record.ts";
+import { evaluateRecordFields, type RecordFields } from "#shared/records/record-fields.ts";
 
 /**
  * The renders did not finish within the sync budget (shared/limits/README.md#service-limits: 60 s). The edge
@@ -344,6 +336,8 @@ async function keepSyncRecords(
   files: GeneratedFile[],
   deps: SyncDeps,
 ): Promise<void> {
+  // After the answer: the records' modules (their stores and schemas) load only then (sync-generation README).
+  const { keepRecord, liveRecordDeps } = await import("#shared/records/keep-record.ts");
   const records = deps.records ?? (await liveRecordDeps(deps.clock));
   await inTurns(files, PARALLEL_PUTS, async (f) => {
     if (!f.record) return;
@@ -431,6 +425,12 @@ async function storeFiles(
   // registered after the answer, although the event is recorded after it. With none to
   // deliver to, nothing is written: the outbox item exists only for the relay.
   const since = generatedAt.toISOString();
+  // The webhook modules (endpoint and delivery stores, their schemas, SQS) load after the answer, not at init.
+  const [{ listEndpointRecords }, { routeEvent }, { deliverEvent, writeEventRecord }] = await Promise.all([
+    import("#shared/webhooks/endpoint-store.ts"),
+    import("#shared/webhooks/routing.ts"),
+    import("#shared/webhooks/event-outbox.ts"),
+  ]);
   const endpoints = await call(() =>
     listEndpointRecords(workspaceId).then((all) => all.filter((e) => e.createdAt <= since)),
   );
