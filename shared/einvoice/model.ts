@@ -221,6 +221,4 @@ export interface ComputedInvoice extends Omit<InvoiceModel, "lines" | "totals"> 
   readonly minorDigits: number;
 }
 
-/** The formats a design's `einvoice.format` may name (`zugferd` is read as `factur-x`). */
-export const EINVOICE_FORMATS = ["factur-x", "xrechnung", "peppol-bis"] as const;
-export type EinvoiceFormat = (typeof EINVOICE_FORMATS)[number];
+export { EINVOICE_FORMATS, type EinvoiceFormat } from "./formats.ts";

@@ -1,6 +1,7 @@
 import type { DesignBundle } from "#shared/designs/bundle-schema.ts";
 import type { EinvoiceViolation } from "#shared/einvoice/check.ts";
-import { EINVOICE_FORMATS, type ComputedInvoice, type EinvoiceFormat } from "#shared/einvoice/model.ts";
+import { EINVOICE_FORMATS, type EinvoiceFormat } from "#shared/einvoice/formats.ts";
+import type { ComputedInvoice } from "#shared/einvoice/model.ts";
 import type { PdfArchiveOptions } from "./pdf-a-options.ts";
 import { RenderError } from "./render-error.ts";
 import { type RenderHtmlOptions, renderEinvoiceMapping, renderHtml } from "./template.ts";
