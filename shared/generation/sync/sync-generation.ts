@@ -336,7 +336,8 @@ async function keepSyncRecords(
   files: GeneratedFile[],
   deps: SyncDeps,
 ): Promise<void> {
-  // After the answer: the records' modules (their stores and schemas) load only then (sync-generation README).
+  // Only a record design's request gets here (before its answer): the records' modules (their stores and
+  // schemas) load then, not at every cold start (shared/generation/sync/README.md).
   const { keepRecord, liveRecordDeps } = await import("#shared/records/keep-record.ts");
   const records = deps.records ?? (await liveRecordDeps(deps.clock));
   await inTurns(files, PARALLEL_PUTS, async (f) => {
