@@ -23,8 +23,6 @@ export type S3 = LazyClient<typeof import("@aws-sdk/client-s3"), S3Client>;
 export type Sqs = LazyClient<typeof import("@aws-sdk/client-sqs"), SQSClient>;
 
 let clients: AwsClients | undefined;
-let s3Client: Promise<S3> | undefined;
-let sqsClient: Promise<Sqs> | undefined;
 
 /** The SDK's logger middleware builds a redacted copy of every input and output for its (no-op) logger on each call. */
 const withoutLogger = <C extends { middlewareStack: { remove(name: string): unknown } }>(client: C): C => {
@@ -50,45 +48,58 @@ export function awsClients(): AwsClients {
 }
 
 /**
+ * A client whose SDK package is imported on the first call (once; a failed import or construction is tried
+ * again on the next call), without the logger middleware, with the fault hook in tests (see `awsClients`).
+ */
+function onFirstUse<Sdk, Client extends { middlewareStack: { remove(name: string): unknown } }>(
+  service: "s3" | "sqs",
+  load: () => Promise<Sdk>,
+  make: (sdk: Sdk) => Client,
+): () => Promise<LazyClient<Sdk, Client>> {
+  let loaded: Promise<LazyClient<Sdk, Client>> | undefined;
+  return () => {
+    loaded ??= load().then((sdk) => {
+      const client = withoutLogger(make(sdk));
+      if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
+        injectFaults(service, client as unknown as Parameters<typeof injectFaults>[1]);
+      return { sdk, client };
+    });
+    loaded.catch(() => (loaded = undefined));
+    return loaded;
+  };
+}
+
+/**
  * S3, its package imported on the first call: a function whose first request needs no object (a sync render
  * of a design whose bundle is inline in its version item, design-store.ts) compiles none of its ~130 KB at init.
  */
-export function s3(): Promise<S3> {
-  s3Client ??= import("@aws-sdk/client-s3").then((sdk) => {
+export const s3: () => Promise<S3> = onFirstUse(
+  "s3",
+  () => import("@aws-sdk/client-s3"),
+  (sdk) => {
     const { region, endpoints } = config();
-    const client = withoutLogger(
-      new sdk.S3Client({
-        region,
-        endpoint: endpoints.s3,
-        forcePathStyle: Boolean(endpoints.s3),
-        // No CRC trailers on every PDF (aws-chunked bodies cost time on both ends); TLS and
-        // S3's own checks cover integrity.
-        requestChecksumCalculation: "WHEN_REQUIRED",
-        responseChecksumValidation: "WHEN_REQUIRED",
-        // Never `cacheMiddleware` here: with it, concurrent requests of one command class to
-        // different buckets all went to one bucket (a render batch read a design bundle from the
-        // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
-      }),
-    );
-    if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
-      injectFaults("s3", client as unknown as Parameters<typeof injectFaults>[1]);
-    return { sdk, client };
-  });
-  s3Client.catch(() => (s3Client = undefined)); // the next call tries again
-  return s3Client;
-}
+    return new sdk.S3Client({
+      region,
+      endpoint: endpoints.s3,
+      forcePathStyle: Boolean(endpoints.s3),
+      // No CRC trailers on every PDF (aws-chunked bodies cost time on both ends); TLS and
+      // S3's own checks cover integrity.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+      // Never `cacheMiddleware` here: with it, concurrent requests of one command class to
+      // different buckets all went to one bucket (a render batch read a design bundle from the
+      // files bucket; 40 GETs to two buckets read one: test/integration/foundation.test.ts).
+    });
+  },
+);
 
-/** SQS, its package imported on the first call (a sync answer sends its events after the answer). */
-export function sqs(): Promise<Sqs> {
-  sqsClient ??= import("@aws-sdk/client-sqs").then((sdk) => {
-    const { region, endpoints } = config();
-    // SQS resolves its middleware stack once per command class (`cacheMiddleware`): its endpoint does
-    // not depend on the queue, checked in test/integration/foundation.test.ts.
-    const client = withoutLogger(new sdk.SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }));
-    if (globalThis.__PLATEN_TEST_HOOKS__ !== false && process.env.PLATEN_TEST_HOOKS === "1")
-      injectFaults("sqs", client as unknown as Parameters<typeof injectFaults>[1]);
-    return { sdk, client };
-  });
-  sqsClient.catch(() => (sqsClient = undefined)); // the next call tries again
-  return sqsClient;
-}
+/**
+ * SQS, its package imported on the first call (a sync answer sends its events after the answer). It resolves its
+ * middleware stack once per command class (`cacheMiddleware`): its endpoint does not depend on the queue, checked in
+ * test/integration/foundation.test.ts.
+ */
+export const sqs: () => Promise<Sqs> = onFirstUse(
+  "sqs",
+  () => import("@aws-sdk/client-sqs"),
+  (sdk) => new sdk.SQSClient({ region: config().region, endpoint: config().endpoints.sqs, cacheMiddleware: true }),
+);

@@ -15,7 +15,7 @@ const root = resolve(import.meta.dirname, "../..");
 
 const TALKS_TO_DYNAMODB =
   /from\s+["'](?:@aws-sdk\/lib-dynamodb|#shared\/aws\/query-all\.ts|#shared\/aws\/conditional-update\.ts)["']/;
-const NOT_AN_ITEM = [/\.Body as unknown as /, /injectFaults\("\w+", [\w.]+ as unknown as /];
+const NOT_AN_ITEM = [/\.Body as unknown as /, /injectFaults\("?\w+"?, [\w.]+ as unknown as /];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
